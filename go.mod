@@ -1,0 +1,3 @@
+module github.com/beff-suite/beff
+
+go 1.26

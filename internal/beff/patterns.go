@@ -1,0 +1,499 @@
+package beff
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// None marks a missing partner in a Step (MPI_PROC_NULL on the MPI side).
+const None = -1
+
+// A Step is one exchange of an iteration: send L bytes to Dest and receive L
+// bytes from Src, either of which may be None. Steps of one iteration run in
+// order with MPI_Sendrecv; the nonblocking and Alltoallv methods start them
+// all at once. A message that Dest receives in step s is the one it
+// receives in its own step s: the patterns pair their steps.
+type Step struct{ Dest, Src int }
+
+// Kind says how a pattern enters b_eff.
+type Kind int
+
+const (
+	KindRing   Kind = iota // one of the 6 ring patterns, averaged into b_eff
+	KindRandom             // one of the random rings, averaged into b_eff
+	KindExtra              // additional pattern, reported only
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindRing:
+		return "ring"
+	case KindRandom:
+		return "random"
+	}
+	return "extra"
+}
+
+// Method is a communication method.
+type Method int
+
+const (
+	Sendrecv    Method = iota // MPI_Sendrecv per step (Send or Recv where a side is None)
+	Alltoallv                 // one MPI_Alltoallv per iteration
+	Nonblocking               // MPI_Irecv all, MPI_Isend all, MPI_Waitall
+)
+
+// Methods lists the three methods in measurement order.
+var Methods = []Method{Sendrecv, Alltoallv, Nonblocking}
+
+func (m Method) String() string {
+	switch m {
+	case Sendrecv:
+		return "sendrecv"
+	case Alltoallv:
+		return "alltoallv"
+	case Nonblocking:
+		return "nonblocking"
+	}
+	return fmt.Sprintf("method%d", int(m))
+}
+
+// ParseMethod is the inverse of Method.String.
+func ParseMethod(s string) (Method, bool) {
+	for _, m := range Methods {
+		if m.String() == s {
+			return m, true
+		}
+	}
+	return 0, false
+}
+
+// A Pattern is a communication pattern over the processes 0..N-1 of the
+// 1-D periodic topology. Processes 0..CommSize-1 take part in its
+// communicator (the Cartesian patterns use a smaller one); the others idle.
+type Pattern struct {
+	Name string
+	Kind Kind
+	// SendrecvOnly is set for the classic ping-pong, measured with
+	// MPI_Sendrecv (plain Send/Recv) only.
+	SendrecvOnly bool
+	// CommSize is the size of the communicator the pattern runs on: the
+	// first CommSize processes.
+	CommSize int
+	// Dims and Periodic describe the Cartesian topology of the Cartesian
+	// patterns (nil otherwise); ranks are laid out row-major.
+	Dims     []int
+	Periodic bool
+	steps    [][]Step // per rank in 0..CommSize-1
+}
+
+// Steps returns the exchanges rank performs in one iteration (nil when the
+// rank idles). The slice is shared: do not modify it.
+func (p *Pattern) Steps(rank int) []Step {
+	if rank < 0 || rank >= len(p.steps) {
+		return nil
+	}
+	return p.steps[rank]
+}
+
+// Methods returns the methods the pattern is measured with.
+func (p *Pattern) Methods() []Method {
+	if p.SendrecvOnly {
+		return Methods[:1]
+	}
+	return Methods
+}
+
+// Messages is the number of messages the whole pattern sends per iteration.
+func (p *Pattern) Messages() int {
+	n := 0
+	for _, st := range p.steps {
+		for _, s := range st {
+			if s.Dest != None {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Participants is the number of processes that send or receive.
+func (p *Pattern) Participants() int {
+	n := 0
+	for _, st := range p.steps {
+		if len(st) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// RingSizes returns the sizes of the rings of the ring pattern with standard
+// ring size s on n processes, in the order the processes fill them
+// (consecutively by rank). See SPEC §1.3.
+func RingSizes(n, s int) []int {
+	if s > n {
+		s = n
+	}
+	rings := int(float64(n)/float64(s) + 0.4)
+	if rings > n/2 {
+		rings = n / 2
+	}
+	if rings < 1 {
+		rings = 1
+	}
+	low := n / rings
+	high := low + 1
+	highCount := n - low*rings
+	lowCount := rings - highCount
+	out := make([]int, 0, rings)
+	add := func(size, count int) {
+		for i := 0; i < count; i++ {
+			out = append(out, size)
+		}
+	}
+	if low%2 == 1 && highCount > 0 {
+		add(high, highCount)
+		add(low, lowCount)
+	} else {
+		add(low, lowCount)
+		add(high, highCount)
+	}
+	return out
+}
+
+// StandardRingSizes are the standard ring sizes of the 6 ring patterns on n
+// processes: 2, 4, 8, max(16, n/4), max(32, n/2), n, each capped at n.
+func StandardRingSizes(n int) [6]int {
+	s := [6]int{2, 4, 8, max(16, n/4), max(32, n/2), n}
+	for i := range s {
+		s[i] = min(s[i], n)
+	}
+	return s
+}
+
+// RingNames are the names of the 6 ring patterns.
+var RingNames = [6]string{"ring2", "ring4", "ring8", "ringquarter", "ringhalf", "ringall"}
+
+// ExtraNames are the names of the 13 additional patterns, in measurement order.
+var ExtraNames = []string{
+	"worstcycle", "bestbisect", "worstbisect", "pingpong",
+	"cart2d-x", "cart2d-y", "cart2d-all",
+	"cart3d-x", "cart3d-y", "cart3d-z", "cart3d-all",
+	"acart2d-all", "acart3d-all",
+}
+
+// RandomName is the name of random pattern i (0-based).
+func RandomName(i int) string { return fmt.Sprintf("random%02d", i+1) }
+
+// ringSteps returns per-rank steps for rings given as lists of ranks: ping to
+// the right neighbour and receive from the left, then pong back; a ring of
+// one or two processes drops the pong (it would go to the same partner).
+func ringSteps(n int, rings [][]int) [][]Step {
+	steps := make([][]Step, n)
+	for _, r := range rings {
+		m := len(r)
+		for i, me := range r {
+			left, right := r[(i-1+m)%m], r[(i+1)%m]
+			st := []Step{{Dest: right, Src: left}}
+			if left != right {
+				st = append(st, Step{Dest: left, Src: right})
+			}
+			steps[me] = st
+		}
+	}
+	return steps
+}
+
+// consecutiveRings cuts 0..n-1 into rings of the given sizes.
+func consecutiveRings(order []int, sizes []int) [][]int {
+	var rings [][]int
+	pos := 0
+	for _, s := range sizes {
+		rings = append(rings, order[pos:pos+s])
+		pos += s
+	}
+	return rings
+}
+
+func identity(n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}
+
+// RingPattern returns ring pattern i (0..5) on n processes.
+func RingPattern(n, i int) *Pattern {
+	s := StandardRingSizes(n)[i]
+	return &Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
+		steps: ringSteps(n, consecutiveRings(identity(n), RingSizes(n, s)))}
+}
+
+// RandomPermutations returns count random permutations of 0..n-1 drawn from
+// seed. Rank 0 draws them and broadcasts them; the function is pure so that a
+// run can be repeated from its printed seed.
+func RandomPermutations(n, count int, seed uint64) [][]int {
+	rng := rand.New(rand.NewPCG(seed, 0x62656666)) // "beff"
+	out := make([][]int, count)
+	for i := range out {
+		out[i] = rng.Perm(n)
+	}
+	return out
+}
+
+// RandomPattern returns the random ring through the processes in order perm.
+func RandomPattern(i int, perm []int) *Pattern {
+	n := len(perm)
+	return &Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n,
+		steps: ringSteps(n, [][]int{perm})}
+}
+
+// WorstCycleOrder is the order of the worst-case cycle: position i holds i/2
+// for even i and n-1-i/2 for odd i.
+func WorstCycleOrder(n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		if i%2 == 0 {
+			o[i] = i / 2
+		} else {
+			o[i] = n - 1 - i/2
+		}
+	}
+	return o
+}
+
+// pairSteps builds ping-pong pairs: the first of each pair sends then
+// receives, the second receives then sends.
+func pairSteps(n int, pairs [][2]int) [][]Step {
+	steps := make([][]Step, n)
+	for _, p := range pairs {
+		a, b := p[0], p[1]
+		steps[a] = []Step{{Dest: b, Src: None}, {Dest: None, Src: b}}
+		steps[b] = []Step{{Dest: None, Src: a}, {Dest: a, Src: None}}
+	}
+	return steps
+}
+
+// BestBisectPairs are the pairs (2k, 2k+1); with odd n the last process idles.
+func BestBisectPairs(n int) [][2]int {
+	var p [][2]int
+	for k := 0; 2*k+1 < n; k++ {
+		p = append(p, [2]int{2 * k, 2*k + 1})
+	}
+	return p
+}
+
+// WorstBisectPairs are the pairs (k, E-1-k) with E = n rounded down to even.
+func WorstBisectPairs(n int) [][2]int {
+	e := n &^ 1
+	var p [][2]int
+	for k := 0; k < e/2; k++ {
+		p = append(p, [2]int{k, e - 1 - k})
+	}
+	return p
+}
+
+// DimsCreate is a pure-Go MPI_Dims_create for a dims array of zeros: the
+// most balanced factorisation of n into nd factors, in non-increasing order.
+// The harness uses the MPI library's own answer and checks it against this.
+func DimsCreate(n, nd int) []int {
+	best := []int(nil)
+	var rec func(rem, k, maxf int, cur []int)
+	rec = func(rem, k, maxf int, cur []int) {
+		if k == nd-1 {
+			if rem > maxf {
+				return
+			}
+			c := append(append([]int(nil), cur...), rem)
+			if best == nil || c[0]-c[nd-1] < best[0]-best[nd-1] {
+				best = c
+			}
+			return
+		}
+		for f := maxf; f >= 1; f-- {
+			if rem%f == 0 {
+				rec(rem/f, k+1, f, append(cur, f))
+			}
+		}
+	}
+	rec(n, 0, n, nil)
+	return best
+}
+
+// CartCommSize returns the size c of the communicator of the nd-dimensional
+// Cartesian patterns on n processes: the largest c ≤ n for which dims(c) has
+// a last dimension > 1, or c < 4, or c < 8 and even.
+func CartCommSize(n, nd int, dims func(c, nd int) []int) int {
+	for c := n; c > 1; c-- {
+		d := dims(c, nd)
+		if d[nd-1] > 1 || c < 4 || (c < 8 && c%2 == 0) {
+			return c
+		}
+	}
+	return 1
+}
+
+// CartShift returns the ranks at displacement -1 (src) and +1 (dest) of rank
+// along dimension dir in a row-major grid, None past a non-periodic edge.
+func CartShift(dims []int, periodic bool, rank, dir int) (src, dest int) {
+	coords := make([]int, len(dims))
+	r := rank
+	for d := len(dims) - 1; d >= 0; d-- {
+		coords[d] = r % dims[d]
+		r /= dims[d]
+	}
+	at := func(delta int) int {
+		c := append([]int(nil), coords...)
+		c[dir] += delta
+		if c[dir] < 0 || c[dir] >= dims[dir] {
+			if !periodic {
+				return None
+			}
+			c[dir] = (c[dir] + dims[dir]) % dims[dir]
+		}
+		out := 0
+		for d := range dims {
+			out = out*dims[d] + c[d]
+		}
+		return out
+	}
+	return at(-1), at(+1)
+}
+
+// ShiftFunc returns the (src, dest) neighbours of a rank along a dimension;
+// the harness passes MPI_Cart_shift, tests pass CartShift.
+type ShiftFunc func(rank, dir int) (src, dest int)
+
+// cartSteps: per listed direction, ping to the +1 neighbour (receive from -1),
+// then pong back; the pong is dropped where both neighbours are one process.
+func cartSteps(c int, dirs []int, shift ShiftFunc) [][]Step {
+	steps := make([][]Step, c)
+	for r := 0; r < c; r++ {
+		var st []Step
+		for _, d := range dirs {
+			src, dest := shift(r, d)
+			st = append(st, Step{Dest: dest, Src: src})
+			if src != dest {
+				st = append(st, Step{Dest: src, Src: dest})
+			}
+		}
+		steps[r] = st
+	}
+	return steps
+}
+
+// Cart describes the Cartesian communicator of one dimensionality.
+type Cart struct {
+	Size  int   // communicator size c
+	Dims  []int // from MPI_Dims_create(c, nd)
+	Shift ShiftFunc
+	// AShift is the shift of the non-periodic topology.
+	AShift ShiftFunc
+}
+
+// PureCart returns the Cartesian layout computed in Go.
+func PureCart(n, nd int) Cart {
+	c := CartCommSize(n, nd, DimsCreate)
+	dims := DimsCreate(c, nd)
+	return Cart{Size: c, Dims: dims,
+		Shift:  func(r, d int) (int, int) { return CartShift(dims, true, r, d) },
+		AShift: func(r, d int) (int, int) { return CartShift(dims, false, r, d) },
+	}
+}
+
+// ExtraPatterns returns the 13 additional patterns on n processes, using the
+// 2-D and 3-D Cartesian layouts c2 and c3. Patterns in which no message
+// would be sent (ping-pong and bi-sections on one process) are left out.
+func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
+	var out []*Pattern
+	add := func(p *Pattern) {
+		if p.Messages() > 0 {
+			out = append(out, p)
+		}
+	}
+	add(&Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
+		steps: ringSteps(n, [][]int{WorstCycleOrder(n)})})
+	add(&Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, steps: pairSteps(n, BestBisectPairs(n))})
+	add(&Pattern{Name: "worstbisect", Kind: KindExtra, CommSize: n, steps: pairSteps(n, WorstBisectPairs(n))})
+	if n >= 2 {
+		add(&Pattern{Name: "pingpong", Kind: KindExtra, SendrecvOnly: true, CommSize: n,
+			steps: pairSteps(n, [][2]int{{0, 1}})})
+	}
+	cart := func(name string, c Cart, periodic bool, dirs []int) {
+		shift := c.Shift
+		if !periodic {
+			shift = c.AShift
+		}
+		add(&Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
+			steps: cartSteps(c.Size, dirs, shift)})
+	}
+	cart("cart2d-x", c2, true, []int{0})
+	cart("cart2d-y", c2, true, []int{1})
+	cart("cart2d-all", c2, true, []int{0, 1})
+	cart("cart3d-x", c3, true, []int{0})
+	cart("cart3d-y", c3, true, []int{1})
+	cart("cart3d-z", c3, true, []int{2})
+	cart("cart3d-all", c3, true, []int{0, 1, 2})
+	cart("acart2d-all", c2, false, []int{0, 1})
+	cart("acart3d-all", c3, false, []int{0, 1, 2})
+	return out
+}
+
+// Set is the full list of patterns of a run.
+type Set struct {
+	N        int
+	Patterns []*Pattern
+}
+
+// NewSet builds the pattern list in measurement order: 6 rings, the random
+// rings (one per permutation), then the additional patterns.
+func NewSet(n int, perms [][]int, c2, c3 Cart) *Set {
+	s := &Set{N: n}
+	for i := 0; i < 6; i++ {
+		s.Patterns = append(s.Patterns, RingPattern(n, i))
+	}
+	for i, p := range perms {
+		s.Patterns = append(s.Patterns, RandomPattern(i, p))
+	}
+	s.Patterns = append(s.Patterns, ExtraPatterns(n, c2, c3)...)
+	return s
+}
+
+// PureSet builds the pattern list without MPI (for tests and the fold).
+func PureSet(n, random int, seed uint64) *Set {
+	return NewSet(n, RandomPermutations(n, random, seed), PureCart(n, 2), PureCart(n, 3))
+}
+
+// Lookup returns the pattern with the given name, or nil.
+func (s *Set) Lookup(name string) *Pattern {
+	for _, p := range s.Patterns {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Check verifies that every pattern pairs its steps: whenever rank a sends
+// to b in step k, b receives from a in its step k, and the other way round.
+func (p *Pattern) Check() error {
+	for a, st := range p.steps {
+		for k, s := range st {
+			if s.Dest != None {
+				bs := p.Steps(s.Dest)
+				if k >= len(bs) || bs[k].Src != a {
+					return fmt.Errorf("pattern %s: rank %d sends to %d in step %d, which does not receive from it there", p.Name, a, s.Dest, k)
+				}
+			}
+			if s.Src != None {
+				bs := p.Steps(s.Src)
+				if k >= len(bs) || bs[k].Dest != a {
+					return fmt.Errorf("pattern %s: rank %d receives from %d in step %d, which does not send to it there", p.Name, a, s.Src, k)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package beff
+
+import (
+	"fmt"
+	"math"
+)
+
+// MiB is 2^20 bytes; memory sizes are given in MiB.
+const MiB = 1 << 20
+
+// MaxInt32 is the largest count an MPI int argument can carry.
+const MaxInt32 = math.MaxInt32
+
+// NumSizes is the number of message sizes of a full run.
+const NumSizes = 21
+
+// BufferSize is the size of each cyclic send/receive buffer for lmax:
+// 6·(Lmax+16) bytes (SPEC §1.5).
+func BufferSize(lmax int64) int64 { return 6 * (lmax + 16) }
+
+// LmaxFromMem returns Lmax = memory per process / 128 for memMiB MiB.
+func LmaxFromMem(memMiB int64) int64 { return memMiB * MiB / 128 }
+
+// CheckLmax reports whether a run with this Lmax can be carried out with
+// int counts: the buffers must be addressable with int displacements, since
+// MPI_Alltoallv takes displacements as int, and the geometric sizes need
+// Lmax above 4096.
+func CheckLmax(lmax int64) error {
+	if lmax <= 4096 {
+		return fmt.Errorf("Lmax = %d bytes is too small: it must exceed 4096 bytes (memory per process of at least 1 MiB)", lmax)
+	}
+	if BufferSize(lmax) > MaxInt32 {
+		maxMem := ((MaxInt32/6 - 16) * 128) / MiB
+		return fmt.Errorf("Lmax = %d bytes is too large: the cyclic buffers of 6·(Lmax+16) bytes must stay addressable with an int displacement (MPI_Alltoallv); use a memory per process of at most %d MiB", lmax, maxMem)
+	}
+	return nil
+}
+
+// Sizes returns the 21 message lengths of b_eff for lmax: 1, 2, 4, …, 4096,
+// then round(4096·a^k) for k = 1..8 with a = (lmax/4096)^(1/8), so the last
+// is lmax. lmax must pass CheckLmax.
+func Sizes(lmax int64) []int64 {
+	s := make([]int64, 0, NumSizes)
+	for i := 0; i <= 12; i++ {
+		s = append(s, 1<<i)
+	}
+	a := GeometricFactor(lmax)
+	for k := 1; k <= 8; k++ {
+		s = append(s, int64(math.Round(4096*math.Pow(a, float64(k)))))
+	}
+	s[len(s)-1] = lmax // exact, whatever the rounding
+	return s
+}
+
+// GeometricFactor is a = (lmax/4096)^(1/8), the ratio between consecutive
+// sizes above 4 KiB.
+func GeometricFactor(lmax int64) float64 {
+	return math.Pow(float64(lmax)/4096, 1.0/8)
+}
+
+// ShortSizeIndexes are the indexes into Sizes measured by a quick
+// (-test.short) run: 1 B, 64 B, 4 KiB, the middle geometric size and Lmax.
+var ShortSizeIndexes = []int{0, 6, 12, 16, 20}
+
+// Offsets walks a cyclic buffer of size bufSize in steps of L rounded up to
+// 8 bytes, wrapping to 0 when the next message would not fit. It is the Go
+// statement of what the C loop does; tests use it to check the C side.
+func NextOffset(off, l, bufSize int64) int64 {
+	off += (l + 7) &^ 7
+	if off+l > bufSize {
+		off = 0
+	}
+	return off
+}

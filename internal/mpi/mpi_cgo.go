@@ -1,0 +1,377 @@
+//go:build mpi
+
+package mpi
+
+/*
+#cgo pkg-config: mpi-c
+#include <stdlib.h>
+#include <string.h>
+#include "beffmpi.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Enabled reports whether this build links an MPI library.
+const Enabled = true
+
+// MaxSteps is the most exchanges one rank may have in one iteration.
+const MaxSteps = C.BEFF_MAXSTEPS
+
+var (
+	// World is MPI_COMM_WORLD, CommNull MPI_COMM_NULL; set by Init.
+	World, CommNull Comm
+	// ProcNull is MPI_PROC_NULL.
+	ProcNull int
+)
+
+func mpiErr(call string, rc C.int) error {
+	if rc == 0 {
+		return nil
+	}
+	var buf [512]C.char
+	C.beff_error_string(rc, &buf[0], C.int(len(buf)))
+	return &Error{Call: call, Code: int(rc), Msg: C.GoString(&buf[0])}
+}
+
+// Init initialises MPI with at least MPI_THREAD_SERIALIZED (benchmarks run on
+// goroutines; the harness serialises every MPI call) and sets the error
+// handler of MPI_COMM_WORLD to MPI_ERRORS_RETURN. It returns the thread
+// level provided.
+func Init() (string, error) {
+	var provided C.int
+	if err := mpiErr("MPI_Init_thread", C.beff_init(&provided)); err != nil {
+		return "", err
+	}
+	World, CommNull = Comm(C.beff_comm_world()), Comm(C.beff_comm_null())
+	ProcNull = int(C.beff_proc_null())
+	levels := map[C.int]string{C.MPI_THREAD_SINGLE: "single", C.MPI_THREAD_FUNNELED: "funneled",
+		C.MPI_THREAD_SERIALIZED: "serialized", C.MPI_THREAD_MULTIPLE: "multiple"}
+	if provided < C.MPI_THREAD_SERIALIZED {
+		return levels[provided], fmt.Errorf("MPI_Init_thread: the library provides thread level %q, beff needs at least MPI_THREAD_SERIALIZED", levels[provided])
+	}
+	return levels[provided], nil
+}
+
+// Finalize calls MPI_Finalize once, if MPI is initialised and not finalised.
+func Finalize() error {
+	if C.beff_initialized() == 0 || C.beff_finalized() != 0 {
+		return nil
+	}
+	return mpiErr("MPI_Finalize", C.beff_finalize())
+}
+
+// Abort calls MPI_Abort on c; it does not return when MPI is up.
+func Abort(c Comm, code int) { C.beff_abort(C.MPI_Fint(c), C.int(code)) }
+
+// Rank returns the rank of the calling process in c.
+func (c Comm) Rank() (int, error) {
+	var r C.int
+	err := mpiErr("MPI_Comm_rank", C.beff_rank(C.MPI_Fint(c), &r))
+	return int(r), err
+}
+
+// Size returns the number of processes in c.
+func (c Comm) Size() (int, error) {
+	var s C.int
+	err := mpiErr("MPI_Comm_size", C.beff_size(C.MPI_Fint(c), &s))
+	return int(s), err
+}
+
+// Barrier is MPI_Barrier.
+func (c Comm) Barrier() error { return mpiErr("MPI_Barrier", C.beff_barrier(C.MPI_Fint(c))) }
+
+// BcastBytes broadcasts buf from root; every rank passes a buffer of the
+// same length.
+func (c Comm) BcastBytes(buf []byte, root int) error {
+	if len(buf) == 0 {
+		return nil
+	}
+	p := C.CBytes(buf)
+	defer C.free(p)
+	if err := mpiErr("MPI_Bcast", C.beff_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root))); err != nil {
+		return err
+	}
+	copy(buf, unsafe.Slice((*byte)(p), len(buf)))
+	return nil
+}
+
+func cF64(v []float64) (*C.double, func()) {
+	p := C.malloc(C.size_t(8 * max(1, len(v))))
+	copy(unsafe.Slice((*float64)(p), len(v)), v)
+	return (*C.double)(p), func() { C.free(p) }
+}
+
+func cI64(v []int64) (*C.int64_t, func()) {
+	p := C.malloc(C.size_t(8 * max(1, len(v))))
+	copy(unsafe.Slice((*int64)(p), len(v)), v)
+	return (*C.int64_t)(p), func() { C.free(p) }
+}
+
+// ReduceFloat64 reduces in element-wise with op into out on root. Every rank
+// passes out of len(in) (a non-root's out is left alone).
+func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error {
+	return c.f64("MPI_Reduce", in, out, op, root)
+}
+
+// AllreduceFloat64 reduces in element-wise with op into out on every rank.
+func (c Comm) AllreduceFloat64(in, out []float64, op Op) error {
+	return c.f64("MPI_Allreduce", in, out, op, -1)
+}
+
+func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
+	if len(out) != len(in) {
+		return fmt.Errorf("%s: out has %d elements, in %d", call, len(out), len(in))
+	}
+	pi, fi := cF64(in)
+	defer fi()
+	po, fo := cF64(out)
+	defer fo()
+	var rc C.int
+	if root < 0 {
+		rc = C.beff_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+	} else {
+		rc = C.beff_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+	}
+	if err := mpiErr(call, rc); err != nil {
+		return err
+	}
+	copy(out, unsafe.Slice((*float64)(unsafe.Pointer(po)), len(out)))
+	return nil
+}
+
+// ReduceInt64 reduces in element-wise with op into out on root.
+func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error {
+	return c.i64("MPI_Reduce", in, out, op, root)
+}
+
+// AllreduceInt64 reduces in element-wise with op into out on every rank.
+func (c Comm) AllreduceInt64(in, out []int64, op Op) error {
+	return c.i64("MPI_Allreduce", in, out, op, -1)
+}
+
+func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
+	if len(out) != len(in) {
+		return fmt.Errorf("%s: out has %d elements, in %d", call, len(out), len(in))
+	}
+	pi, fi := cI64(in)
+	defer fi()
+	po, fo := cI64(out)
+	defer fo()
+	var rc C.int
+	if root < 0 {
+		rc = C.beff_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+	} else {
+		rc = C.beff_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+	}
+	if err := mpiErr(call, rc); err != nil {
+		return err
+	}
+	copy(out, unsafe.Slice((*int64)(unsafe.Pointer(po)), len(out)))
+	return nil
+}
+
+// GatherBytes gathers len(in) bytes from every rank into out on root (out
+// needs size·len(in) bytes on root; it is ignored elsewhere).
+func (c Comm) GatherBytes(in, out []byte, root int) error {
+	n := len(in)
+	size, err := c.Size()
+	if err != nil {
+		return err
+	}
+	pi := C.CBytes(in)
+	defer C.free(pi)
+	po := C.malloc(C.size_t(max(1, n*size)))
+	defer C.free(po)
+	if err := mpiErr("MPI_Gather", C.beff_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root))); err != nil {
+		return err
+	}
+	if len(out) >= n*size {
+		copy(out, unsafe.Slice((*byte)(po), n*size))
+	}
+	return nil
+}
+
+// Split is MPI_Comm_split; a negative color means MPI_UNDEFINED (the result
+// is CommNull).
+func (c Comm) Split(color, key int) (Comm, error) {
+	var out C.MPI_Fint
+	col := C.int(color)
+	if color < 0 {
+		col = C.beff_undefined()
+	}
+	err := mpiErr("MPI_Comm_split", C.beff_comm_split(C.MPI_Fint(c), col, C.int(key), &out))
+	return Comm(out), err
+}
+
+// SplitShared is MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): the processes of
+// c that share this node's memory.
+func (c Comm) SplitShared() (Comm, error) {
+	var out C.MPI_Fint
+	err := mpiErr("MPI_Comm_split_type", C.beff_comm_split_shared(C.MPI_Fint(c), &out))
+	return Comm(out), err
+}
+
+// Free is MPI_Comm_free; freeing CommNull does nothing.
+func (c *Comm) Free() error {
+	h := C.MPI_Fint(*c)
+	err := mpiErr("MPI_Comm_free", C.beff_comm_free(&h))
+	*c = Comm(h)
+	return err
+}
+
+// DimsCreate is MPI_Dims_create(n, nd, dims) with dims all zero.
+func DimsCreate(n, nd int) ([]int, error) {
+	d := make([]C.int, nd)
+	if err := mpiErr("MPI_Dims_create", C.beff_dims_create(C.int(n), C.int(nd), &d[0])); err != nil {
+		return nil, err
+	}
+	out := make([]int, nd)
+	for i := range d {
+		out[i] = int(d[i])
+	}
+	return out, nil
+}
+
+// CartCreate is MPI_Cart_create.
+func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error) {
+	nd := len(dims)
+	d := make([]C.int, nd)
+	p := make([]C.int, nd)
+	for i := range dims {
+		d[i] = C.int(dims[i])
+		if periodic[i] {
+			p[i] = 1
+		}
+	}
+	r := C.int(0)
+	if reorder {
+		r = 1
+	}
+	var out C.MPI_Fint
+	err := mpiErr("MPI_Cart_create", C.beff_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out))
+	return Comm(out), err
+}
+
+// CartShift is MPI_Cart_shift: the source and destination ranks at
+// displacement disp along dimension dir (ProcNull past a non-periodic edge).
+func (c Comm) CartShift(dir, disp int) (src, dest int, err error) {
+	var s, d C.int
+	err = mpiErr("MPI_Cart_shift", C.beff_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d))
+	return int(s), int(d), err
+}
+
+// Wtime is MPI_Wtime; Wtick is MPI_Wtick.
+func Wtime() float64 { return float64(C.beff_wtime()) }
+func Wtick() float64 { return float64(C.beff_wtick()) }
+
+// LibraryVersion is MPI_Get_library_version.
+func LibraryVersion() string {
+	var buf [8192]C.char
+	C.beff_library_version(&buf[0], C.int(len(buf)))
+	return C.GoString(&buf[0])
+}
+
+// ProcessorName is MPI_Get_processor_name.
+func ProcessorName() string {
+	var buf [1024]C.char
+	C.beff_processor_name(&buf[0], C.int(len(buf)))
+	return C.GoString(&buf[0])
+}
+
+// Buffer is C memory for messages: MPI may keep its pointer after a call
+// returns, and the timed loops read and write it from C.
+type Buffer struct {
+	p unsafe.Pointer
+	n int64
+}
+
+// NewBuffer allocates n bytes aligned to a page and touches every page.
+func NewBuffer(n int64) (*Buffer, error) {
+	var p unsafe.Pointer
+	if C.posix_memalign(&p, 4096, C.size_t(max(n, 1))) != 0 {
+		return nil, fmt.Errorf("allocating a message buffer of %d bytes: out of memory", n)
+	}
+	C.memset(p, 0, C.size_t(max(n, 1)))
+	return &Buffer{p: p, n: n}, nil
+}
+
+// Len is the buffer's size in bytes.
+func (b *Buffer) Len() int64 { return b.n }
+
+// Bytes views the buffer as a Go slice (valid until Free).
+func (b *Buffer) Bytes() []byte { return unsafe.Slice((*byte)(b.p), b.n) }
+
+// Free releases the buffer.
+func (b *Buffer) Free() {
+	if b != nil && b.p != nil {
+		C.free(b.p)
+		b.p = nil
+	}
+}
+
+// Measurement is one call of the timed b_eff loop.
+type Measurement struct {
+	Barrier    Comm // every process of the job takes part in its barrier
+	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
+	Plan       Plan
+	Method     int
+	Len        int // message length in bytes
+	SizeIndex  int // enters the validation bytes
+	LoopLen    int // timed iterations
+	Warm       int // untimed iterations before the clock starts
+	Send, Recv *Buffer
+	Inject     bool // corrupt the first received message (tests only)
+}
+
+// Measure runs m in C and returns the elapsed time of the timed loop in
+// seconds (0 on a rank outside the pattern's communicator) and the
+// validation result.
+func Measure(m *Measurement) (float64, Fault, error) {
+	var p C.beff_plan
+	if len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src) {
+		return 0, Fault{}, fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)
+	}
+	p.nsteps = C.int(len(m.Plan.Dest))
+	for i := range m.Plan.Dest {
+		p.dest[i] = C.int(m.Plan.Dest[i])
+		p.src[i] = C.int(m.Plan.Src[i])
+	}
+	if int64(m.Len) > m.Send.n || int64(m.Len) > m.Recv.n {
+		return 0, Fault{}, fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.n)
+	}
+	inject := C.int(0)
+	if m.Inject {
+		inject = 1
+	}
+	var el C.double
+	var f C.beff_fault
+	rc := C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
+		C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.p), (*C.uchar)(m.Recv.p),
+		C.int64_t(m.Send.n), inject, &el, &f)
+	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
+		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),
+		ExpectLast: int(f.expect_last), GotLast: int(f.got_last)}
+	return float64(el), fault, mpiErr(methodCall(m.Method), rc)
+}
+
+func methodCall(m int) string {
+	switch m {
+	case MethodSendrecv:
+		return "b_eff loop (MPI_Sendrecv)"
+	case MethodAlltoallv:
+		return "b_eff loop (MPI_Alltoallv)"
+	}
+	return "b_eff loop (MPI_Isend/MPI_Irecv/MPI_Waitall)"
+}
+
+// FirstByte and LastByte are the validation values the loop writes (for tests).
+func FirstByte(iter int64, step, sizeIndex, sender int) byte {
+	return byte(C.beff_first_byte(C.int64_t(iter), C.int(step), C.int(sizeIndex), C.int(sender)))
+}
+func LastByte(iter int64, step, sizeIndex, sender int) byte {
+	return byte(C.beff_last_byte(C.int64_t(iter), C.int(step), C.int(sizeIndex), C.int(sender)))
+}

@@ -1,0 +1,64 @@
+//go:build !mpi
+
+package mpi
+
+// This file is what package mpi is without the mpi build tag: every call
+// fails with ErrNoMPI, so nothing is ever measured by a build without MPI.
+
+// Enabled reports whether this build links an MPI library.
+const Enabled = false
+
+// MaxSteps is the most exchanges one rank may have in one iteration.
+const MaxSteps = 8
+
+var (
+	World, CommNull Comm = 0, -1
+	ProcNull             = -2
+)
+
+func Init() (string, error)               { return "", ErrNoMPI }
+func Finalize() error                     { return nil }
+func Abort(c Comm, code int)              {}
+func Wtime() float64                      { return 0 }
+func Wtick() float64                      { return 0 }
+func LibraryVersion() string              { return "" }
+func ProcessorName() string               { return "" }
+func DimsCreate(n, nd int) ([]int, error) { return nil, ErrNoMPI }
+
+func (c Comm) Rank() (int, error)                                     { return 0, ErrNoMPI }
+func (c Comm) Size() (int, error)                                     { return 1, ErrNoMPI }
+func (c Comm) Barrier() error                                         { return ErrNoMPI }
+func (c Comm) BcastBytes(buf []byte, root int) error                  { return ErrNoMPI }
+func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error { return ErrNoMPI }
+func (c Comm) AllreduceFloat64(in, out []float64, op Op) error        { return ErrNoMPI }
+func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error     { return ErrNoMPI }
+func (c Comm) AllreduceInt64(in, out []int64, op Op) error            { return ErrNoMPI }
+func (c Comm) GatherBytes(in, out []byte, root int) error             { return ErrNoMPI }
+func (c Comm) Split(color, key int) (Comm, error)                     { return CommNull, ErrNoMPI }
+func (c Comm) SplitShared() (Comm, error)                             { return CommNull, ErrNoMPI }
+func (c *Comm) Free() error                                           { return nil }
+func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error) {
+	return CommNull, ErrNoMPI
+}
+func (c Comm) CartShift(dir, disp int) (int, int, error) { return 0, 0, ErrNoMPI }
+
+// Buffer is C memory for messages (plain Go memory in this stub).
+type Buffer struct{ b []byte }
+
+func NewBuffer(n int64) (*Buffer, error) { return &Buffer{b: make([]byte, n)}, nil }
+func (b *Buffer) Len() int64             { return int64(len(b.b)) }
+func (b *Buffer) Bytes() []byte          { return b.b }
+func (b *Buffer) Free()                  {}
+
+// Measurement is one call of the timed b_eff loop.
+type Measurement struct {
+	Barrier, Comm      Comm
+	Plan               Plan
+	Method, Len        int
+	SizeIndex, LoopLen int
+	Warm               int
+	Send, Recv         *Buffer
+	Inject             bool
+}
+
+func Measure(m *Measurement) (float64, Fault, error) { return 0, Fault{}, ErrNoMPI }
