@@ -22,7 +22,7 @@ func LogAvg(v []float64) (float64, error) {
 	return math.Exp(s / float64(len(v))), nil
 }
 
-// Mean is the arithmetic mean.
+// Mean is the arithmetic mean (NaN for no values).
 func Mean(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
@@ -40,6 +40,9 @@ type Best map[string][]float64
 // pattern's mean over sizes. sizes selects which size indexes enter the mean
 // (all of them for b_eff, only Lmax for "b_eff at Lmax").
 func Beff(best Best, rings, random []string, sizes []int) (float64, error) {
+	if len(sizes) == 0 {
+		return 0, errors.New("no message sizes selected")
+	}
 	avg := func(names []string) (float64, error) {
 		var v []float64
 		for _, n := range names {
@@ -49,7 +52,7 @@ func Beff(best Best, rings, random []string, sizes []int) (float64, error) {
 			}
 			var per []float64
 			for _, i := range sizes {
-				if i >= len(b) || !(b[i] > 0) {
+				if i < 0 || i >= len(b) || !(b[i] > 0) {
 					return 0, fmt.Errorf("pattern %s has no measurement at size index %d", n, i)
 				}
 				per = append(per, b[i])

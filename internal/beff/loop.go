@@ -9,6 +9,7 @@ const (
 	TargetLoopTime      = 5e-3
 	ShortTargetLoopTime = 1e-3 // quick runs (-test.short)
 	ProbeIterations     = 10
+	ProbeRepetitions    = 3 // the bound uses the fastest of these probe loops
 	// ShortcutLimit is the predicted time of the two largest sizes above
 	// which only the best method is measured there (SPEC §1.6).
 	ShortcutLimit = 60.0
@@ -29,9 +30,14 @@ func ProbeBound(probeTime, target float64) int {
 // measurement of the same pattern and method: prev/(ratio) · max(1,
 // target/prevTime), where ratio is the growth of the message size (2 for
 // the doubling sizes, a for the geometric ones). The result lies in [1, bound].
+// A previous time of zero (the clock did not advance) makes the factor
+// infinite, so the loop length goes to the bound, as target/0 would.
 func NextLoopLength(prev int, prevTime, ratio, target float64, bound int) int {
 	f := 1.0
-	if prevTime > 0 && target > prevTime {
+	switch {
+	case prevTime <= 0:
+		f = math.Inf(1)
+	case target > prevTime:
 		f = target / prevTime
 	}
 	return clampLoop(float64(prev)/ratio*f, bound)

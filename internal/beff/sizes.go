@@ -21,13 +21,19 @@ func BufferSize(lmax int64) int64 { return 6 * (lmax + 16) }
 // LmaxFromMem returns Lmax = memory per process / 128 for memMiB MiB.
 func LmaxFromMem(memMiB int64) int64 { return memMiB * MiB / 128 }
 
+// MinLmax is the smallest Lmax a run accepts: 1 MiB of memory per process
+// divided by 128. From there on the 8 geometric sizes above 4096 are
+// strictly increasing (a ≥ 2^(1/8), so consecutive sizes differ by more than
+// 370 bytes); just above 4096 they would repeat.
+const MinLmax = MiB / 128
+
 // CheckLmax reports whether a run with this Lmax can be carried out with
 // int counts: the buffers must be addressable with int displacements, since
 // MPI_Alltoallv takes displacements as int, and the geometric sizes need
-// Lmax above 4096.
+// Lmax of at least MinLmax (8192 bytes) to be 8 distinct sizes above 4096.
 func CheckLmax(lmax int64) error {
-	if lmax <= 4096 {
-		return fmt.Errorf("Lmax = %d bytes is too small: it must exceed 4096 bytes (memory per process of at least 1 MiB)", lmax)
+	if lmax < MinLmax {
+		return fmt.Errorf("Lmax = %d bytes is too small: it must be at least %d bytes (memory per process of at least 1 MiB)", lmax, int64(MinLmax))
 	}
 	if BufferSize(lmax) > MaxInt32 {
 		maxMem := ((MaxInt32/6 - 16) * 128) / MiB
@@ -62,9 +68,10 @@ func GeometricFactor(lmax int64) float64 {
 // (-test.short) run: 1 B, 64 B, 4 KiB, the middle geometric size and Lmax.
 var ShortSizeIndexes = []int{0, 6, 12, 16, 20}
 
-// Offsets walks a cyclic buffer of size bufSize in steps of L rounded up to
-// 8 bytes, wrapping to 0 when the next message would not fit. It is the Go
-// statement of what the C loop does; tests use it to check the C side.
+// NextOffset returns the offset of the message after the one at off in a
+// cyclic buffer of size bufSize: off advances by l rounded up to 8 bytes and
+// wraps to 0 when the next message would not fit. It is the Go statement of
+// what the C loop does (next_off in internal/mpi/beffmpi.c).
 func NextOffset(off, l, bufSize int64) int64 {
 	off += (l + 7) &^ 7
 	if off+l > bufSize {

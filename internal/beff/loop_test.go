@@ -1,0 +1,170 @@
+package beff_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/beff"
+)
+
+func TestProbeBound(t *testing.T) {
+	tests := []struct {
+		name          string
+		probe, target float64
+		want          int
+	}{
+		// 10 iterations in 1/1024 s: 1/10240 s each; 1/128 s holds 80 of them.
+		{"exact", 1.0 / 1024, 1.0 / 128, 80},
+		{"fraction floored", 3.0 / 1024, 1.0 / 128, 26}, // 80/3 = 26.7
+		{"10 µs per iteration, 5 ms", 1e-4, beff.TargetLoopTime, 500},
+		{"slow probe", 1, beff.TargetLoopTime, 1},       // 0.05 → at least 1
+		{"probe longer than the target", 1e-1, 1e-3, 1}, // 0.1 → 1
+		{"fast probe capped", 1e-12, 5e-3, 1 << 20},     // 5e10 → the cap
+		{"zero time", 0, 5e-3, 1 << 20},                 // clock did not advance
+		{"negative time", -1e-6, 5e-3, 1 << 20},
+		{"NaN", math.NaN(), 5e-3, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, beff.ProbeBound(tt.probe, tt.target))
+		})
+	}
+	assert.Equal(t, 10, beff.ProbeIterations)
+}
+
+func TestNextLoopLength(t *testing.T) {
+	const target = 1.0 / 256 // exact in binary
+	sqrt2 := math.Sqrt2
+	tests := []struct {
+		name     string
+		prev     int
+		prevTime float64
+		ratio    float64
+		bound    int
+		want     int
+	}{
+		{"on target: halve", 1000, target, 2, 1 << 20, 500},
+		{"half the target: keep", 1000, target / 2, 2, 1 << 20, 1000},
+		{"quarter of the target: double", 1000, target / 4, 2, 1 << 20, 2000},
+		{"over the target: only the size ratio", 1000, 2 * target, 2, 1 << 20, 500},
+		{"far over the target", 1000, 100 * target, 2, 1 << 20, 500},
+		{"geometric ratio", 100, target, sqrt2, 1 << 20, 70},             // 70.7
+		{"geometric ratio, short", 100, target / 2, sqrt2, 1 << 20, 141}, // 141.4
+		{"ratio 4", 1000, target, 4, 1 << 20, 250},
+		{"clamped to the bound", 1000, target / 100, 2, 4000, 4000}, // 50000
+		{"bound reached exactly", 1000, target / 8, 2, 4000, 4000},
+		{"at least 1", 1, 2 * target, 2, 1 << 20, 1},    // 0.5
+		{"at least 1 from 3", 3, target, 4, 1 << 20, 1}, // 0.75
+		{"1 stays 1 on target", 2, target, 2, 1 << 20, 1},
+		{"bound 1", 1000, target / 10, 2, 1, 1},
+		{"zero time: bound", 10, 0, 2, 777, 777},
+		{"negative time: bound", 10, -1, 2, 777, 777},
+		{"truncated, not rounded", 3, target, 2, 100, 1}, // 1.5
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, beff.NextLoopLength(tt.prev, tt.prevTime, tt.ratio, target, tt.bound))
+		})
+	}
+}
+
+// The controller over a whole run of sizes on a model machine: the time of
+// one iteration is α + L/β. Each loop after the first takes between
+// target/2 (latency-bound sizes settle there) and the target, with 10%
+// slack for the integer loop lengths, unless the loop length is already 1.
+func TestLoopLengthSimulation(t *testing.T) {
+	type machine struct{ alpha, beta float64 }
+	for _, m := range []machine{{1e-6, 1e9}, {1e-5, 1e8}, {5e-7, 1e10}, {2e-6, 3e9}} {
+		for _, lmax := range []int64{1 << 20, 8192, 65536, 50331648} {
+			for _, target := range []float64{beff.TargetLoopTime, beff.ShortTargetLoopTime} {
+				t.Run(fmt.Sprintf("α=%g/β=%g/Lmax=%d/target=%g", m.alpha, m.beta, lmax, target), func(t *testing.T) {
+					iter := func(l int64) float64 { return m.alpha + float64(l)/m.beta }
+					bound := beff.ProbeBound(beff.ProbeIterations*iter(1), target)
+					sizes := beff.Sizes(lmax)
+					ll := bound // the first size runs at the bound
+					tm := float64(ll) * iter(sizes[0])
+					assert.InEpsilon(t, target, tm, 0.01, "the bound fills the target at 1 byte")
+					var settled []float64
+					for i := 1; i < len(sizes); i++ {
+						ll = beff.NextLoopLength(ll, tm, float64(sizes[i])/float64(sizes[i-1]), target, bound)
+						require.GreaterOrEqual(t, ll, 1)
+						require.LessOrEqual(t, ll, bound)
+						tm = float64(ll) * iter(sizes[i])
+						if ll > 1 {
+							assert.GreaterOrEqual(t, tm, target/2*0.9, "L=%d ll=%d", sizes[i], ll)
+							assert.LessOrEqual(t, tm, target*1.1, "L=%d ll=%d", sizes[i], ll)
+						}
+						if float64(sizes[i])/m.beta < m.alpha/100 {
+							settled = append(settled, tm)
+						}
+					}
+					// Latency-bound sizes settle at about target/2.
+					for _, s := range settled {
+						assert.InEpsilon(t, target/2, s, 0.05)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestLoopLengthSimulationSpec(t *testing.T) {
+	// The case the issue names: α = 1 µs, β = 1 GB/s, Lmax = 1 MiB, 5 ms.
+	const alpha, beta, target = 1e-6, 1e9, beff.TargetLoopTime
+	iter := func(l int64) float64 { return alpha + float64(l)/beta }
+	sizes := beff.Sizes(1 << 20)
+	bound := beff.ProbeBound(10*iter(1), target)
+	assert.Equal(t, 4995, bound) // 10·5 ms / (10·1.001 µs) = 4995.005
+	ll, tm := bound, float64(bound)*iter(1)
+	lls := []int{ll}
+	for i := 1; i < len(sizes); i++ {
+		ll = beff.NextLoopLength(ll, tm, float64(sizes[i])/float64(sizes[i-1]), target, bound)
+		tm = float64(ll) * iter(sizes[i])
+		lls = append(lls, ll)
+		if ll > 1 {
+			assert.True(t, tm >= target/2*0.9 && tm <= target*1.1, "L=%d: ll=%d, loop time %g", sizes[i], ll, tm)
+		}
+	}
+	// 4995 at 1 B (5 ms), then ~2.5 ms while the latency dominates:
+	// 2: 4995/2·(5/5.0) = 2497; 4: 2497/2·(5/2.502) = 2495; 8: 2495/2·(5/2.505) = 2490.
+	assert.Equal(t, []int{4995, 2497, 2495, 2490}, lls[:4])
+	// 1 MiB takes 1.049576 ms per iteration: 4 iterations, 4.2 ms.
+	assert.Equal(t, 4, lls[20])
+}
+
+func TestPredictTime(t *testing.T) {
+	// 10 iterations of 1000 B took 10 ms: 1 ms each; 2000 B: 2 ms each;
+	// 3 repetitions of 5 iterations: 30 ms.
+	assert.InDelta(t, 0.03, beff.PredictTime(0.01, 10, 1000, 2000, 5, 3), 1e-15)
+	// Same size, same loop length, one repetition: the same time.
+	assert.InDelta(t, 0.25, beff.PredictTime(0.25, 7, 4096, 4096, 7, 1), 1e-15)
+	// Doubling size, halved loop length: same time per repetition.
+	assert.InDelta(t, 2*0.004, beff.PredictTime(0.004, 100, 1<<19, 1<<20, 50, 2), 1e-15)
+}
+
+func TestBandwidth(t *testing.T) {
+	tests := []struct {
+		name     string
+		l        int64
+		msgs, ll int
+		sec      float64
+		want     float64
+	}{
+		// 1e6 B × 4 messages × 10 iterations / 2 s = 2e7 B/s = 20 MB/s (MB = 1e6 B).
+		{"MB is 1e6 bytes", 1e6, 4, 10, 2, 20},
+		{"MiB message", 1 << 20, 1, 1, 1, 1.048576},
+		{"ring of 8", 1 << 20, 16, 100, 0.5, 1048576 * 16 * 100 / 0.5 / 1e6},
+		{"1 byte", 1, 2, 1000, 1e-3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.InEpsilon(t, tt.want, beff.Bandwidth(tt.l, tt.msgs, tt.ll, tt.sec), 1e-12)
+		})
+	}
+	assert.True(t, math.IsInf(beff.Bandwidth(8, 1, 1, 0), 1), "zero time")
+	assert.True(t, math.IsInf(beff.Bandwidth(8, 1, 1, -1), 1), "negative time")
+}
