@@ -17,6 +17,7 @@ import (
 // Flags of b_eff.
 var (
 	beffMem       = flag.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)")
+	beffLmax      = flag.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)")
 	beffSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
 	beffRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
 	beffPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
@@ -74,6 +75,19 @@ func beffSetup(info *RunInfo) (any, error) {
 	st.Lmax = beff.LmaxFromMem(st.MemMiB)
 	if err := beff.CheckLmax(st.Lmax); err != nil {
 		return nil, fmt.Errorf("-beff.mem=%d MiB: %v", st.MemMiB, err)
+	}
+	if *beffLmax != 0 {
+		if *beffMem != 0 {
+			return nil, fmt.Errorf("-beff.lmax and -beff.mem both set: give one (Lmax = mem/128)")
+		}
+		if err := beff.CheckLmax(*beffLmax); err != nil {
+			return nil, fmt.Errorf("-beff.lmax=%d: %v", *beffLmax, err)
+		}
+		if need := 12 * *beffLmax / beff.MiB; info.MemMiB > 0 && need > info.MemMiB {
+			return nil, fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *beffLmax, need, info.MemMiB)
+		}
+		st.Lmax = *beffLmax
+		st.MemMiB = (st.Lmax*128 + beff.MiB - 1) / beff.MiB
 	}
 	st.Sizes = beff.Sizes(st.Lmax)
 	st.Measured = make([]int, len(st.Sizes))
@@ -216,7 +230,8 @@ func RunBeff(b *testing.B) {
 			}
 			for _, m := range methods {
 				name := fmt.Sprintf("pat=%s/L=%d/mthd=%s", p.Name, r.st.Sizes[si], m)
-				b.Run(name, func(b *testing.B) { r.measure(b, p, si, m, reps, warm, forceLL) })
+				b.Run(name, func(b *testing.B) { r.measure(b, p, si, m, reps, warm, forceLL) }) // once per -test.count
+				r.logProgress(false)
 			}
 		}
 	}
@@ -306,13 +321,13 @@ func newBeffRun(b *testing.B, s *Session) *beffRun {
 	for _, p := range r.set.Patterns {
 		c := r.world
 		switch {
-		case strings.HasPrefix(p.Name, "cart2d"):
+		case len(p.Dims) == 2 && p.Periodic:
 			c = p2
-		case strings.HasPrefix(p.Name, "acart2d"):
+		case len(p.Dims) == 2:
 			c = a2
-		case strings.HasPrefix(p.Name, "cart3d"):
+		case len(p.Dims) == 3 && p.Periodic:
 			c = p3
-		case strings.HasPrefix(p.Name, "acart3d"):
+		case len(p.Dims) == 3:
 			c = a3
 		}
 		r.comm[p.Name] = c
@@ -332,6 +347,9 @@ func newBeffRun(b *testing.B, s *Session) *beffRun {
 		if r.selected(p) {
 			r.all += len(r.st.Measured) * len(p.Methods())
 		}
+	}
+	if c, err := strconv.Atoi(flag.Lookup("test.count").Value.String()); err == nil && c > 1 {
+		r.all *= c // testing repeats every sub-benchmark -test.count times
 	}
 	r.start, r.lastLog = time.Now(), time.Now()
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
@@ -373,9 +391,14 @@ func (r *beffRun) measure(b *testing.B, p *beff.Pattern, si int, m beff.Method, 
 	k := ctlKey{p.Name, m}
 	l := r.st.Sizes[si]
 	if !r.probed[k] {
-		t, _ := r.loop(p, m, 0, 1, beff.ProbeIterations, 1, false)
-		if tm := s.MaxFloat64([]float64{t}); s.IsRoot() {
-			r.ctl[k] = &ctlState{bound: beff.ProbeBound(tm[0], r.st.Target)}
+		// The bound comes from the best of a few probe loops: the first
+		// iterations after a barrier are slowed by processes waking up.
+		probe := make([]float64, beff.ProbeRepetitions)
+		for i := range probe {
+			probe[i], _ = r.loop(p, m, 0, 1, beff.ProbeIterations, 1, false)
+		}
+		if tm := s.MaxFloat64(probe); s.IsRoot() {
+			r.ctl[k] = &ctlState{bound: beff.ProbeBound(slices.Min(tm), r.st.Target)}
 		}
 		r.probed[k] = true
 	}
@@ -436,7 +459,6 @@ func (r *beffRun) measure(b *testing.B, p *beff.Pattern, si int, m beff.Method, 
 		c.ll, c.t, c.l, c.bw = ll, tmax[besti], l, bw[besti]
 	}
 	r.done++
-	r.logProgress(false)
 }
 
 // decideShortcut predicts, on rank 0, the time of the two largest sizes from

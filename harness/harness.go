@@ -119,10 +119,14 @@ func (s *Session) State(name string, v any) error {
 	return json.Unmarshal(raw, v)
 }
 
-// Logf writes a progress or diagnostic line to stderr on rank 0.
+// Logf writes a progress or diagnostic line to stderr on rank 0. The
+// "[beff]" prefix keeps the line from parsing as a benchfmt configuration
+// line where stderr is merged into stdout (go test does that). Call it only
+// between sub-benchmarks: testing may already have printed the name of a
+// running one.
 func (s *Session) Logf(format string, args ...any) {
 	if s.IsRoot() {
-		fmt.Fprintf(s.Log, "beff: "+format+"\n", args...)
+		fmt.Fprintf(s.Log, "[beff] "+format+"\n", args...)
 	}
 }
 

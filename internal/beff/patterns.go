@@ -178,9 +178,9 @@ var RingNames = [6]string{"ring2", "ring4", "ring8", "ringquarter", "ringhalf", 
 // ExtraNames are the names of the 13 additional patterns, in measurement order.
 var ExtraNames = []string{
 	"worstcycle", "bestbisect", "worstbisect", "pingpong",
-	"cart2d-x", "cart2d-y", "cart2d-all",
-	"cart3d-x", "cart3d-y", "cart3d-z", "cart3d-all",
-	"acart2d-all", "acart3d-all",
+	"cyclic-2dim-x", "cyclic-2dim-y", "cyclic-2dim-all",
+	"cyclic-3dim-x", "cyclic-3dim-y", "cyclic-3dim-z", "cyclic-3dim-all",
+	"acyclic-2dim-all", "acyclic-3dim-all",
 }
 
 // RandomName is the name of random pattern i (0-based).
@@ -435,15 +435,15 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 		add(&Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
 			steps: cartSteps(c.Size, dirs, shift)})
 	}
-	cart("cart2d-x", c2, true, []int{0})
-	cart("cart2d-y", c2, true, []int{1})
-	cart("cart2d-all", c2, true, []int{0, 1})
-	cart("cart3d-x", c3, true, []int{0})
-	cart("cart3d-y", c3, true, []int{1})
-	cart("cart3d-z", c3, true, []int{2})
-	cart("cart3d-all", c3, true, []int{0, 1, 2})
-	cart("acart2d-all", c2, false, []int{0, 1})
-	cart("acart3d-all", c3, false, []int{0, 1, 2})
+	cart("cyclic-2dim-x", c2, true, []int{0})
+	cart("cyclic-2dim-y", c2, true, []int{1})
+	cart("cyclic-2dim-all", c2, true, []int{0, 1})
+	cart("cyclic-3dim-x", c3, true, []int{0})
+	cart("cyclic-3dim-y", c3, true, []int{1})
+	cart("cyclic-3dim-z", c3, true, []int{2})
+	cart("cyclic-3dim-all", c3, true, []int{0, 1, 2})
+	cart("acyclic-2dim-all", c2, false, []int{0, 1})
+	cart("acyclic-3dim-all", c3, false, []int{0, 1, 2})
 	return out
 }
 

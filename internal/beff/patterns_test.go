@@ -618,32 +618,32 @@ func TestCartPatternsN6(t *testing.T) {
 	set := beff.PureSet(6, 0, 1)
 	type steps = []beff.Step
 	want := map[string]map[int]steps{
-		"cart2d-x": {
+		"cyclic-2dim-x": {
 			0: {{Dest: 2, Src: 4}, {Dest: 4, Src: 2}},
 			3: {{Dest: 5, Src: 1}, {Dest: 1, Src: 5}},
 		},
-		"cart2d-y": { // extent 2: ping and pong go to the same partner, one step
+		"cyclic-2dim-y": { // extent 2: ping and pong go to the same partner, one step
 			0: {{Dest: 1, Src: 1}},
 			3: {{Dest: 2, Src: 2}},
 		},
-		"cart2d-all": {
+		"cyclic-2dim-all": {
 			0: {{Dest: 2, Src: 4}, {Dest: 4, Src: 2}, {Dest: 1, Src: 1}},
 			5: {{Dest: 1, Src: 3}, {Dest: 3, Src: 1}, {Dest: 4, Src: 4}},
 		},
-		"acart2d-all": {
+		"acyclic-2dim-all": {
 			0: {{Dest: 2, Src: none}, {Dest: none, Src: 2}, {Dest: 1, Src: none}, {Dest: none, Src: 1}},
 			2: {{Dest: 4, Src: 0}, {Dest: 0, Src: 4}, {Dest: 3, Src: none}, {Dest: none, Src: 3}},
 			5: {{Dest: none, Src: 3}, {Dest: 3, Src: none}, {Dest: none, Src: 4}, {Dest: 4, Src: none}},
 		},
-		"cart3d-x": {1: {{Dest: 3, Src: 5}, {Dest: 5, Src: 3}}},
-		"cart3d-y": {1: {{Dest: 0, Src: 0}}},
-		"cart3d-z": { // extent 1: the process exchanges with itself
+		"cyclic-3dim-x": {1: {{Dest: 3, Src: 5}, {Dest: 5, Src: 3}}},
+		"cyclic-3dim-y": {1: {{Dest: 0, Src: 0}}},
+		"cyclic-3dim-z": { // extent 1: the process exchanges with itself
 			1: {{Dest: 1, Src: 1}},
 		},
-		"cart3d-all": {
+		"cyclic-3dim-all": {
 			4: {{Dest: 0, Src: 2}, {Dest: 2, Src: 0}, {Dest: 5, Src: 5}, {Dest: 4, Src: 4}},
 		},
-		"acart3d-all": {
+		"acyclic-3dim-all": {
 			4: {{Dest: none, Src: 2}, {Dest: 2, Src: none}, {Dest: 5, Src: none}, {Dest: none, Src: 5}, {Dest: none, Src: none}},
 		},
 	}
@@ -657,8 +657,8 @@ func TestCartPatternsN6(t *testing.T) {
 	// Messages per iteration: periodic extent 3 gives 2 per rank, extent
 	// 2 and 1 give 1; an open line of m processes carries 2(m-1).
 	msgs := map[string]int{
-		"cart2d-x": 12, "cart2d-y": 6, "cart2d-all": 18, "acart2d-all": 2*4 + 3*2,
-		"cart3d-x": 12, "cart3d-y": 6, "cart3d-z": 6, "cart3d-all": 24, "acart3d-all": 2*4 + 3*2,
+		"cyclic-2dim-x": 12, "cyclic-2dim-y": 6, "cyclic-2dim-all": 18, "acyclic-2dim-all": 2*4 + 3*2,
+		"cyclic-3dim-x": 12, "cyclic-3dim-y": 6, "cyclic-3dim-z": 6, "cyclic-3dim-all": 24, "acyclic-3dim-all": 2*4 + 3*2,
 	}
 	for name, m := range msgs {
 		p := set.Lookup(name)
@@ -667,8 +667,8 @@ func TestCartPatternsN6(t *testing.T) {
 		assert.Equal(t, 6, p.CommSize, name)
 		assert.Equal(t, name[0] != 'a', p.Periodic, name)
 	}
-	assert.Equal(t, []int{3, 2}, set.Lookup("cart2d-x").Dims)
-	assert.Equal(t, []int{3, 2, 1}, set.Lookup("acart3d-all").Dims)
+	assert.Equal(t, []int{3, 2}, set.Lookup("cyclic-2dim-x").Dims)
+	assert.Equal(t, []int{3, 2, 1}, set.Lookup("acyclic-3dim-all").Dims)
 }
 
 // The Cartesian patterns against CartShift for N = 1..9: per direction, ping
@@ -682,10 +682,10 @@ func TestCartPatterns(t *testing.T) {
 		dirs     []int
 	}
 	cps := []cp{
-		{"cart2d-x", 2, true, []int{0}}, {"cart2d-y", 2, true, []int{1}}, {"cart2d-all", 2, true, []int{0, 1}},
-		{"cart3d-x", 3, true, []int{0}}, {"cart3d-y", 3, true, []int{1}}, {"cart3d-z", 3, true, []int{2}},
-		{"cart3d-all", 3, true, []int{0, 1, 2}},
-		{"acart2d-all", 2, false, []int{0, 1}}, {"acart3d-all", 3, false, []int{0, 1, 2}},
+		{"cyclic-2dim-x", 2, true, []int{0}}, {"cyclic-2dim-y", 2, true, []int{1}}, {"cyclic-2dim-all", 2, true, []int{0, 1}},
+		{"cyclic-3dim-x", 3, true, []int{0}}, {"cyclic-3dim-y", 3, true, []int{1}}, {"cyclic-3dim-z", 3, true, []int{2}},
+		{"cyclic-3dim-all", 3, true, []int{0, 1, 2}},
+		{"acyclic-2dim-all", 2, false, []int{0, 1}}, {"acyclic-3dim-all", 3, false, []int{0, 1, 2}},
 	}
 	for n := 1; n <= 9; n++ {
 		set := beff.PureSet(n, 0, 1)
@@ -734,7 +734,7 @@ func TestCartPatterns(t *testing.T) {
 }
 
 func TestExtraPatternsSmallN(t *testing.T) {
-	periodic := []string{"cart2d-x", "cart2d-y", "cart2d-all", "cart3d-x", "cart3d-y", "cart3d-z", "cart3d-all"}
+	periodic := []string{"cyclic-2dim-x", "cyclic-2dim-y", "cyclic-2dim-all", "cyclic-3dim-x", "cyclic-3dim-y", "cyclic-3dim-z", "cyclic-3dim-all"}
 	tests := []struct {
 		n    int
 		want []string
@@ -763,9 +763,9 @@ func TestExtraPatternsSmallN(t *testing.T) {
 	for _, p := range set.Patterns {
 		k := 1
 		switch p.Name {
-		case "cart2d-all":
+		case "cyclic-2dim-all":
 			k = 2
-		case "cart3d-all":
+		case "cyclic-3dim-all":
 			k = 3
 		}
 		assert.Equal(t, slices.Repeat([]beff.Step{{Dest: 0, Src: 0}}, k), p.Steps(0), p.Name)
@@ -847,16 +847,16 @@ func TestMessagesParticipantsHand(t *testing.T) {
 		{5, "worstbisect", 4, 4}, // (0,3),(1,2); 4 idles
 		{5, "pingpong", 2, 2},
 		{5, "worstcycle", 10, 5},
-		{5, "cart2d-x", 4, 4}, // c = 4, 2×2: extent 2, one message per rank
-		{5, "cart2d-all", 8, 4},
-		{5, "acart2d-all", 8, 4}, // two lines of 2 in each direction
-		{5, "cart3d-z", 4, 4},    // 2×2×1: with itself
-		{5, "acart3d-all", 8, 4},
-		{8, "cart3d-all", 24, 8},  // 2×2×2: three partners, one message each
-		{8, "acart3d-all", 24, 8}, // 4 lines of 2 per direction, 2 messages each
-		{9, "cart2d-all", 36, 9},  // 3×3: 4 messages per rank
-		{9, "acart2d-all", 24, 9}, // 3 lines of 3 per direction, 4 messages each
-		{9, "cart3d-x", 8, 8},     // c = 8
+		{5, "cyclic-2dim-x", 4, 4}, // c = 4, 2×2: extent 2, one message per rank
+		{5, "cyclic-2dim-all", 8, 4},
+		{5, "acyclic-2dim-all", 8, 4}, // two lines of 2 in each direction
+		{5, "cyclic-3dim-z", 4, 4},    // 2×2×1: with itself
+		{5, "acyclic-3dim-all", 8, 4},
+		{8, "cyclic-3dim-all", 24, 8},  // 2×2×2: three partners, one message each
+		{8, "acyclic-3dim-all", 24, 8}, // 4 lines of 2 per direction, 2 messages each
+		{9, "cyclic-2dim-all", 36, 9},  // 3×3: 4 messages per rank
+		{9, "acyclic-2dim-all", 24, 9}, // 3 lines of 3 per direction, 4 messages each
+		{9, "cyclic-3dim-x", 8, 8},     // c = 8
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("N=%d/%s", tt.n, tt.name), func(t *testing.T) {
@@ -881,17 +881,17 @@ func TestCheckCatchesBrokenPattern(t *testing.T) {
 		AShift: func(r, d int) (int, int) { return none, (r + 1) % 3 },
 	}
 	set := beff.NewSet(3, nil, bad, beff.PureCart(3, 3))
-	p := set.Lookup("cart2d-x")
+	p := set.Lookup("cyclic-2dim-x")
 	require.NotNil(t, p)
 	assert.ErrorContains(t, p.Check(), "rank 0 sends to 1 in step 0")
-	assert.ErrorContains(t, set.Lookup("acart2d-all").Check(), "sends to")
+	assert.ErrorContains(t, set.Lookup("acyclic-2dim-all").Check(), "sends to")
 	// Receives from a rank that sends nothing in that step.
 	recvOnly := beff.Cart{Size: 3, Dims: []int{3, 1},
 		Shift:  bad.Shift,
 		AShift: func(r, d int) (int, int) { return (r + 1) % 3, none },
 	}
 	set = beff.NewSet(3, nil, recvOnly, beff.PureCart(3, 3))
-	assert.ErrorContains(t, set.Lookup("acart2d-all").Check(), "rank 0 receives from 1 in step 0")
+	assert.ErrorContains(t, set.Lookup("acyclic-2dim-all").Check(), "rank 0 receives from 1 in step 0")
 }
 
 func TestMethods(t *testing.T) {

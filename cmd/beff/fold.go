@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/beff-suite/beff/internal/fold"
+)
+
+const foldUsage = `usage: beff fold [-rmax GFLOPS] [-append] FILE...
+
+Fold reads the benchfmt output of BenchmarkBeff from each FILE and prints,
+for every run in it, the b_eff protocol (starting with "b_eff = <value> MB/s"),
+followed by the folded figures as benchfmt lines BenchmarkBeffFold/fig=<name>.
+A file written with -test.count=N holds N runs.
+
+It refuses input that is not b_eff output, runs with missing measurements and
+partial runs (beff-patterns): b_eff needs every ring and random pattern.
+
+Flags:
+`
+
+// foldMain is the fold command.
+func foldMain(stdout, stderr io.Writer, args []string) int {
+	fs := flag.NewFlagSet("beff fold", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rmax := fs.Float64("rmax", 0, "Linpack Rmax of the system in `GFLOPS`, for the balance factor b_eff/Rmax (overrides beff-rmax-gflops)")
+	appendFlag := fs.Bool("append", false, "also append the folded figures to each FILE (only if every run folds)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), foldUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "beff fold: no input files")
+		fs.Usage()
+		return exitUsage
+	}
+	if math.IsNaN(*rmax) || math.IsInf(*rmax, 0) || *rmax < 0 {
+		fmt.Fprintf(stderr, "beff fold: -rmax=%v: Rmax must be a positive number of GFlop/s\n", *rmax)
+		return exitUsage
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "beff fold: %v\n", err)
+		return exitFail
+	}
+
+	// Fold everything before writing anything.
+	type input struct {
+		data   []byte
+		file   *fold.File
+		protos []*fold.Protocol
+	}
+	var inputs []input
+	var all []*fold.Protocol
+	for _, path := range fs.Args() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fail(err)
+		}
+		f, err := fold.Read(bytes.NewReader(data), path)
+		if err != nil {
+			return fail(err)
+		}
+		in := input{data: data, file: f}
+		for _, r := range f.Runs {
+			if *rmax > 0 {
+				r.Config.Rmax = *rmax
+			}
+			p, err := fold.Fold(r)
+			if err != nil {
+				return fail(err)
+			}
+			in.protos = append(in.protos, p)
+		}
+		if *appendFlag && f.Folded > 0 {
+			return fail(fmt.Errorf("%s: already holds folded figures (%d BenchmarkBeffFold lines); not appending again", path, f.Folded))
+		}
+		inputs = append(inputs, in)
+		all = append(all, in.protos...)
+	}
+
+	var out bytes.Buffer
+	for i, p := range all {
+		if i > 0 {
+			out.WriteString("\n\n")
+		}
+		if err := fold.WriteText(&out, p); err != nil {
+			return fail(err)
+		}
+	}
+	out.WriteString("\n")
+	if err := fold.WriteSummary(&out, all); err != nil {
+		return fail(err)
+	}
+
+	if *appendFlag {
+		bufs := make([][]byte, len(inputs))
+		for i, in := range inputs {
+			var b bytes.Buffer
+			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
+				b.WriteByte('\n')
+			}
+			if err := fold.WriteAppendix(&b, in.file, in.protos); err != nil {
+				return fail(err)
+			}
+			bufs[i] = b.Bytes()
+		}
+		if err := appendAll(fs.Args(), bufs); err != nil {
+			return fail(err)
+		}
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		return fail(err)
+	}
+	return exitOK
+}
+
+// appendAll appends bufs[i] to paths[i]. It opens every file before it
+// writes any, so that a file that cannot be opened leaves all unchanged,
+// and writes each buffer with a single call.
+func appendAll(paths []string, bufs [][]byte) error {
+	files := make([]*os.File, len(paths))
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	for i, p := range paths {
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			return fmt.Errorf("appending: %w", err)
+		}
+		files[i] = f
+	}
+	for i, f := range files {
+		if _, err := f.Write(bufs[i]); err != nil {
+			return fmt.Errorf("appending to %s: %w", paths[i], err)
+		}
+		err := f.Close()
+		files[i] = nil
+		if err != nil {
+			return fmt.Errorf("appending to %s: %w", paths[i], err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+// Command beff works with the output of the b_eff benchmark suite.
+//
+// Usage:
+//
+//	beff <command> [arguments]
+//
+// The commands are:
+//
+//	fold    fold BenchmarkBeff output into the b_eff protocol and figures
+//
+// Run "beff <command> -h" for the flags of a command.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() { os.Exit(beffMain(os.Stdout, os.Stderr, os.Args[1:])) }
+
+// A command is one subcommand of beff.
+type command struct {
+	name    string
+	summary string
+	run     func(stdout, stderr io.Writer, args []string) int
+}
+
+// commands lists the subcommands in the order the usage shows them.
+var commands = []command{
+	{"fold", "fold BenchmarkBeff output into the b_eff protocol and figures", foldMain},
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1 // refused input, parse or I/O error
+	exitUsage = 2
+)
+
+// beffMain runs the command line args (without the program name), writing
+// to stdout and stderr, and returns the exit code.
+func beffMain(stdout, stderr io.Writer, args []string) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(stdout, stderr, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "beff: unknown command %q\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: beff <command> [arguments]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun 'beff <command> -h' for the flags of a command.\n")
+}

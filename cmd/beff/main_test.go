@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/beff-suite/beff/internal/fold"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files testdata/fold/*.stdout")
+
+// run runs beffMain and returns its exit code, stdout and stderr.
+func run(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := beffMain(&stdout, &stderr, args)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestGolden compares the output of fold with testdata/fold/NAME.stdout
+// (paths relative to the module root). On a mismatch it writes
+// NAME.got-stdout next to it; -update rewrites NAME.stdout.
+func TestGolden(t *testing.T) {
+	t.Chdir("../..")
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"short-np2", []string{"fold", "testdata/short-np2.txt"}},
+		{"short-np2-rmax", []string{"fold", "-rmax", "50", "testdata/short-np2.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			require.Equal(t, 0, code, "stderr: %s", stderr)
+			assert.Empty(t, stderr)
+			golden := filepath.Join("testdata", "fold", tt.name+".stdout")
+			got := filepath.Join("testdata", "fold", tt.name+".got-stdout")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to create it")
+			if string(want) == stdout {
+				os.Remove(got)
+				return
+			}
+			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
+			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+		})
+	}
+}
+
+// firstDiff shows the first line where want and got differ.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			return "line " + strconv.Itoa(i+1) + ":\n- " + wl + "\n+ " + gl
+		}
+	}
+	return ""
+}
+
+func TestShortNP2Beff(t *testing.T) {
+	code, stdout, _ := run("fold", "../../testdata/short-np2.txt")
+	require.Equal(t, 0, code)
+	first, _, _ := strings.Cut(stdout, "\n")
+	assert.Equal(t, "b_eff = 9954.0 MB/s", first)
+	assert.Contains(t, stdout, "\nBenchmarkBeffFold/fig=beff 1 9954.048712636575 MB/s\n")
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string // a substring of stderr
+	}{
+		{"no command", nil, 2, "usage: beff <command>"},
+		{"unknown command", []string{"report2"}, 2, "beff: unknown command \"report2\"\nusage: beff <command>"},
+		{"no files", []string{"fold"}, 2, "beff fold: no input files\nusage: beff fold"},
+		{"bad flag", []string{"fold", "-x", "a.txt"}, 2, "flag provided but not defined: -x"},
+		{"negative rmax", []string{"fold", "-rmax", "-1", "a.txt"}, 2, "beff fold: -rmax=-1: Rmax must be a positive number of GFlop/s\n"},
+		{"bad rmax", []string{"fold", "-rmax", "many", "a.txt"}, 2, "invalid value \"many\" for flag -rmax"},
+		{"missing file", []string{"fold", "nonexistent.txt"}, 1, "beff fold: open nonexistent.txt: no such file or directory\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			assert.Equal(t, tt.code, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tt.stderr)
+		})
+	}
+
+	code, stdout, stderr := run("help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout, "fold")
+	assert.Empty(t, stderr)
+	code, _, stderr = run("fold", "-h")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stderr, "-append")
+}
+
+// writeTemp writes data to a new file in a temporary directory.
+func writeTemp(t *testing.T, name, data string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+	return path
+}
+
+func shortNP2(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/short-np2.txt")
+	require.NoError(t, err)
+	return string(data)
+}
+
+func TestRefusal(t *testing.T) {
+	const gone = "BenchmarkBeff/pat=random02/L=16384/mthd=nonblocking"
+	var kept []string
+	for _, l := range strings.Split(shortNP2(t), "\n") {
+		if !strings.HasPrefix(l, gone+" ") {
+			kept = append(kept, l)
+		}
+	}
+	path := writeTemp(t, "cut.txt", strings.Join(kept, "\n"))
+	code, stdout, stderr := run("fold", path)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff fold: "+path+":27: run 1: missing 1 measurement: pat=random02/L=16384/mthd=nonblocking\n", stderr)
+
+	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^beff fold: .*empty\.txt: not b_eff output: no BenchmarkBeff results\n$`, stderr)
+}
+
+func TestAppend(t *testing.T) {
+	orig := shortNP2(t)
+	path := writeTemp(t, "results.txt", orig)
+	code, stdout, stderr := run("fold", "-append", path)
+	require.Equal(t, 0, code, stderr)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(after), orig), "the original content is kept")
+	added := string(after[len(orig):])
+
+	// The appended lines are the summary printed after the protocol, after
+	// lines clearing the configuration.
+	_, summary, ok := strings.Cut(stdout, "\nUnit MB/s better=higher\n")
+	require.True(t, ok)
+	assert.True(t, strings.HasSuffix(added, "\nUnit MB/s better=higher\n"+summary), "appended:\n%s", added)
+	assert.Contains(t, added, "\nbeff-lmax:\n")
+
+	// The file still parses, and the fold lines are there without configuration.
+	r := benchfmt.NewReader(bytes.NewReader(after), path)
+	var figs []string
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Fatalf("appended file does not parse: %v", rec)
+		case *benchfmt.Result:
+			if string(rec.Name.Base()) == fold.FoldName {
+				figs = append(figs, string(rec.Name))
+				assert.Empty(t, rec.Config)
+			}
+			if string(rec.Name) == "BeffFold/fig=beff" {
+				assert.InDelta(t, 9954.0487, rec.Values[0].OrigValue, 1e-4)
+			}
+		}
+	}
+	assert.Contains(t, figs, "BeffFold/fig=beff")
+	assert.Contains(t, figs, "BeffFold/fig=lat-pingpong")
+	assert.Len(t, figs, 9) // no balance without Rmax
+
+	// Folding the appended file gives the same protocol.
+	code, stdout2, _ := run("fold", path)
+	require.Equal(t, 0, code)
+	assert.Equal(t, stdout, stdout2)
+
+	// A second -append is refused and leaves the file alone.
+	code, stdout, stderr = run("fold", "-append", path)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff fold: "+path+": already holds folded figures (9 BenchmarkBeffFold lines); not appending again\n", stderr)
+	again, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(after), string(again))
+}
+
+// TestAppendAllOrNothing checks that -append writes nothing when one of the
+// inputs is refused.
+func TestAppendAllOrNothing(t *testing.T) {
+	orig := shortNP2(t)
+	good := writeTemp(t, "good.txt", orig)
+	bad := writeTemp(t, "bad.txt", strings.Replace(orig, "beff-random-patterns: 3", "beff-random-patterns: 3\nbeff-patterns: ring2", 1))
+	code, stdout, stderr := run("fold", "-append", good, bad)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "partial run (beff-patterns: ring2): b_eff needs all ring and random patterns")
+	after, err := os.ReadFile(good)
+	require.NoError(t, err)
+	assert.Equal(t, orig, string(after))
+}
+
+// TestCount2 folds a file written with -test.count=2: every name twice in a
+// row; the second run has doubled bandwidths and so doubled b_eff.
+func TestCount2(t *testing.T) {
+	mbps := regexp.MustCompile(`([0-9.]+) MB/s`)
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(shortNP2(t), "\n"), "\n") {
+		b.WriteString(l + "\n")
+		if strings.HasPrefix(l, "BenchmarkBeff/") {
+			m := mbps.FindStringSubmatchIndex(l)
+			v, err := strconv.ParseFloat(l[m[2]:m[3]], 64)
+			require.NoError(t, err)
+			b.WriteString(l[:m[2]] + strconv.FormatFloat(2*v, 'f', -1, 64) + l[m[3]:] + "\n")
+		}
+	}
+	path := writeTemp(t, "count2.txt", b.String())
+	code, stdout, stderr := run("fold", path)
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, []string{"b_eff = 9954.0 MB/s", "b_eff = 19908.1 MB/s"},
+		regexp.MustCompile(`(?m)^b_eff = .*$`).FindAllString(stdout, -1))
+	assert.Contains(t, stdout, "Run 1 of "+path+" (from line 27)")
+	assert.Contains(t, stdout, "Run 2 of "+path+" (from line 28)")
+	assert.Equal(t, 2, strings.Count(stdout, "\nBenchmarkBeffFold/fig=beff 1 "))
+}

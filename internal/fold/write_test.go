@@ -1,0 +1,115 @@
+package fold
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+func TestWriteText(t *testing.T) {
+	p := mustFold(t, handRun().text())[0]
+	var b bytes.Buffer
+	require.NoError(t, WriteText(&b, p))
+	text := b.String()
+	first, _, _ := strings.Cut(text, "\n")
+	assert.Equal(t, "b_eff = 20.000 MB/s", first)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^b_eff = [0-9.]+ MB/s$`), first)
+	for _, want := range []string{
+		`(?m)^  latency, ping-pong +15\.000 µs$`,
+		`(?m)^  balance factor b_eff/Rmax +0\.001000 byte/flop \(Rmax = 20 GFlop/s\)$`,
+		`(?m)^  total measurement time +0\.04400 s$`,
+		`(?m)^  - ` + regexp.QuoteMeta(NoteShort) + `$`,
+		`(?m)^Pattern ring4 \(ring; 2 processes, 2 messages per iteration\)$`,
+		`(?m)^ +1 +1\.000 +2\.000 +1\.000 +alltoallv +100 +1\.000 +1\.000 +1\.500 +2\.000$`,
+	} {
+		assert.Regexp(t, want, text)
+	}
+
+	// The text must not disturb benchfmt output that follows it: no line
+	// may parse as a configuration, unit or benchmark line.
+	r := benchfmt.NewReader(strings.NewReader(text+"BenchmarkX 1 1 ns/op\n"), "text")
+	var results int
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			results++
+			assert.Empty(t, rec.Config, "configuration read from the protocol text")
+		default:
+			t.Errorf("protocol text parses as %#v", rec)
+		}
+	}
+	assert.Equal(t, 1, results)
+}
+
+func TestSummaryRoundTrip(t *testing.T) {
+	in := handRun().text()
+	f, err := Read(strings.NewReader(in), "in.txt")
+	require.NoError(t, err)
+	p, err := Fold(f.Runs[0])
+	require.NoError(t, err)
+
+	var app bytes.Buffer
+	require.NoError(t, WriteAppendix(&app, f, []*Protocol{p}))
+	all := in + app.String()
+
+	// benchfmt reads the appended lines without complaint, with no
+	// configuration and the units' directions.
+	r := benchfmt.NewReader(strings.NewReader(all), "all.txt")
+	got := map[string]benchfmt.Value{}
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Fatalf("appended output does not parse: %v", rec)
+		case *benchfmt.Result:
+			if string(rec.Name.Base()) == FoldName {
+				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
+				assert.Equal(t, 1, rec.Iters)
+				require.Len(t, rec.Values, 1)
+				got[string(rec.Name)] = rec.Values[0]
+			}
+		}
+	}
+	require.NoError(t, r.Err())
+	require.Len(t, got, len(p.Figures()))
+	beffV := got["BeffFold/fig=beff"]
+	assert.Equal(t, "MB/s", beffV.OrigUnit)
+	assert.InEpsilon(t, 20, beffV.OrigValue, 1e-12)
+	assert.Equal(t, "us", got["BeffFold/fig=lat-pingpong"].Unit)
+	assert.InEpsilon(t, 15, got["BeffFold/fig=lat-pingpong"].Value, 1e-12)
+	assert.Equal(t, "B/F", got["BeffFold/fig=balance"].Unit)
+	units := r.Units()
+	assert.Equal(t, -1, units.GetBetter("us"))
+	assert.Equal(t, 1, units.GetBetter("B/F"))
+	assert.Equal(t, 1, units.GetBetter("MB/s"))
+
+	// The fold reads its own output back: same runs, figures counted.
+	f2, err := Read(strings.NewReader(all), "all.txt")
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Figures()), f2.Folded)
+	require.Len(t, f2.Runs, 1)
+	p2, err := Fold(f2.Runs[0])
+	require.NoError(t, err)
+	assert.Equal(t, p.Beff, p2.Beff)
+}
+
+func TestNum(t *testing.T) {
+	for _, tt := range []struct {
+		v          float64
+		digits, dp int
+		want       string
+	}{
+		{1234.5, 5, 1, "1234.5"},
+		{26575.73, 5, 1, "26575.7"},
+		{5.16, 4, 0, "5.160"},
+		{0.01641, 4, 0, "0.01641"},
+		{12345.6, 4, 0, "12346"},
+		{0, 4, 1, "0.0"},
+	} {
+		assert.Equal(t, tt.want, num(tt.v, tt.digits, tt.dp), "num(%v, %d, %d)", tt.v, tt.digits, tt.dp)
+	}
+}

@@ -1,0 +1,222 @@
+package beff_test
+
+// Integration tests: real mpirun jobs on a test binary built with -tags mpi.
+// Every mpirun runs under its own --timeout, so a rank that fails makes the
+// job fail instead of hanging it. Set BEFF_SKIP_MPI=1 to skip them on a
+// machine without MPI (make test installs Open MPI and runs them).
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/beff-suite/beff/internal/beff"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+const mpirunTimeout = "300" // seconds, mpirun --timeout
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+)
+
+// mpiBinary builds the test binary with (or without) -tags mpi once per test
+// process.
+func mpiBinary(t *testing.T, tags bool) string {
+	t.Helper()
+	if os.Getenv("BEFF_SKIP_MPI") == "1" {
+		t.Skip("BEFF_SKIP_MPI=1")
+	}
+	if n, err := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_SIZE")); err == nil && n > 1 {
+		t.Skip("inside an MPI job: the integration tests launch their own")
+	}
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Fatal("mpirun not found: run `make deps` (installs Open MPI) or set BEFF_SKIP_MPI=1")
+	}
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "beff-it-")
+		if buildErr != nil {
+			return
+		}
+		for _, b := range []struct{ out, tag string }{{"beff.test", "mpi"}, {"nompi.test", ""}} {
+			args := []string{"test", "-c", "-o", filepath.Join(buildDir, b.out)}
+			if b.tag != "" {
+				args = append(args, "-tags", b.tag)
+			}
+			out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
+			if err != nil {
+				buildErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+				return
+			}
+		}
+	})
+	require.NoError(t, buildErr)
+	if tags {
+		return filepath.Join(buildDir, "beff.test")
+	}
+	return filepath.Join(buildDir, "nompi.test")
+}
+
+type jobResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// mpirun runs bin on np processes (oversubscribed) with args.
+func mpirun(t *testing.T, np int, bin string, args ...string) jobResult {
+	t.Helper()
+	full := append([]string{"--oversubscribe", "--timeout", mpirunTimeout, "-np", strconv.Itoa(np), bin}, args...)
+	cmd := exec.Command("mpirun", full...)
+	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+		"OMPI_MCA_rmaps_base_oversubscribe=1")
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("mpirun: %v", err)
+	}
+	return jobResult{so.String(), se.String(), code}
+}
+
+var quick = []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short"}
+
+// parsed is the output of a b_eff run read with benchfmt.
+type parsed struct {
+	config map[string]string
+	mbs    map[string]float64 // name without "BenchmarkBeff/" → MB/s
+	count  map[string]int
+}
+
+func parse(t *testing.T, out string) parsed {
+	t.Helper()
+	p := parsed{config: map[string]string{}, mbs: map[string]float64{}, count: map[string]int{}}
+	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
+	for r.Scan() {
+		switch rec := r.Result(); rec := rec.(type) {
+		case *benchfmt.Result:
+			for _, c := range rec.Config {
+				p.config[c.Key] = string(c.Value)
+			}
+			name := strings.TrimPrefix(string(rec.Name.Full()), "Beff/")
+			p.count[name]++
+			for _, v := range rec.Values { // the reader tidies MB/s into B/s
+				if v.OrigUnit == "MB/s" {
+					p.mbs[name] = v.OrigValue
+				}
+			}
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	return p
+}
+
+// TestQuickBeff runs the quick b_eff on 1 to 5 processes and checks that
+// every pattern, size and method of the run's pattern table is reported once
+// with a positive bandwidth, that nothing but rank 0 wrote, and that the fold
+// gives a positive b_eff.
+func TestQuickBeff(t *testing.T) {
+	bin := mpiBinary(t, true)
+	for np := 1; np <= 5; np++ {
+		t.Run(fmt.Sprintf("np=%d", np), func(t *testing.T) {
+			res := mpirun(t, np, bin, append(quick, "-beff.seed=42")...)
+			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+			p := parse(t, res.stdout)
+			assert.Equal(t, strconv.Itoa(np), p.config["mpi-procs"])
+			assert.Equal(t, "42", p.config["beff-seed"])
+			sizes := strings.Split(p.config["beff-sizes"], ",")
+			require.Len(t, sizes, len(beff.ShortSizeIndexes))
+			set := beff.PureSet(np, 3, 42)
+			want := 0
+			for _, pat := range set.Patterns {
+				for _, l := range sizes {
+					for _, m := range pat.Methods() {
+						name := fmt.Sprintf("pat=%s/L=%s/mthd=%s", pat.Name, l, m)
+						want++
+						assert.Equal(t, 1, p.count[name], "%s reported once", name)
+						assert.Greater(t, p.mbs[name], 0.0, "%s has a positive bandwidth", name)
+					}
+				}
+			}
+			assert.Len(t, p.count, want, "no unexpected benchmark lines")
+			assert.Equal(t, 1, strings.Count(res.stdout, "goos: "), "only rank 0 writes stdout")
+			assert.NotContains(t, res.stderr, "FAIL")
+
+			file := filepath.Join(t.TempDir(), "q.txt")
+			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+			out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindSubmatch(out)
+			require.NotNil(t, m, "fold prints b_eff:\n%s", out)
+			v, err := strconv.ParseFloat(string(m[1]), 64)
+			require.NoError(t, err)
+			assert.Greater(t, v, 0.0)
+		})
+	}
+}
+
+// TestValidationStopsJob corrupts one received message (test-only flag): the
+// whole job must stop non-zero with a report naming the pattern and rank.
+func TestValidationStopsJob(t *testing.T) {
+	bin := mpiBinary(t, true)
+	for _, np := range []int{2, 3} {
+		res := mpirun(t, np, bin, append(quick, "-beff.testfault")...)
+		assert.Equal(t, 3, res.code, "exit code of a validation failure; stderr:\n%s", res.stderr)
+		assert.Contains(t, res.stderr, "validation FAILED: pattern ring2")
+		assert.Regexp(t, fmt.Sprintf(`rank %d: 1 bad message\(s\); first in repetition 1, iteration \d+, step \d+, from rank \d+, receive-buffer offset \d+: first byte \d+ \(expected \d+\)`, np-1), res.stderr)
+	}
+}
+
+// TestBadInput: each bad flag gives one clear message from rank 0 and a
+// non-zero exit from every rank, before anything is measured.
+func TestBadInput(t *testing.T) {
+	bin := mpiBinary(t, true)
+	cases := []struct{ flag, msg string }{
+		{"-beff.mem=-5", "must be positive"},
+		{"-beff.mem=1000000000", "more than the"},
+		{"-beff.patterns=ring2,nosuch", `unknown pattern "nosuch"`},
+		{"-beff.seed=x", "unsigned integer"},
+		{"-beff.rmax=-3", "Rmax must be a positive"},
+		{"-test.benchtime=1s", "-test.benchtime=1x"},
+		{"-test.cpu=2", "GOMAXPROCS=1"},
+		{"-beff.lmax=100", "too small"},
+		{"-beff.lmax=3000000000", "too large"},
+	}
+	for _, c := range cases {
+		t.Run(c.flag, func(t *testing.T) {
+			res := mpirun(t, 3, bin, append(quick, c.flag)...)
+			assert.Equal(t, 2, res.code, "stderr:\n%s", res.stderr)
+			assert.Equal(t, 1, strings.Count(res.stderr, "beff: "), "one message, from rank 0:\n%s", res.stderr)
+			assert.Contains(t, res.stderr, c.msg)
+			assert.Empty(t, res.stdout, "nothing is measured or printed")
+		})
+	}
+}
+
+// TestWithoutMPIBuild: a binary built without -tags mpi but launched on
+// several processes must notice and stop with a message saying how to build.
+func TestWithoutMPIBuild(t *testing.T) {
+	bin := mpiBinary(t, false)
+	res := mpirun(t, 2, bin, quick...)
+	assert.NotEqual(t, 0, res.code)
+	assert.Contains(t, res.stderr, "started as one of 2 MPI processes")
+	assert.Contains(t, res.stderr, "-tags mpi")
+	assert.Empty(t, res.stdout)
+}
