@@ -197,6 +197,7 @@ func TestBadInput(t *testing.T) {
 		{"-test.benchtime=1s", "-test.benchtime=1x"},
 		{"-test.cpu=2", "GOMAXPROCS=1"},
 		{"-beff.lmax=100", "too small"},
+		{"-beff.shortcut-limit=-1", "seconds"},
 		{"-beff.lmax=3000000000", "too large"},
 	}
 	for _, c := range cases {
@@ -219,4 +220,54 @@ func TestWithoutMPIBuild(t *testing.T) {
 	assert.Contains(t, res.stderr, "started as one of 2 MPI processes")
 	assert.Contains(t, res.stderr, "-tags mpi")
 	assert.Empty(t, res.stdout)
+}
+
+// TestShortcut forces the shortcut of the two largest sizes (a limit of 0 s):
+// there only the best method is measured, with loop length 1, and the
+// largest size with 2 repetitions; the fold says so.
+func TestShortcut(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 3, bin, append(quick, "-beff.shortcut-limit=0")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stderr, "best method only")
+	p := parse(t, res.stdout)
+	sizes := strings.Split(p.config["beff-sizes"], ",")
+	big := sizes[len(sizes)-2:]
+	for _, pat := range beff.PureSet(3, 3, 0).Patterns {
+		for i, l := range big {
+			n := 0
+			for _, m := range beff.Methods {
+				name := fmt.Sprintf("pat=%s/L=%s/mthd=%s", pat.Name, l, m)
+				if p.count[name] == 1 {
+					n++
+					line := regexp.MustCompile(`(?m)^BenchmarkBeff/` + regexp.QuoteMeta(name) + `\s.*$`).FindString(res.stdout)
+					assert.Contains(t, line, " 1.000 looplen", name)
+					assert.Contains(t, line, []string{" 3.000 reps", " 2.000 reps"}[i], name)
+				}
+			}
+			assert.Equal(t, 1, n, "pattern %s at L=%s: one method", pat.Name, l)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "sc.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
+}
+
+// TestGoTestUnderMpirun is the design card's way to run: mpirun starts `go
+// test` on every rank; the benchmark lines must appear once, from rank 0.
+func TestGoTestUnderMpirun(t *testing.T) {
+	mpiBinary(t, true) // skips and checks like the others
+	goBin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	res := mpirun(t, 2, goBin, "test", "-tags", "mpi", "-run", "^$", "-bench", "^BenchmarkBeff$", "-short", ".")
+	require.Equal(t, 0, res.code, "stderr:\n%s\nstdout:\n%s", res.stderr, res.stdout)
+	p := parse(t, res.stdout)
+	require.NotEmpty(t, p.count)
+	for name, c := range p.count {
+		assert.Equal(t, 1, c, "%s appears once", name)
+	}
+	assert.Equal(t, 1, strings.Count(res.stdout, "goos: "))
+	assert.NotContains(t, p.config, "beff", "progress lines must not parse as configuration")
 }

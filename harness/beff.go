@@ -21,6 +21,7 @@ var (
 	beffSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
 	beffRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
 	beffPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
+	beffShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (SPEC: 60)")
 	beffTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
 )
 
@@ -36,6 +37,7 @@ type BeffSettings struct {
 	Rmax      float64 // GFlop/s, 0 if not given
 	Patterns  []string
 	TestFault bool
+	Shortcut  float64 // seconds, see -beff.shortcut-limit
 }
 
 // Units of the b_eff metrics.
@@ -54,7 +56,7 @@ func init() {
 
 func beffSetup(info *RunInfo) (any, error) {
 	st := BeffSettings{MemMiB: *beffMem, Random: 30, Target: beff.TargetLoopTime, Rmax: *beffRmax,
-		TestFault: *beffTestFault}
+		TestFault: *beffTestFault, Shortcut: *beffShortcut}
 	if info.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
@@ -99,6 +101,9 @@ func beffSetup(info *RunInfo) (any, error) {
 	}
 	if math.IsNaN(st.Rmax) || math.IsInf(st.Rmax, 0) || st.Rmax < 0 {
 		return nil, fmt.Errorf("-beff.rmax=%v: Rmax must be a positive number of GFlop/s (or 0 for none)", *beffRmax)
+	}
+	if math.IsNaN(st.Shortcut) || st.Shortcut < 0 {
+		return nil, fmt.Errorf("-beff.shortcut-limit=%v: the limit must be a number of seconds ≥ 0", *beffShortcut)
 	}
 	if *beffSeed == "" {
 		st.Seed = uint64(time.Now().UnixNano())
@@ -153,6 +158,9 @@ func beffConfig(info *RunInfo) []string {
 	}
 	if len(st.Patterns) > 0 {
 		lines = append(lines, "beff-patterns: "+strings.Join(st.Patterns, ","))
+	}
+	if st.Shortcut != beff.ShortcutLimit {
+		lines = append(lines, fmt.Sprintf("beff-shortcut-limit-s: %g", st.Shortcut))
 	}
 	if st.TestFault {
 		lines = append(lines, "beff-testfault: on (a message is corrupted on purpose)")
@@ -209,7 +217,7 @@ func RunBeff(b *testing.B) {
 		if left == 2 && len(measured) >= 3 {
 			shortcut, best = r.decideShortcut(measured[k-1], measured[k:])
 			if shortcut {
-				s.Logf("the two largest sizes are predicted to take more than %.0f s: measuring them with the best method only, loop length 1, 3 and 2 repetitions", beff.ShortcutLimit)
+				s.Logf("the two largest sizes are predicted to take more than %g s: measuring them with the best method only, loop length 1, 3 and 2 repetitions", r.st.Shortcut)
 			}
 		}
 		for _, p := range r.set.Patterns {
@@ -493,7 +501,7 @@ func (r *beffRun) decideShortcut(prev int, last []int) (bool, map[string]beff.Me
 				}
 			}
 		}
-		d.On = total > beff.ShortcutLimit
+		d.On = total > r.st.Shortcut
 		return d
 	})
 	return d.On, d.Best
