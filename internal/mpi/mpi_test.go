@@ -137,7 +137,7 @@ func TestMeasureRejectsBadPlans(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
 	_, _, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
 		Plan: mpi.Plan{Dest: make([]int, mpi.MaxSteps+1), Src: make([]int, mpi.MaxSteps+1)},
-		Len: 8, LoopLen: 1, Send: send, Recv: recv})
+		Len:  8, LoopLen: 1, Send: send, Recv: recv})
 	assert.Error(t, err)
 	_, _, err = mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
 		Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Len: int(send.Len()) + 1, LoopLen: 1, Send: send, Recv: recv})
