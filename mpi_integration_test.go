@@ -198,6 +198,7 @@ func TestBadInput(t *testing.T) {
 		{"-test.cpu=2", "GOMAXPROCS=1"},
 		{"-beff.lmax=100", "too small"},
 		{"-beff.shortcut-limit=-1", "seconds"},
+		{"-mpi.thread=threaded", "want single, funneled, serialized or multiple"},
 		{"-beff.lmax=3000000000", "too large"},
 	}
 	for _, c := range cases {

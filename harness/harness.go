@@ -95,6 +95,8 @@ var suites []*Suite
 // Register adds a suite; call it from an init function.
 func Register(s *Suite) { suites = append(suites, s) }
 
+var mpiThread = flag.String("mpi.thread", "serialized", "MPI thread level to ask for: serialized (default; MPI calls come from several OS threads, one at a time), single (what a plain C program gets from MPI_Init: for comparisons with C benchmarks; beff serialises its MPI calls), funneled or multiple")
+
 var session *Session
 
 // Current returns the session that Main set up. A benchmark calls it first;
@@ -237,13 +239,21 @@ func Main(m *testing.M) {
 func run(m *testing.M) int {
 	runtime.LockOSThread() // MPI is initialised and finalised on this thread
 	flag.Parse()
-	provided, err := mpi.Init()
+	provided, err := mpi.Init(*mpiThread)
 	if errors.Is(err, mpi.ErrNoMPI) {
 		return noMPI(m)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "beff: %v\n", err)
-		return ExitMPI
+		// Before (or instead of) MPI: no broadcast possible; the launcher's
+		// rank 0 speaks for all.
+		if mpi.LauncherRank() == 0 {
+			fmt.Fprintf(os.Stderr, "beff: -mpi.thread=%s: %v\n", *mpiThread, err)
+		}
+		var me *mpi.Error
+		if errors.As(err, &me) {
+			return ExitMPI
+		}
+		return ExitBadInput
 	}
 	s := &Session{Comm: mpi.World, Log: os.Stderr, Out: os.Stdout}
 	s.Rank, err = s.Comm.Rank()

@@ -33,7 +33,8 @@ start=$(date +%s)
 mpirun "${mpiargs[@]}" ${MPIRUN_ARGS:-} -np "$NP" ./beff.test -test.run '^$' -test.bench '^BenchmarkBeff$' ${ARGS:-} >"$tmp"
 end=$(date +%s)
 echo "bench: b_eff on $NP processes took $((end - start)) s" >&2
-"$GO" run ./cmd/beff fold -append "$tmp"
+"$GO" run ./cmd/beff fold -append "$tmp" >/dev/null
 mv "$tmp" "$out"
 trap - EXIT
+"$GO" run ./cmd/beff fold "$out"
 echo "bench: stored $out"

@@ -4,13 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-int beff_init(int *provided) {
+int beff_thread_level(const char *name) {
+	if (!strcmp(name, "single")) return MPI_THREAD_SINGLE;
+	if (!strcmp(name, "funneled")) return MPI_THREAD_FUNNELED;
+	if (!strcmp(name, "serialized")) return MPI_THREAD_SERIALIZED;
+	if (!strcmp(name, "multiple")) return MPI_THREAD_MULTIPLE;
+	return -1;
+}
+
+int beff_init(int required, int *provided) {
 	int flag = 0, rc;
 	MPI_Initialized(&flag);
 	if (flag) {
 		rc = MPI_Query_thread(provided);
 	} else {
-		rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, provided);
+		rc = MPI_Init_thread(NULL, NULL, required, provided);
 	}
 	if (rc != MPI_SUCCESS) return rc;
 	return MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);

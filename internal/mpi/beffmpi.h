@@ -12,7 +12,8 @@
 #define BEFF_MAXSTEPS 8
 
 /* Control plane. */
-int beff_init(int *provided);
+int beff_init(int required, int *provided);
+int beff_thread_level(const char *name); /* -1 if unknown */
 int beff_finalize(void);
 int beff_initialized(void);
 int beff_finalized(void);

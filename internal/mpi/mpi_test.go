@@ -18,7 +18,7 @@ import (
 // exercised on a ring of one process, which sends to itself.
 func TestMain(m *testing.M) {
 	runtime.LockOSThread()
-	if _, err := mpi.Init(); err != nil {
+	if _, err := mpi.Init("serialized"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

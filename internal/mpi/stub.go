@@ -16,7 +16,7 @@ var (
 	ProcNull             = -2
 )
 
-func Init() (string, error)               { return "", ErrNoMPI }
+func Init(level string) (string, error)   { return "", ErrNoMPI }
 func Finalize() error                     { return nil }
 func Abort(c Comm, code int)              {}
 func Wtime() float64                      { return 0 }
