@@ -137,8 +137,7 @@ func beffPatternNames(random int) []string {
 
 func beffConfig(info *RunInfo) []string {
 	var st BeffSettings
-	s := &Session{Run: *info}
-	if err := s.State("beff", &st); err != nil {
+	if err := info.State("beff", &st); err != nil {
 		return nil
 	}
 	sizes := make([]string, len(st.Measured))

@@ -113,13 +113,16 @@ func Current(b testing.TB) *Session {
 func (s *Session) IsRoot() bool { return s.Rank == 0 }
 
 // State decodes the decided settings of the named suite into v.
-func (s *Session) State(name string, v any) error {
-	raw, ok := s.Run.SuiteState[name]
+func (info *RunInfo) State(name string, v any) error {
+	raw, ok := info.SuiteState[name]
 	if !ok {
 		return fmt.Errorf("no settings for suite %q", name)
 	}
 	return json.Unmarshal(raw, v)
 }
+
+// State decodes the decided settings of the named suite into v.
+func (s *Session) State(name string, v any) error { return s.Run.State(name, v) }
 
 // Logf writes a progress or diagnostic line to stderr on rank 0. The
 // "[beff]" prefix keeps the line from parsing as a benchfmt configuration
