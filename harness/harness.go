@@ -68,6 +68,7 @@ type RunInfo struct {
 	Thread     string   // thread level provided
 	Hosts      []string // processor name of each rank
 	MemMiB     int64    // smallest node memory / processes on that node, MiB
+	TotalMiB   int64    // memory of all nodes of the job, MiB
 	ProcsNode  int      // most processes on one node
 	Short      bool     // -test.short
 	GoVersion  string
@@ -429,6 +430,7 @@ func setup(s *Session, provided string, local []localFacts) (*RunInfo, error) {
 			info.MemMiB = l.memMiB
 		}
 		info.ProcsNode = max(info.ProcsNode, l.procsNode)
+		info.TotalMiB += l.memMiB // node memory / processes on the node, summed over the processes
 	}
 	info.SuiteState = map[string]json.RawMessage{}
 	for _, su := range suites {

@@ -1,6 +1,7 @@
 //go:build mpi
 
 #include "beffmpi.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,5 +294,158 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 	*elapsed = MPI_Wtime() - t0;
 out:
 	free(sc);
+	return rc;
+}
+
+/* ---- MPI-IO (b_eff_io) ---- */
+
+MPI_Fint beffio_file_null(void) { return MPI_File_c2f(MPI_FILE_NULL); }
+MPI_Fint beffio_info_null(void) { return MPI_Info_c2f(MPI_INFO_NULL); }
+
+int beffio_open(MPI_Fint comm, const char *path, int mode, MPI_Fint info, MPI_Fint *fh) {
+	/* never MPI_MODE_UNIQUE_OPEN: it would let MPI-IO defer syncs to close */
+	int amode = mode == BEFFIO_OPEN_CREATE ? (MPI_MODE_CREATE | MPI_MODE_WRONLY)
+	          : mode == BEFFIO_OPEN_WRITE  ? MPI_MODE_WRONLY : MPI_MODE_RDONLY;
+	MPI_File f;
+	int rc = MPI_File_open(MPI_Comm_f2c(comm), path, amode, MPI_Info_f2c(info), &f);
+	if (rc == MPI_SUCCESS) *fh = MPI_File_c2f(f);
+	return rc;
+}
+int beffio_close(MPI_Fint *fh) {
+	MPI_File f = MPI_File_f2c(*fh);
+	if (f == MPI_FILE_NULL) return MPI_SUCCESS;
+	int rc = MPI_File_close(&f);
+	*fh = MPI_File_c2f(f);
+	return rc;
+}
+int beffio_delete(const char *path) { return MPI_File_delete(path, MPI_INFO_NULL); }
+int beffio_sync(MPI_Fint fh) { return MPI_File_sync(MPI_File_f2c(fh)); }
+int beffio_set_view_scatter(MPI_Fint fh, int64_t disp, int64_t l, int n, MPI_Fint info) {
+	MPI_Datatype block, strided;
+	int rc = MPI_Type_contiguous((int)l, MPI_BYTE, &block);
+	if (rc != MPI_SUCCESS) return rc;
+	rc = MPI_Type_create_resized(block, 0, (MPI_Aint)l * n, &strided);
+	MPI_Type_free(&block);
+	if (rc != MPI_SUCCESS) return rc;
+	if ((rc = MPI_Type_commit(&strided)) == MPI_SUCCESS)
+		rc = MPI_File_set_view(MPI_File_f2c(fh), (MPI_Offset)disp, MPI_BYTE, strided, "native", MPI_Info_f2c(info));
+	MPI_Type_free(&strided);
+	return rc;
+}
+int beffio_set_view_bytes(MPI_Fint fh, int64_t disp, MPI_Fint info) {
+	return MPI_File_set_view(MPI_File_f2c(fh), (MPI_Offset)disp, MPI_BYTE, MPI_BYTE, "native", MPI_Info_f2c(info));
+}
+int beffio_seek(MPI_Fint fh, int64_t off) { return MPI_File_seek(MPI_File_f2c(fh), (MPI_Offset)off, MPI_SEEK_SET); }
+int beffio_seek_shared(MPI_Fint fh, int64_t off) {
+	return MPI_File_seek_shared(MPI_File_f2c(fh), (MPI_Offset)off, MPI_SEEK_SET);
+}
+int beffio_info_create(MPI_Fint *info) {
+	MPI_Info i;
+	int rc = MPI_Info_create(&i);
+	if (rc == MPI_SUCCESS) *info = MPI_Info_c2f(i);
+	return rc;
+}
+int beffio_info_set(MPI_Fint info, const char *key, const char *val) {
+	return MPI_Info_set(MPI_Info_f2c(info), key, val);
+}
+int beffio_info_free(MPI_Fint *info) {
+	MPI_Info i = MPI_Info_f2c(*info);
+	if (i == MPI_INFO_NULL) return MPI_SUCCESS;
+	int rc = MPI_Info_free(&i);
+	*info = MPI_Info_c2f(i);
+	return rc;
+}
+int beffio_hints(MPI_Fint fh, char *buf, int len) {
+	MPI_Info info;
+	int rc = MPI_File_get_info(MPI_File_f2c(fh), &info), nkeys = 0, pos = 0;
+	if (rc != MPI_SUCCESS) return rc;
+	buf[0] = 0;
+	MPI_Info_get_nkeys(info, &nkeys);
+	for (int i = 0; i < nkeys && pos < len - 1; i++) {
+		char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
+		int flag = 0;
+		MPI_Info_get_nthkey(info, i, key);
+		MPI_Info_get(info, key, MPI_MAX_INFO_VAL, val, &flag);
+		if (flag) pos += snprintf(buf + pos, len - pos, "%s=%s\n", key, val);
+	}
+	MPI_Info_free(&info);
+	return MPI_SUCCESS;
+}
+
+uint64_t beffio_value(int64_t rep, int64_t offset, int pattern, int access, int last) {
+	uint64_t x = (uint64_t)rep * 0x9E3779B97F4A7C15ULL ^ (uint64_t)offset * 0xC2B2AE3D27D4EB4FULL ^
+	             (uint64_t)pattern << 48 ^ (uint64_t)access << 56;
+	if (last) x ^= 0xA5A5A5A5A5A5A5A5ULL;
+	x ^= x >> 30; x *= 0xBF58476D1CE4E5B9ULL;
+	x ^= x >> 27; x *= 0x94D049BB133111EBULL;
+	x ^= x >> 31;
+	return x ? x : 1;
+}
+
+int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j) {
+	int64_t chunks = p->len / p->l;
+	switch (p->type) {
+	case BEFFIO_SCATTER: return p->base + ((c * chunks + j) * p->n + p->rank) * p->l;
+	case BEFFIO_SHARED: return p->base + (c * p->n + p->rank) * p->l;
+	case BEFFIO_SEPARATED: return p->base + c * p->l;
+	}
+	return (int64_t)p->rank * p->lseg + p->base + c * p->l;
+}
+
+int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *buf,
+                 int64_t *errors, beffio_fault *fault) {
+	MPI_File fh = MPI_File_f2c(p->fh);
+	int count = (int)p->len, rc = MPI_SUCCESS;
+	int64_t chunks = p->len / p->l;
+	for (int64_t c = c0; c < c0 + k; c++) {
+		if (!p->read) {
+			for (int64_t j = 0; j < chunks; j++) {
+				int64_t off = beffio_offset(p, c, j);
+				uint64_t v0 = beffio_value(c, off, p->pattern, p->access, 0);
+				uint64_t v1 = beffio_value(c, off, p->pattern, p->access, 1);
+				memcpy(buf + j * p->l, &v0, 8);
+				if (p->l >= 16) memcpy(buf + (j + 1) * p->l - 8, &v1, 8);
+			}
+		}
+		switch (p->type) {
+		case BEFFIO_SCATTER:
+		case BEFFIO_SEGCOLL:
+			rc = p->read ? MPI_File_read_all(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)
+			             : MPI_File_write_all(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
+			break;
+		case BEFFIO_SHARED:
+			if (p->explicit_offsets) {
+				MPI_Offset o = (MPI_Offset)beffio_offset(p, c, 0);
+				rc = p->read ? MPI_File_read_at_all(fh, o, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)
+				             : MPI_File_write_at_all(fh, o, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
+			} else {
+				rc = p->read ? MPI_File_read_ordered(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)
+				             : MPI_File_write_ordered(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
+			}
+			break;
+		default:
+			rc = p->read ? MPI_File_read(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)
+			             : MPI_File_write(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
+		}
+		if (rc != MPI_SUCCESS) return rc;
+		if (p->read) {
+			for (int64_t j = 0; j < chunks; j++) {
+				int64_t off = beffio_offset(p, c, j);
+				uint64_t e0 = beffio_value(c, off, p->pattern, p->access, 0), g0, g1 = 0, e1 = 0;
+				memcpy(&g0, buf + j * p->l, 8);
+				int bad = g0 != e0;
+				if (p->l >= 16) {
+					e1 = beffio_value(c, off, p->pattern, p->access, 1);
+					memcpy(&g1, buf + (j + 1) * p->l - 8, 8);
+					bad |= g1 != e1;
+				}
+				if (bad && (*errors)++ == 0) {
+					fault->rep = c; fault->offset = off;
+					fault->expect_first = e0; fault->got_first = g0;
+					fault->expect_last = e1; fault->got_last = g1;
+				}
+			}
+		}
+	}
 	return rc;
 }

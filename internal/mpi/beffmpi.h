@@ -78,3 +78,50 @@ unsigned char beff_first_byte(int64_t iter, int step, int sizeidx, int sender);
 unsigned char beff_last_byte(int64_t iter, int step, int sizeidx, int sender);
 
 #endif
+
+/* ---- MPI-IO (b_eff_io) ---- */
+enum { BEFFIO_OPEN_CREATE = 0, BEFFIO_OPEN_WRITE = 1, BEFFIO_OPEN_READ = 2 };
+enum { BEFFIO_SCATTER = 0, BEFFIO_SHARED = 1, BEFFIO_SEPARATED = 2, BEFFIO_SEGMENTED = 3, BEFFIO_SEGCOLL = 4 };
+
+MPI_Fint beffio_file_null(void);
+MPI_Fint beffio_info_null(void);
+int beffio_open(MPI_Fint comm, const char *path, int mode, MPI_Fint info, MPI_Fint *fh);
+int beffio_close(MPI_Fint *fh);
+int beffio_delete(const char *path);
+int beffio_sync(MPI_Fint fh);
+int beffio_set_view_scatter(MPI_Fint fh, int64_t disp, int64_t l, int n, MPI_Fint info);
+int beffio_set_view_bytes(MPI_Fint fh, int64_t disp, MPI_Fint info);
+int beffio_seek(MPI_Fint fh, int64_t off);
+int beffio_seek_shared(MPI_Fint fh, int64_t off);
+int beffio_info_create(MPI_Fint *info);
+int beffio_info_set(MPI_Fint info, const char *key, const char *val);
+int beffio_info_free(MPI_Fint *info);
+/* the hints in effect, as "key=value\n" lines */
+int beffio_hints(MPI_Fint fh, char *buf, int len);
+
+/* One pattern's calls on this rank. */
+typedef struct {
+	MPI_Fint fh;
+	int read;      /* 0 write, 1 read */
+	int type;      /* BEFFIO_* */
+	int64_t len;   /* memory chunk per call (bytes) */
+	int64_t l;     /* disk chunk (bytes) */
+	int n, rank;   /* partition size, rank in it */
+	int64_t base;  /* start of the pattern's region (file, own file or segment) */
+	int64_t lseg;  /* segment size (types 3, 4) */
+	int pattern;   /* pattern number, enters the values */
+	int access;    /* access method whose values are written / expected */
+	int explicit_offsets; /* shared type: write_at_all/read_at_all instead of the shared pointer */
+} beffio_calls_t;
+
+typedef struct {
+	int64_t rep, offset;
+	uint64_t expect_first, got_first, expect_last, got_last;
+} beffio_fault;
+
+uint64_t beffio_value(int64_t rep, int64_t offset, int pattern, int access, int last);
+int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j);
+/* Runs calls c0 .. c0+k-1; on reads counts the chunks whose first or last
+ * 8-byte element is wrong (*errors) and keeps the first in *fault. */
+int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *buf,
+                 int64_t *errors, beffio_fault *fault);

@@ -98,3 +98,50 @@ const (
 	MethodAlltoallv   = 1
 	MethodNonblocking = 2
 )
+
+// File is an MPI file handle (Fortran handle); Info an MPI_Info.
+type (
+	File int32
+	Info int32
+)
+
+// OpenMode selects the access flags of OpenFile.
+type OpenMode int
+
+const (
+	OpenCreate OpenMode = iota // MPI_MODE_CREATE|MPI_MODE_WRONLY
+	OpenWrite                  // MPI_MODE_WRONLY
+	OpenRead                   // MPI_MODE_RDONLY
+)
+
+// Pattern types of RunIOCalls, in the order of package beffio.
+const (
+	IOScatter = iota
+	IOShared
+	IOSeparated
+	IOSegmented
+	IOSegColl
+)
+
+// MaxInt32 is the largest int count of an MPI call.
+const MaxInt32 = 1<<31 - 1
+
+// IOCalls describes one b_eff_io pattern on this rank (see package beffio
+// for the layouts).
+type IOCalls struct {
+	File            File
+	Read            bool
+	Type            int   // IOScatter … IOSegColl
+	Len, L          int64 // memory chunk per call, disk chunk
+	N, Rank         int   // partition size, rank in it
+	Base, Lseg      int64 // start of the pattern's region, segment size
+	Pattern, Access int   // enter the validation values
+	ExplicitOffsets bool  // shared type without the shared file pointer
+}
+
+// IOFault is the first chunk of a read that failed validation.
+type IOFault struct {
+	Rep, Offset           int64
+	ExpectFirst, GotFirst uint64
+	ExpectLast, GotLast   uint64
+}
