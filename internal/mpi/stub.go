@@ -71,7 +71,7 @@ func DeleteFile(path string) error                                         { ret
 func (f File) Sync() error                                                 { return ErrNoMPI }
 func (f File) SetViewScatter(disp, l int64, n int, info Info) error        { return ErrNoMPI }
 func (f File) SetViewBytes(disp int64, info Info) error                    { return ErrNoMPI }
-func (f File) SeekSet(off int64) error                                        { return ErrNoMPI }
+func (f File) SeekSet(off int64) error                                     { return ErrNoMPI }
 func (f File) SeekShared(off int64) error                                  { return ErrNoMPI }
 func NewInfo(hints map[string]string) (Info, error)                        { return -1, ErrNoMPI }
 func (i *Info) Free() error                                                { return nil }
