@@ -1,5 +1,6 @@
 # beff — effective bandwidth benchmarks under MPI.
-#   make bench [NP=4] [ARGS='-beff.mem=1024']   full b_eff run, stored in results/, folded summary printed
+#   make bench [NP=4] [ARGS='-beffio.T=900']    b_eff, then b_eff_io (T = 150 s: NOT VALID for comparisons), stored in results/
+#   make beff / make beffio                     one of the two
 #   make test                                   unit tests + real mpirun jobs
 #   make deps                                   install Open MPI (Debian) and pkg-config if missing
 
@@ -9,7 +10,7 @@ GO      ?= go
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS := -X github.com/beff-suite/beff/harness.Commit=$(COMMIT)
 
-.PHONY: all bench test deps build vet clean
+.PHONY: all bench beff beffio test deps build vet clean
 
 all: test
 
@@ -29,9 +30,15 @@ deps:
 build: deps
 	$(GO) test -c -tags mpi -ldflags '$(LDFLAGS)' -o beff.test .
 
-## bench: full b_eff on NP processes; results/<host>-<date>-np<NP>.txt
+## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>.txt
 bench: build
 	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
+
+## beff, beffio: one benchmark only
+beff: build
+	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeff$$' tools/bench.sh
+beffio: build
+	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeffIO$$' tools/bench.sh
 
 ## test: vet, unit tests, and the integration tests that run real mpirun jobs
 test: deps

@@ -29,6 +29,7 @@ var (
 	ioRewrite    = flag.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)")
 	ioStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
 	ioDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
+	ioHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
 	ioCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -52,6 +53,8 @@ type IOSettings struct {
 	Rewrite    beffio.RewriteMode
 	Stop       beffio.StopRule
 	DropCaches string // off, drop_caches or fadvise
+	HintsFile  string
+	Hints      []HintRule
 }
 
 var ioUnits = []string{
@@ -134,6 +137,18 @@ func ioSetup(info *RunInfo) (any, error) {
 	} else {
 		st.OwnDir = true
 	}
+	if *ioHints != "" {
+		f, err := os.Open(*ioHints)
+		if err != nil {
+			return nil, fmt.Errorf("-beffio.hints: %v", err)
+		}
+		st.Hints, err = ParseHints(f, *ioHints)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("-beffio.hints: %v", err)
+		}
+		st.HintsFile = *ioHints
+	}
 	if *ioDropCaches {
 		st.DropCaches = "fadvise"
 		if f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0); err == nil {
@@ -204,6 +219,58 @@ func ioConfig(info *RunInfo) []string {
 		"beffio-rewrite: " + string(st.Rewrite),
 		"beffio-stop: " + string(st.Stop),
 		"beffio-dropcaches: " + st.DropCaches,
+		fmt.Sprintf("beffio-hints: %s", hintsDesc(st)),
+	}
+}
+
+func hintsDesc(st IOSettings) string {
+	if st.HintsFile == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%s (%d rules)", st.HintsFile, len(st.Hints))
+}
+
+// info builds the MPI_Info of the selected hints (InfoNull for none).
+func (r *ioRun) info(n int, acc beffio.Access, t beffio.Type, l int64) mpi.Info {
+	h := SelectHints(r.st.Hints, n, acc, t, l)
+	if h == nil {
+		return mpi.InfoNull()
+	}
+	i, err := mpi.NewInfo(h)
+	r.s.must("creating the MPI_Info of the hints", err)
+	return i
+}
+
+// reportHints opens a probe file on every process with the hints given for
+// opening (no partition, access or type selected) and prints, as a
+// configuration line, the hints the MPI library reports in effect. It runs
+// before any sub-benchmark, so the line precedes every b_eff_io result.
+func (r *ioRun) reportHints() {
+	s := r.s
+	path := filepath.Join(r.st.Dir, "beffio_hints_probe.dat")
+	h := map[string]string{}
+	for _, rule := range r.st.Hints {
+		if rule.Partition == 0 && rule.Access == "" && rule.Type == "" && rule.L == 0 {
+			for _, kv := range rule.Hints {
+				h[kv[0]] = kv[1]
+			}
+		}
+	}
+	info, err := mpi.NewInfo(h)
+	s.must("creating the MPI_Info of the hints", err)
+	defer info.Free()
+	fh, err := mpi.OpenFile(s.Comm, path, mpi.OpenCreate, info)
+	if err != nil {
+		s.Logf("b_eff_io: probing the hints: %v", err)
+		return
+	}
+	used, err := fh.Hints()
+	fh.Close()
+	if s.IsRoot() {
+		os.Remove(path)
+		if err == nil {
+			fmt.Fprintf(s.Out, "beffio-hints-used: %s\n", formatHints(used))
+		}
 	}
 }
 
@@ -242,6 +309,7 @@ func RunBeffIO(b *testing.B) {
 	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
 	r.prepareDir()
 	defer r.cleanup()
+	r.reportHints()
 	var err error
 	maxMem := int64(0)
 	for _, p := range r.table {
@@ -464,8 +532,13 @@ func (r *ioRun) typeRun(b *testing.B, p *ioPart, acc beffio.Access, t beffio.Typ
 	mode := map[beffio.Access]mpi.OpenMode{beffio.Write: mpi.OpenCreate, beffio.Rewrite: mpi.OpenWrite, beffio.Read: mpi.OpenRead}[acc]
 	s.must("barrier", p.comm.Barrier())
 	t0 := mpi.Wtime()
-	fh, err := mpi.OpenFile(comm, path, mode, mpi.InfoNull())
+	info := r.info(p.n, acc, t, 0)
+	fh, err := mpi.OpenFile(comm, path, mode, info)
+	info.Free()
 	r.agreeIO(p, fmt.Sprintf("opening %s (partition %d, %s)", path, p.n, acc), err)
+	if used, err := fh.Hints(); err == nil && rank == 0 && len(r.st.Hints) > 0 {
+		s.Logf("b_eff_io: hints in effect for partition %d, %s, %s: %s", p.n, acc, t, formatHints(used))
+	}
 	var bytes int64
 	var base int64
 	for _, pat := range r.table {
@@ -505,8 +578,14 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 	if acc == beffio.Read {
 		calls.Access = int(beffio.LastWriter(r.st.Rewrite, pat.Type))
 	}
-	// Position the file for the pattern.
+	// Pattern-specific hints, then position the file for the pattern.
 	var err error
+	if h := SelectHints(r.st.Hints, p.n, acc, pat.Type, pat.L); h != nil {
+		info := r.info(p.n, acc, pat.Type, pat.L)
+		err = fh.SetInfo(info)
+		info.Free()
+		r.agreeIO(p, where+": MPI_File_set_info", err)
+	}
 	switch pat.Type {
 	case beffio.Scatter:
 		err = fh.SetViewScatter(base+int64(rank)*pat.L, pat.L, p.n, mpi.InfoNull())

@@ -355,6 +355,9 @@ int beffio_info_free(MPI_Fint *info) {
 	*info = MPI_Info_c2f(i);
 	return rc;
 }
+int beffio_set_info(MPI_Fint fh, MPI_Fint info) {
+	return MPI_File_set_info(MPI_File_f2c(fh), MPI_Info_f2c(info));
+}
 int beffio_hints(MPI_Fint fh, char *buf, int len) {
 	MPI_Info info;
 	int rc = MPI_File_get_info(MPI_File_f2c(fh), &info), nkeys = 0, pos = 0;

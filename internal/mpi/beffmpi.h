@@ -96,6 +96,7 @@ int beffio_seek_shared(MPI_Fint fh, int64_t off);
 int beffio_info_create(MPI_Fint *info);
 int beffio_info_set(MPI_Fint info, const char *key, const char *val);
 int beffio_info_free(MPI_Fint *info);
+int beffio_set_info(MPI_Fint fh, MPI_Fint info);
 /* the hints in effect, as "key=value\n" lines */
 int beffio_hints(MPI_Fint fh, char *buf, int len);
 

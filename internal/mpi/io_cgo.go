@@ -93,6 +93,11 @@ func (i *Info) Free() error {
 	return err
 }
 
+// SetInfo is MPI_File_set_info (collective).
+func (f File) SetInfo(i Info) error {
+	return mpiErr("MPI_File_set_info", C.beffio_set_info(C.MPI_Fint(f), C.MPI_Fint(i)))
+}
+
 // Hints returns the hints the MPI library reports in effect for f
 // (MPI_File_get_info), as "key=value" strings.
 func (f File) Hints() ([]string, error) {

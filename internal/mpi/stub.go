@@ -79,3 +79,5 @@ func (f File) Hints() ([]string, error)                                    { ret
 func RunIOCalls(p *IOCalls, c0, k int64, buf *Buffer) (int64, IOFault, error) {
 	return 0, IOFault{}, ErrNoMPI
 }
+
+func (f File) SetInfo(i Info) error { return ErrNoMPI }

@@ -1,0 +1,45 @@
+package harness
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseAndSelectHints(t *testing.T) {
+	const file = `# comment
+cb_buffer_size=1048576
+partition=2 access=read type=scatter cb_nodes=2
+type=shared l=1024 striping_unit=65536
+partition=* access=* type=* l=* cb_buffer_size=4194304
+`
+	rules, err := ParseHints(strings.NewReader(file), "h.txt")
+	require.NoError(t, err)
+	require.Len(t, rules, 4)
+	assert.Equal(t, map[string]string{"cb_buffer_size": "4194304"},
+		SelectHints(rules, 1, beffio.Write, beffio.Scatter, 0), "later rules override earlier ones")
+	assert.Equal(t, map[string]string{"cb_buffer_size": "4194304", "cb_nodes": "2"},
+		SelectHints(rules, 2, beffio.Read, beffio.Scatter, 0))
+	assert.Equal(t, map[string]string{"striping_unit": "65536"},
+		SelectHints(rules, 4, beffio.Write, beffio.Shared, 1024), "chunk-size rules apply per pattern only")
+	assert.Nil(t, SelectHints(rules, 4, beffio.Write, beffio.Shared, 2048))
+}
+
+func TestParseHintsErrors(t *testing.T) {
+	for in, msg := range map[string]string{
+		"type=bogus a=b":  "h.txt:1: type=bogus",
+		"\naccess=x a=b":  "h.txt:2: access=x",
+		"partition=0 a=b": "partition=0",
+		"l=abc a=b":       "l=abc",
+		"justaword":       `"justaword" is not key=value`,
+		"type=shared":     "no hint",
+	} {
+		_, err := ParseHints(strings.NewReader(in), "h.txt")
+		if assert.Error(t, err, in) {
+			assert.Contains(t, err.Error(), msg)
+		}
+	}
+}
