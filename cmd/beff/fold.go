@@ -8,19 +8,25 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/fold"
 )
 
 const foldUsage = `usage: beff fold [-rmax GFLOPS] [-append] FILE...
 
-Fold reads the benchfmt output of BenchmarkBeff from each FILE and prints,
-for every run in it, the b_eff protocol (starting with "b_eff = <value> MB/s"),
-followed by the folded figures as benchfmt lines BenchmarkBeffFold/fig=<name>.
-A file written with -test.count=N holds N runs.
+Fold reads the benchfmt output of BenchmarkBeff and BenchmarkBeffIO from each
+FILE and prints, for every run in it, the b_eff protocol (starting with
+"b_eff = <value> MB/s") or the b_eff_io protocol (starting with
+"b_eff_io = <value> MB/s" and a line VALID or NOT VALID: <reasons>),
+followed by the folded figures as benchfmt lines BenchmarkBeffFold/fig=<name>
+and BenchmarkBeffIOFold/fig=<name>. A file written with -test.count=N holds
+N runs.
 
-It refuses input that is not b_eff output, runs with missing measurements and
-partial runs (beff-patterns): b_eff needs every ring and random pattern.
+It refuses input that holds neither, b_eff runs with missing measurements,
+partial b_eff runs (beff-patterns): b_eff needs every ring and random
+pattern, and incomplete b_eff_io runs (a pattern, total or phase line
+missing).
 
 Flags:
 `
@@ -60,9 +66,11 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		data   []byte
 		file   *fold.File
 		protos []*fold.Protocol
+		ios    []*fold.IOProtocol
 	}
 	var inputs []input
 	var all []*fold.Protocol
+	var allIO []*fold.IOProtocol
 	for _, path := range fs.Args() {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -83,24 +91,45 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 			}
 			in.protos = append(in.protos, p)
 		}
-		if *appendFlag && f.Folded > 0 {
-			return fail(fmt.Errorf("%s: already holds folded figures (%d BenchmarkBeffFold lines); not appending again", path, f.Folded))
+		for _, r := range f.IORuns {
+			p, err := fold.FoldIO(r)
+			if err != nil {
+				return fail(err)
+			}
+			in.ios = append(in.ios, p)
+		}
+		if *appendFlag && f.Folded+f.FoldedIO > 0 {
+			return fail(fmt.Errorf("%s: already holds folded figures (%s); not appending again", path, foldedLines(f)))
 		}
 		inputs = append(inputs, in)
 		all = append(all, in.protos...)
+		allIO = append(allIO, in.ios...)
 	}
 
 	var out bytes.Buffer
-	for i, p := range all {
-		if i > 0 {
+	texts := 0
+	sep := func() {
+		if texts > 0 {
 			out.WriteString("\n\n")
 		}
-		if err := fold.WriteText(&out, p); err != nil {
-			return fail(err)
+		texts++
+	}
+	for _, in := range inputs {
+		for _, p := range in.protos {
+			sep()
+			if err := fold.WriteText(&out, p); err != nil {
+				return fail(err)
+			}
+		}
+		for _, p := range in.ios {
+			sep()
+			if err := fold.WriteIOText(&out, p); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	out.WriteString("\n")
-	if err := fold.WriteSummary(&out, all); err != nil {
+	if err := fold.WriteSummary(&out, all, allIO); err != nil {
 		return fail(err)
 	}
 
@@ -111,7 +140,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
 				b.WriteByte('\n')
 			}
-			if err := fold.WriteAppendix(&b, in.file, in.protos); err != nil {
+			if err := fold.WriteAppendix(&b, in.file, in.protos, in.ios); err != nil {
 				return fail(err)
 			}
 			bufs[i] = b.Bytes()
@@ -124,6 +153,18 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		return fail(err)
 	}
 	return exitOK
+}
+
+// foldedLines says which folded lines f already holds.
+func foldedLines(f *fold.File) string {
+	var s []string
+	if f.Folded > 0 {
+		s = append(s, fmt.Sprintf("%d BenchmarkBeffFold", f.Folded))
+	}
+	if f.FoldedIO > 0 {
+		s = append(s, fmt.Sprintf("%d BenchmarkBeffIOFold", f.FoldedIO))
+	}
+	return strings.Join(s, " and ") + " lines"
 }
 
 // appendAll appends bufs[i] to paths[i]. It opens every file before it

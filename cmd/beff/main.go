@@ -6,7 +6,7 @@
 //
 // The commands are:
 //
-//	fold    fold BenchmarkBeff output into the b_eff protocol and figures
+//	fold    fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -28,7 +28,7 @@ type command struct {
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
-	{"fold", "fold BenchmarkBeff output into the b_eff protocol and figures", foldMain},
+	{"fold", "fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures", foldMain},
 }
 
 // Exit codes.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,6 +38,10 @@ func TestGolden(t *testing.T) {
 	}{
 		{"short-np2", []string{"fold", "testdata/short-np2.txt"}},
 		{"short-np2-rmax", []string{"fold", "-rmax", "50", "testdata/short-np2.txt"}},
+		// testdata/io-synthetic.txt is written by the tests of
+		// internal/fold (TestIOSyntheticFile), where b_eff_io = 146.25 MB/s
+		// is computed by hand.
+		{"io-synthetic", []string{"fold", "testdata/io-synthetic.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,7 +156,7 @@ func TestRefusal(t *testing.T) {
 
 	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^beff fold: .*empty\.txt: not b_eff output: no BenchmarkBeff results\n$`, stderr)
+	assert.Regexp(t, `^beff fold: .*empty\.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results\n$`, stderr)
 }
 
 func TestAppend(t *testing.T) {
@@ -244,4 +249,117 @@ func TestCount2(t *testing.T) {
 	assert.Contains(t, stdout, "Run 1 of "+path+" (from line 27)")
 	assert.Contains(t, stdout, "Run 2 of "+path+" (from line 28)")
 	assert.Equal(t, 2, strings.Count(stdout, "\nBenchmarkBeffFold/fig=beff 1 "))
+}
+
+func ioSynthetic(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/io-synthetic.txt")
+	require.NoError(t, err)
+	return string(data)
+}
+
+func TestIOFold(t *testing.T) {
+	code, stdout, stderr := run("fold", "../../testdata/io-synthetic.txt")
+	require.Equal(t, 0, code, stderr)
+	lines := strings.SplitN(stdout, "\n", 3)
+	assert.Equal(t, []string{"b_eff_io = 146.25 MB/s", "VALID"}, lines[:2])
+	assert.Contains(t, stdout, "\nUnit MB/s better=higher\nUnit min better=lower\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n")
+	assert.Contains(t, stdout, "\nBenchmarkBeffIOFold/fig=partition/n=1 1 73.125 MB/s\n")
+	assert.NotContains(t, stdout, "BenchmarkBeffFold/")
+	assert.NotContains(t, stdout, "Unit us")
+
+	// T = 60 s: NOT VALID.
+	path := writeTemp(t, "t60.txt", strings.Replace(ioSynthetic(t), "beffio-t-s: 1800", "beffio-t-s: 60", 1))
+	code, stdout, stderr = run("fold", path)
+	require.Equal(t, 0, code, stderr)
+	lines = strings.SplitN(stdout, "\n", 3)
+	assert.Equal(t, []string{"b_eff_io = 146.25 MB/s", "NOT VALID: T per partition 30 s < 15 min"}, lines[:2])
+}
+
+// TestBoth folds a file holding a b_eff and a b_eff_io run: both protocols,
+// b_eff first, and one summary.
+func TestBoth(t *testing.T) {
+	path := writeTemp(t, "both.txt", shortNP2(t)+ioSynthetic(t))
+	code, stdout, stderr := run("fold", path)
+	require.Equal(t, 0, code, stderr)
+	first, _, _ := strings.Cut(stdout, "\n")
+	assert.Equal(t, "b_eff = 9954.0 MB/s", first)
+	// The b_eff_io lines start at line 23 of io-synthetic.txt.
+	from := strings.Count(shortNP2(t), "\n") + 23
+	assert.True(t, strings.Contains(stdout, fmt.Sprintf("\n\n\nb_eff_io = 146.25 MB/s\nVALID\n\nb_eff_io run 1 of %s (from line %d): 294 lines\n", path, from)),
+		"the b_eff_io protocol follows the b_eff protocol")
+	_, summary, ok := strings.Cut(stdout, "\nUnit MB/s better=higher\n")
+	require.True(t, ok)
+	assert.True(t, strings.HasPrefix(summary, "Unit us better=lower\nUnit B/F better=higher\nUnit min better=lower\nBenchmarkBeffFold/fig=beff 1 9954.048712636575 MB/s\n"), summary)
+	assert.Contains(t, summary, "\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n")
+
+	// -append writes one block with both, and refuses a second time.
+	code, stdout, stderr = run("fold", "-append", path)
+	require.Equal(t, 0, code, stderr)
+	code, stdout2, _ := run("fold", path)
+	require.Equal(t, 0, code)
+	assert.Equal(t, stdout, stdout2)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	added := string(after[len(shortNP2(t)+ioSynthetic(t)):])
+	assert.Equal(t, 1, strings.Count(added, "Unit MB/s better=higher"), "one block:\n%s", added)
+	assert.Contains(t, added, "\nbeffio-rewrite:\n")
+	code, _, stderr = run("fold", "-append", path)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "beff fold: "+path+": already holds folded figures (9 BenchmarkBeffFold and 8 BenchmarkBeffIOFold lines); not appending again\n", stderr)
+}
+
+func TestIOAppend(t *testing.T) {
+	orig := ioSynthetic(t)
+	path := writeTemp(t, "io.txt", orig)
+	code, stdout, stderr := run("fold", "-append", path)
+	require.Equal(t, 0, code, stderr)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(after), orig))
+	_, summary, ok := strings.Cut(stdout, "\nUnit MB/s better=higher\n")
+	require.True(t, ok)
+	assert.True(t, strings.HasSuffix(string(after), "\nUnit MB/s better=higher\n"+summary))
+
+	r := benchfmt.NewReader(bytes.NewReader(after), path)
+	var figs []string
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Fatalf("appended file does not parse: %v", rec)
+		case *benchfmt.Result:
+			if string(rec.Name.Base()) == fold.IOFoldName {
+				figs = append(figs, string(rec.Name))
+				assert.Empty(t, rec.Config)
+			}
+		}
+	}
+	assert.Equal(t, []string{"BeffIOFold/fig=beffio", "BeffIOFold/fig=partition/n=1", "BeffIOFold/fig=partition/n=2",
+		"BeffIOFold/fig=access/acc=write", "BeffIOFold/fig=access/acc=rewrite", "BeffIOFold/fig=access/acc=read",
+		"BeffIOFold/fig=release2", "BeffIOFold/fig=totalmem-time"}, figs)
+
+	code, stdout2, _ := run("fold", path)
+	require.Equal(t, 0, code)
+	assert.Equal(t, stdout, stdout2)
+	code, _, stderr = run("fold", "-append", path)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "beff fold: "+path+": already holds folded figures (8 BenchmarkBeffIOFold lines); not appending again\n", stderr)
+}
+
+func TestIORefusal(t *testing.T) {
+	const gone = "BenchmarkBeffIO/n=2/acc=rewrite/type=separated/pat=total"
+	var kept []string
+	for _, l := range strings.Split(ioSynthetic(t), "\n") {
+		if !strings.HasPrefix(l, gone+" ") {
+			kept = append(kept, l)
+		}
+	}
+	path := writeTemp(t, "cut.txt", strings.Join(kept, "\n"))
+	code, stdout, stderr := run("fold", "-append", path)
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff fold: "+path+":23: b_eff_io run 1: incomplete: missing 1 line: n=2/acc=rewrite/type=separated/pat=total\n", stderr)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Join(kept, "\n"), string(after), "nothing appended")
 }

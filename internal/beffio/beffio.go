@@ -294,13 +294,16 @@ func NextBatch(done, last int64, elapsed, target float64) int64 {
 	if done == 0 {
 		return 1
 	}
+	limit := 2 * max(last, 1)
 	perCall := elapsed / float64(done)
 	left := target - elapsed
 	if left <= perCall/2 {
 		return 0
 	}
-	n := int64(math.Round(left / perCall))
-	return max(1, min(n, 2*max(last, 1)))
+	if perCall <= 0 {
+		return limit // faster than the clock: no prediction yet, grow
+	}
+	return max(1, min(int64(math.Min(math.Round(left/perCall), float64(limit))), limit))
 }
 
 // Value is the validation value of the first (last=false) or last 8-byte
@@ -370,8 +373,9 @@ func (p Pattern) Name() string {
 	return fmt.Sprintf("pat=%d/l=%d/L=%d", p.No, p.L, p.Mem)
 }
 
-// Value of the access method that last wrote a type: the rewrite where the
-// type was rewritten, the initial write otherwise.
+// LastWriter is the access method that last wrote a type, whose validation
+// values a read expects: the rewrite where the type was rewritten, the
+// initial write otherwise.
 func LastWriter(mode RewriteMode, t Type) Access {
 	if mode.Scheduled(Rewrite, t) {
 		return Rewrite

@@ -1,6 +1,7 @@
 // Package fold turns the benchfmt output of BenchmarkBeff into the b_eff
 // protocol: the single number b_eff and the other figures of the seed
-// paper's Table 1 (SPEC §1.7 and §1.8).
+// paper's Table 1 (SPEC §1.7 and §1.8), and that of BenchmarkBeffIO into
+// the b_eff_io protocol (SPEC §2.6 and §2.8; see the section b_eff_io).
 //
 // The benchmark prints one benchfmt line per measurement, named
 // pat=<pattern>/L=<bytes>/mthd=<method>, whose MB/s metric is the best of
@@ -33,6 +34,27 @@
 // from the loop times of the 1-byte measurements, not from the rounded
 // bandwidths.
 //
+// # b_eff_io
+//
+// The same file may hold the output of BenchmarkBeffIO (SPEC §2): per
+// partition n, access method and pattern type one line per pattern
+// (n=<n>/acc=<access>/type=<type>/pat=<No>/l=<l>/L=<L>), one line with the
+// pattern-type total (…/pat=total, whose MB/s is Σ bytes / Σ time from open
+// to close) and per partition and access method a phase line
+// (…/type=all/pat=phase). Read collects them into IORuns (ioread.go);
+// FoldIO (io.go) refuses incomplete runs and computes
+//
+//	access-method value = (2·type0 + type1 + type2 + type3 + type4)/6
+//	partition value     = 0.25·write + 0.25·rewrite + 0.5·read
+//	b_eff_io            = max over the partitions
+//
+// through beffio.AccessValue and beffio.PartitionValue, the reference code's
+// release-2 formula as a secondary figure, the data per access method and
+// the validity (VALID, or NOT VALID with every reason); WriteIOText
+// (iotext.go) renders it, starting with "b_eff_io = <value> MB/s", and
+// WriteSummary adds its figures as BenchmarkBeffIOFold/fig=<name> lines.
+//
 // The package computes without MPI; the measurement side lives in package
-// harness, the pattern definitions and the formula in internal/beff.
+// harness, the pattern definitions and the formulas in internal/beff and
+// internal/beffio.
 package fold

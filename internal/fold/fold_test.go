@@ -341,9 +341,11 @@ func TestRefusals(t *testing.T) {
 		in   string
 		want string // the error message
 	}{
-		{"empty", "", "in.txt: not b_eff output: no BenchmarkBeff results"},
-		{"other benchmarks", "goos: linux\nBenchmarkFoo 1 100 ns/op\nBenchmarkBeffIO/x 1 1 ns/op\n",
-			"in.txt: not b_eff output: no BenchmarkBeff results"},
+		{"empty", "", "in.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results"},
+		{"other benchmarks", "goos: linux\nBenchmarkFoo 1 100 ns/op\nBenchmarkBeffIOX/x 1 1 ns/op\nBenchmarkBeffX/pat=ring2 1 1 ns/op\n",
+			"in.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results"},
+		{"bad b_eff_io name", "goos: linux\nBenchmarkFoo 1 100 ns/op\nBenchmarkBeffIO/x 1 1 ns/op\n",
+			"in.txt:3: BeffIO/x: not a b_eff_io measurement name (want n=<n>/acc=<access>/type=<type>/pat=<No>/l=<l>/L=<L>, …/pat=total or …/type=all/pat=phase)"},
 		{"no config", "BenchmarkBeff/pat=ring2/L=1/mthd=sendrecv 1 1 ns/op 1 MB/s 1 min-MB/s 1 avg-MB/s 1 ms/loop 1 looplen 3 reps\n",
 			"in.txt:1: not b_eff output: no mpi-procs configuration line"},
 		{"missing config line",

@@ -117,13 +117,17 @@ func (r *Run) add(m *Measurement) {
 	r.byKey[m.Key] = m
 }
 
-// A File is the b_eff content of one results file.
+// A File is the b_eff and b_eff_io content of one results file.
 type File struct {
 	Name string
-	Runs []*Run
+	Runs []*Run // the runs of BenchmarkBeff
+	// IORuns are the runs of BenchmarkBeffIO.
+	IORuns []*IORun
 	// Folded counts the BenchmarkBeffFold lines already in the file (from
 	// an earlier fold -append).
 	Folded int
+	// FoldedIO counts the BenchmarkBeffIOFold lines already in the file.
+	FoldedIO int
 	// ConfigKeys are the file configuration keys in effect at the file's
 	// last benchmark line, in order.
 	ConfigKeys []string
@@ -138,17 +142,19 @@ func ReadFile(path string) (*File, error) {
 	return Read(bytes.NewReader(data), path)
 }
 
-// Read reads benchfmt output of BenchmarkBeff from r; fileName names it in
-// positions. Lines of other benchmarks are skipped, BenchmarkBeffFold lines
-// counted. Results whose configuration lines are equal and whose name occurs
-// for the k-th time belong to the k-th run of that configuration; runs are
-// numbered in the order they start.
+// Read reads benchfmt output of BenchmarkBeff and BenchmarkBeffIO from r;
+// fileName names it in positions. A file may hold either or both. Lines of
+// other benchmarks are skipped, BenchmarkBeffFold and BenchmarkBeffIOFold
+// lines counted. Results of one benchmark whose configuration lines are
+// equal and whose name occurs for the k-th time belong to the k-th run of
+// that configuration; runs are numbered in the order they start, b_eff and
+// b_eff_io runs separately.
 //
 // Read returns an *Error for a syntax error anywhere in the input, for a
-// BenchmarkBeff line that is not a b_eff measurement (name or metrics), for
-// missing or malformed b_eff configuration lines, and for input without
-// BenchmarkBeff lines ("not b_eff output"). The returned File owns its
-// memory.
+// BenchmarkBeff line that is not a b_eff measurement or a BenchmarkBeffIO
+// line that is not a b_eff_io measurement (name or metrics), for missing or
+// malformed configuration lines of either, and for input with neither
+// ("not b_eff output"). The returned File owns its memory.
 func Read(r io.Reader, fileName string) (*File, error) {
 	if fileName == "" {
 		fileName = "<input>"
@@ -158,8 +164,14 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		count map[Key]int
 		runs  []*Run
 	}
+	type ioGroup struct {
+		cfg   IOConfig
+		count map[IOKey]int
+		runs  []*IORun
+	}
 	f := &File{Name: fileName}
 	groups := map[string]*group{}
+	ioGroups := map[string]*ioGroup{}
 	br := benchfmt.NewReader(r, fileName)
 	for br.Scan() {
 		var res *benchfmt.Result
@@ -178,16 +190,49 @@ func Read(r io.Reader, fileName string) (*File, error) {
 				f.ConfigKeys = append(f.ConfigKeys, c.Key)
 			}
 		}
+		lineErr := func(format string, args ...any) error {
+			return &Error{fileName, line, fmt.Sprintf(format, args...)}
+		}
 		switch string(res.Name.Base()) {
 		case FoldName:
 			f.Folded++
 			continue
+		case IOFoldName:
+			f.FoldedIO++
+			continue
 		case BenchName:
+		case IOBenchName:
+			key, err := parseIOName(res.Name)
+			if err != nil {
+				return nil, lineErr("%s: %v", res.Name, err)
+			}
+			m, err := parseIOMetrics(res, key)
+			if err != nil {
+				return nil, lineErr("%s: %v", key, err)
+			}
+			m.Line = line
+			sig := configSignature(res)
+			g := ioGroups[sig]
+			if g == nil {
+				cfg, err := parseIOConfig(res)
+				if err != nil {
+					return nil, lineErr("%v", err)
+				}
+				g = &ioGroup{cfg: cfg, count: map[IOKey]int{}}
+				ioGroups[sig] = g
+			}
+			k := g.count[key]
+			g.count[key]++
+			if k == len(g.runs) {
+				run := &IORun{File: fileName, Line: line, Config: g.cfg}
+				g.runs = append(g.runs, run)
+				f.IORuns = append(f.IORuns, run)
+				run.Index = len(f.IORuns)
+			}
+			g.runs[k].add(m)
+			continue
 		default:
 			continue
-		}
-		lineErr := func(format string, args ...any) error {
-			return &Error{fileName, line, fmt.Sprintf(format, args...)}
 		}
 		key, err := parseName(res.Name)
 		if err != nil {
@@ -222,8 +267,8 @@ func Read(r io.Reader, fileName string) (*File, error) {
 	if err := br.Err(); err != nil {
 		return nil, err
 	}
-	if len(f.Runs) == 0 {
-		return nil, &Error{fileName, 0, "not b_eff output: no BenchmarkBeff results"}
+	if len(f.Runs) == 0 && len(f.IORuns) == 0 {
+		return nil, &Error{fileName, 0, "not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results"}
 	}
 	return f, nil
 }

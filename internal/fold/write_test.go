@@ -54,7 +54,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 
 	var app bytes.Buffer
-	require.NoError(t, WriteAppendix(&app, f, []*Protocol{p}))
+	require.NoError(t, WriteAppendix(&app, f, []*Protocol{p}, nil))
 	all := in + app.String()
 
 	// benchfmt reads the appended lines without complaint, with no
