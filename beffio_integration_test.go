@@ -251,3 +251,28 @@ func TestBeffIOBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestBeffIODataBudget: a small -beffio.maxdata stops the time-driven write
+// patterns early; their lines say so and the fold marks the run NOT VALID.
+func TestBeffIODataBudget(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 2, bin, append(quickIO, "-beffio.maxdata=20", "-beffio.T=20")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	p := parseIO(t, res.stdout)
+	assert.Contains(t, p.config["beffio-maxdata-mib"], "20 (-beffio.maxdata)")
+	capped := 0
+	for name, m := range p.metric {
+		if m["capped"] == 1 {
+			capped++
+			assert.Contains(t, name, "/acc=write/", name)
+		}
+	}
+	assert.Greater(t, capped, 0, "some patterns hit the budget")
+	file := filepath.Join(t.TempDir(), "io.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `(?m)^b_eff_io = [0-9.]+ MB/s`, string(out))
+	assert.Contains(t, string(out), "data budget reached")
+	assert.Contains(t, string(out), "NOT VALID")
+}

@@ -30,6 +30,7 @@ var (
 	ioStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
 	ioDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
 	ioHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
+	ioMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start); time-driven patterns that reach their share stop early and the run is NOT VALID")
 	ioCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -55,6 +56,8 @@ type IOSettings struct {
 	DropCaches string // off, drop_caches or fadvise
 	HintsFile  string
 	Hints      []HintRule
+	MaxData    int64  // bytes the run may write (all partitions' files coexist)
+	MaxDataWhy string // how MaxData was chosen
 }
 
 var ioUnits = []string{
@@ -64,6 +67,7 @@ var ioUnits = []string{
 	"decisions better=lower",
 	"stop-ms better=lower",
 	"sharedfp better=higher",
+	"capped better=lower",
 }
 
 func init() {
@@ -136,6 +140,21 @@ func ioSetup(info *RunInfo) (any, error) {
 		st.Dir, _ = filepath.Abs(st.Dir)
 	} else {
 		st.OwnDir = true
+	}
+	switch {
+	case *ioMaxData < 0:
+		return nil, fmt.Errorf("-beffio.maxdata=%d: want a positive number of MiB", *ioMaxData)
+	case *ioMaxData > 0:
+		st.MaxData, st.MaxDataWhy = *ioMaxData*beffio.MiB, "-beffio.maxdata"
+	default:
+		dir := st.Dir
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		var fs syscall.Statfs_t
+		if err := syscall.Statfs(dir, &fs); err == nil {
+			st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
+		}
 	}
 	if *ioHints != "" {
 		f, err := os.Open(*ioHints)
@@ -220,7 +239,23 @@ func ioConfig(info *RunInfo) []string {
 		"beffio-stop: " + string(st.Stop),
 		"beffio-dropcaches: " + st.DropCaches,
 		fmt.Sprintf("beffio-hints: %s", hintsDesc(st)),
+		fmt.Sprintf("beffio-maxdata-mib: %d (%s)", st.MaxData/beffio.MiB, st.MaxDataWhy),
 	}
+}
+
+// capCalls is the most calls a time-driven write pattern may make within
+// the data budget: the partition's share of MaxData times the pattern's
+// share U/ΣU of the write (0: no budget).
+func (r *ioRun) capCalls(p *ioPart, pat beffio.Pattern) int64 {
+	if r.st.MaxData <= 0 || pat.U == 0 {
+		return 0
+	}
+	writeU := 0
+	for _, q := range r.table {
+		writeU += q.U
+	}
+	budget := float64(r.st.MaxData) / float64(len(r.parts)) * float64(pat.U) / float64(writeU)
+	return max(1, int64(budget/float64(pat.Bytes(1, p.n))))
 }
 
 func hintsDesc(st IOSettings) string {
@@ -599,6 +634,8 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 	r.agreeIO(p, where+": positioning", err)
 
 	timeDriven := acc == beffio.Write && pat.Type <= beffio.Separated
+	limit := r.capCalls(p, pat)
+	capped := false // rank 0: the data budget stopped the pattern before its time
 	var done, decisions int64
 	var stopTime float64
 	var errs int64
@@ -631,6 +668,9 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 			dec := []int64{0}
 			if rank == 0 && mpi.Wtime()-t0 < target {
 				dec[0] = 1
+				if limit > 0 && done >= limit {
+					dec[0], capped = 0, true
+				}
 			}
 			s.must("broadcasting the stop decision", bcastInt64(p.comm, dec))
 			stopTime += mpi.Wtime() - ts
@@ -654,6 +694,13 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 			r.s.must("reducing I/O errors", p.comm.ReduceInt64(failed, dec[1:], mpi.Max, 0))
 			if rank == 0 && dec[1] == 0 {
 				dec[0] = beffio.NextBatch(done, next, el, target)
+				if limit > 0 && dec[0] > 0 {
+					if done >= limit {
+						dec[0], capped = 0, true
+					} else {
+						dec[0] = min(dec[0], limit-done)
+					}
+				}
 			}
 			s.must("broadcasting the stop decision", bcastInt64(p.comm, dec))
 			stopTime += mpi.Wtime() - ts
@@ -696,6 +743,9 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 		}
 		if pat.Type == beffio.Shared {
 			b.ReportMetric(1, "sharedfp")
+		}
+		if timeDriven && capped {
+			b.ReportMetric(1, "capped")
 		}
 	} else if timeDriven {
 		r.maxTime(p, stopTime)

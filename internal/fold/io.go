@@ -61,6 +61,8 @@ type IOProtocol struct {
 	// SharedSubstituted those where explicit offsets replaced the shared
 	// file pointer.
 	SharedLines, SharedSubstituted int
+	// Capped counts the write patterns the data budget stopped early.
+	Capped int
 	// Decisions and StopMs sum the stop decisions of the time-driven
 	// initial write and the time they took (types 0–2).
 	Decisions int64
@@ -195,6 +197,9 @@ func FoldIO(run *IORun) (*IOProtocol, error) {
 					m := run.Lookup(patternKey(n, a, p))
 					part.Patterns[a] = append(part.Patterns[a], m)
 					pr.Errors += m.Errors
+					if m.Capped {
+						pr.Capped++
+					}
 					if t == beffio.Shared {
 						pr.SharedLines++
 						if m.SharedFP == 0 {
@@ -262,6 +267,9 @@ func FoldIO(run *IORun) (*IOProtocol, error) {
 	if cfg.CacheMiB > 0 && slices.ContainsFunc(pr.CacheRatio[:], func(r float64) bool { return r < MinCacheRatio }) {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("data per access method < %d× the file-system cache of %s MiB (%s)",
 			MinCacheRatio, strconv.FormatFloat(cfg.CacheMiB, 'g', -1, 64), pr.cacheRatios()))
+	}
+	if pr.Capped > 0 {
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("data budget reached (beffio-maxdata-mib): %d write pattern(s) stopped before their scheduled time", pr.Capped))
 	}
 	if cfg.Short() {
 		pr.Reasons = append(pr.Reasons, "short run")

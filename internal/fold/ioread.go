@@ -83,6 +83,9 @@ type IOMeasurement struct {
 	Decisions int64
 	StopMs    float64
 	HasStop   bool
+	// Capped is set when the data budget (-beffio.maxdata) stopped a
+	// time-driven write pattern before its scheduled time.
+	Capped bool
 	// SharedFP is 1 if the shared file pointer was used, 0 if explicit
 	// offsets replaced it, -1 if the line does not say (not type shared).
 	SharedFP int
@@ -303,6 +306,11 @@ func parseIOMetrics(res *benchfmt.Result, k IOKey) (*IOMeasurement, error) {
 		return nil, err
 	}
 	m.HasStop = m.HasStop || hasMs
+	var capped int64
+	if _, err = count("capped", &capped, false); err != nil {
+		return nil, err
+	}
+	m.Capped = capped > 0
 	var fp int64
 	ok, err := count("sharedfp", &fp, k.Type == beffio.Shared)
 	if err != nil {
