@@ -241,6 +241,18 @@ func TestBeffIOBadInput(t *testing.T) {
 			msg  string
 		}{[]string{"-beffio.dir", ro}, "not writable"})
 	}
+	if os.Geteuid() == 0 {
+		small := t.TempDir()
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small).CombinedOutput(); err == nil {
+			defer exec.Command("umount", small).Run()
+			cases = append(cases, struct {
+				args []string
+				msg  string
+			}{[]string{"-beffio.dir", small}, "MiB free, a run needs at least"})
+		} else {
+			t.Logf("no small tmpfs (%v: %s)", err, out)
+		}
+	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			res := mpirun(t, 3, bin, append(quickIO, c.args...)...)
