@@ -288,3 +288,21 @@ func TestBeffIODataBudget(t *testing.T) {
 	assert.Contains(t, string(out), "data budget reached")
 	assert.Contains(t, string(out), "NOT VALID")
 }
+
+// TestBeffIOValidationError corrupts 8 bytes on disk before the read phase
+// (test-only flag): the read must report one bad chunk with its context and
+// the fold must mark the run NOT VALID.
+func TestBeffIOValidationError(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 2, bin, append(quickIO, "-beffio.testfault", "-beffio.T=3")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	assert.Regexp(t, `b_eff_io validation error: partition 1, read, type scatter, pattern 0, rank 0: 1 bad chunk\(s\); first in call 0 at file offset 0: first element 0xffffffffffffffff \(expected 0x[0-9a-f]+\)`, res.stderr)
+	p := parseIO(t, res.stdout)
+	assert.Equal(t, 1.0, p.metric["n=1/acc=read/type=scatter/pat=0/l=1048576/L=1048576"]["errors"])
+	file := filepath.Join(t.TempDir(), "io.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "1 validation error")
+	assert.Contains(t, string(out), "NOT VALID")
+}

@@ -512,20 +512,12 @@ func (r *beffRun) validationStop(p *beff.Pattern, si int, m beff.Method, rep int
 	s := r.s
 	rec := []int64{f.Count, int64(rep), f.Iter, int64(f.Step), int64(f.Partner), f.Offset,
 		int64(f.ExpectFirst), int64(f.GotFirst), int64(f.ExpectLast), int64(f.GotLast)}
-	in := make([]byte, 8*len(rec))
-	for i, v := range rec {
-		putInt64(in[8*i:], v)
-	}
-	all := make([]byte, len(in)*s.Size)
-	s.must("gathering the validation report", s.Comm.GatherBytes(in, all, 0))
+	all, err := gatherInt64(s.Comm, rec)
+	s.must("gathering the validation report", err)
 	var msg strings.Builder
 	if s.IsRoot() {
 		fmt.Fprintf(&msg, "validation FAILED: pattern %s, L=%d bytes, method %s: received messages differ from what was sent\n", p.Name, r.st.Sizes[si], m)
-		for rk := 0; rk < s.Size; rk++ {
-			v := make([]int64, len(rec))
-			for i := range v {
-				v[i] = getInt64(all[rk*len(in)+8*i:])
-			}
+		for rk, v := range all {
 			if v[0] == 0 {
 				continue
 			}

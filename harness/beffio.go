@@ -31,6 +31,7 @@ var (
 	ioDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
 	ioHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
 	ioMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start); time-driven patterns that reach their share stop early and the run is NOT VALID")
+	ioTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
 	ioCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -56,6 +57,7 @@ type IOSettings struct {
 	DropCaches string // off, drop_caches or fadvise
 	HintsFile  string
 	Hints      []HintRule
+	TestFault  bool
 	MaxData    int64  // bytes the run may write (all partitions' files coexist)
 	MaxDataWhy string // how MaxData was chosen
 }
@@ -76,7 +78,7 @@ func init() {
 
 func ioSetup(info *RunInfo) (any, error) {
 	n := len(info.Hosts)
-	st := IOSettings{T: *ioT, Dir: *ioDir, MemMiB: *ioMem, TotalMiB: *ioTotalMem, CacheMiB: *ioCache, Keep: *ioKeep,
+	st := IOSettings{TestFault: *ioTestFault, T: *ioT, Dir: *ioDir, MemMiB: *ioMem, TotalMiB: *ioTotalMem, CacheMiB: *ioCache, Keep: *ioKeep,
 		Rewrite: beffio.RewriteMode(*ioRewrite), Stop: beffio.StopRule(*ioStop), DropCaches: "off"}
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -373,6 +375,9 @@ func RunBeffIO(b *testing.B) {
 	for _, acc := range beffio.Accesses {
 		if acc == beffio.Read && r.st.DropCaches != "off" {
 			r.dropCaches()
+		}
+		if acc == beffio.Read && r.st.TestFault {
+			r.corrupt()
 		}
 		for _, p := range r.parts {
 			r.phase(b, p, acc, tn)
@@ -753,20 +758,6 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 	return bytes
 }
 
-func bcastInt64(c mpi.Comm, v []int64) error {
-	buf := make([]byte, 8*len(v))
-	for i, x := range v {
-		putInt64(buf[8*i:], x)
-	}
-	if err := c.BcastBytes(buf, 0); err != nil {
-		return err
-	}
-	for i := range v {
-		v[i] = getInt64(buf[8*i:])
-	}
-	return nil
-}
-
 // reportErrors sums the validation errors of a pattern on rank 0 of the
 // partition and prints the first failure of every rank that had one.
 func (r *ioRun) reportErrors(p *ioPart, where string, errs int64, f mpi.IOFault) int64 {
@@ -777,21 +768,14 @@ func (r *ioRun) reportErrors(p *ioPart, where string, errs int64, f mpi.IOFault)
 	if total[0] == 0 {
 		return 0
 	}
-	raw := make([]byte, 8*len(in))
-	for i, v := range in {
-		putInt64(raw[8*i:], v)
-	}
-	all := make([]byte, len(raw)*p.n)
-	s.must("gathering validation errors", p.comm.GatherBytes(raw, all, 0))
-	if s.IsRoot() {
-		for rk := 0; rk < p.n; rk++ {
-			rec := all[rk*len(raw):]
-			if getInt64(rec) == 0 {
-				continue
-			}
-			fmt.Fprintf(s.Log, "beff: b_eff_io validation error: %s, rank %d: %d bad chunk(s); first in call %d at file offset %d: first element %#x (expected %#x), last element %#x (expected %#x)\n",
-				where, rk, getInt64(rec), getInt64(rec[8:]), getInt64(rec[16:]), uint64(getInt64(rec[32:])), uint64(getInt64(rec[24:])), uint64(getInt64(rec[48:])), uint64(getInt64(rec[40:])))
+	all, err := gatherInt64(p.comm, in)
+	s.must("gathering validation errors", err)
+	for rk, rec := range all {
+		if rec[0] == 0 {
+			continue
 		}
+		fmt.Fprintf(s.Log, "beff: b_eff_io validation error: %s, rank %d: %d bad chunk(s); first in call %d at file offset %d: first element %#x (expected %#x), last element %#x (expected %#x)\n",
+			where, rk, rec[0], rec[1], rec[2], uint64(rec[4]), uint64(rec[3]), uint64(rec[6]), uint64(rec[5]))
 	}
 	return total[0]
 }
@@ -837,4 +821,18 @@ func checkSize(path string, end int64) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+// corrupt overwrites the first 8 bytes of the first partition's scatter
+// file (tests only: the read phase must report one bad chunk).
+func (r *ioRun) corrupt() {
+	if r.s.IsRoot() {
+		f, err := os.OpenFile(r.path(r.parts[0].n, beffio.Scatter, 0), os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteAt([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0)
+			f.Sync()
+			f.Close()
+		}
+	}
+	r.s.must("barrier", r.s.Comm.Barrier())
 }

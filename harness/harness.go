@@ -18,6 +18,7 @@ package harness
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -171,29 +172,54 @@ func (s *Session) must(context string, err error) {
 
 // BcastInt64 broadcasts v from rank 0 in place.
 func (s *Session) BcastInt64(v []int64) {
+	s.must("broadcasting a decision", bcastInt64(s.Comm, v))
+}
+
+// bcastInt64 broadcasts v from rank 0 of c in place.
+func bcastInt64(c mpi.Comm, v []int64) error {
 	buf := make([]byte, 8*len(v))
 	for i, x := range v {
 		putInt64(buf[8*i:], x)
 	}
-	s.must("broadcasting a decision", s.Comm.BcastBytes(buf, 0))
+	if err := c.BcastBytes(buf, 0); err != nil {
+		return err
+	}
 	for i := range v {
 		v[i] = getInt64(buf[8*i:])
 	}
+	return nil
 }
 
-func putInt64(b []byte, x int64) {
-	for i := 0; i < 8; i++ {
-		b[i] = byte(x >> (8 * i))
+// gatherInt64 gathers one record of int64 values from every rank of c to
+// rank 0, which gets them indexed by rank (nil elsewhere).
+func gatherInt64(c mpi.Comm, rec []int64) ([][]int64, error) {
+	n, err := c.Size()
+	if err != nil {
+		return nil, err
 	}
+	in := make([]byte, 8*len(rec))
+	for i, v := range rec {
+		putInt64(in[8*i:], v)
+	}
+	all := make([]byte, len(in)*n)
+	if err := c.GatherBytes(in, all, 0); err != nil {
+		return nil, err
+	}
+	if r, _ := c.Rank(); r != 0 {
+		return nil, nil
+	}
+	out := make([][]int64, n)
+	for rk := range out {
+		out[rk] = make([]int64, len(rec))
+		for i := range rec {
+			out[rk][i] = getInt64(all[rk*len(in)+8*i:])
+		}
+	}
+	return out, nil
 }
 
-func getInt64(b []byte) int64 {
-	var x int64
-	for i := 0; i < 8; i++ {
-		x |= int64(b[i]) << (8 * i)
-	}
-	return x
-}
+func putInt64(b []byte, x int64) { binary.LittleEndian.PutUint64(b, uint64(x)) }
+func getInt64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }
 
 // Decide runs f on rank 0 and gives its result to every rank (JSON over
 // MPI_Bcast). Use it for decisions with structure (patterns, settings); the
