@@ -68,6 +68,7 @@ type RunInfo struct {
 	Library    string   // first line of MPI_Get_library_version
 	Thread     string   // thread level provided
 	Hosts      []string // processor name of each rank
+	Oversub    string   // "" or how the job oversubscribes a node's CPUs
 	MemMiB     int64    // smallest node memory / processes on that node, MiB
 	TotalMiB   int64    // memory of all nodes of the job, MiB
 	ProcsNode  int      // most processes on one node
@@ -361,6 +362,7 @@ type localFacts struct {
 	host      string
 	memMiB    int64 // node memory / processes on the node
 	procsNode int
+	cpus      int // CPUs online on the node
 }
 
 func probeLocal(s *Session) []localFacts {
@@ -375,10 +377,11 @@ func probeLocal(s *Session) []localFacts {
 	if len(host) > hostLen {
 		host = host[:hostLen]
 	}
-	in := make([]byte, hostLen+16)
+	in := make([]byte, hostLen+24)
 	copy(in, host)
 	putInt64(in[hostLen:], mem)
 	putInt64(in[hostLen+8:], int64(nloc))
+	putInt64(in[hostLen+16:], int64(onlineCPUs()))
 	all := make([]byte, len(in)*s.Size)
 	s.must("gathering host names", s.Comm.GatherBytes(in, all, 0))
 	if !s.IsRoot() {
@@ -388,9 +391,33 @@ func probeLocal(s *Session) []localFacts {
 	for r := range out {
 		rec := all[r*len(in) : (r+1)*len(in)]
 		out[r] = localFacts{host: string(bytes.TrimRight(rec[:hostLen], "\x00")),
-			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:]))}
+			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:]))}
 	}
 	return out
+}
+
+// onlineCPUs counts the node's online CPUs from sysfs (runtime.NumCPU sees
+// only the affinity mask, which mpirun's binding narrows to one core).
+func onlineCPUs() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		return runtime.NumCPU()
+	}
+	n := 0
+	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
+		lo, hi, found := strings.Cut(r, "-")
+		a, err1 := strconv.Atoi(lo)
+		z := a
+		var err2 error
+		if found {
+			z, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil {
+			return runtime.NumCPU()
+		}
+		n += z - a + 1
+	}
+	return n
 }
 
 // nodeMemMiB reads MemTotal from /proc/meminfo (0 if unknown).
@@ -457,6 +484,9 @@ func setup(s *Session, provided string, local []localFacts) (*RunInfo, error) {
 		}
 		info.ProcsNode = max(info.ProcsNode, l.procsNode)
 		info.TotalMiB += l.memMiB // node memory / processes on the node, summed over the processes
+		if l.cpus > 0 && l.procsNode > l.cpus && info.Oversub == "" {
+			info.Oversub = fmt.Sprintf("yes: %d processes on %s, which has %d CPUs (figures check correctness, not speed)", l.procsNode, l.host, l.cpus)
+		}
 	}
 	info.SuiteState = map[string]json.RawMessage{}
 	for _, su := range suites {
@@ -517,6 +547,11 @@ func writeConfig(w io.Writer, info *RunInfo) {
 	line("mpi-procs", strconv.Itoa(len(info.Hosts)))
 	line("mpi-hosts", HostSummary(info.Hosts))
 	line("mpi-procs-per-node", strconv.Itoa(info.ProcsNode))
+	oversub := info.Oversub
+	if oversub == "" {
+		oversub = "no"
+	}
+	line("mpi-oversubscribed", oversub)
 	mode := "full"
 	if info.Short {
 		mode = "short (quick check, not a valid result)"

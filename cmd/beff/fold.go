@@ -13,7 +13,7 @@ import (
 	"github.com/beff-suite/beff/internal/fold"
 )
 
-const foldUsage = `usage: beff fold [-rmax GFLOPS] [-append] FILE...
+const foldUsage = `usage: beff fold [-rmax GFLOPS] [-append | -json] FILE...
 
 Fold reads the benchfmt output of BenchmarkBeff and BenchmarkBeffIO from each
 FILE and prints, for every run in it, the b_eff protocol (starting with
@@ -28,6 +28,12 @@ partial b_eff runs (beff-patterns): b_eff needs every ring and random
 pattern, and incomplete b_eff_io runs (a pattern, total or phase line
 missing).
 
+With -json it prints instead one JSON document (schema beff-fold/1, see
+docs/fold-json.md): per file and run the configuration, validity, the
+folded figures, every measurement with its metrics, the pattern tables of
+b_eff and the partitions of b_eff_io. Numbers that are not finite are
+written as null. -json cannot be combined with -append.
+
 Flags:
 `
 
@@ -37,6 +43,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	fs.SetOutput(stderr)
 	rmax := fs.Float64("rmax", 0, "Linpack Rmax of the system in `GFLOPS`, for the balance factor b_eff/Rmax (overrides beff-rmax-gflops)")
 	appendFlag := fs.Bool("append", false, "also append the folded figures to each FILE (only if every run folds)")
+	jsonFlag := fs.Bool("json", false, "print the folded runs as one JSON document (docs/fold-json.md) instead of the protocols")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), foldUsage)
 		fs.PrintDefaults()
@@ -49,6 +56,11 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff fold: no input files")
+		fs.Usage()
+		return exitUsage
+	}
+	if *jsonFlag && *appendFlag {
+		fmt.Fprintln(stderr, "beff fold: -json and -append cannot be used together")
 		fs.Usage()
 		return exitUsage
 	}
@@ -107,6 +119,19 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	}
 
 	var out bytes.Buffer
+	if *jsonFlag {
+		files := make([]fold.JSONFile, len(inputs))
+		for i, in := range inputs {
+			files[i] = fold.NewJSONFile(in.file.Name, in.protos, in.ios)
+		}
+		if err := fold.WriteJSON(&out, files); err != nil {
+			return fail(err)
+		}
+		if _, err := stdout.Write(out.Bytes()); err != nil {
+			return fail(err)
+		}
+		return exitOK
+	}
 	texts := 0
 	sep := func() {
 		if texts > 0 {

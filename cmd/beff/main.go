@@ -7,6 +7,9 @@
 // The commands are:
 //
 //	fold    fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures
+//	compare compare runs: folded figures and experiments, benchstat-style
+//	gate    exit 1 when new runs are significantly worse than base runs by more than P%
+//	report  write a static web site with the runs, their plots and a comparison page
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -29,6 +32,9 @@ type command struct {
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
 	{"fold", "fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures", foldMain},
+	{"compare", "compare runs: folded figures and experiments, benchstat-style", compareMain},
+	{"gate", "exit 1 when new runs are significantly worse than base runs by more than P%", gateMain},
+	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},
 }
 
 // Exit codes.

@@ -389,9 +389,11 @@ func LastWriter(mode RewriteMode, t Type) Access {
 // which only has the scatter type).
 func AccessValue(types map[Type]float64) float64 {
 	s, w := 0.0, 0.0
-	for t, v := range types {
-		s += t.Weight() * v
-		w += t.Weight()
+	for _, t := range Types { // in type order: the sum must not depend on map order
+		if v, ok := types[t]; ok {
+			s += t.Weight() * v
+			w += t.Weight()
+		}
 	}
 	if w == 0 {
 		return 0

@@ -5,7 +5,8 @@
 //
 // The benchmark prints one benchfmt line per measurement, named
 // pat=<pattern>/L=<bytes>/mthd=<method>, whose MB/s metric is the best of
-// the repetitions. Folding them is a pipeline of four steps:
+// the repetitions. Folding them is a pipeline of four steps, and a fifth
+// for programs:
 //
 //  1. Read (read.go) parses a results file into Runs. A run is one execution
 //     of BenchmarkBeff: its configuration (the mpi-procs and beff-* lines)
@@ -24,6 +25,11 @@
 //  4. WriteSummary and WriteAppendix (summary.go) render the figures as
 //     benchfmt lines named BenchmarkBeffFold/fig=<name>, which can be
 //     appended to the results file so that benchstat compares b_eff itself.
+//  5. NewJSONFile and WriteJSON (jsonbuild.go; the types in json.go)
+//     render protocols as one JSON document for programs, schema
+//     beff-fold/1 (docs/fold-json.md): per run the configuration, the
+//     validity, the figures, every measurement with its metrics and the
+//     pattern tables or partitions; numbers that are not finite become null.
 //
 // For each pattern and size the best bandwidth over the methods, best, enters
 //

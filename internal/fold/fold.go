@@ -51,6 +51,10 @@ type Protocol struct {
 	// Shortcut is set when the two largest sizes were measured with the
 	// best method only (SPEC §1.6).
 	Shortcut bool
+	// Reasons say why the result is not valid for comparison (a short
+	// run, sizes that are not the b_eff sizes of Lmax); none: valid. The
+	// notes restate each of them.
+	Reasons []string
 	// Notes say what limits the result, in plain sentences.
 	Notes []string
 
@@ -58,6 +62,9 @@ type Protocol struct {
 	// order: rings, random rings, additional patterns.
 	Patterns []*PatternTable
 }
+
+// Valid reports whether the result is valid for comparing systems.
+func (p *Protocol) Valid() bool { return len(p.Reasons) == 0 }
 
 // A PatternTable is what a run measured for one pattern.
 type PatternTable struct {
@@ -96,9 +103,14 @@ type Row struct {
 // Fold refuses (with an *Error) a run restricted by beff-patterns to a
 // subset of the ring and random patterns, a run that misses measurements
 // (methods may be missing only at the two largest sizes under the shortcut),
-// a run with measurements its configuration does not define, and
-// bandwidths or loop times that are not positive and finite. A positive
-// run.Config.Rmax gives the balance factor.
+// a run with measurements its configuration does not define, bandwidths or
+// loop times that are not positive and finite, and wall times (ns/op) that
+// are negative or not finite. A positive run.Config.Rmax gives the balance
+// factor.
+//
+// The result is not valid for comparison, with the reason in Reasons (and
+// restated in Notes), when the run is short or its sizes are not the
+// b_eff sizes of Lmax.
 func Fold(run *Run) (*Protocol, error) {
 	cfg := &run.Config
 	runErr := func(line int, format string, args ...any) error {
@@ -154,6 +166,9 @@ func Fold(run *Run) (*Protocol, error) {
 			if !(v.v > 0) || math.IsInf(v.v, 0) {
 				return nil, lineErr(m, "%s %v %s is not positive and finite", v.name, v.v, v.unit)
 			}
+		}
+		if !(m.NsPerOp >= 0) || math.IsInf(m.NsPerOp, 0) {
+			return nil, lineErr(m, "wall time %v ns/op is not finite and ≥ 0", m.NsPerOp)
 		}
 	}
 
@@ -269,9 +284,16 @@ func Fold(run *Run) (*Protocol, error) {
 	pr.TotalTime = time.Duration(math.Round(ns))
 
 	if cfg.Short() {
+		pr.Reasons = append(pr.Reasons, "short run")
 		pr.Notes = append(pr.Notes, NoteShort)
 	} else if !slices.Equal(cfg.Sizes, beff.Sizes(cfg.Lmax)) {
-		pr.Notes = append(pr.Notes, fmt.Sprintf("the sizes are not the %d b_eff sizes of Lmax = %d bytes (not valid for comparison)", beff.NumSizes, cfg.Lmax))
+		why := fmt.Sprintf("the sizes are not the %d b_eff sizes of Lmax = %d bytes", beff.NumSizes, cfg.Lmax)
+		pr.Reasons = append(pr.Reasons, why)
+		pr.Notes = append(pr.Notes, why+" (not valid for comparison)")
+	}
+	if why := oversubscribed(run.FileConfig); why != "" {
+		pr.Reasons = append(pr.Reasons, why)
+		pr.Notes = append(pr.Notes, why)
 	}
 	if pr.Shortcut {
 		pr.Notes = append(pr.Notes, NoteShortcut)
@@ -372,4 +394,14 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// oversubscribed returns the validity reason of a run whose processes
+// outnumbered a node's CPUs (config line mpi-oversubscribed), or "".
+func oversubscribed(cfg map[string]string) string {
+	v := cfg["mpi-oversubscribed"]
+	if !strings.HasPrefix(v, "yes") {
+		return ""
+	}
+	return "oversubscribed (" + strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(v, "yes"), ":")) + ")"
 }

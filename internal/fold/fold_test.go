@@ -190,6 +190,28 @@ func TestFoldByHand(t *testing.T) {
 		"pingpong-bw-lmax", "lat-rings-random", "lat-rings", "lat-pingpong", "balance"}, names)
 }
 
+// TestValidity checks the reasons of a b_eff result that is not valid for
+// comparison, each restated as a note.
+func TestValidity(t *testing.T) {
+	s := handRun()
+	p := mustFold(t, s.text())[0]
+	assert.False(t, p.Valid())
+	assert.Equal(t, []string{"short run"}, p.Reasons)
+
+	s.mode = "full"
+	p = mustFold(t, s.text())[0]
+	assert.False(t, p.Valid())
+	want := "the sizes are not the 21 b_eff sizes of Lmax = 65536 bytes"
+	assert.Equal(t, []string{want}, p.Reasons)
+	assert.Contains(t, p.Notes, want+" (not valid for comparison)")
+
+	s.sizes = beff.Sizes(65536)
+	p = mustFold(t, s.text())[0]
+	assert.True(t, p.Valid())
+	assert.Empty(t, p.Reasons)
+	assert.NotContains(t, strings.Join(p.Notes, "\n"), "not valid")
+}
+
 func TestRmaxOverride(t *testing.T) {
 	f, err := Read(strings.NewReader(handRun().text()), "in.txt")
 	require.NoError(t, err)
@@ -404,6 +426,15 @@ func TestRefusals(t *testing.T) {
 				return []string{l}
 			}),
 			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: bandwidth +Inf MB/s is not positive and finite"},
+		{"wall time not a number",
+			edit(np2, func(l string) []string {
+				if strings.HasPrefix(l, ring4+" ") {
+					f := strings.Fields(l)
+					return []string{strings.Replace(l, " "+f[2]+" ns/op", " NaN ns/op", 1)}
+				}
+				return []string{l}
+			}),
+			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: wall time NaN ns/op is not finite and ≥ 0"},
 		{"unknown pattern",
 			strings.Replace(np2, "pat=cyclic-3dim-z/L=1/mthd=sendrecv", "pat=cart4d/L=1/mthd=sendrecv", 1),
 			"in.txt:79: pat=cart4d/L=1/mthd=sendrecv: run 1: no pattern cart4d on 2 processes with 3 random patterns"},
@@ -429,4 +460,19 @@ func TestRefusals(t *testing.T) {
 			assert.Equal(t, tt.want, err.Error())
 		})
 	}
+}
+
+// TestOversubscribed: a run whose processes outnumbered a node's CPUs is not
+// valid for comparisons, and the reason says so.
+func TestOversubscribed(t *testing.T) {
+	raw, err := os.ReadFile("../../testdata/short-np2.txt")
+	require.NoError(t, err)
+	in := "mpi-oversubscribed: yes: 4 processes on vm, which has 2 CPUs (figures check correctness, not speed)\n" + string(raw)
+	f, err := Read(strings.NewReader(in), "over.txt")
+	require.NoError(t, err)
+	require.NotEmpty(t, f.Runs)
+	p, err := Fold(f.Runs[0])
+	require.NoError(t, err)
+	assert.False(t, p.Valid())
+	assert.Contains(t, p.Reasons, "oversubscribed (4 processes on vm, which has 2 CPUs (figures check correctness, not speed))")
 }

@@ -105,7 +105,8 @@ type IOPartition struct {
 // computes its protocol (SPEC §2.6):
 //
 //	access-method value = (2·type0 + type1 + type2 + type3 + type4)/6 over
-//	                      the pattern-type totals (beffio.AccessValue; with
+//	                      the pattern-type totals (beffio.AccessValue,
+//	                      summed in type order, see accessValue; with
 //	                      beffio-rewrite: scatter the rewrite value is the
 //	                      scatter type's)
 //	partition value     = 0.25·write + 0.25·rewrite + 0.5·read
@@ -267,6 +268,9 @@ func FoldIO(run *IORun) (*IOProtocol, error) {
 	if cfg.CacheMiB > 0 && slices.ContainsFunc(pr.CacheRatio[:], func(r float64) bool { return r < MinCacheRatio }) {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("data per access method < %d× the file-system cache of %s MiB (%s)",
 			MinCacheRatio, strconv.FormatFloat(cfg.CacheMiB, 'g', -1, 64), pr.cacheRatios()))
+	}
+	if why := oversubscribed(run.FileConfig); why != "" {
+		pr.Reasons = append(pr.Reasons, why)
 	}
 	if pr.Capped > 0 {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("data budget reached (beffio-maxdata-mib): %d write pattern(s) stopped before their scheduled time", pr.Capped))

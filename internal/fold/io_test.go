@@ -683,3 +683,25 @@ func TestIOGomaxprocs(t *testing.T) {
 	p := mustFoldIO(t, text)
 	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12)
 }
+
+// TestFoldIODeterministic folds a run whose pattern-type bandwidths round
+// differently in different summation orders, many times: the figures must
+// be the same to the last bit (beffio.AccessValue sums in map order, see
+// accessValue).
+func TestFoldIODeterministic(t *testing.T) {
+	s := ioHand()
+	// The rewrite of vm-2026-11-21-np2-run11.txt, n = 2: 2 of the 120
+	// orders of the sum give a different last bit.
+	real := []float64{1576.57, 655.04, 841.67, 620.33, 564.87}
+	s.bw = func(n int, a beffio.Access, ty beffio.Type) float64 { return real[ty] * float64(n) / 2 }
+	text := s.text()
+	first := mustFoldIO(t, text)
+	for range 40 {
+		p := mustFoldIO(t, text)
+		require.Equal(t, first.Figures(), p.Figures())
+	}
+	vals := map[beffio.Type]float64{beffio.Scatter: 1e16, beffio.Shared: 1, beffio.Separated: 3, beffio.Segmented: 5, beffio.SegColl: 7}
+	assert.Equal(t, (((2*1e16+1)+3)+5+7)/6, beffio.AccessValue(vals))
+	assert.Equal(t, 80.0, beffio.AccessValue(map[beffio.Type]float64{beffio.Scatter: 80}))
+	assert.Equal(t, 0.0, beffio.AccessValue(nil))
+}

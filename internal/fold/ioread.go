@@ -90,6 +90,9 @@ type IOMeasurement struct {
 	// offsets replaced it, -1 if the line does not say (not type shared).
 	SharedFP int
 	Line     int // line in the file
+	// Metrics holds every metric of the line, keyed by the unit as written
+	// (MB/s, MB, s, reps, ns/op, …), with the value as written.
+	Metrics map[string]float64
 }
 
 // Name is the benchmark name of m without the "Benchmark" prefix.
@@ -133,6 +136,10 @@ type IORun struct {
 	Index  int    // 1-based index among the b_eff_io runs of its file
 	Line   int    // line of its first measurement
 	Config IOConfig
+	// FileConfig holds every file configuration line in effect for the
+	// run's lines, key → value as written (mpi-procs, beffio-*, date, …);
+	// the run owns it.
+	FileConfig map[string]string
 	// Measurements in file order. Each key occurs at most once.
 	Measurements []*IOMeasurement
 	byKey        map[IOKey]*IOMeasurement
@@ -249,7 +256,7 @@ func parseIOMetrics(res *benchfmt.Result, k IOKey) (*IOMeasurement, error) {
 		}
 		vals[unit] = val
 	}
-	m := &IOMeasurement{IOKey: k, SharedFP: -1}
+	m := &IOMeasurement{IOKey: k, SharedFP: -1, Metrics: vals}
 	get := func(unit string, dst *float64, required bool) (bool, error) {
 		v, ok := vals[unit]
 		if !ok {

@@ -89,6 +89,9 @@ type Measurement struct {
 	NsPerOp   float64 // ns/op: wall time of the sub-benchmark per iteration
 	Iters     int     // benchmark iterations (1)
 	Line      int     // line in the file
+	// Metrics holds every metric of the line, keyed by the unit as written
+	// (MB/s, ns/op, looplen, …), with the value as written.
+	Metrics map[string]float64
 }
 
 // A Run is one execution of BenchmarkBeff: its configuration and its
@@ -98,6 +101,10 @@ type Run struct {
 	Index  int    // 1-based index of the run within its file
 	Line   int    // line of its first measurement
 	Config Config
+	// FileConfig holds every file configuration line in effect for the
+	// run's measurements, key → value as written (mpi-procs, beff-*, date,
+	// goos, …); the run owns it.
+	FileConfig map[string]string
 	// Measurements in file order. Each key occurs at most once.
 	Measurements []*Measurement
 	byKey        map[Key]*Measurement
@@ -224,7 +231,7 @@ func Read(r io.Reader, fileName string) (*File, error) {
 			k := g.count[key]
 			g.count[key]++
 			if k == len(g.runs) {
-				run := &IORun{File: fileName, Line: line, Config: g.cfg}
+				run := &IORun{File: fileName, Line: line, Config: g.cfg, FileConfig: fileConfig(res)}
 				g.runs = append(g.runs, run)
 				f.IORuns = append(f.IORuns, run)
 				run.Index = len(f.IORuns)
@@ -257,7 +264,7 @@ func Read(r io.Reader, fileName string) (*File, error) {
 		k := g.count[key]
 		g.count[key]++
 		if k == len(g.runs) {
-			run := &Run{File: fileName, Line: line, Config: g.cfg}
+			run := &Run{File: fileName, Line: line, Config: g.cfg, FileConfig: fileConfig(res)}
 			g.runs = append(g.runs, run)
 			f.Runs = append(f.Runs, run)
 			run.Index = len(f.Runs)
@@ -282,6 +289,17 @@ func configSignature(res *benchfmt.Result) string {
 		}
 	}
 	return b.String()
+}
+
+// fileConfig returns the file configuration of res as a map.
+func fileConfig(res *benchfmt.Result) map[string]string {
+	m := map[string]string{}
+	for _, c := range res.Config {
+		if c.File {
+			m[c.Key] = string(c.Value)
+		}
+	}
+	return m
 }
 
 // parseName parses Beff/pat=<pattern>/L=<bytes>/mthd=<method>, allowing a
@@ -352,7 +370,7 @@ func parseMetrics(res *benchfmt.Result) (*Measurement, error) {
 		}
 		return int(v), nil
 	}
-	m := &Measurement{Iters: res.Iters}
+	m := &Measurement{Iters: res.Iters, Metrics: vals}
 	var err error
 	for _, x := range []struct {
 		unit string

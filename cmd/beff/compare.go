@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/compare"
+)
+
+const compareUsage = `usage: beff compare [-experiments all|changed|none] A B [C...]
+
+Compare reads the benchfmt output of BenchmarkBeff and BenchmarkBeffIO of
+each side A, B, ... (a results file, or several joined with commas, e.g.
+base1.txt,base2.txt) and prints benchstat-style tables: the folded figures
+of b_eff and b_eff_io (b_eff, b_eff per process, b_eff at Lmax, latencies,
+ping-pong, b_eff_io, partition and access-method values), computed per run,
+and every experiment (each BenchmarkBeff and BenchmarkBeffIO line name, MB/s).
+
+Each file and each -test.count repetition in a file is one run, one sample
+of every measurement. A cell is the median over the side's runs with its
+95% confidence interval; every side after the first is compared with the
+first: the change of the median, or "~" when the Mann–Whitney U test gives
+p ≥ 0.05, and whether the change is better or worse (MB/s: higher is better,
+µs: lower is better).
+
+Flags:
+`
+
+// compareMain is the compare command.
+func compareMain(stdout, stderr io.Writer, args []string) int {
+	fs := flag.NewFlagSet("beff compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	experiments := fs.String("experiments", "all", "which experiment rows to show: `all`, changed (a significant change on some side) or none")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), compareUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	switch *experiments {
+	case "all", "changed", "none":
+	default:
+		fmt.Fprintf(stderr, "beff compare: -experiments=%s: want all, changed or none\n", *experiments)
+		return exitUsage
+	}
+	if fs.NArg() < 2 {
+		fmt.Fprintln(stderr, "beff compare: need at least two sides")
+		fs.Usage()
+		return exitUsage
+	}
+	var sides []*compare.Side
+	for i, arg := range fs.Args() {
+		paths, err := splitSide(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "beff compare: %v\n", err)
+			return exitUsage
+		}
+		s, err := compare.Load(sideLabel(i), paths)
+		if err != nil {
+			fmt.Fprintf(stderr, "beff compare: %v\n", err)
+			return exitFail
+		}
+		sides = append(sides, s)
+	}
+	var tables []*compare.Table
+	for _, t := range compare.Compare(sides) {
+		if t.Group == compare.BeffExperiments || t.Group == compare.IOExperiments {
+			switch *experiments {
+			case "none":
+				continue
+			case "changed":
+				if t = t.Changed(); len(t.Rows) == 0 {
+					continue
+				}
+			}
+		}
+		tables = append(tables, t)
+	}
+	var out bytes.Buffer
+	if err := compare.WriteText(&out, sides, tables); err != nil {
+		fmt.Fprintf(stderr, "beff compare: %v\n", err)
+		return exitFail
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "beff compare: %v\n", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+const gateUsage = `usage: beff gate [-experiments=false] -base A -new B -max-drop P
+
+Gate compares side B with side A (each a results file, or several joined
+with commas) as beff compare does and exits with 1 when a folded figure or
+an experiment of B is worse than in A by more than P percent with
+statistical significance (Mann–Whitney U test, p < 0.05): a bandwidth that
+dropped or a latency that rose. It prints the offenders, or "ok: no
+significant drop > P%" with the counts, and exits with 0.
+
+It refuses with exit code 2 when the sides are not the same configuration
+(mpi-procs, beff-lmax, beff-sizes, beff-patterns, beff-random-patterns,
+beff-mode; for b_eff_io beffio-partitions, beffio-mpart, beffio-rewrite,
+beffio-t-s), when either side has too few runs to ever reach p < 0.05 (the
+smallest p of the test for n and m runs is 2/C(n+m, n): 3 against 3 cannot,
+4 against 4 can; use 6 or more), and on every other error, so that exit
+code 1 always means "got worse".
+
+Every figure and experiment is tested on its own at p < 0.05, as benchstat
+does: among thousands of experiments some differ by chance, so choose P
+above the run-to-run spread of the experiments on your machine (beff compare
+of two base sets shows it), or gate on the figures only (-experiments=false).
+
+Flags:
+`
+
+// gateMain is the gate command.
+func gateMain(stdout, stderr io.Writer, args []string) int {
+	fs := flag.NewFlagSet("beff gate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	baseFlag := fs.String("base", "", "the base side: a results `file`, or several joined with commas")
+	newFlag := fs.String("new", "", "the new side: a results `file`, or several joined with commas")
+	maxDrop := fs.Float64("max-drop", 0, "fail when something got significantly worse by more than `P` percent (required)")
+	experiments := fs.Bool("experiments", true, "gate on every experiment too; false: on the folded figures only")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), gateUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	usageErr := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "beff gate: "+format+"\n", args...)
+		fs.Usage()
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usageErr("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	case *baseFlag == "":
+		return usageErr("no -base")
+	case *newFlag == "":
+		return usageErr("no -new")
+	case !isSet(fs, "max-drop"):
+		return usageErr("no -max-drop")
+	case !(*maxDrop >= 0) || math.IsInf(*maxDrop, 0):
+		fmt.Fprintf(stderr, "beff gate: -max-drop=%v: want a percentage ≥ 0\n", *maxDrop)
+		return exitUsage
+	}
+	var sides [2]*compare.Side
+	for i, arg := range []string{*baseFlag, *newFlag} {
+		label := [2]string{"base", "new"}[i]
+		paths, err := splitSide(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "beff gate: -%s: %v\n", label, err)
+			return exitUsage
+		}
+		if sides[i], err = compare.Load(label, paths); err != nil {
+			fmt.Fprintf(stderr, "beff gate: %v\n", err)
+			return exitUsage
+		}
+	}
+	g, err := compare.Gate(sides[0], sides[1], *maxDrop, *experiments)
+	if err != nil {
+		fmt.Fprintf(stderr, "beff gate: refusing to decide: %v\n", err)
+		return exitUsage
+	}
+	var out bytes.Buffer
+	if err := compare.WriteGate(&out, g); err != nil {
+		fmt.Fprintf(stderr, "beff gate: %v\n", err)
+		return exitUsage
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "beff gate: %v\n", err)
+		return exitUsage
+	}
+	if g.Failed() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// isSet reports whether the flag name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// splitSide splits a side argument into its files: one path, or several
+// joined with commas.
+func splitSide(arg string) ([]string, error) {
+	paths := strings.Split(arg, ",")
+	for _, p := range paths {
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("%q: empty file name in a comma-separated list", arg)
+		}
+	}
+	return paths, nil
+}
+
+// sideLabel names side i of compare: A, B, ..., Z, then 27, 28, ...
+func sideLabel(i int) string {
+	if i < 26 {
+		return string(rune('A' + i))
+	}
+	return fmt.Sprint(i + 1)
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/compare/comparetest"
+)
+
+// compareSeed is a real run cut down to a small complete one: b_eff on 2
+// processes (results/vm-2026-11-21-np2-run11.txt) with 3 sizes, the 6
+// rings, 2 random patterns and ping-pong, and its b_eff_io partition of 2
+// processes (configuration lines adjusted to match).
+const compareSeed = "../../testdata/compare/seed.txt"
+
+// slowExperiment is the experiment that slow.txt scales by 0.8.
+const slowExperiment = "Beff/pat=ring4/L=4096/mthd=alltoallv"
+
+// scaleOnly returns a Scale function that scales the lines whose names
+// match by f.
+func scaleOnly(match func(string) bool, f float64) func(string) float64 {
+	return func(name string) float64 {
+		if match(name) {
+			return f
+		}
+		return 1
+	}
+}
+
+// named matches the name want.
+func named(want string) func(string) bool { return func(n string) bool { return n == want } }
+
+// compareInputs writes the synthetic runs of the compare and gate tests
+// into dir: 6 runs per file with ±1 % jitter unless said otherwise.
+//
+//	base.txt        seed 1
+//	base-K.txt      run K of base.txt alone (K = 1..6)
+//	same.txt        seed 2: unchanged
+//	slow.txt        seed 2, slowExperiment scaled by 0.8
+//	slowlat.txt     seed 2, every 1-byte line 0.8 times as fast (latency +25 %)
+//	slowio.txt      seed 2, the read total of the scatter type scaled by 0.8
+//	few.txt, few2.txt  3 runs, seeds 3 and 4
+//	np4.txt         seed 2, mpi-procs: 4
+//	beffonly.txt    seed 2, the b_eff lines only
+//
+// Each run has 75 b_eff lines and 147 b_eff_io lines, 144 of them
+// experiments (the 3 phase lines are not).
+func compareInputs(t *testing.T, dir string) {
+	t.Helper()
+	write := func(name string, opt comparetest.Options) {
+		if opt.Runs == 0 {
+			opt.Runs = 6
+		}
+		opt.Jitter = 0.01
+		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, opt))
+	}
+	write("base.txt", comparetest.Options{Seed: 1})
+	for k := 1; k <= 6; k++ {
+		write(fmt.Sprintf("base-%d.txt", k), comparetest.Options{Seed: 1, Runs: 1, FirstRun: k - 1})
+	}
+	write("same.txt", comparetest.Options{Seed: 2})
+	write("slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowExperiment), 0.8)})
+	write("slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(func(n string) bool {
+		return strings.HasPrefix(n, "Beff/") && strings.Contains(n, "/L=1/")
+	}, 0.8)})
+	write("slowio.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("BeffIO/n=2/acc=read/type=scatter/pat=total"), 0.8)})
+	write("few.txt", comparetest.Options{Seed: 3, Runs: 3})
+	write("few2.txt", comparetest.Options{Seed: 4, Runs: 3})
+	write("np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4"}})
+	write("beffonly.txt", comparetest.Options{Seed: 2, Keep: func(n string) bool { return strings.HasPrefix(n, "Beff/") }})
+}
+
+func baseParts() string {
+	var p []string
+	for k := 1; k <= 6; k++ {
+		p = append(p, fmt.Sprintf("base-%d.txt", k))
+	}
+	return strings.Join(p, ",")
+}
+
+func TestGate(t *testing.T) {
+	dir := t.TempDir()
+	compareInputs(t, dir)
+	t.Chdir(dir)
+	gate := func(base, nw string, extra ...string) []string {
+		return append([]string{"gate", "-base", base, "-new", nw, "-max-drop", "5"}, extra...)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings of stdout
+		stderr string   // a substring of stderr
+	}{
+		{"slower experiment fails", gate("base.txt", "slow.txt"), 1,
+			[]string{"FAIL: 1 of 235 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowExperiment + " ", " -20.", "p=0.002 n=6"}, ""},
+		{"unchanged passes", gate("base.txt", "same.txt"), 0,
+			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures, 7 b_eff_io figures, 75 b_eff experiments and 144 b_eff_io experiments"}, ""},
+		{"unchanged passes, reversed", gate("same.txt", "base.txt"), 0, []string{"ok: no significant drop > 5%"}, ""},
+		{"joined files are runs", gate(baseParts(), "slow.txt"), 1, []string{"FAIL: 1 of 235", "\n" + slowExperiment + " "}, ""},
+		{"latency rise fails", gate("base.txt", "slowlat.txt"), 1,
+			[]string{"\nlat-rings-random ", "\nlat-rings ", "\nlat-pingpong ", "µs ↓", "+25.", "\nBeff/pat=ring2/L=1/mthd=sendrecv "}, ""},
+		{"b_eff_io drop fails", gate("base.txt", "slowio.txt"), 1,
+			[]string{"\nBeffIO/n=2/acc=read/type=scatter/pat=total ", "\naccess/acc=read "}, ""},
+		{"drop below the limit passes", gate("base.txt", "slow.txt", "-max-drop", "25"), 0,
+			[]string{"ok: no significant drop > 25% ("}, ""},
+		{"figures only", gate("base.txt", "slow.txt", "-experiments=false"), 0,
+			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures and 7 b_eff_io figures:"}, ""},
+		{"3 vs 3 refused", gate("few.txt", "few2.txt"), 2, nil,
+			"beff gate: refusing to decide: too few samples: base has 3 b_eff runs and new 3; with 3 and 3 samples the Mann–Whitney U test cannot give p < 0.05 (its smallest p is 2/C(6,3) = 0.1); run each side at least 4 times"},
+		{"6 vs 3 decides", gate("base.txt", "few.txt"), 0, []string{"ok: "}, ""},
+		{"process count refused", gate("base.txt", "np4.txt"), 2, nil,
+			"beff gate: refusing to decide: base and new are not the same configuration: b_eff mpi-procs: 2 vs 4; b_eff_io mpi-procs: 2 vs 4\n"},
+		{"b_eff_io on one side refused", gate("base.txt", "beffonly.txt"), 2, nil,
+			"not the same configuration: b_eff_io: base has 6 runs, new has 0"},
+		{"mixed side refused", gate("base.txt,np4.txt", "same.txt"), 2, nil,
+			"beff gate: base: the b_eff runs are not of one configuration: base.txt run 1 and np4.txt run 1 differ in mpi-procs: 2 vs 4"},
+		{"missing file", gate("base.txt", "nonexistent.txt"), 2, nil, "beff gate: open nonexistent.txt: no such file or directory"},
+		{"empty name", gate("base.txt,", "same.txt"), 2, nil, `beff gate: -base: "base.txt,": empty file name`},
+		{"no max-drop", []string{"gate", "-base", "base.txt", "-new", "same.txt"}, 2, nil, "beff gate: no -max-drop\nusage: beff gate"},
+		{"negative max-drop", gate("base.txt", "same.txt", "-max-drop", "-1"), 2, nil, "beff gate: -max-drop=-1: want a percentage ≥ 0"},
+		{"no base", []string{"gate", "-new", "same.txt", "-max-drop", "5"}, 2, nil, "beff gate: no -base"},
+		{"arguments", []string{"gate", "-base", "base.txt", "-new", "same.txt", "-max-drop", "5", "x.txt"}, 2, nil, "beff gate: unexpected arguments: x.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout, s)
+			}
+			if tt.stderr == "" {
+				assert.Empty(t, stderr)
+			} else {
+				assert.Empty(t, stdout)
+				assert.Contains(t, stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestGateOffenders checks that the slowed experiment is the only
+// offender and that nothing else changed beyond the jitter.
+func TestGateOffenders(t *testing.T) {
+	dir := t.TempDir()
+	compareInputs(t, dir)
+	t.Chdir(dir)
+	code, stdout, _ := run("gate", "-base", "base.txt", "-new", "slow.txt", "-max-drop", "5")
+	require.Equal(t, 1, code)
+	_, table, ok := strings.Cut(stdout, "FAIL: ")
+	require.True(t, ok)
+	lines := strings.Split(strings.TrimSpace(table), "\n")
+	require.Len(t, lines, 4, "FAIL line, header, one offender, counts")
+	assert.True(t, strings.HasPrefix(lines[2], slowExperiment+" "), lines[2])
+	assert.Regexp(t, `^\(compared .*: \d+ significantly worse, \d+ significantly better, 0 untestable`, lines[3])
+}
+
+// TestCompareJoined checks that runs are runs whether they come from one
+// file (-test.count) or from several files joined with commas.
+func TestCompareJoined(t *testing.T) {
+	dir := t.TempDir()
+	compareInputs(t, dir)
+	t.Chdir(dir)
+	code, one, stderr := run("compare", "base.txt", "slow.txt")
+	require.Equal(t, 0, code, stderr)
+	code, joined, stderr := run("compare", baseParts(), "slow.txt")
+	require.Equal(t, 0, code, stderr)
+	_, one, _ = strings.Cut(one, "\n")
+	_, joined, _ = strings.Cut(joined, "\n")
+	assert.Equal(t, one, joined)
+}
+
+func TestCompareUsage(t *testing.T) {
+	dir := t.TempDir()
+	compareInputs(t, dir)
+	t.Chdir(dir)
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"one side", []string{"compare", "base.txt"}, 2, "beff compare: need at least two sides\nusage: beff compare"},
+		{"bad experiments", []string{"compare", "-experiments", "some", "base.txt", "same.txt"}, 2, "beff compare: -experiments=some: want all, changed or none"},
+		{"empty name", []string{"compare", "base.txt,,same.txt", "slow.txt"}, 2, `beff compare: "base.txt,,same.txt": empty file name`},
+		{"missing file", []string{"compare", "base.txt", "nonexistent.txt"}, 1, "beff compare: open nonexistent.txt: no such file or directory"},
+		{"twice", []string{"compare", "base.txt,base.txt", "same.txt"}, 1, "beff compare: A: base.txt is given twice"},
+		{"mixed side", []string{"compare", "base.txt", "same.txt,np4.txt"}, 1, "beff compare: B: the b_eff runs are not of one configuration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			assert.Equal(t, tt.code, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, tt.stderr)
+		})
+	}
+}
+
+// TestCompareGolden compares the output of compare and gate on the
+// synthetic runs with testdata/compare/NAME.stdout. On a mismatch it
+// writes NAME.got-stdout next to it; -update rewrites NAME.stdout.
+func TestCompareGolden(t *testing.T) {
+	goldenDir, err := filepath.Abs("../../testdata/compare")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	compareInputs(t, dir)
+	t.Chdir(dir)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"compare", []string{"compare", "base.txt", "slow.txt"}, 0},
+		{"compare-changed", []string{"compare", "-experiments", "changed", "base.txt", "slowlat.txt", "few.txt"}, 0},
+		{"compare-figures", []string{"compare", "-experiments", "none", baseParts(), "np4.txt", "beffonly.txt"}, 0},
+		{"gate-fail", []string{"gate", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 1},
+		{"gate-ok", []string{"gate", "-base", "base.txt", "-new", "same.txt", "-max-drop", "5"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			require.Equal(t, tt.code, code, "stderr: %s", stderr)
+			assert.Empty(t, stderr)
+			golden := filepath.Join(goldenDir, tt.name+".stdout")
+			got := filepath.Join(goldenDir, tt.name+".got-stdout")
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to create it")
+			if string(want) == stdout {
+				os.Remove(got)
+				return
+			}
+			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
+			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+		})
+	}
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/fold"
+)
+
+// TestGoldenJSON compares the output of fold -json with
+// testdata/fold/NAME.json (paths relative to the module root). On a
+// mismatch it writes NAME.json.got-stdout next to it; -update rewrites
+// NAME.json.
+func TestGoldenJSON(t *testing.T) {
+	t.Chdir("../..")
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"short-np2", []string{"fold", "-json", "testdata/short-np2.txt"}},
+		{"io-synthetic", []string{"fold", "-json", "testdata/io-synthetic.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			require.Equal(t, 0, code, "stderr: %s", stderr)
+			assert.Empty(t, stderr)
+			require.True(t, json.Valid([]byte(stdout)), "not valid JSON")
+			golden := filepath.Join("testdata", "fold", tt.name+".json")
+			got := golden + ".got-stdout"
+			if *update {
+				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
+				return
+			}
+			want, err := os.ReadFile(golden)
+			require.NoError(t, err, "run with -update to create it")
+			if string(want) == stdout {
+				os.Remove(got)
+				return
+			}
+			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
+			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+		})
+	}
+}
+
+// decodeDoc decodes the output of fold -json into the Go types, refusing
+// unknown fields.
+func decodeDoc(t *testing.T, stdout string) fold.JSONDoc {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	var doc fold.JSONDoc
+	require.NoError(t, dec.Decode(&doc))
+	return doc
+}
+
+// TestFoldJSON checks the document of two files, one with both benchmarks,
+// against the fold's figures, and that -rmax reaches it.
+func TestFoldJSON(t *testing.T) {
+	both := writeTemp(t, "both.txt", shortNP2(t)+ioSynthetic(t))
+	code, stdout, stderr := run("fold", "-json", "-rmax", "50", "../../testdata/short-np2.txt", both)
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr)
+	doc := decodeDoc(t, stdout)
+	assert.Equal(t, "beff-fold/1", doc.Schema)
+	require.Len(t, doc.Files, 2)
+	assert.Equal(t, "../../testdata/short-np2.txt", doc.Files[0].Name)
+	assert.Equal(t, both, doc.Files[1].Name)
+	require.Len(t, doc.Files[0].Runs, 1)
+	require.Len(t, doc.Files[1].Runs, 2)
+
+	f, err := fold.ReadFile(both)
+	require.NoError(t, err)
+	f.Runs[0].Config.Rmax = 50
+	p, err := fold.Fold(f.Runs[0])
+	require.NoError(t, err)
+	pio, err := fold.FoldIO(f.IORuns[0])
+	require.NoError(t, err)
+	for i, figs := range [][]fold.Figure{p.Figures(), pio.Figures()} {
+		r := doc.Files[1].Runs[i]
+		require.Len(t, r.Figures, len(figs))
+		for k, fig := range figs {
+			got := r.Figures[k]
+			assert.Equal(t, fig, fold.Figure{Name: got.Name, Label: got.Label, Value: float64(got.Value), Unit: got.Unit})
+		}
+	}
+	b := doc.Files[1].Runs[0]
+	assert.Equal(t, "b_eff", b.Benchmark)
+	assert.Equal(t, fold.Float(50), b.Beff.RmaxGflops)
+	assert.Equal(t, "balance", b.Figures[len(b.Figures)-1].Name)
+	assert.False(t, b.Valid)
+	assert.Equal(t, []string{"short run"}, b.Reasons)
+	assert.Len(t, b.Experiments, 320)
+	io := doc.Files[1].Runs[1]
+	assert.Equal(t, "b_eff_io", io.Benchmark)
+	assert.True(t, io.Valid)
+	assert.Equal(t, 1, io.Index)
+	assert.Equal(t, strings.Count(shortNP2(t), "\n")+23, io.Line)
+	assert.Equal(t, fold.Float(146.25), io.Figures[0].Value)
+	assert.Equal(t, "1800", io.Config["beffio-t-s"])
+
+	// The protocol text and the benchfmt summary are not printed.
+	assert.NotContains(t, stdout, "b_eff = ")
+	assert.NotContains(t, stdout, "BenchmarkBeffFold")
+}
+
+func TestFoldJSONUsage(t *testing.T) {
+	path := writeTemp(t, "results.txt", shortNP2(t))
+	for _, args := range [][]string{
+		{"fold", "-json", "-append", path},
+		{"fold", "-append", "-json", path},
+	} {
+		code, stdout, stderr := run(args...)
+		assert.Equal(t, 2, code)
+		assert.Empty(t, stdout)
+		assert.True(t, strings.HasPrefix(stderr, "beff fold: -json and -append cannot be used together\nusage: beff fold"), stderr)
+	}
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, shortNP2(t), string(after), "nothing appended")
+
+	// A refused run: no JSON, the error as without -json.
+	code, stdout, stderr := run("fold", "-json", writeTemp(t, "empty.txt", ""))
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "not b_eff output")
+}
+
+// TestFoldJSONNonFinite folds a b_eff_io file with a cache of 0 MiB (an
+// infinite data-to-cache ratio) and a line with NaN and Inf metrics: the
+// output is valid JSON with null in their place.
+func TestFoldJSONNonFinite(t *testing.T) {
+	text := strings.Replace(ioSynthetic(t), "beffio-cache-mib: 4\n", "beffio-cache-mib: 0\n", 1)
+	text = strings.Replace(text, "\t2 decisions\t0.25 stop-ms\n", "\t2 decisions\t0.25 stop-ms\tNaN x-nan\t+Inf x-inf\n", 1)
+	path := writeTemp(t, "nonfinite.txt", text)
+	code, stdout, stderr := run("fold", "-json", path)
+	require.Equal(t, 0, code, stderr)
+	require.True(t, json.Valid([]byte(stdout)), "not valid JSON")
+	assert.NotContains(t, stdout, "NaN")
+	assert.NotContains(t, stdout, "Inf")
+	assert.Equal(t, 3, strings.Count(stdout, `"cache_ratio": null`))
+	assert.Contains(t, stdout, `"x-nan": null`)
+	assert.Contains(t, stdout, `"x-inf": null`)
+	decodeDoc(t, stdout)
+	var v any
+	require.NoError(t, json.NewDecoder(bytes.NewReader([]byte(stdout))).Decode(&v))
+}

@@ -1,0 +1,133 @@
+// Package comparetest writes synthetic results files for tests: several
+// runs derived from one real run (a seed file) by a deterministic jitter
+// of every measurement, optionally slowed down or with other
+// configuration lines.
+package comparetest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// Options say how Write derives runs from the seed.
+type Options struct {
+	// Runs is the number of runs to write, as -test.count does: every
+	// benchmark line of the seed Runs times, BenchmarkBeff before
+	// BenchmarkBeffIO.
+	Runs int
+	// FirstRun numbers the first run written (0-based): run k of a file
+	// has the same values whatever the FirstRun of the file, so one-run
+	// files with FirstRun 0, 1, ... hold the runs of one file with Runs > 1.
+	FirstRun int
+	// Seed seeds the jitter; equal seeds give equal files.
+	Seed uint64
+	// Jitter is the relative amplitude of the jitter: every line of every
+	// run is slowed down or sped up by a factor drawn uniformly from
+	// [1-Jitter, 1+Jitter].
+	Jitter float64
+	// Scale, if not nil, gives a further factor for each line by its name
+	// (without "Benchmark"); 1 leaves the line as it is.
+	Scale func(name string) float64
+	// Config replaces the values of configuration lines (key → value).
+	Config map[string]string
+	// Keep, if not nil, selects the lines to write by name.
+	Keep func(name string) bool
+}
+
+// Bandwidths and amounts per time grow with a speed-up factor; times
+// shrink. Other metrics (counts, data) stay.
+var (
+	rates = map[string]bool{"MB/s": true, "min-MB/s": true, "avg-MB/s": true}
+	times = map[string]bool{"ms/loop": true, "ns/op": true, "s": true}
+)
+
+// Write writes opt.Runs runs derived from the benchfmt in seed to w: each
+// line's rates are multiplied, and its times divided, by its factor (the
+// jitter times Scale). The unit lines and the configuration (with
+// opt.Config) are kept.
+func Write(w io.Writer, seed []byte, opt Options) error {
+	var beff, beffio []*benchfmt.Result
+	var units []*benchfmt.UnitMetadata
+	r := benchfmt.NewReader(bytes.NewReader(seed), "seed")
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return rec
+		case *benchfmt.UnitMetadata:
+			units = append(units, rec)
+		case *benchfmt.Result:
+			if opt.Keep != nil && !opt.Keep(string(rec.Name)) {
+				continue
+			}
+			res := rec.Clone()
+			for i, c := range res.Config {
+				if v, ok := opt.Config[c.Key]; ok && c.File {
+					res.Config[i].Value = []byte(v)
+				}
+			}
+			if string(res.Name.Base()) == "BeffIO" {
+				beffio = append(beffio, res)
+			} else {
+				beff = append(beff, res)
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return err
+	}
+	bw := benchfmt.NewWriter(w)
+	for _, u := range units {
+		if err := bw.Write(u); err != nil {
+			return err
+		}
+	}
+	for block, results := range [][]*benchfmt.Result{beff, beffio} {
+		for run := opt.FirstRun; run < opt.FirstRun+opt.Runs; run++ {
+			rng := rand.New(rand.NewPCG(opt.Seed, uint64(block*1000+run)))
+			for _, res := range results {
+				f := 1 + opt.Jitter*(2*rng.Float64()-1)
+				if opt.Scale != nil {
+					f *= opt.Scale(string(res.Name))
+				}
+				out := res.Clone()
+				for i, v := range out.Values {
+					unit := v.Unit
+					if v.OrigUnit != "" {
+						unit = v.OrigUnit
+					}
+					switch {
+					case rates[unit]:
+						out.Values[i].Value *= f
+						out.Values[i].OrigValue *= f
+					case times[unit]:
+						out.Values[i].Value /= f
+						out.Values[i].OrigValue /= f
+					}
+				}
+				if err := bw.Write(out); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// WriteFile writes the runs derived from the seed file seedPath to path;
+// see Write.
+func WriteFile(path, seedPath string, opt Options) error {
+	seed, err := os.ReadFile(seedPath)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := Write(&b, seed, opt); err != nil {
+		return fmt.Errorf("writing %s from %s: %w", path, seedPath, err)
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}

@@ -1,0 +1,187 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A GateResult is the decision of Gate: the rows of the comparison in
+// which the new side got significantly worse than the base side by more
+// than MaxDrop percent, and counts of the rest.
+type GateResult struct {
+	Base, New *Side
+	MaxDrop   float64 // percent
+	Tables    []*Table
+	// Offenders are the rows significantly worse by more than MaxDrop
+	// percent, in table order.
+	Offenders []*Row
+	// Compared counts the rows with samples on both sides per group;
+	// Untestable those of them whose sample sizes cannot give p < Alpha
+	// (a measurement missing from some runs).
+	Compared   [numGroups]int
+	Untestable int
+	// Worse counts the rows significantly worse (the offenders included),
+	// Better those significantly better.
+	Worse, Better int
+}
+
+// Failed reports whether the new side got worse.
+func (g *GateResult) Failed() bool { return len(g.Offenders) > 0 }
+
+// A RefusalError says why Gate cannot decide: the sides are not of the
+// same configuration, or they have too few runs for a significant result.
+type RefusalError struct {
+	Msg string
+}
+
+func (e *RefusalError) Error() string { return e.Msg }
+
+// Gate compares side nw with side base and finds every folded figure and,
+// with experiments, every experiment that got worse by more than maxDrop
+// percent with p < Alpha: a bandwidth that dropped, a time that rose. A
+// metric is worse by (1 - new/base)·100 % when higher is better and by
+// (new/base - 1)·100 % when lower is better, from the medians.
+//
+// Gate refuses with a *RefusalError when the sides are not the same
+// configuration (ConfigDiff; a benchmark only one side has counts) or when
+// either benchmark has too few runs on the two sides to ever reach
+// p < Alpha: MinP(n, m) ≥ Alpha, and when there is nothing to compare.
+//
+// Every row is tested on its own at Alpha, as benchstat does; with
+// thousands of experiments some will differ by chance, so maxDrop must
+// exceed the run-to-run spread of the experiments, or experiments be
+// false.
+func Gate(base, nw *Side, maxDrop float64, experiments bool) (*GateResult, error) {
+	if d := ConfigDiff(base, nw); len(d) > 0 {
+		return nil, &RefusalError{fmt.Sprintf("%s and %s are not the same configuration: %s",
+			base.Label, nw.Label, strings.Join(d, "; "))}
+	}
+	for _, b := range []struct {
+		name string
+		n, m int
+	}{{"b_eff", len(base.Runs), len(nw.Runs)}, {"b_eff_io", len(base.IORuns), len(nw.IORuns)}} {
+		if b.n == 0 && b.m == 0 {
+			continue
+		}
+		if p := MinP(b.n, b.m); p >= Alpha {
+			return nil, &RefusalError{fmt.Sprintf(
+				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
+				base.Label, b.n, b.name, plural(b.n), nw.Label, b.m, b.n, b.m, Alpha, b.n+b.m, b.n, p, minRuns())}
+		}
+	}
+	g := &GateResult{Base: base, New: nw, MaxDrop: maxDrop, Tables: Compare([]*Side{base, nw})}
+	tables := g.Tables
+	g.Tables = nil
+	for _, t := range tables {
+		if !experiments && (t.Group == BeffExperiments || t.Group == IOExperiments) {
+			continue
+		}
+		g.Tables = append(g.Tables, t)
+		for _, r := range t.Rows {
+			b, c := r.Cells[0], r.Cells[1]
+			if b == nil || c == nil {
+				continue
+			}
+			g.Compared[t.Group]++
+			if MinP(len(b.Sample.Values), len(c.Sample.Values)) >= Alpha {
+				g.Untestable++
+				continue
+			}
+			worse := r.Worse(1)
+			switch {
+			case !c.Significant() || math.IsNaN(worse):
+			case worse > 0:
+				g.Worse++
+				if worse > maxDrop {
+					g.Offenders = append(g.Offenders, r)
+				}
+			case worse < 0:
+				g.Better++
+			}
+		}
+	}
+	if g.Compared == [numGroups]int{} {
+		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, nw.Label, what(experiments))}
+	}
+	return g, nil
+}
+
+func what(experiments bool) string {
+	if experiments {
+		return "figure or experiment"
+	}
+	return "figure"
+}
+
+// minRuns is the least number of runs per side with which the
+// Mann–Whitney U test can reach p < Alpha.
+func minRuns() int {
+	n := 1
+	for MinP(n, n) >= Alpha {
+		n++
+	}
+	return n
+}
+
+// WriteGate writes the decision g: the header of the sides, then either a
+// line "FAIL: ..." and a table of the offenders (name, unit, the medians,
+// the change and the p-value) or a line "ok: no significant drop > P%"
+// with the counts.
+func WriteGate(w io.Writer, g *GateResult) error {
+	if err := WriteHeader(w, []*Side{g.Base, g.New}); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	maxDrop := strconv.FormatFloat(g.MaxDrop, 'f', -1, 64) + "%"
+	var counts []string
+	total := 0
+	for grp, n := range g.Compared {
+		if n > 0 {
+			counts = append(counts, fmt.Sprintf("%d %s", n, Group(grp)))
+			total += n
+		}
+	}
+	summary := fmt.Sprintf("compared %s: %d significantly worse, %d significantly better, %d untestable (too few samples)",
+		joinAnd(counts), g.Worse, g.Better, g.Untestable)
+	if !g.Failed() {
+		fmt.Fprintf(bw, "ok: no significant drop > %s (%s)\n", maxDrop, summary)
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "FAIL: %d of %d got significantly worse (p < %v) by more than %s\n", len(g.Offenders), total, Alpha, maxDrop)
+	tt := newTextTable([]string{"", "  ", "  ", "  ", "  ", "  "})
+	tt.row()
+	for i, h := range []string{"", "unit", g.Base.Label, g.New.Label, "change", "p"} {
+		a := alignRight
+		if i < 2 || i == 5 {
+			a = alignLeft
+		}
+		tt.cell(h, a, "")
+	}
+	for _, r := range g.Offenders {
+		tt.row()
+		dec := decimals(r)
+		tt.cell(r.Name, alignLeft, "")
+		tt.cell(unitLabel(r.Unit, r.Better), alignLeft, "")
+		tt.cell(strconv.FormatFloat(r.Cells[0].Summary.Center, 'f', dec, 64), alignRight, "")
+		tt.cell(strconv.FormatFloat(r.Cells[1].Summary.Center, 'f', dec, 64), alignRight, "")
+		tt.cell(formatChange(r.Change(1)), alignRight, "")
+		tt.cell(r.Cells[1].Cmp.String(), alignLeft, "")
+	}
+	if err := tt.write(bw); err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "(%s)\n", summary)
+	return bw.Flush()
+}
+
+// joinAnd joins s as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

@@ -1,0 +1,249 @@
+package compare
+
+import (
+	"math"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/beff-suite/beff/internal/fold"
+)
+
+// Statistics as benchstat uses them.
+const (
+	// Alpha is the significance level: a difference is significant when
+	// the Mann–Whitney U test gives p < Alpha.
+	Alpha = 0.05
+	// Confidence is the level of the confidence interval of a median.
+	Confidence = 0.95
+)
+
+// assumption is benchstat's default: no assumption about the
+// distribution (median, its order-statistic confidence interval and the
+// Mann–Whitney U test).
+var assumption = benchmath.AssumeNothing
+
+var thresholds = &benchmath.Thresholds{CompareAlpha: Alpha}
+
+// A Group is one table of a comparison.
+type Group int
+
+// The groups, in the order the tables appear.
+const (
+	BeffFigures     Group = iota // the folded b_eff figures, one per run
+	IOFigures                    // the folded b_eff_io figures, one per run
+	BeffExperiments              // the BenchmarkBeff lines, MB/s
+	IOExperiments                // the BenchmarkBeffIO pattern and total lines, MB/s
+	numGroups
+)
+
+func (g Group) String() string {
+	return [...]string{"b_eff figures", "b_eff_io figures", "b_eff experiments", "b_eff_io experiments"}[g]
+}
+
+// A Direction says which way a metric improves.
+type Direction int
+
+const (
+	HigherIsBetter Direction = iota
+	LowerIsBetter
+)
+
+// betterOf is the direction of unit: bandwidths and the balance factor
+// improve upwards, times downwards.
+func betterOf(unit string) Direction {
+	switch unit {
+	case "us", "min", "s":
+		return LowerIsBetter
+	}
+	return HigherIsBetter
+}
+
+// A Metric is one compared quantity: a folded figure or an experiment.
+type Metric struct {
+	Group  Group
+	Name   string // the figure name (fig=<name>) or the benchmark line name without "Benchmark"
+	Unit   string // MB/s, us, B/F or min
+	Better Direction
+}
+
+// series collects the samples of one group on one side: the metrics in
+// order of first appearance and the values of each.
+type series struct {
+	order  []Metric
+	values map[string][]float64
+}
+
+func (s *series) add(g Group, name, unit string, v float64) {
+	if s.values == nil {
+		s.values = map[string][]float64{}
+	}
+	if _, ok := s.values[name]; !ok {
+		s.order = append(s.order, Metric{g, name, unit, betterOf(unit)})
+	}
+	s.values[name] = append(s.values[name], v)
+}
+
+// samples returns the samples of group g on side s: one value per run for
+// every metric the run has.
+func (s *Side) samples(g Group) *series {
+	out := &series{}
+	switch g {
+	case BeffFigures:
+		for _, p := range s.Protos {
+			if p == nil {
+				continue
+			}
+			for _, f := range p.Figures() {
+				out.add(g, f.Name, f.Unit, f.Value)
+			}
+		}
+	case IOFigures:
+		for _, p := range s.IOProtos {
+			for _, f := range p.Figures() {
+				out.add(g, f.Name, f.Unit, f.Value)
+			}
+		}
+	case BeffExperiments:
+		for _, r := range s.Runs {
+			for _, m := range r.Measurements {
+				out.add(g, fold.BenchName+"/"+m.Key.String(), "MB/s", m.MBps)
+			}
+		}
+	case IOExperiments:
+		for _, r := range s.IORuns {
+			for _, m := range r.Measurements {
+				if m.Pat == fold.PatPhase {
+					continue // a scheduled time, not a bandwidth
+				}
+				out.add(g, m.Name(), "MB/s", m.MBps)
+			}
+		}
+	}
+	return out
+}
+
+// A Table is the comparison of one group over the sides.
+type Table struct {
+	Group Group
+	Sides []*Side
+	Rows  []*Row
+}
+
+// A Row compares one metric over the sides.
+type Row struct {
+	Metric
+	// Cells holds one cell per side, nil where the side has no sample.
+	Cells []*Cell
+}
+
+// A Cell is the samples of one metric on one side, summarised and, for
+// every side after the first, compared with the first.
+type Cell struct {
+	Sample  *benchmath.Sample
+	Summary benchmath.Summary // the median and its confidence interval
+	// Cmp is the comparison with the first side's cell; nil for the first
+	// side and where the first side has no sample.
+	Cmp *benchmath.Comparison
+}
+
+// Significant reports whether the cell differs from the first side's
+// with p < Alpha.
+func (c *Cell) Significant() bool { return c.Cmp != nil && c.Cmp.P < Alpha }
+
+// Change is the change of the median of side i from that of the first
+// side in percent (NaN when either is missing or the base median is 0).
+func (r *Row) Change(i int) float64 {
+	base, c := r.Cells[0], r.Cells[i]
+	if base == nil || c == nil || base.Summary.Center == 0 {
+		return math.NaN()
+	}
+	return (c.Summary.Center/base.Summary.Center - 1) * 100
+}
+
+// Worse is the percentage by which side i is worse than the first side,
+// in the metric's direction: the drop of a bandwidth, the rise of a time;
+// negative when it is better, NaN when it cannot be computed.
+func (r *Row) Worse(i int) float64 {
+	ch := r.Change(i)
+	if r.Better == HigherIsBetter {
+		return -ch
+	}
+	return ch
+}
+
+// Compare compares the sides, each after the first with the first, and
+// returns the tables that have rows: the figures of b_eff and b_eff_io,
+// then their experiments. Rows follow the order in which the metrics first
+// occur, first side first.
+func Compare(sides []*Side) []*Table {
+	var tables []*Table
+	for g := range numGroups {
+		t := compareGroup(g, sides)
+		if len(t.Rows) > 0 {
+			tables = append(tables, t)
+		}
+	}
+	return tables
+}
+
+func compareGroup(g Group, sides []*Side) *Table {
+	t := &Table{Group: g, Sides: sides}
+	per := make([]*series, len(sides))
+	index := map[string]*Row{}
+	for i, s := range sides {
+		per[i] = s.samples(g)
+		for _, m := range per[i].order {
+			if index[m.Name] == nil {
+				r := &Row{Metric: m, Cells: make([]*Cell, len(sides))}
+				index[m.Name] = r
+				t.Rows = append(t.Rows, r)
+			}
+		}
+	}
+	for _, r := range t.Rows {
+		for i := range sides {
+			vals := per[i].values[r.Name]
+			if len(vals) == 0 {
+				continue
+			}
+			smp := benchmath.NewSample(append([]float64(nil), vals...), thresholds)
+			r.Cells[i] = &Cell{Sample: smp, Summary: assumption.Summary(smp, Confidence)}
+			if i > 0 && r.Cells[0] != nil {
+				cmp := assumption.Compare(r.Cells[0].Sample, smp)
+				r.Cells[i].Cmp = &cmp
+			}
+		}
+	}
+	return t
+}
+
+// MinP is the smallest two-sided p-value the Mann–Whitney U test can give
+// for samples of n and m values: 2 / C(n+m, n), reached when the samples
+// do not overlap. With MinP(n, m) ≥ Alpha no difference can be
+// significant (3 vs 3: 0.1).
+func MinP(n, m int) float64 {
+	if n <= 0 || m <= 0 {
+		return 1
+	}
+	// C(n+m, n) as a product of ratios, exact enough for the purpose.
+	c := 1.0
+	for i := 1; i <= n; i++ {
+		c = c * float64(m+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// Changed returns a copy of t with only the rows in which some side
+// differs significantly from the first.
+func (t *Table) Changed() *Table {
+	c := &Table{Group: t.Group, Sides: t.Sides}
+	for _, r := range t.Rows {
+		for _, cell := range r.Cells {
+			if cell != nil && cell.Significant() {
+				c.Rows = append(c.Rows, r)
+				break
+			}
+		}
+	}
+	return c
+}

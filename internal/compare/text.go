@@ -1,0 +1,217 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Legend explains the cells of the tables.
+const Legend = `median ± 95 % confidence interval over the runs of each side; vs: change of the median,
+"~" when not significant (Mann–Whitney U test, p ≥ 0.05); ↑ higher is better, ↓ lower is better`
+
+// WriteHeader writes what the sides are: per side its label, files and
+// runs; the configuration of the first side; a note for each other side
+// whose configuration differs and the notes of every side.
+func WriteHeader(w io.Writer, sides []*Side) error {
+	bw := bufio.NewWriter(w)
+	for _, s := range sides {
+		fmt.Fprintf(bw, "%s: %s (%s)\n", s.Label, strings.Join(s.Files, ", "), s.Counts())
+	}
+	for _, l := range sides[0].Config.Describe() {
+		fmt.Fprintln(bw, l)
+	}
+	for _, s := range sides[1:] {
+		if d := ConfigDiff(sides[0], s); len(d) > 0 {
+			fmt.Fprintf(bw, "note: %s is not the same configuration as %s: %s\n", s.Label, sides[0].Label, strings.Join(d, "; "))
+		}
+	}
+	for _, s := range sides {
+		for _, n := range s.Notes {
+			fmt.Fprintf(bw, "note: %s\n", n)
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteText writes the comparison of sides as text: the header
+// (WriteHeader), the legend and the tables, each followed by its
+// footnotes.
+func WriteText(w io.Writer, sides []*Side, tables []*Table) error {
+	if err := WriteHeader(w, sides); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "\n%s\n", Legend); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if _, err := io.WriteString(w, "\n"); err != nil {
+			return err
+		}
+		if err := t.write(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// footnotes numbers distinct warnings in order of appearance.
+type footnotes struct {
+	index map[string]int
+	list  []string
+}
+
+// mark returns the markers of errs (" ¹²"), or "" when there are none.
+func (f *footnotes) mark(errs ...[]error) string {
+	var b strings.Builder
+	for _, es := range errs {
+		for _, e := range es {
+			msg := e.Error()
+			i, ok := f.index[msg]
+			if !ok {
+				if f.index == nil {
+					f.index = map[string]int{}
+				}
+				f.list = append(f.list, msg)
+				i = len(f.list)
+				f.index[msg] = i
+			}
+			if b.Len() == 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(superscript(i))
+		}
+	}
+	return b.String()
+}
+
+func (f *footnotes) write(w io.Writer) error {
+	for i, msg := range f.list {
+		if _, err := fmt.Fprintf(w, "%s %s\n", superscript(i+1), msg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var superDigits = []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+func superscript(i int) string {
+	var s []rune
+	for _, d := range strconv.Itoa(i) {
+		s = append(s, superDigits[d-'0'])
+	}
+	return string(s)
+}
+
+// write renders t: two header rows (the side labels; "median ± CI" and
+// "vs <first side>"), then a row per metric with its name, unit and
+// direction, and per side the median ± the confidence interval and, after
+// the first side, the change, the p-value and the verdict (better or
+// worse) of a significant change.
+func (t *Table) write(w io.Writer) error {
+	// Columns: name, unit, then per side: median, ±CI and after the first
+	// side: change, p, verdict; then the closing rule.
+	margins := []string{"", "  "}
+	start := make([]int, len(t.Sides)+1)
+	for i := range t.Sides {
+		start[i] = len(margins)
+		margins = append(margins, "   ", " ± ")
+		if i > 0 {
+			margins = append(margins, "  ", " ", " ")
+		}
+	}
+	start[len(t.Sides)] = len(margins)
+	margins = append(margins, "  ")
+	tt := newTextTable(margins)
+
+	base := t.Sides[0].Label
+	tt.row()
+	tt.cell(t.Group.String(), alignLeft, "")
+	for i, s := range t.Sides {
+		tt.col(start[i]).span(start[i+1]-start[i], s.Label, alignCenter, " │ ")
+	}
+	tt.col(start[len(t.Sides)]).cell("", alignLeft, " │")
+	tt.row()
+	tt.col(1).cell("unit", alignLeft, "")
+	for i := range t.Sides {
+		tt.col(start[i]).span(2, "median ± CI", alignCenter, " │ ")
+		if i > 0 {
+			tt.span(3, "vs "+base, alignLeft, "")
+		}
+	}
+	tt.col(start[len(t.Sides)]).cell("", alignLeft, " │")
+
+	var notes footnotes
+	for _, r := range t.Rows {
+		tt.row()
+		tt.cell(r.Name, alignLeft, "")
+		tt.cell(unitLabel(r.Unit, r.Better), alignLeft, "")
+		dec := decimals(r)
+		for i, c := range r.Cells {
+			if c == nil {
+				continue
+			}
+			tt.col(start[i])
+			tt.cell(strconv.FormatFloat(c.Summary.Center, 'f', dec, 64), alignRight, "")
+			tt.cell(c.Summary.PctRangeString()+notes.mark(c.Sample.Warnings, c.Summary.Warnings), alignRight, " ± ")
+			if c.Cmp == nil {
+				continue
+			}
+			delta, verdict := "~", ""
+			if c.Significant() {
+				delta = formatChange(r.Change(i))
+				switch worse := r.Worse(i); {
+				case worse > 0:
+					verdict = "worse"
+				case worse < 0:
+					verdict = "better"
+				}
+			}
+			tt.cell(delta, alignRight, "")
+			tt.cell("("+c.Cmp.String()+")"+notes.mark(c.Cmp.Warnings), alignLeft, "")
+			tt.cell(verdict, alignLeft, "")
+		}
+	}
+	if err := tt.write(w); err != nil {
+		return err
+	}
+	return notes.write(w)
+}
+
+// unitLabel shows unit with the arrow of its direction.
+func unitLabel(unit string, d Direction) string {
+	if unit == "us" {
+		unit = "µs"
+	}
+	if d == HigherIsBetter {
+		return unit + " ↑"
+	}
+	return unit + " ↓"
+}
+
+// formatChange formats a change in percent as benchstat does.
+func formatChange(pct float64) string {
+	if math.IsNaN(pct) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", pct)
+}
+
+// decimals is the number of decimals that shows the smallest median of
+// row r with 4 significant digits (at most 9 decimals).
+func decimals(r *Row) int {
+	v := math.Inf(1)
+	for _, c := range r.Cells {
+		if c != nil && c.Summary.Center != 0 {
+			v = math.Min(v, math.Abs(c.Summary.Center))
+		}
+	}
+	if math.IsInf(v, 1) {
+		return 0
+	}
+	return min(9, max(0, 3-int(math.Floor(math.Log10(v)))))
+}
