@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,18 +32,10 @@ Flags:
 
 // compareMain is the compare command.
 func compareMain(stdout, stderr io.Writer, args []string) int {
-	fs := flag.NewFlagSet("beff compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("beff compare", compareUsage, stderr)
 	experiments := fs.String("experiments", "all", "which experiment rows to show: `all`, changed (a significant change on some side) or none")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), compareUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	switch *experiments {
 	case "all", "changed", "none":
@@ -124,21 +115,13 @@ Flags:
 
 // gateMain is the gate command.
 func gateMain(stdout, stderr io.Writer, args []string) int {
-	fs := flag.NewFlagSet("beff gate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("beff gate", gateUsage, stderr)
 	baseFlag := fs.String("base", "", "the base side: a results `file`, or several joined with commas")
 	newFlag := fs.String("new", "", "the new side: a results `file`, or several joined with commas")
 	maxDrop := fs.Float64("max-drop", 0, "fail when something got significantly worse by more than `P` percent (required)")
 	experiments := fs.Bool("experiments", true, "gate on every experiment too; false: on the folded figures only")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), gateUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	usageErr := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "beff gate: "+format+"\n", args...)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -39,20 +37,12 @@ Flags:
 
 // foldMain is the fold command.
 func foldMain(stdout, stderr io.Writer, args []string) int {
-	fs := flag.NewFlagSet("beff fold", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("beff fold", foldUsage, stderr)
 	rmax := fs.Float64("rmax", 0, "Linpack Rmax of the system in `GFLOPS`, for the balance factor b_eff/Rmax (overrides beff-rmax-gflops)")
 	appendFlag := fs.Bool("append", false, "also append the folded figures to each FILE (only if every run folds)")
 	jsonFlag := fs.Bool("json", false, "print the folded runs as one JSON document (docs/fold-json.md) instead of the protocols")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), foldUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff fold: no input files")

@@ -2,8 +2,6 @@ package main
 
 import (
 	"cmp"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,19 +35,11 @@ Flags:
 
 // reportMain is the report command.
 func reportMain(stdout, stderr io.Writer, args []string) int {
-	fs := flag.NewFlagSet("beff report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("beff report", reportUsage, stderr)
 	out := fs.String("o", "site", "write the site to `DIR`")
 	nowFlag := fs.String("now", "", "generation `TIME` printed on the pages, RFC 3339 (default: now); for reproducible sites")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), reportUsage)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff report: no input files")
