@@ -234,6 +234,7 @@ func TestBeffIOBadInput(t *testing.T) {
 		{[]string{"-beffio.partitions", "2,5"}, "partition 5 is larger than the job"},
 		{[]string{"-beffio.rewrite", "some"}, "want all or scatter"},
 		{[]string{"-beffio.stop", "never"}, "want geometric or barrier"},
+		{[]string{"-beffio.sharedfp", "maybe"}, "want auto or off"},
 	}
 	if ro != "" {
 		cases = append(cases, struct {
@@ -305,4 +306,29 @@ func TestBeffIOValidationError(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "1 validation error")
 	assert.Contains(t, string(out), "NOT VALID")
+}
+
+// TestBeffIOSharedPointerOff: with the shared file pointer substituted by
+// explicit offsets the data lands where write_ordered would put it (the read
+// validation passes), the lines say sharedfp 0 and the fold marks the run
+// NOT VALID.
+func TestBeffIOSharedPointerOff(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 3, bin, append(quickIO, "-beffio.sharedfp=off", "-beffio.T=3", "-beffio.partitions=3")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	p := parseIO(t, res.stdout)
+	n := 0
+	for name, m := range p.metric {
+		if strings.Contains(name, "/type=shared/pat=") && !strings.HasSuffix(name, "pat=total") {
+			n++
+			assert.Equal(t, 0.0, m["sharedfp"], name)
+			assert.Zero(t, m["errors"], name)
+		}
+	}
+	assert.Equal(t, 3*8, n, "every shared pattern of every access method")
+	file := filepath.Join(t.TempDir(), "io.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "shared file pointer substituted by explicit offsets (24 of 24")
 }

@@ -32,6 +32,7 @@ var (
 	ioHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
 	ioMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start); time-driven patterns that reach their share stop early and the run is NOT VALID")
 	ioTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
+	ioSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
 	ioCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -58,6 +59,7 @@ type IOSettings struct {
 	HintsFile  string
 	Hints      []HintRule
 	TestFault  bool
+	SharedFP   string // auto or off
 	MaxData    int64  // bytes the run may write (all partitions' files coexist)
 	MaxDataWhy string // how MaxData was chosen
 }
@@ -78,7 +80,7 @@ func init() {
 
 func ioSetup(info *RunInfo) (any, error) {
 	n := len(info.Hosts)
-	st := IOSettings{TestFault: *ioTestFault, T: *ioT, Dir: *ioDir, MemMiB: *ioMem, TotalMiB: *ioTotalMem, CacheMiB: *ioCache, Keep: *ioKeep,
+	st := IOSettings{TestFault: *ioTestFault, SharedFP: *ioSharedFP, T: *ioT, Dir: *ioDir, MemMiB: *ioMem, TotalMiB: *ioTotalMem, CacheMiB: *ioCache, Keep: *ioKeep,
 		Rewrite: beffio.RewriteMode(*ioRewrite), Stop: beffio.StopRule(*ioStop), DropCaches: "off"}
 	set := map[string]bool{}
 	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -87,6 +89,9 @@ func ioSetup(info *RunInfo) (any, error) {
 	}
 	if st.Rewrite != beffio.RewriteAll && st.Rewrite != beffio.RewriteScatter {
 		return nil, fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *ioRewrite)
+	}
+	if st.SharedFP != "auto" && st.SharedFP != "off" {
+		return nil, fmt.Errorf("-beffio.sharedfp=%s: want auto or off", st.SharedFP)
 	}
 	if st.Stop != beffio.StopGeometric && st.Stop != beffio.StopBarrier {
 		return nil, fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *ioStop)
@@ -239,6 +244,7 @@ func ioConfig(info *RunInfo) []string {
 		"beffio-dir: " + dir,
 		"beffio-rewrite: " + string(st.Rewrite),
 		"beffio-stop: " + string(st.Stop),
+		"beffio-sharedfp: " + st.SharedFP,
 		"beffio-dropcaches: " + st.DropCaches,
 		fmt.Sprintf("beffio-hints: %s", hintsDesc(st)),
 		fmt.Sprintf("beffio-maxdata-mib: %d (%s)", st.MaxData/beffio.MiB, st.MaxDataWhy),
@@ -323,6 +329,9 @@ type ioPart struct {
 	bases  map[int]int64 // pattern number → start of its region
 	lseg   int64
 	fill   int64 // the fill pattern's chunk (0: nothing left to fill)
+	// explicit is set when the shared type uses explicit offsets instead
+	// of the shared file pointer (-beffio.sharedfp=off, or it failed).
+	explicit bool
 }
 
 // ioRun is one execution of BenchmarkBeffIO on this rank.
@@ -636,7 +645,13 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 	case beffio.Scatter:
 		err = fh.SetViewScatter(base+int64(rank)*pat.L, pat.L, p.n, mpi.InfoNull())
 	case beffio.Shared:
-		err = fh.SeekShared(base)
+		if r.st.SharedFP == "off" {
+			p.explicit = true
+		}
+		if !p.explicit {
+			err = r.sharedPointer(p, fh, base, where)
+		}
+		calls.ExplicitOffsets = p.explicit
 	case beffio.Separated:
 		err = fh.SeekSet(base)
 	default:
@@ -753,7 +768,11 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 			b.ReportMetric(r.maxTime(p, stopTime)*1e3, "stop-ms")
 		}
 		if pat.Type == beffio.Shared {
-			b.ReportMetric(1, "sharedfp")
+			fp := 1.0
+			if p.explicit {
+				fp = 0
+			}
+			b.ReportMetric(fp, "sharedfp")
 		}
 		if timeDriven && capped {
 			b.ReportMetric(1, "capped")
@@ -841,4 +860,24 @@ func (r *ioRun) corrupt() {
 		}
 	}
 	r.s.must("barrier", r.s.Comm.Barrier())
+}
+
+// sharedPointer positions the shared file pointer at base. Where the MPI-IO
+// layer cannot (no file locking, for one), every rank of the partition
+// learns it and the partition's shared type switches to explicit offsets
+// (write_at_all at the offsets write_ordered would use): the run goes on
+// and the lines say sharedfp 0, which makes it NOT VALID.
+func (r *ioRun) sharedPointer(p *ioPart, fh mpi.File, base int64, where string) error {
+	err := fh.SeekShared(base)
+	in, out := []int64{0}, []int64{0}
+	if err != nil {
+		in[0] = 1
+		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io %s: MPI_File_seek_shared: %v\n", r.s.Rank, where, err)
+	}
+	r.s.must("agreeing on the shared file pointer", p.comm.AllreduceInt64(in, out, mpi.Max))
+	if out[0] != 0 {
+		p.explicit = true
+		r.s.Logf("b_eff_io: partition %d: the shared file pointer does not work here; type shared uses explicit offsets (the run is NOT VALID)", p.n)
+	}
+	return nil
 }
