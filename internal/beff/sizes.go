@@ -33,11 +33,11 @@ const MinLmax = MiB / 128
 // Lmax of at least MinLmax (8192 bytes) to be 8 distinct sizes above 4096.
 func CheckLmax(lmax int64) error {
 	if lmax < MinLmax {
-		return fmt.Errorf("Lmax = %d bytes is too small: it must be at least %d bytes (memory per process of at least 1 MiB)", lmax, int64(MinLmax))
+		return fmt.Errorf("the largest message Lmax = %d bytes is too small: it must be at least %d bytes (memory per process of at least 1 MiB)", lmax, int64(MinLmax))
 	}
 	if BufferSize(lmax) > MaxInt32 {
 		maxMem := ((MaxInt32/6 - 16) * 128) / MiB
-		return fmt.Errorf("Lmax = %d bytes is too large: the cyclic buffers of 6·(Lmax+16) bytes must stay addressable with an int displacement (MPI_Alltoallv); use a memory per process of at most %d MiB", lmax, maxMem)
+		return fmt.Errorf("the largest message Lmax = %d bytes is too large: the cyclic buffers of 6·(Lmax+16) bytes must stay addressable with an int displacement (MPI_Alltoallv); use a memory per process of at most %d MiB", lmax, maxMem)
 	}
 	return nil
 }
