@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -230,18 +229,7 @@ func TestCompareGolden(t *testing.T) {
 			assert.Empty(t, stderr)
 			golden := filepath.Join(goldenDir, tt.name+".stdout")
 			got := filepath.Join(goldenDir, tt.name+".got-stdout")
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
-				return
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run with -update to create it")
-			if string(want) == stdout {
-				os.Remove(got)
-				return
-			}
-			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
-			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+			checkGolden(t, golden, got, stdout)
 		})
 	}
 }

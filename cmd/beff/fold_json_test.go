@@ -35,18 +35,7 @@ func TestGoldenJSON(t *testing.T) {
 			require.True(t, json.Valid([]byte(stdout)), "not valid JSON")
 			golden := filepath.Join("testdata", "fold", tt.name+".json")
 			got := golden + ".got-stdout"
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
-				return
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run with -update to create it")
-			if string(want) == stdout {
-				os.Remove(got)
-				return
-			}
-			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
-			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+			checkGolden(t, golden, got, stdout)
 		})
 	}
 }

@@ -50,20 +50,28 @@ func TestGolden(t *testing.T) {
 			assert.Empty(t, stderr)
 			golden := filepath.Join("testdata", "fold", tt.name+".stdout")
 			got := filepath.Join("testdata", "fold", tt.name+".got-stdout")
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
-				return
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run with -update to create it")
-			if string(want) == stdout {
-				os.Remove(got)
-				return
-			}
-			require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
-			t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
+			checkGolden(t, golden, got, stdout)
 		})
 	}
+}
+
+// checkGolden compares stdout with the golden file (rewritten with
+// -update); on a mismatch it writes stdout to got and shows the first
+// differing line.
+func checkGolden(t *testing.T, golden, got, stdout string) {
+	t.Helper()
+	if *update {
+		require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
+		return
+	}
+	want, err := os.ReadFile(golden)
+	require.NoError(t, err, "run with -update to create it")
+	if string(want) == stdout {
+		os.Remove(got)
+		return
+	}
+	require.NoError(t, os.WriteFile(got, []byte(stdout), 0o644))
+	t.Errorf("output differs from %s (written to %s):\n%s", golden, got, firstDiff(string(want), stdout))
 }
 
 // firstDiff shows the first line where want and got differ.
