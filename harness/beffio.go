@@ -258,11 +258,7 @@ func (r *ioRun) capCalls(p *ioPart, pat beffio.Pattern) int64 {
 	if r.st.MaxData <= 0 || pat.U == 0 {
 		return 0
 	}
-	writeU := 0
-	for _, q := range r.table {
-		writeU += q.U
-	}
-	budget := float64(r.st.MaxData) / float64(len(r.parts)) * float64(pat.U) / float64(writeU)
+	budget := float64(r.st.MaxData) / float64(len(r.parts)) * float64(pat.U) / float64(beffio.SumU(r.table))
 	return max(1, int64(budget/float64(pat.Bytes(1, p.n))))
 }
 
@@ -711,15 +707,15 @@ func (r *ioRun) pattern(b *testing.B, p *ioPart, fh mpi.File, path string, acc b
 		for next > 0 {
 			err = run(next)
 			ts := mpi.Wtime()
-			el := r.maxTime(p, ts-t0)
-			failed := []int64{0}
+			// one reduction per decision: the elapsed time and whether a call failed
+			in, out := []float64{ts - t0, 0}, []float64{0, 0}
 			if err != nil {
-				failed[0] = 1
+				in[1] = 1
 			}
-			dec := []int64{0, 0}
-			r.s.must("reducing I/O errors", p.comm.ReduceInt64(failed, dec[1:], mpi.Max, 0))
+			s.must("reducing the stop decision", p.comm.ReduceFloat64(in, out, mpi.Max, 0))
+			dec := []int64{0, int64(out[1])}
 			if rank == 0 && dec[1] == 0 {
-				dec[0] = beffio.NextBatch(done, next, el, target)
+				dec[0] = beffio.NextBatch(done, next, out[0], target)
 				if limit > 0 && dec[0] > 0 {
 					if done >= limit {
 						dec[0], capped = 0, true

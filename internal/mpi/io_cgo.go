@@ -161,17 +161,3 @@ func ioCall(p *IOCalls) string {
 	}
 	return "MPI_File_" + verb
 }
-
-// IOOffset and IOValue are the C side's layout and validation values (for
-// tests comparing them with package beffio).
-func IOOffset(p *IOCalls, c, j int64) int64 {
-	cc := p.c()
-	return int64(C.beffio_offset(&cc, C.int64_t(c), C.int64_t(j)))
-}
-func IOValue(rep, offset int64, pattern, access int, last bool) uint64 {
-	l := C.int(0)
-	if last {
-		l = 1
-	}
-	return uint64(C.beffio_value(C.int64_t(rep), C.int64_t(offset), C.int(pattern), C.int(access), l))
-}
