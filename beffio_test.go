@@ -3,7 +3,7 @@ package beff_test
 import (
 	"testing"
 
-	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/beffio/driver"
 )
 
 // BenchmarkBeffIO measures the effective I/O bandwidth b_eff_io through
@@ -12,4 +12,4 @@ import (
 // the type's total (pat=total) and the partition's phase time (pat=phase).
 // Run it under mpirun on a binary built with -tags mpi, then fold the output
 // with `go run ./cmd/beff fold FILE`.
-func BenchmarkBeffIO(b *testing.B) { harness.RunBeffIO(b) }
+func BenchmarkBeffIO(b *testing.B) { driver.Benchmark(b) }

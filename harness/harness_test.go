@@ -1,13 +1,10 @@
 package harness
 
 import (
-	"flag"
 	"math"
 	"testing"
 
-	"github.com/beff-suite/beff/internal/beff"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestInt64Encoding(t *testing.T) {
@@ -23,84 +20,80 @@ func TestHostSummary(t *testing.T) {
 	assert.Equal(t, "", HostSummary(nil))
 }
 
-// withFlags sets command-line flags for one test and restores them after.
-func withFlags(t *testing.T, kv map[string]string) {
-	t.Helper()
-	for k, v := range kv {
-		f := flag.Lookup(k)
-		require.NotNil(t, f, k)
-		old := f.Value.String()
-		require.NoError(t, flag.Set(k, v))
-		t.Cleanup(func() { flag.Set(k, old) })
-	}
-}
-
-func TestBeffSetup(t *testing.T) {
-	info := &RunInfo{MemMiB: 6000, ProcsNode: 4}
-	cases := []struct {
-		name  string
-		flags map[string]string
-		short bool
-		err   string
-		check func(t *testing.T, st BeffSettings)
+func TestSplitPattern(t *testing.T) {
+	tests := []struct {
+		in   string
+		want [][]string
 	}{
-		{name: "default", check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, int64(6000), st.MemMiB)
-			assert.Equal(t, beff.LmaxFromMem(6000), st.Lmax)
-			assert.Len(t, st.Measured, 21)
-			assert.Equal(t, 30, st.Random)
-			assert.Equal(t, beff.TargetLoopTime, st.Target)
-			assert.Equal(t, beff.ShortcutLimit, st.Shortcut)
-		}},
-		{name: "short", short: true, check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, int64(8), st.MemMiB)
-			assert.Equal(t, beff.ShortSizeIndexes, st.Measured)
-			assert.Equal(t, 3, st.Random)
-		}},
-		{name: "mem", flags: map[string]string{"beff.mem": "1024"}, check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, int64(8<<20), st.Lmax)
-		}},
-		{name: "lmax", flags: map[string]string{"beff.lmax": "2000000"}, check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, int64(2000000), st.Lmax)
-			assert.Equal(t, int64(2000000), st.Sizes[20])
-		}},
-		{name: "seed", flags: map[string]string{"beff.seed": "18446744073709551615"}, check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, uint64(math.MaxUint64), st.Seed)
-		}},
-		{name: "patterns", flags: map[string]string{"beff.patterns": "ring2, random30,acyclic-3dim-all"}, check: func(t *testing.T, st BeffSettings) {
-			assert.Equal(t, []string{"ring2", "random30", "acyclic-3dim-all"}, st.Patterns)
-		}},
-		{name: "negative mem", flags: map[string]string{"beff.mem": "-1"}, err: "must be positive"},
-		{name: "mem above node", flags: map[string]string{"beff.mem": "6001"}, err: "more than the 6000 MiB"},
-		{name: "lmax and mem", flags: map[string]string{"beff.mem": "100", "beff.lmax": "100000"}, err: "both set"},
-		{name: "lmax too large for int", flags: map[string]string{"beff.lmax": "400000000"}, err: "too large"},
-		{name: "lmax above memory", flags: map[string]string{"beff.lmax": "1000000000"}, err: "too large"},
-		{name: "lmax small", flags: map[string]string{"beff.lmax": "4096"}, err: "too small"},
-		{name: "rmax", flags: map[string]string{"beff.rmax": "NaN"}, err: "Rmax"},
-		{name: "seed text", flags: map[string]string{"beff.seed": "-3"}, err: "unsigned integer"},
-		{name: "unknown pattern", flags: map[string]string{"beff.patterns": "ring2,ring3"}, err: `unknown pattern "ring3"`},
-		{name: "random beyond short count", flags: map[string]string{"beff.patterns": "random04"}, short: true, err: `unknown pattern "random04"`},
-		{name: "shortcut", flags: map[string]string{"beff.shortcut-limit": "-2"}, err: "seconds"},
+		{"BenchmarkBeff", [][]string{{"BenchmarkBeff"}}},
+		{"Beff/pat=ring2/L=1", [][]string{{"Beff", "pat=ring2", "L=1"}}},
+		{"^A$|^B$/x", [][]string{{"^A$"}, {"^B$", "x"}}},
+		{"(A|B)/x", [][]string{{"(A|B)", "x"}}},
+		{"[/|]y", [][]string{{"[/|]y"}}},
+		{`a\/b`, [][]string{{`a\/b`}}},
+		{"a]/b", [][]string{{"a]", "b"}}},
+		{"", [][]string{{""}}},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			withFlags(t, c.flags)
-			in := *info
-			in.Short = c.short
-			got, err := beffSetup(&in)
-			if c.err != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), c.err)
-				return
-			}
-			require.NoError(t, err)
-			c.check(t, got.(BeffSettings))
-		})
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, splitPattern(tt.in), tt.in)
 	}
 }
 
-func TestBeffSetupUnknownMemory(t *testing.T) {
-	_, err := beffSetup(&RunInfo{})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "-beff.mem")
+// TestBenchSelected checks the selection of suites against what testing
+// runs: -test.bench matches the top-level name with the first element of
+// an alternative, unanchored; -test.skip skips it only with a single
+// element.
+func TestBenchSelected(t *testing.T) {
+	tests := []struct {
+		bench, skip string
+		beff, io    bool
+	}{
+		{"", "", false, false},
+		{".", "", true, true},
+		{"^BenchmarkBeff$", "", true, false},
+		{"^BenchmarkBeffIO$", "", false, true},
+		{"BenchmarkBeff", "", true, true},
+		{"Beff$", "", true, false},
+		{"IO/n=1", "", false, true},
+		{"^BenchmarkBeff$|IO", "", true, true},
+		{"(Beff|Nothing)$/pat=ring2", "", true, false},
+		{".", "IO$", true, false},
+		{".", "IO/n=2", true, true},
+		{".", "Nothing|^BenchmarkBeff$", false, true},
+		{"[", "", true, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.beff, benchSelected(tt.bench, tt.skip, "BenchmarkBeff"), "bench %q skip %q", tt.bench, tt.skip)
+		assert.Equal(t, tt.io, benchSelected(tt.bench, tt.skip, "BenchmarkBeffIO"), "bench %q skip %q", tt.bench, tt.skip)
+	}
+}
+
+func TestDescribeJob(t *testing.T) {
+	job := describeJob("serialized", []node{
+		{host: "b", memMiB: 8000, procsNode: 2, cpus: 2},
+		{host: "b", memMiB: 8000, procsNode: 2, cpus: 2},
+		{host: "a", memMiB: 6000, procsNode: 3, cpus: 2},
+		{host: "a", memMiB: 6000, procsNode: 3, cpus: 2},
+		{host: "a", memMiB: 6000, procsNode: 3, cpus: 2},
+	})
+	assert.Equal(t, 5, job.Procs())
+	assert.Equal(t, int64(2000), job.MemMiB, "the smallest share of a node")
+	assert.Equal(t, int64(2*4000+3*2000), job.TotalMiB)
+	assert.Equal(t, int64(8000), job.RootMiB, "rank 0's node")
+	assert.Equal(t, 3, job.ProcsNode)
+	assert.Equal(t, "yes: 3 processes on a, which has 2 CPUs (figures check correctness, not speed)", job.Oversub)
+	assert.Equal(t, "serialized", job.Thread)
+}
+
+func TestSetupSuites(t *testing.T) {
+	type st struct{ X int }
+	a := &Suite{Name: "a", Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
+	b := &Suite{Name: "b", Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
+	job := Job{Hosts: []string{"h", "h"}}
+	assert.NoError(t, setupSuites(&job, []*Suite{a}))
+	var got st
+	assert.NoError(t, job.State("a", &got))
+	assert.Equal(t, 2, got.X)
+	assert.Error(t, job.State("b", &got), "not set up")
+	assert.ErrorIs(t, setupSuites(&job, []*Suite{a, b}), assert.AnError)
 }

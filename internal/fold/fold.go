@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 // Notes a protocol may carry.

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 // A synth describes a synthetic BenchmarkBeff output.

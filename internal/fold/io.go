@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // Validity limits of SPEC §2.6.

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/io-synthetic.txt (relative to the module root)")

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // Benchmark names of b_eff_io, as benchfmt reports them (without the

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // WriteIOText writes the b_eff_io protocol p for people. The first line is

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // foldFile reads text and folds every run of both benchmarks.

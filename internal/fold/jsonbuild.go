@@ -6,7 +6,7 @@ import (
 	"maps"
 	"math"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // WriteJSON writes the document {"schema": JSONSchema, "files": files} to

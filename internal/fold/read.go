@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 // Benchmark names, as benchfmt reports them (without the "Benchmark" prefix).

@@ -1,8 +1,18 @@
 // Package mpi is beff's own small binding to the MPI C library: the control
 // plane the harness needs (ranks, barrier, broadcast, reductions,
-// communicators, Cartesian topologies, clocks) and the timed measurement
-// loops, which run in C over C memory — one cgo call per measurement, never
-// one per message.
+// communicators, Cartesian topologies, clocks, MPI-IO files) and the timed
+// loops of the suites, which run in C over C memory — one cgo call per
+// measurement, never one per message.
+//
+// The files come in pairs of Go and C: control_cgo.go and control.c (the
+// control plane), file_cgo.go and file.c (MPI-IO), and one pair per suite
+// (beff_cgo.go and beff.c, beffio_cgo.go and beffio.c). A suite's Go
+// types and entry point live in a file without build tag (beff.go,
+// beffio.go), which calls its C loop through a function variable that the
+// cgo file sets: without MPI the variable stays nil and the call fails
+// with ErrNoMPI. The enums that Go and C share (methods, pattern types,
+// reductions, open modes) are one table on each side, with a test that
+// their names agree.
 //
 // It is the only package of beff with import "C". Built with the "mpi" build
 // tag it links the MPI library found through pkg-config (Debian's mpi-c, an
@@ -34,6 +44,10 @@ const (
 	Min
 	Sum
 )
+
+var opNames = [...]string{"max", "min", "sum"}
+
+func (o Op) String() string { return opNames[o] }
 
 // Error is a failed MPI call.
 type Error struct {
@@ -75,30 +89,6 @@ func LauncherRank() int {
 	return 0
 }
 
-// Plan is what one rank does in one iteration of a b_eff pattern: up to
-// MaxSteps exchanges, each with a destination and a source (ProcNull for
-// none), in the ranks of the pattern's communicator.
-type Plan struct {
-	Dest, Src []int
-}
-
-// Fault describes the first validation failure a rank saw in a measurement.
-type Fault struct {
-	Count                 int64 // failed checks in the measurement
-	Iter                  int64 // iteration (0 is the first untimed one when there is one)
-	Step, Partner         int
-	Offset                int64 // offset of the message in the receive buffer
-	ExpectFirst, GotFirst int
-	ExpectLast, GotLast   int
-}
-
-// Method codes of Measure, in the order of beff.Methods.
-const (
-	MethodSendrecv    = 0
-	MethodAlltoallv   = 1
-	MethodNonblocking = 2
-)
-
 // File is an MPI file handle (Fortran handle); Info an MPI_Info.
 type (
 	File int32
@@ -114,34 +104,9 @@ const (
 	OpenRead                   // MPI_MODE_RDONLY
 )
 
-// Pattern types of RunIOCalls, in the order of package beffio.
-const (
-	IOScatter = iota
-	IOShared
-	IOSeparated
-	IOSegmented
-	IOSegColl
-)
+var openModeNames = [...]string{"create", "write", "read"}
+
+func (m OpenMode) String() string { return openModeNames[m] }
 
 // MaxInt32 is the largest int count of an MPI call.
 const MaxInt32 = 1<<31 - 1
-
-// IOCalls describes one b_eff_io pattern on this rank (see package beffio
-// for the layouts).
-type IOCalls struct {
-	File            File
-	Read            bool
-	Type            int   // IOScatter … IOSegColl
-	Len, L          int64 // memory chunk per call, disk chunk
-	N, Rank         int   // partition size, rank in it
-	Base, Lseg      int64 // start of the pattern's region, segment size
-	Pattern, Access int   // enter the validation values
-	ExplicitOffsets bool  // shared type without the shared file pointer
-}
-
-// IOFault is the first chunk of a read that failed validation.
-type IOFault struct {
-	Rep, Offset           int64
-	ExpectFirst, GotFirst uint64
-	ExpectLast, GotLast   uint64
-}

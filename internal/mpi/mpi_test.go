@@ -8,8 +8,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/beff-suite/beff/internal/beff"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -88,7 +88,7 @@ func newBuffers(t *testing.T, lmax int64) (*mpi.Buffer, *mpi.Buffer) {
 func TestMeasureSelfRing(t *testing.T) {
 	const lmax = 8192
 	send, recv := newBuffers(t, lmax)
-	for _, m := range []int{mpi.MethodSendrecv, mpi.MethodAlltoallv, mpi.MethodNonblocking} {
+	for _, m := range beff.Methods {
 		for _, l := range []int{1, 8, 1000, lmax} {
 			t.Run(fmt.Sprintf("method=%d/L=%d", m, l), func(t *testing.T) {
 				clear(recv.Bytes())
@@ -120,7 +120,7 @@ func TestMeasureSelfRing(t *testing.T) {
 
 func TestMeasureInjectedFault(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
-	for _, m := range []int{mpi.MethodSendrecv, mpi.MethodAlltoallv, mpi.MethodNonblocking} {
+	for _, m := range beff.Methods {
 		_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
 			Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 64, SizeIndex: 2,
 			LoopLen: 5, Warm: 1, Send: send, Recv: recv, Inject: true})

@@ -2,14 +2,13 @@
 
 package mpi
 
-// This file is what package mpi is without the mpi build tag: every call
-// fails with ErrNoMPI, so nothing is ever measured by a build without MPI.
+// This file is what the control plane of package mpi is without the mpi
+// build tag: every call fails with ErrNoMPI, so nothing is ever measured
+// by a build without MPI. The suites' loops (beff.go, beffio.go) fail the
+// same way, since no cgo file sets their C functions.
 
 // Enabled reports whether this build links an MPI library.
 const Enabled = false
-
-// MaxSteps is the most exchanges one rank may have in one iteration.
-const MaxSteps = 8
 
 var (
 	World, CommNull Comm = 0, -1
@@ -50,19 +49,6 @@ func (b *Buffer) Len() int64             { return int64(len(b.b)) }
 func (b *Buffer) Bytes() []byte          { return b.b }
 func (b *Buffer) Free()                  {}
 
-// Measurement is one call of the timed b_eff loop.
-type Measurement struct {
-	Barrier, Comm      Comm
-	Plan               Plan
-	Method, Len        int
-	SizeIndex, LoopLen int
-	Warm               int
-	Send, Recv         *Buffer
-	Inject             bool
-}
-
-func Measure(m *Measurement) (float64, Fault, error) { return 0, Fault{}, ErrNoMPI }
-
 func FileNull() File                                                       { return -1 }
 func InfoNull() Info                                                       { return -1 }
 func OpenFile(c Comm, path string, mode OpenMode, info Info) (File, error) { return -1, ErrNoMPI }
@@ -76,8 +62,5 @@ func (f File) SeekShared(off int64) error                                  { ret
 func NewInfo(hints map[string]string) (Info, error)                        { return -1, ErrNoMPI }
 func (i *Info) Free() error                                                { return nil }
 func (f File) Hints() ([]string, error)                                    { return nil, ErrNoMPI }
-func RunIOCalls(p *IOCalls, c0, k int64, buf *Buffer) (int64, IOFault, error) {
-	return 0, IOFault{}, ErrNoMPI
-}
 
 func (f File) SetInfo(i Info) error { return ErrNoMPI }

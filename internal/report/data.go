@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/beff-suite/beff/internal/beff"
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beffio"
 	"github.com/beff-suite/beff/internal/fold"
 )
 

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files testdata/*.html")

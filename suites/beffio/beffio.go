@@ -412,3 +412,38 @@ func PartitionValue(write, rewrite, read float64) float64 {
 func Release2Value(write, rewriteScatter, read float64) float64 {
 	return math.Sqrt((write + rewriteScatter) / 2 * read)
 }
+
+// A Segments is the layout of the segmented types of one partition: the
+// repetitions of their patterns and the segment each process owns.
+type Segments struct {
+	// Reps holds the repetitions of every pattern of types 3 and 4: r3(l)
+	// (SegmentReps), and for the fill patterns 1, or 0 when the other
+	// patterns fill the segment.
+	Reps map[int]int64
+	Lseg int64 // the segment size, a multiple of 1 MiB
+	Fill int64 // the fill pattern's chunk: what the other patterns leave of the segment
+}
+
+// SegmentLayout fixes the layout of the segmented types from the initial
+// write counts of types 0, 1 and 2 (see SegmentReps).
+func SegmentLayout(table []Pattern, counts map[int]int64) (Segments, error) {
+	reps, lseg, err := SegmentReps(table, counts)
+	if err != nil {
+		return Segments{}, err
+	}
+	s := Segments{Reps: reps, Lseg: lseg, Fill: lseg}
+	for _, p := range table {
+		if p.Type == Segmented && !p.Fill {
+			s.Fill -= reps[p.No] * p.L
+		}
+	}
+	for _, p := range table {
+		if p.Fill {
+			s.Reps[p.No] = 0
+			if s.Fill > 0 {
+				s.Reps[p.No] = 1
+			}
+		}
+	}
+	return s, nil
+}

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 func TestProbeBound(t *testing.T) {
@@ -167,4 +167,51 @@ func TestBandwidth(t *testing.T) {
 	}
 	assert.True(t, math.IsInf(beff.Bandwidth(8, 1, 1, 0), 1), "zero time")
 	assert.True(t, math.IsInf(beff.Bandwidth(8, 1, 1, -1), 1), "negative time")
+}
+
+func TestLoopStateNext(t *testing.T) {
+	const target = 1.0 / 256
+	s := beff.LoopState{Bound: 4000}
+	assert.Equal(t, 4000, s.Next(1, target), "the first measurement takes the bound")
+	s = beff.LoopState{Bound: 4000, Len: 1000, Time: target / 2, L: 512}
+	assert.Equal(t, 1000, s.Next(1024, target), "doubling size at half the target: keep")
+	assert.Equal(t, 4000, s.Next(512, target/100*200), "capped at the bound")
+}
+
+func TestLoopStatePredict(t *testing.T) {
+	// 10 iterations of 1000 B in 10 ms (1 ms each, on target 10 ms): the
+	// next size 2000 B gets 5 iterations (2 ms each, 10 ms a repetition),
+	// 4000 B gets 2 (4 ms each: 8 ms, 8/10 of the target keeps the ratio
+	// alone: 5/2 = 2.5 → 2).
+	s := beff.LoopState{Bound: 1 << 20, Len: 10, Time: 0.01, L: 1000}
+	got := s.Predict([]int64{2000, 4000}, 0.01, 3)
+	assert.InDelta(t, 3*0.01+3*0.008, got, 1e-12)
+	assert.Equal(t, 10, s.Len, "Predict works on a copy")
+}
+
+func TestPlanShortcut(t *testing.T) {
+	set := beff.PureSet(4, 1, 1)
+	var pats []*beff.Pattern
+	for _, name := range []string{"ring2", "pingpong"} {
+		pats = append(pats, set.Lookup(name))
+	}
+	// Every method ran 100 iterations of 1 MB in 5 ms at size 1 MB; the
+	// alltoallv of ring2 was fastest.
+	states := map[string]*beff.LoopState{}
+	for _, p := range pats {
+		for _, m := range p.Methods() {
+			states[p.Name+m.String()] = &beff.LoopState{Bound: 1 << 20, Len: 100, Time: 5e-3, L: 1e6, MBps: 100}
+		}
+	}
+	states["ring2alltoallv"].MBps = 200
+	state := func(p string, m beff.Method) *beff.LoopState { return states[p+m.String()] }
+	// Each method: 2 MB then 4 MB at 5 ms per repetition (the loop length
+	// halves with the size): 3·5 ms + 3·5 ms = 30 ms; 4 methods: 120 ms.
+	largest := []int64{2e6, 4e6}
+	plan := beff.PlanShortcut(pats, state, 1e6, largest, 5e-3, 0.119)
+	assert.True(t, plan.On)
+	assert.Equal(t, map[string]beff.Method{"ring2": beff.Alltoallv, "pingpong": beff.Sendrecv}, plan.Best)
+	assert.False(t, beff.PlanShortcut(pats, state, 1e6, largest, 5e-3, 0.121).On)
+	// States at another size are passed over.
+	assert.False(t, beff.PlanShortcut(pats, state, 2e6, largest, 5e-3, 0).On)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 // powersOfTwo are the 13 sizes below the geometric ones: 2^0..2^12.
@@ -187,4 +187,19 @@ func TestNextOffsetCycle(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestName(t *testing.T) {
+	assert.Equal(t, "pat=ring2/L=4096/mthd=alltoallv", beff.Name("ring2", 4096, beff.Alltoallv))
+}
+
+func TestPatternNames(t *testing.T) {
+	names := beff.PatternNames(3)
+	assert.Equal(t, []string{"ring2", "ring4", "ring8", "ringquarter", "ringhalf", "ringall", "random01", "random02", "random03"}, names[:9])
+	assert.Equal(t, beff.ExtraNames, names[9:])
+	var set []string
+	for _, p := range beff.PureSet(8, 3, 1).Patterns {
+		set = append(set, p.Name)
+	}
+	assert.Equal(t, set, names, "the names of the pattern set, in its order")
 }

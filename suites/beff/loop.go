@@ -69,3 +69,66 @@ func Bandwidth(l int64, messages, looplength int, seconds float64) float64 {
 	}
 	return float64(l) * float64(messages) * float64(looplength) / seconds / 1e6
 }
+
+// A LoopState is what the controller knows of one pattern and method: the
+// bound from the probe and the last measurement (rank 0 keeps it).
+type LoopState struct {
+	Bound int     // the loop length bound from the 1-byte probe
+	Len   int     // loop length of the last measurement (0: none yet)
+	Time  float64 // its best loop time (max over ranks), seconds
+	L     int64   // its message size, bytes
+	MBps  float64 // its best bandwidth, MB/s
+}
+
+// Next is the loop length of the next measurement at size l: the bound
+// for the first, then NextLoopLength from the last.
+func (s *LoopState) Next(l int64, target float64) int {
+	if s.Len == 0 {
+		return s.Bound
+	}
+	return NextLoopLength(s.Len, s.Time, float64(l)/float64(s.L), target, s.Bound)
+}
+
+// Predict predicts the time of reps repetitions at each of the sizes, one
+// after the other, as the controller would run them from s.
+func (s LoopState) Predict(sizes []int64, target float64, reps int) float64 {
+	total := 0.0
+	for _, l := range sizes {
+		ll := s.Next(l, target)
+		t := PredictTime(s.Time, s.Len, s.L, l, ll, reps)
+		total += t
+		s.Len, s.Time, s.L = ll, t/float64(reps), l
+	}
+	return total
+}
+
+// A ShortcutPlan is the decision of SPEC §1.6 for the largest sizes.
+type ShortcutPlan struct {
+	On   bool              // measure the largest sizes with the best method only
+	Best map[string]Method // per pattern, the method with the highest bandwidth at the size before
+}
+
+// PlanShortcut decides the shortcut: from the states of every pattern's
+// methods measured at size prev (states missing or at another size are
+// passed over), it predicts the time of 3 repetitions at each of the
+// largest sizes; above limit seconds only the best method of each pattern
+// is measured there.
+func PlanShortcut(patterns []*Pattern, state func(pattern string, m Method) *LoopState, prev int64, largest []int64, target, limit float64) ShortcutPlan {
+	plan := ShortcutPlan{Best: map[string]Method{}}
+	total := 0.0
+	for _, p := range patterns {
+		best := -1.0
+		for _, m := range p.Methods() {
+			s := state(p.Name, m)
+			if s == nil || s.L != prev {
+				continue
+			}
+			if s.MBps > best {
+				best, plan.Best[p.Name] = s.MBps, m
+			}
+			total += s.Predict(largest, target, 3)
+		}
+	}
+	plan.On = total > limit
+	return plan
+}

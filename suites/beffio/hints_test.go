@@ -1,10 +1,10 @@
-package harness
+package beffio_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/beff-suite/beff/internal/beffio"
+	"github.com/beff-suite/beff/suites/beffio"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,16 +16,16 @@ partition=2 access=read type=scatter cb_nodes=2
 type=shared l=1024 striping_unit=65536
 partition=* access=* type=* l=* cb_buffer_size=4194304
 `
-	rules, err := ParseHints(strings.NewReader(file), "h.txt")
+	rules, err := beffio.ParseHints(strings.NewReader(file), "h.txt")
 	require.NoError(t, err)
 	require.Len(t, rules, 4)
 	assert.Equal(t, map[string]string{"cb_buffer_size": "4194304"},
-		SelectHints(rules, 1, beffio.Write, beffio.Scatter, 0), "later rules override earlier ones")
+		beffio.SelectHints(rules, 1, beffio.Write, beffio.Scatter, 0), "later rules override earlier ones")
 	assert.Equal(t, map[string]string{"cb_buffer_size": "4194304", "cb_nodes": "2"},
-		SelectHints(rules, 2, beffio.Read, beffio.Scatter, 0))
+		beffio.SelectHints(rules, 2, beffio.Read, beffio.Scatter, 0))
 	assert.Equal(t, map[string]string{"striping_unit": "65536"},
-		SelectHints(rules, 4, beffio.Write, beffio.Shared, 1024), "chunk-size rules apply per pattern only")
-	assert.Nil(t, SelectHints(rules, 4, beffio.Write, beffio.Shared, 2048))
+		beffio.SelectHints(rules, 4, beffio.Write, beffio.Shared, 1024), "chunk-size rules apply per pattern only")
+	assert.Nil(t, beffio.SelectHints(rules, 4, beffio.Write, beffio.Shared, 2048))
 }
 
 func TestParseHintsErrors(t *testing.T) {
@@ -37,9 +37,14 @@ func TestParseHintsErrors(t *testing.T) {
 		"justaword":       `"justaword" is not key=value`,
 		"type=shared":     "no hint",
 	} {
-		_, err := ParseHints(strings.NewReader(in), "h.txt")
+		_, err := beffio.ParseHints(strings.NewReader(in), "h.txt")
 		if assert.Error(t, err, in) {
 			assert.Contains(t, err.Error(), msg)
 		}
 	}
+}
+
+func TestFormatHints(t *testing.T) {
+	assert.Equal(t, "a=1, b=2", beffio.FormatHints([]string{"b=2", "a=1"}))
+	assert.Equal(t, "", beffio.FormatHints(nil))
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package harness
+package driver
 
 // fadviseDontNeed is a no-op where posix_fadvise is not available.
 func fadviseDontNeed(path string) {}

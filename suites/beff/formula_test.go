@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/beff"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 func TestLogAvg(t *testing.T) {

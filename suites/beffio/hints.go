@@ -1,4 +1,4 @@
-package harness
+package beffio
 
 import (
 	"bufio"
@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/beff-suite/beff/internal/beffio"
 )
 
 // A HintRule gives MPI-IO hints to the files and patterns it selects. A
@@ -54,14 +52,14 @@ func ParseHints(r io.Reader, name string) ([]HintRule, error) {
 					rule.Partition = n
 				}
 			case "access":
-				if _, ok := beffio.ParseAccess(v); !ok && !any {
+				if _, ok := ParseAccess(v); !ok && !any {
 					return nil, fmt.Errorf("%s:%d: access=%s: want write, rewrite, read or *", name, ln, v)
 				}
 				if !any {
 					rule.Access = v
 				}
 			case "type":
-				if _, ok := beffio.ParseType(v); !ok && !any {
+				if _, ok := ParseType(v); !ok && !any {
 					return nil, fmt.Errorf("%s:%d: type=%s: want scatter, shared, separated, segmented, segcoll or *", name, ln, v)
 				}
 				if !any {
@@ -87,10 +85,10 @@ func ParseHints(r io.Reader, name string) ([]HintRule, error) {
 	return rules, sc.Err()
 }
 
-// Select returns the hints of the rules matching a partition, access
+// SelectHints returns the hints of the rules matching a partition, access
 // method, type and chunk size (l = 0: the hints given at open); later rules
 // override earlier ones.
-func SelectHints(rules []HintRule, partition int, acc beffio.Access, t beffio.Type, l int64) map[string]string {
+func SelectHints(rules []HintRule, partition int, acc Access, t Type, l int64) map[string]string {
 	out := map[string]string{}
 	for _, r := range rules {
 		if (r.Partition == 0 || r.Partition == partition) && (r.Access == "" || r.Access == acc.String()) &&
@@ -106,8 +104,8 @@ func SelectHints(rules []HintRule, partition int, acc beffio.Access, t beffio.Ty
 	return out
 }
 
-// formatHints prints hints as "k=v, k=v" in key order.
-func formatHints(h []string) string {
+// FormatHints prints hints as "k=v, k=v" in key order.
+func FormatHints(h []string) string {
 	sort.Strings(h)
 	return strings.Join(h, ", ")
 }

@@ -6,7 +6,7 @@ package mpi
 #cgo pkg-config: mpi-c
 #include <stdlib.h>
 #include <string.h>
-#include "beffmpi.h"
+#include "control.h"
 */
 import "C"
 
@@ -17,9 +17,6 @@ import (
 
 // Enabled reports whether this build links an MPI library.
 const Enabled = true
-
-// MaxSteps is the most exchanges one rank may have in one iteration.
-const MaxSteps = C.BEFF_MAXSTEPS
 
 var (
 	// World is MPI_COMM_WORLD, CommNull MPI_COMM_NULL; set by Init.
@@ -33,7 +30,7 @@ func mpiErr(call string, rc C.int) error {
 		return nil
 	}
 	var buf [512]C.char
-	C.beff_error_string(rc, &buf[0], C.int(len(buf)))
+	C.ctl_error_string(rc, &buf[0], C.int(len(buf)))
 	return &Error{Call: call, Code: int(rc), Msg: C.GoString(&buf[0])}
 }
 
@@ -49,16 +46,16 @@ func mpiErr(call string, rc C.int) error {
 func Init(level string) (string, error) {
 	cl := C.CString(level)
 	defer C.free(unsafe.Pointer(cl))
-	req := C.beff_thread_level(cl)
+	req := C.ctl_thread_level(cl)
 	if req < 0 {
 		return "", fmt.Errorf("MPI thread level %q: want single, funneled, serialized or multiple", level)
 	}
 	var provided C.int
-	if err := mpiErr("MPI_Init_thread", C.beff_init(req, &provided)); err != nil {
+	if err := mpiErr("MPI_Init_thread", C.ctl_init(req, &provided)); err != nil {
 		return "", err
 	}
-	World, CommNull = Comm(C.beff_comm_world()), Comm(C.beff_comm_null())
-	ProcNull = int(C.beff_proc_null())
+	World, CommNull = Comm(C.ctl_comm_world()), Comm(C.ctl_comm_null())
+	ProcNull = int(C.ctl_proc_null())
 	levels := map[C.int]string{C.MPI_THREAD_SINGLE: "single", C.MPI_THREAD_FUNNELED: "funneled",
 		C.MPI_THREAD_SERIALIZED: "serialized", C.MPI_THREAD_MULTIPLE: "multiple"}
 	if provided < req {
@@ -69,31 +66,31 @@ func Init(level string) (string, error) {
 
 // Finalize calls MPI_Finalize once, if MPI is initialised and not finalised.
 func Finalize() error {
-	if C.beff_initialized() == 0 || C.beff_finalized() != 0 {
+	if C.ctl_initialized() == 0 || C.ctl_finalized() != 0 {
 		return nil
 	}
-	return mpiErr("MPI_Finalize", C.beff_finalize())
+	return mpiErr("MPI_Finalize", C.ctl_finalize())
 }
 
 // Abort calls MPI_Abort on c; it does not return when MPI is up.
-func Abort(c Comm, code int) { C.beff_abort(C.MPI_Fint(c), C.int(code)) }
+func Abort(c Comm, code int) { C.ctl_abort(C.MPI_Fint(c), C.int(code)) }
 
 // Rank returns the rank of the calling process in c.
 func (c Comm) Rank() (int, error) {
 	var r C.int
-	err := mpiErr("MPI_Comm_rank", C.beff_rank(C.MPI_Fint(c), &r))
+	err := mpiErr("MPI_Comm_rank", C.ctl_rank(C.MPI_Fint(c), &r))
 	return int(r), err
 }
 
 // Size returns the number of processes in c.
 func (c Comm) Size() (int, error) {
 	var s C.int
-	err := mpiErr("MPI_Comm_size", C.beff_size(C.MPI_Fint(c), &s))
+	err := mpiErr("MPI_Comm_size", C.ctl_size(C.MPI_Fint(c), &s))
 	return int(s), err
 }
 
 // Barrier is MPI_Barrier.
-func (c Comm) Barrier() error { return mpiErr("MPI_Barrier", C.beff_barrier(C.MPI_Fint(c))) }
+func (c Comm) Barrier() error { return mpiErr("MPI_Barrier", C.ctl_barrier(C.MPI_Fint(c))) }
 
 // BcastBytes broadcasts buf from root; every rank passes a buffer of the
 // same length.
@@ -103,7 +100,7 @@ func (c Comm) BcastBytes(buf []byte, root int) error {
 	}
 	p := C.CBytes(buf)
 	defer C.free(p)
-	if err := mpiErr("MPI_Bcast", C.beff_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root))); err != nil {
+	if err := mpiErr("MPI_Bcast", C.ctl_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root))); err != nil {
 		return err
 	}
 	copy(buf, unsafe.Slice((*byte)(p), len(buf)))
@@ -143,9 +140,9 @@ func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
 	defer fo()
 	var rc C.int
 	if root < 0 {
-		rc = C.beff_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+		rc = C.ctl_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
 	} else {
-		rc = C.beff_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+		rc = C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
 	}
 	if err := mpiErr(call, rc); err != nil {
 		return err
@@ -174,9 +171,9 @@ func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
 	defer fo()
 	var rc C.int
 	if root < 0 {
-		rc = C.beff_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+		rc = C.ctl_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
 	} else {
-		rc = C.beff_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+		rc = C.ctl_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
 	}
 	if err := mpiErr(call, rc); err != nil {
 		return err
@@ -197,7 +194,7 @@ func (c Comm) GatherBytes(in, out []byte, root int) error {
 	defer C.free(pi)
 	po := C.malloc(C.size_t(max(1, n*size)))
 	defer C.free(po)
-	if err := mpiErr("MPI_Gather", C.beff_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root))); err != nil {
+	if err := mpiErr("MPI_Gather", C.ctl_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root))); err != nil {
 		return err
 	}
 	if len(out) >= n*size {
@@ -212,9 +209,9 @@ func (c Comm) Split(color, key int) (Comm, error) {
 	var out C.MPI_Fint
 	col := C.int(color)
 	if color < 0 {
-		col = C.beff_undefined()
+		col = C.ctl_undefined()
 	}
-	err := mpiErr("MPI_Comm_split", C.beff_comm_split(C.MPI_Fint(c), col, C.int(key), &out))
+	err := mpiErr("MPI_Comm_split", C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out))
 	return Comm(out), err
 }
 
@@ -222,14 +219,14 @@ func (c Comm) Split(color, key int) (Comm, error) {
 // c that share this node's memory.
 func (c Comm) SplitShared() (Comm, error) {
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Comm_split_type", C.beff_comm_split_shared(C.MPI_Fint(c), &out))
+	err := mpiErr("MPI_Comm_split_type", C.ctl_comm_split_shared(C.MPI_Fint(c), &out))
 	return Comm(out), err
 }
 
 // Free is MPI_Comm_free; freeing CommNull does nothing.
 func (c *Comm) Free() error {
 	h := C.MPI_Fint(*c)
-	err := mpiErr("MPI_Comm_free", C.beff_comm_free(&h))
+	err := mpiErr("MPI_Comm_free", C.ctl_comm_free(&h))
 	*c = Comm(h)
 	return err
 }
@@ -237,7 +234,7 @@ func (c *Comm) Free() error {
 // DimsCreate is MPI_Dims_create(n, nd, dims) with dims all zero.
 func DimsCreate(n, nd int) ([]int, error) {
 	d := make([]C.int, nd)
-	if err := mpiErr("MPI_Dims_create", C.beff_dims_create(C.int(n), C.int(nd), &d[0])); err != nil {
+	if err := mpiErr("MPI_Dims_create", C.ctl_dims_create(C.int(n), C.int(nd), &d[0])); err != nil {
 		return nil, err
 	}
 	out := make([]int, nd)
@@ -263,7 +260,7 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 		r = 1
 	}
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Cart_create", C.beff_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out))
+	err := mpiErr("MPI_Cart_create", C.ctl_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out))
 	return Comm(out), err
 }
 
@@ -271,25 +268,25 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 // displacement disp along dimension dir (ProcNull past a non-periodic edge).
 func (c Comm) CartShift(dir, disp int) (src, dest int, err error) {
 	var s, d C.int
-	err = mpiErr("MPI_Cart_shift", C.beff_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d))
+	err = mpiErr("MPI_Cart_shift", C.ctl_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d))
 	return int(s), int(d), err
 }
 
 // Wtime is MPI_Wtime; Wtick is MPI_Wtick.
-func Wtime() float64 { return float64(C.beff_wtime()) }
-func Wtick() float64 { return float64(C.beff_wtick()) }
+func Wtime() float64 { return float64(C.ctl_wtime()) }
+func Wtick() float64 { return float64(C.ctl_wtick()) }
 
 // LibraryVersion is MPI_Get_library_version.
 func LibraryVersion() string {
 	var buf [8192]C.char
-	C.beff_library_version(&buf[0], C.int(len(buf)))
+	C.ctl_library_version(&buf[0], C.int(len(buf)))
 	return C.GoString(&buf[0])
 }
 
 // ProcessorName is MPI_Get_processor_name.
 func ProcessorName() string {
 	var buf [1024]C.char
-	C.beff_processor_name(&buf[0], C.int(len(buf)))
+	C.ctl_processor_name(&buf[0], C.int(len(buf)))
 	return C.GoString(&buf[0])
 }
 
@@ -324,65 +321,11 @@ func (b *Buffer) Free() {
 	}
 }
 
-// Measurement is one call of the timed b_eff loop.
-type Measurement struct {
-	Barrier    Comm // every process of the job takes part in its barrier
-	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
-	Plan       Plan
-	Method     int
-	Len        int // message length in bytes
-	SizeIndex  int // enters the validation bytes
-	LoopLen    int // timed iterations
-	Warm       int // untimed iterations before the clock starts
-	Send, Recv *Buffer
-	Inject     bool // corrupt the first received message (tests only)
-}
-
-// Measure runs m in C and returns the elapsed time of the timed loop in
-// seconds (0 on a rank outside the pattern's communicator) and the
-// validation result.
-func Measure(m *Measurement) (float64, Fault, error) {
-	var p C.beff_plan
-	if len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src) {
-		return 0, Fault{}, fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)
+// cOps are the names of the C table of reductions, in enum order.
+func cOps() []string {
+	out := make([]string, C.CTL_NOPS)
+	for i := range out {
+		out[i] = C.GoString(C.ctl_op_names[i])
 	}
-	p.nsteps = C.int(len(m.Plan.Dest))
-	for i := range m.Plan.Dest {
-		p.dest[i] = C.int(m.Plan.Dest[i])
-		p.src[i] = C.int(m.Plan.Src[i])
-	}
-	if int64(m.Len) > m.Send.n || int64(m.Len) > m.Recv.n {
-		return 0, Fault{}, fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.n)
-	}
-	inject := C.int(0)
-	if m.Inject {
-		inject = 1
-	}
-	var el C.double
-	var f C.beff_fault
-	rc := C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
-		C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.p), (*C.uchar)(m.Recv.p),
-		C.int64_t(m.Send.n), inject, &el, &f)
-	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
-		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),
-		ExpectLast: int(f.expect_last), GotLast: int(f.got_last)}
-	return float64(el), fault, mpiErr(methodCall(m.Method), rc)
-}
-
-func methodCall(m int) string {
-	switch m {
-	case MethodSendrecv:
-		return "b_eff loop (MPI_Sendrecv)"
-	case MethodAlltoallv:
-		return "b_eff loop (MPI_Alltoallv)"
-	}
-	return "b_eff loop (MPI_Isend/MPI_Irecv/MPI_Waitall)"
-}
-
-// FirstByte and LastByte are the validation values the loop writes (for tests).
-func FirstByte(iter int64, step, sizeIndex, sender int) byte {
-	return byte(C.beff_first_byte(C.int64_t(iter), C.int(step), C.int(sizeIndex), C.int(sender)))
-}
-func LastByte(iter int64, step, sizeIndex, sender int) byte {
-	return byte(C.beff_last_byte(C.int64_t(iter), C.int(step), C.int(sizeIndex), C.int(sender)))
+	return out
 }

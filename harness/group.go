@@ -1,0 +1,196 @@
+package harness
+
+import (
+	"encoding/binary"
+	"encoding/json"
+
+	"github.com/beff-suite/beff/internal/mpi"
+)
+
+// A Group is a communicator as the benchmarks use it: its decisions are
+// taken on its rank 0 and followed by every rank, and an MPI error in any
+// of its calls stops the whole job (Session.Fail). Every method is
+// collective: every rank of the group calls it.
+type Group struct {
+	s    *Session
+	Comm mpi.Comm
+	Rank int // of this process in Comm
+	Size int
+}
+
+// Group returns c as a group. c must not be CommNull.
+func (s *Session) Group(c mpi.Comm) *Group {
+	g := &Group{s: s, Comm: c}
+	var err error
+	g.Rank, err = c.Rank()
+	s.Must("MPI_Comm_rank", err)
+	g.Size, err = c.Size()
+	s.Must("MPI_Comm_size", err)
+	return g
+}
+
+// Session is the session the group belongs to.
+func (g *Group) Session() *Session { return g.s }
+
+// IsRoot reports whether this is rank 0 of the group, the rank that
+// decides.
+func (g *Group) IsRoot() bool { return g.Rank == 0 }
+
+// Barrier is MPI_Barrier.
+func (g *Group) Barrier() { g.s.Must("MPI_Barrier", g.Comm.Barrier()) }
+
+// Bcast broadcasts v from rank 0 in place.
+func (g *Group) Bcast(v []int64) {
+	buf := make([]byte, 8*len(v))
+	for i, x := range v {
+		putInt64(buf[8*i:], x)
+	}
+	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, 0))
+	for i := range v {
+		v[i] = getInt64(buf[8*i:])
+	}
+}
+
+// Max reduces v element-wise with MAX to rank 0 and returns the result
+// there; other ranks get nil.
+func (g *Group) Max(v []float64) []float64 {
+	out := make([]float64, len(v))
+	g.s.Must("reducing times", g.Comm.ReduceFloat64(v, out, mpi.Max, 0))
+	if !g.IsRoot() {
+		return nil
+	}
+	return out
+}
+
+// MaxAll reduces v element-wise with MAX and returns the result on every
+// rank: for flags every rank must agree on.
+func (g *Group) MaxAll(v []int64) []int64 {
+	out := make([]int64, len(v))
+	g.s.Must("agreeing on a flag", g.Comm.AllreduceInt64(v, out, mpi.Max))
+	return out
+}
+
+// SumAll reduces v element-wise with SUM and returns the result on every
+// rank.
+func (g *Group) SumAll(v []int64) []int64 {
+	out := make([]int64, len(v))
+	g.s.Must("summing counts", g.Comm.AllreduceInt64(v, out, mpi.Sum))
+	return out
+}
+
+// Gather gathers one record of int64 values from every rank to rank 0,
+// which gets them indexed by rank (nil elsewhere). Every rank passes a
+// record of the same length.
+func (g *Group) Gather(rec []int64) [][]int64 {
+	in := make([]byte, 8*len(rec))
+	for i, v := range rec {
+		putInt64(in[8*i:], v)
+	}
+	all := make([]byte, len(in)*g.Size)
+	g.s.Must("gathering a report", g.Comm.GatherBytes(in, all, 0))
+	if !g.IsRoot() {
+		return nil
+	}
+	out := make([][]int64, g.Size)
+	for rk := range out {
+		out[rk] = make([]int64, len(rec))
+		for i := range rec {
+			out[rk][i] = getInt64(all[rk*len(in)+8*i:])
+		}
+	}
+	return out
+}
+
+// Round is one decision of the group: every rank contributes local, rank 0
+// sees their maximum over the ranks and decides n values, which every rank
+// gets back. With local nil nothing is reduced and decide gets nil. A
+// suite takes its per-measurement decisions (loop lengths, validation
+// verdicts) with Round: one reduction and one broadcast.
+func (g *Group) Round(local []float64, n int, decide func(max []float64) []int64) []int64 {
+	var max []float64
+	if local != nil {
+		max = g.Max(local)
+	}
+	d := make([]int64, n)
+	if g.IsRoot() {
+		copy(d, decide(max))
+	}
+	g.Bcast(d)
+	return d
+}
+
+// An Until is a loop that every rank of a group runs until rank 0 decides
+// to stop: a batch, then a decision (Group.Until).
+type Until struct {
+	// Step runs a batch of k on this rank and returns what this rank
+	// contributes to the decision (reduced with MAX to rank 0).
+	Step func(k int64) []float64
+	// Decide runs on rank 0 with the maximum over the ranks of what Step
+	// returned (nil with Barrier) and returns the next batch (≤ 0: stop)
+	// and a verdict: a verdict other than 0 stops the loop too.
+	Decide func(max []float64) (next, verdict int64)
+	// Barrier makes the ranks meet in a barrier after each batch instead
+	// of reducing what Step returned (the reference code's rule).
+	Barrier bool
+}
+
+// Stopped says how an Until loop ended.
+type Stopped struct {
+	Decisions int64   // decisions taken, one per batch
+	Seconds   float64 // time this rank spent in the decisions
+	Verdict   int64   // the verdict that stopped the loop, 0 if none
+}
+
+// Until runs the loop u, starting with a batch of first (nothing when
+// first ≤ 0): the one "rank 0 decides, everyone follows" stop loop of the
+// suites.
+func (g *Group) Until(first int64, u Until) Stopped {
+	var st Stopped
+	for next := first; next > 0 && st.Verdict == 0; {
+		local := u.Step(next)
+		t0 := mpi.Wtime()
+		if u.Barrier {
+			g.Barrier()
+			local = nil
+		}
+		d := g.Round(local, 2, func(max []float64) []int64 {
+			n, v := u.Decide(max)
+			return []int64{n, v}
+		})
+		st.Seconds += mpi.Wtime() - t0
+		st.Decisions++
+		next, st.Verdict = d[0], d[1]
+	}
+	return st
+}
+
+// Decide runs f on rank 0 of g and gives its result to every rank (JSON
+// over MPI_Bcast). Use it for decisions with structure (patterns,
+// settings); per-measurement decisions use Round.
+func Decide[T any](g *Group, f func() T) T {
+	var v T
+	var buf []byte
+	n := []int64{0}
+	if g.IsRoot() {
+		v = f()
+		var err error
+		if buf, err = json.Marshal(v); err != nil {
+			g.s.Fail("encoding a decision", err)
+		}
+		n[0] = int64(len(buf))
+	}
+	g.Bcast(n)
+	if !g.IsRoot() {
+		buf = make([]byte, n[0])
+	}
+	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, 0))
+	if !g.IsRoot() {
+		if err := json.Unmarshal(buf, &v); err != nil {
+			g.s.Fail("decoding a decision", err)
+		}
+	}
+	return v
+}
+
+func putInt64(b []byte, x int64) { binary.LittleEndian.PutUint64(b, uint64(x)) }
+func getInt64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }

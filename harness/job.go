@@ -1,0 +1,221 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// node is what each rank knows about its own node.
+type node struct {
+	host      string
+	memMiB    int64 // node memory
+	procsNode int   // processes of the job on the node
+	cpus      int   // CPUs online on the node
+}
+
+const hostLen = 256 // bytes of a host name in the gathered record
+
+// probeLocal describes every rank's node to rank 0 (nil elsewhere).
+func probeLocal(s *Session) []node {
+	shared, err := s.World().Comm.SplitShared()
+	s.Must("MPI_Comm_split_type", err)
+	nloc, err := shared.Size()
+	s.Must("MPI_Comm_size", err)
+	shared.Free()
+	host := []byte(mpi.ProcessorName())
+	if len(host) > hostLen {
+		host = host[:hostLen]
+	}
+	in := make([]byte, hostLen+24)
+	copy(in, host)
+	putInt64(in[hostLen:], NodeMemMiB())
+	putInt64(in[hostLen+8:], int64(nloc))
+	putInt64(in[hostLen+16:], int64(onlineCPUs()))
+	all := make([]byte, len(in)*s.Size)
+	s.Must("gathering host names", s.World().Comm.GatherBytes(in, all, 0))
+	if !s.IsRoot() {
+		return nil
+	}
+	out := make([]node, s.Size)
+	for r := range out {
+		rec := all[r*len(in) : (r+1)*len(in)]
+		out[r] = node{host: string(bytes.TrimRight(rec[:hostLen], "\x00")),
+			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:]))}
+	}
+	return out
+}
+
+// onlineCPUs counts the node's online CPUs from sysfs (runtime.NumCPU sees
+// only the affinity mask, which mpirun's binding narrows to one core).
+func onlineCPUs() int {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		return runtime.NumCPU()
+	}
+	n := 0
+	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
+		lo, hi, found := strings.Cut(r, "-")
+		a, err1 := strconv.Atoi(lo)
+		z := a
+		var err2 error
+		if found {
+			z, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil {
+			return runtime.NumCPU()
+		}
+		n += z - a + 1
+	}
+	return n
+}
+
+// NodeMemMiB reads MemTotal of this node from /proc/meminfo (0 if unknown).
+func NodeMemMiB() int64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// An outcome is what rank 0 decides at start-up: the job, or why it stops.
+type outcome struct {
+	Job Job
+	Err string
+}
+
+// setupOutcome runs on rank 0: it describes the job and sets up the
+// selected suites.
+func setupOutcome(s *Session, provided string, nodes []node) outcome {
+	if err := checkTestFlags(); err != nil {
+		return outcome{Err: err.Error()}
+	}
+	if n, ok := mpi.LauncherSize(); ok && n != s.Size {
+		return outcome{Err: fmt.Sprintf("the launcher started %d processes but MPI_COMM_WORLD has %d: the binary and mpirun come from different MPI installations", n, s.Size)}
+	}
+	job := describeJob(provided, nodes)
+	if err := setupSuites(&job, selected()); err != nil {
+		return outcome{Err: err.Error()}
+	}
+	return outcome{Job: job}
+}
+
+// describeJob is the Job before the suites' settings.
+func describeJob(provided string, nodes []node) Job {
+	job := Job{
+		Library:   strings.TrimSpace(strings.SplitN(mpi.LibraryVersion(), "\n", 2)[0]),
+		Thread:    provided,
+		Short:     testing.Short(),
+		GoVersion: runtime.Version(),
+		Version:   Version,
+		Commit:    commit(),
+		Date:      time.Now().UTC().Format(time.RFC3339),
+		MemMiB:    -1,
+	}
+	for i, n := range nodes {
+		perProc := n.memMiB / int64(n.procsNode)
+		job.Hosts = append(job.Hosts, n.host)
+		if job.MemMiB < 0 || perProc < job.MemMiB {
+			job.MemMiB = perProc
+		}
+		if i == 0 {
+			job.RootMiB = n.memMiB
+		}
+		job.ProcsNode = max(job.ProcsNode, n.procsNode)
+		job.TotalMiB += perProc // node memory / processes on the node, summed over the processes
+		if n.cpus > 0 && n.procsNode > n.cpus && job.Oversub == "" {
+			job.Oversub = fmt.Sprintf("yes: %d processes on %s, which has %d CPUs (figures check correctness, not speed)", n.procsNode, n.host, n.cpus)
+		}
+	}
+	return job
+}
+
+// setupSuites runs the Setup of every suite in list and keeps the decided
+// settings in job.
+func setupSuites(job *Job, list []*Suite) error {
+	job.SuiteState = map[string]json.RawMessage{}
+	for _, su := range list {
+		st, err := su.Setup(job)
+		if err != nil {
+			return err
+		}
+		raw, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		job.SuiteState[su.Name] = raw
+	}
+	return nil
+}
+
+// HostSummary condenses per-rank host names into "a (2), b (2)".
+func HostSummary(hosts []string) string {
+	count := map[string]int{}
+	var order []string
+	for _, h := range hosts {
+		if count[h] == 0 {
+			order = append(order, h)
+		}
+		count[h]++
+	}
+	sort.Strings(order)
+	parts := make([]string, len(order))
+	for i, h := range order {
+		parts[i] = fmt.Sprintf("%s (%d)", h, count[h])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeConfig prints the benchfmt configuration and unit lines of the run:
+// the job's, then those of the suites set up.
+func writeConfig(w io.Writer, job *Job) {
+	line := func(k, v string) { fmt.Fprintf(w, "%s: %s\n", k, v) }
+	line(results.KeyVersion, job.Version)
+	line(results.KeyCommit, job.Commit)
+	line(results.KeyGoVersion, job.GoVersion)
+	line(results.KeyDate, job.Date)
+	line(results.KeyLibrary, job.Library)
+	line(results.KeyThread, job.Thread)
+	line(results.KeyProcs, strconv.Itoa(job.Procs()))
+	line(results.KeyHosts, HostSummary(job.Hosts))
+	line(results.KeyProcsPerNode, strconv.Itoa(job.ProcsNode))
+	oversub := job.Oversub
+	if oversub == "" {
+		oversub = "no"
+	}
+	line(results.KeyOversub, oversub)
+	mode := results.ModeFull
+	if job.Short {
+		mode = results.ModeShort
+	}
+	line(results.KeyMode, mode)
+	list := setUp(job)
+	for _, su := range list {
+		for _, l := range su.Config(job) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	for _, su := range list {
+		for _, u := range su.Units {
+			fmt.Fprintln(w, "Unit "+u)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package harness
+
+import (
+	"strconv"
+	"time"
+)
+
+// A Progress reports how far a suite's benchmark is: done of all
+// measurements, elapsed time and ETA, on stderr of rank 0.
+type Progress struct {
+	s          *Session
+	what       string
+	done, all  int
+	start, log time.Time
+}
+
+// NewProgress starts the progress of all measurements of what (e.g.
+// "b_eff"); testing repeats every sub-benchmark -test.count times, so all
+// counts them that often.
+func (s *Session) NewProgress(what string, all int) *Progress {
+	if c, err := strconv.Atoi(flagValue("test.count")); err == nil && c > 1 {
+		all *= c
+	}
+	now := time.Now()
+	return &Progress{s: s, what: what, all: all, start: now, log: now}
+}
+
+// Total is the number of measurements, -test.count included.
+func (p *Progress) Total() int { return p.all }
+
+// Done counts one measurement.
+func (p *Progress) Done() { p.done++ }
+
+// Log writes the progress when 2 s passed since the last line. Call it
+// between sub-benchmarks (see Session.Logf).
+func (p *Progress) Log() { p.write(false) }
+
+// Finish writes the last progress line.
+func (p *Progress) Finish() { p.write(true) }
+
+func (p *Progress) write(final bool) {
+	if !p.s.IsRoot() {
+		return
+	}
+	now := time.Now()
+	if !final && now.Sub(p.log) < 2*time.Second {
+		return
+	}
+	p.log = now
+	el := now.Sub(p.start)
+	eta := "?"
+	if p.done > 0 && p.done < p.all {
+		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.all-p.done))).Round(time.Second).String()
+	} else if p.done >= p.all {
+		eta = "0s"
+	}
+	p.s.Logf("%s %d/%d measurements, %s elapsed, ETA %s", p.what, p.done, p.all, el.Round(time.Second), eta)
+}

@@ -1,0 +1,144 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/internal/mpi"
+)
+
+// A Session is one MPI job as the benchmarks see it.
+type Session struct {
+	Rank int // in MPI_COMM_WORLD
+	Size int
+	Job  Job
+	Out  io.Writer // stdout on rank 0, io.Discard elsewhere
+	Log  io.Writer // stderr
+
+	world *Group
+	start time.Time
+}
+
+// A Job is what rank 0 found out about the job at start-up and decided
+// for the selected suites, broadcast to every rank.
+type Job struct {
+	Library    string   // first line of MPI_Get_library_version
+	Thread     string   // thread level provided
+	Hosts      []string // processor name of each rank
+	Oversub    string   // "" or how the job oversubscribes a node's CPUs
+	MemMiB     int64    // smallest node memory / processes on that node, MiB
+	TotalMiB   int64    // memory of all nodes of the job, MiB
+	RootMiB    int64    // memory of rank 0's node, MiB (0: unknown)
+	ProcsNode  int      // most processes on one node
+	Short      bool     // -test.short
+	GoVersion  string
+	Version    string
+	Commit     string
+	Date       string
+	SuiteState map[string]json.RawMessage // each selected suite's decided settings
+}
+
+// Procs is the number of processes of the job.
+func (j *Job) Procs() int { return len(j.Hosts) }
+
+// State decodes the decided settings of the named suite into v.
+func (j *Job) State(name string, v any) error {
+	raw, ok := j.SuiteState[name]
+	if !ok {
+		return fmt.Errorf("no settings for suite %q", name)
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// newSession makes the session of MPI_COMM_WORLD; stdout is silenced on
+// every rank but 0.
+func newSession() *Session {
+	s := &Session{Log: os.Stderr, Out: os.Stdout}
+	s.world = &Group{s: s, Comm: mpi.World}
+	var err error
+	s.Rank, err = mpi.World.Rank()
+	s.Must("MPI_Comm_rank", err)
+	s.Size, err = mpi.World.Size()
+	s.Must("MPI_Comm_size", err)
+	s.world.Rank, s.world.Size = s.Rank, s.Size
+	if !s.IsRoot() {
+		silenceStdout()
+		s.Out = io.Discard
+	}
+	return s
+}
+
+// Current returns the session that Main set up. A benchmark calls it first;
+// without Main (a test binary whose TestMain does not call harness.Main) it
+// fails the benchmark.
+func Current(b testing.TB) *Session {
+	if session == nil {
+		b.Fatal("beff: the benchmarks need the MPI harness: TestMain must call harness.Main")
+	}
+	return session
+}
+
+// IsRoot reports whether this is rank 0 of MPI_COMM_WORLD.
+func (s *Session) IsRoot() bool { return s.Rank == 0 }
+
+// World is the group of every process of the job.
+func (s *Session) World() *Group { return s.world }
+
+// State decodes the decided settings of the named suite into v.
+func (s *Session) State(name string, v any) error { return s.Job.State(name, v) }
+
+// Logf writes a progress or diagnostic line to stderr on rank 0. The
+// "[beff]" prefix keeps the line from parsing as a benchfmt configuration
+// line where stderr is merged into stdout (go test does that). Call it only
+// between sub-benchmarks: testing may already have printed the name of a
+// running one.
+func (s *Session) Logf(format string, args ...any) {
+	if s.IsRoot() {
+		fmt.Fprintf(s.Log, "[beff] "+format+"\n", args...)
+	}
+}
+
+// Elapsed is the time since Main started measuring.
+func (s *Session) Elapsed() time.Duration { return time.Since(s.start) }
+
+// Stop ends the job from every rank: rank 0 prints msg to stderr, every rank
+// finalises MPI and exits with code. All ranks must call it (the decision to
+// stop is itself taken on rank 0 and followed).
+func (s *Session) Stop(code int, msg string) {
+	if s.IsRoot() && msg != "" {
+		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
+	}
+	if f, ok := s.Out.(*os.File); ok {
+		f.Sync()
+	}
+	mpi.Finalize()
+	os.Exit(code)
+}
+
+// Fail stops the whole job from the one rank that hit an MPI error: it
+// prints the error with its rank and aborts MPI_COMM_WORLD, which takes
+// every process down (no hang).
+func (s *Session) Fail(context string, err error) {
+	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
+	s.Abort(ExitMPI)
+}
+
+// Abort takes the whole job down from this rank with code, without
+// waiting for the others (MPI_Abort).
+func (s *Session) Abort(code int) {
+	mpi.Abort(mpi.World, code)
+	os.Exit(code)
+}
+
+// Must stops the job with Fail when err (of an MPI call in the control
+// plane) is not nil.
+func (s *Session) Must(context string, err error) {
+	if err != nil {
+		s.Fail(context, err)
+	}
+}

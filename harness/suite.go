@@ -1,0 +1,124 @@
+package harness
+
+import (
+	"flag"
+	"regexp"
+)
+
+// A Suite is a benchmark family's hook into Main. Its driver registers it
+// from an init function; Main sets it up only when -test.bench selects its
+// benchmark, so a run of one suite neither checks the flags nor prints the
+// configuration of another.
+type Suite struct {
+	// Name keys the suite's settings (Session.State).
+	Name string
+	// Benchmark is the name of the top-level benchmark function that runs
+	// the suite, e.g. "BenchmarkBeff".
+	Benchmark string
+	// Setup runs on rank 0 only, after the job is known; it checks the
+	// suite's flags and returns its decided settings (broadcast to every
+	// rank as JSON, see Session.State) or an error, which stops the job
+	// before anything is measured.
+	Setup func(job *Job) (any, error)
+	// Config returns the suite's configuration lines ("key: value").
+	Config func(job *Job) []string
+	// Units are the suite's unit declarations ("MB/s better=higher").
+	Units []string
+}
+
+var suites []*Suite
+
+// Register adds a suite; call it from an init function.
+func Register(s *Suite) { suites = append(suites, s) }
+
+// selected returns the registered suites whose benchmark -test.bench
+// selects and -test.skip does not skip, in registration order.
+func selected() []*Suite {
+	var out []*Suite
+	for _, s := range suites {
+		if benchSelected(flagValue("test.bench"), flagValue("test.skip"), s.Benchmark) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// setUp returns the suites whose settings job holds, in registration
+// order.
+func setUp(job *Job) []*Suite {
+	var out []*Suite
+	for _, s := range suites {
+		if _, ok := job.SuiteState[s.Name]; ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// benchSelected reports whether testing runs the top-level benchmark name
+// for -test.bench=bench and -test.skip=skip: some alternative of bench
+// whose first element matches name, and no alternative of skip that is a
+// single element matching it (a skip with deeper elements skips
+// sub-benchmarks only). A pattern that does not compile selects
+// everything: testing itself reports it.
+func benchSelected(bench, skip, name string) bool {
+	if bench == "" {
+		return false
+	}
+	if !anyFirst(bench, name, false) {
+		return false
+	}
+	return skip == "" || !anyFirst(skip, name, true)
+}
+
+// anyFirst reports whether an alternative of pattern matches name with its
+// first element (whole: only alternatives of one element count).
+func anyFirst(pattern, name string, whole bool) bool {
+	for _, alt := range splitPattern(pattern) {
+		if whole && len(alt) > 1 {
+			continue
+		}
+		re, err := regexp.Compile(alt[0])
+		if err != nil || re.MatchString(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitPattern splits a -test.bench pattern the way testing does: into
+// alternatives at each '|', and each alternative into elements at each
+// '/', except inside brackets or parentheses and after a backslash.
+func splitPattern(s string) [][]string {
+	var alts [][]string
+	var elems []string
+	brackets, parens, start := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			brackets++
+		case c == ']' && brackets > 0:
+			brackets--
+		case c == '(' && brackets == 0:
+			parens++
+		case c == ')' && brackets == 0:
+			parens--
+		case (c == '/' || c == '|') && brackets == 0 && parens == 0:
+			elems = append(elems, s[start:i])
+			start = i + 1
+			if c == '|' {
+				alts, elems = append(alts, elems), nil
+			}
+		}
+	}
+	return append(alts, append(elems, s[start:]))
+}

@@ -1,0 +1,61 @@
+package mpi
+
+import (
+	"fmt"
+
+	"github.com/beff-suite/beff/suites/beff"
+)
+
+// MaxSteps is the most exchanges one rank may have in one iteration of a
+// b_eff pattern (BEFF_MAXSTEPS in beff.h).
+const MaxSteps = 8
+
+// Plan is what one rank does in one iteration of a b_eff pattern: up to
+// MaxSteps exchanges, each with a destination and a source (ProcNull for
+// none), in the ranks of the pattern's communicator.
+type Plan struct {
+	Dest, Src []int
+}
+
+// Fault describes the first validation failure a rank saw in a measurement.
+type Fault struct {
+	Count                 int64 // failed checks in the measurement
+	Iter                  int64 // iteration (0 is the first untimed one when there is one)
+	Step, Partner         int
+	Offset                int64 // offset of the message in the receive buffer
+	ExpectFirst, GotFirst int
+	ExpectLast, GotLast   int
+}
+
+// Measurement is one call of the timed b_eff loop.
+type Measurement struct {
+	Barrier    Comm // every process of the job takes part in its barrier
+	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
+	Plan       Plan
+	Method     beff.Method
+	Len        int // message length in bytes
+	SizeIndex  int // enters the validation bytes
+	LoopLen    int // timed iterations
+	Warm       int // untimed iterations before the clock starts
+	Send, Recv *Buffer
+	Inject     bool // corrupt the first received message (tests only)
+}
+
+// measure is the C loop of b_eff (beff_cgo.go); nil without MPI.
+var measure func(m *Measurement) (float64, Fault, error)
+
+// Measure runs m in C and returns the elapsed time of the timed loop in
+// seconds (0 on a rank outside the pattern's communicator) and the
+// validation result.
+func Measure(m *Measurement) (float64, Fault, error) {
+	if measure == nil {
+		return 0, Fault{}, ErrNoMPI
+	}
+	if len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src) {
+		return 0, Fault{}, fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)
+	}
+	if int64(m.Len) > m.Send.Len() || int64(m.Len) > m.Recv.Len() {
+		return 0, Fault{}, fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.Len())
+	}
+	return measure(m)
+}

@@ -1,0 +1,39 @@
+/* beffio.h: the calls of one b_eff_io pattern, one call per batch. */
+#ifndef BEFF_BEFFIO_H
+#define BEFF_BEFFIO_H
+
+#include "control.h"
+
+/* The pattern types, in the order of beffio.Types (a Go test checks the
+ * names). */
+enum beffio_type { BEFFIO_SCATTER, BEFFIO_SHARED, BEFFIO_SEPARATED, BEFFIO_SEGMENTED, BEFFIO_SEGCOLL, BEFFIO_NTYPES };
+extern const char *const beffio_type_names[BEFFIO_NTYPES];
+
+/* One pattern's calls on this rank. */
+typedef struct {
+	MPI_Fint fh;
+	int read;      /* 0 write, 1 read */
+	int type;      /* enum beffio_type */
+	int64_t len;   /* memory chunk per call (bytes) */
+	int64_t l;     /* disk chunk (bytes) */
+	int n, rank;   /* partition size, rank in it */
+	int64_t base;  /* start of the pattern's region (file, own file or segment) */
+	int64_t lseg;  /* segment size (types 3, 4) */
+	int pattern;   /* pattern number, enters the values */
+	int access;    /* access method whose values are written / expected */
+	int explicit_offsets; /* shared type: write_at_all/read_at_all instead of the shared pointer */
+} beffio_calls_t;
+
+typedef struct {
+	int64_t rep, offset;
+	uint64_t expect_first, got_first, expect_last, got_last;
+} beffio_fault;
+
+uint64_t beffio_value(int64_t rep, int64_t offset, int pattern, int access, int last);
+int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j);
+/* Runs calls c0 .. c0+k-1; on reads counts the chunks whose first or last
+ * 8-byte element is wrong (*errors) and keeps the first in *fault. */
+int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *buf,
+                 int64_t *errors, beffio_fault *fault);
+
+#endif

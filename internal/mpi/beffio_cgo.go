@@ -1,0 +1,47 @@
+//go:build mpi
+
+package mpi
+
+/*
+#include "beffio.h"
+*/
+import "C"
+
+func init() { runCalls = cRunCalls }
+
+func (p *PatternCalls) c() C.beffio_calls_t {
+	var c C.beffio_calls_t
+	c.fh = C.MPI_Fint(p.File)
+	if p.Read {
+		c.read = 1
+	}
+	c._type = C.int(p.Type)
+	c.len, c.l = C.int64_t(p.Len), C.int64_t(p.L)
+	c.n, c.rank = C.int(p.N), C.int(p.Rank)
+	c.base, c.lseg = C.int64_t(p.Base), C.int64_t(p.Lseg)
+	c.pattern, c.access = C.int(p.Pattern), C.int(p.Access)
+	if p.ExplicitOffsets {
+		c.explicit_offsets = 1
+	}
+	return c
+}
+
+// cRunCalls runs checked calls in C.
+func cRunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, error) {
+	c := p.c()
+	var errs C.int64_t
+	var f C.beffio_fault
+	rc := C.beffio_calls(&c, C.int64_t(c0), C.int64_t(k), (*C.uchar)(buf.p), &errs, &f)
+	fault := ChunkFault{Rep: int64(f.rep), Offset: int64(f.offset), ExpectFirst: uint64(f.expect_first),
+		GotFirst: uint64(f.got_first), ExpectLast: uint64(f.expect_last), GotLast: uint64(f.got_last)}
+	return int64(errs), fault, mpiErr(p.callName(), rc)
+}
+
+// cTypes are the names of the C table of pattern types, in enum order.
+func cTypes() []string {
+	out := make([]string, C.BEFFIO_NTYPES)
+	for i := range out {
+		out[i] = C.GoString(C.beffio_type_names[i])
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+//go:build mpi
+
+/* control.c: the control plane of package mpi (see control.h). */
+#include "control.h"
+#include <stdlib.h>
+#include <string.h>
+
+int ctl_thread_level(const char *name) {
+	if (!strcmp(name, "single")) return MPI_THREAD_SINGLE;
+	if (!strcmp(name, "funneled")) return MPI_THREAD_FUNNELED;
+	if (!strcmp(name, "serialized")) return MPI_THREAD_SERIALIZED;
+	if (!strcmp(name, "multiple")) return MPI_THREAD_MULTIPLE;
+	return -1;
+}
+
+int ctl_init(int required, int *provided) {
+	int flag = 0, rc;
+	MPI_Initialized(&flag);
+	if (flag) {
+		rc = MPI_Query_thread(provided);
+	} else {
+		rc = MPI_Init_thread(NULL, NULL, required, provided);
+	}
+	if (rc != MPI_SUCCESS) return rc;
+	return MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+int ctl_finalize(void) { return MPI_Finalize(); }
+int ctl_initialized(void) { int f = 0; MPI_Initialized(&f); return f; }
+int ctl_finalized(void) { int f = 0; MPI_Finalized(&f); return f; }
+MPI_Fint ctl_comm_world(void) { return MPI_Comm_c2f(MPI_COMM_WORLD); }
+MPI_Fint ctl_comm_null(void) { return MPI_Comm_c2f(MPI_COMM_NULL); }
+int ctl_proc_null(void) { return MPI_PROC_NULL; }
+int ctl_undefined(void) { return MPI_UNDEFINED; }
+int ctl_rank(MPI_Fint c, int *r) { return MPI_Comm_rank(MPI_Comm_f2c(c), r); }
+int ctl_size(MPI_Fint c, int *s) { return MPI_Comm_size(MPI_Comm_f2c(c), s); }
+int ctl_barrier(MPI_Fint c) { return MPI_Barrier(MPI_Comm_f2c(c)); }
+int ctl_bcast_bytes(MPI_Fint c, void *buf, int n, int root) {
+	return MPI_Bcast(buf, n, MPI_BYTE, root, MPI_Comm_f2c(c));
+}
+const char *const ctl_op_names[CTL_NOPS] = {"max", "min", "sum"};
+static MPI_Op op_of(int op) { return op == CTL_MAX ? MPI_MAX : op == CTL_MIN ? MPI_MIN : MPI_SUM; }
+int ctl_reduce_f64(MPI_Fint c, const double *in, double *out, int n, int op, int root) {
+	return MPI_Reduce(in, out, n, MPI_DOUBLE, op_of(op), root, MPI_Comm_f2c(c));
+}
+int ctl_allreduce_f64(MPI_Fint c, const double *in, double *out, int n, int op) {
+	return MPI_Allreduce(in, out, n, MPI_DOUBLE, op_of(op), MPI_Comm_f2c(c));
+}
+int ctl_reduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op, int root) {
+	return MPI_Reduce(in, out, n, MPI_INT64_T, op_of(op), root, MPI_Comm_f2c(c));
+}
+int ctl_allreduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op) {
+	return MPI_Allreduce(in, out, n, MPI_INT64_T, op_of(op), MPI_Comm_f2c(c));
+}
+int ctl_gather_bytes(MPI_Fint c, const void *in, int n, void *out, int root) {
+	return MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, root, MPI_Comm_f2c(c));
+}
+int ctl_comm_split(MPI_Fint c, int color, int key, MPI_Fint *out) {
+	MPI_Comm nc;
+	int rc = MPI_Comm_split(MPI_Comm_f2c(c), color, key, &nc);
+	if (rc == MPI_SUCCESS) *out = MPI_Comm_c2f(nc);
+	return rc;
+}
+int ctl_comm_split_shared(MPI_Fint c, MPI_Fint *out) {
+	MPI_Comm nc;
+	int rc = MPI_Comm_split_type(MPI_Comm_f2c(c), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &nc);
+	if (rc == MPI_SUCCESS) *out = MPI_Comm_c2f(nc);
+	return rc;
+}
+int ctl_comm_free(MPI_Fint *c) {
+	MPI_Comm cc = MPI_Comm_f2c(*c);
+	if (cc == MPI_COMM_NULL) return MPI_SUCCESS;
+	int rc = MPI_Comm_free(&cc);
+	*c = MPI_Comm_c2f(cc);
+	return rc;
+}
+int ctl_dims_create(int n, int nd, int *dims) {
+	for (int i = 0; i < nd; i++) dims[i] = 0;
+	return MPI_Dims_create(n, nd, dims);
+}
+int ctl_cart_create(MPI_Fint c, int nd, const int *dims, const int *periods, int reorder, MPI_Fint *out) {
+	MPI_Comm nc;
+	int rc = MPI_Cart_create(MPI_Comm_f2c(c), nd, (int *)dims, (int *)periods, reorder, &nc);
+	if (rc == MPI_SUCCESS) *out = MPI_Comm_c2f(nc);
+	return rc;
+}
+int ctl_cart_shift(MPI_Fint c, int dir, int disp, int *src, int *dest) {
+	return MPI_Cart_shift(MPI_Comm_f2c(c), dir, disp, src, dest);
+}
+int ctl_abort(MPI_Fint c, int code) { return MPI_Abort(MPI_Comm_f2c(c), code); }
+void ctl_error_string(int code, char *buf, int len) {
+	char s[MPI_MAX_ERROR_STRING];
+	int n = 0;
+	if (MPI_Error_string(code, s, &n) != MPI_SUCCESS) n = 0;
+	if (n >= len) n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+}
+int ctl_library_version(char *buf, int len) {
+	char s[MPI_MAX_LIBRARY_VERSION_STRING];
+	int n = 0;
+	int rc = MPI_Get_library_version(s, &n);
+	if (n >= len) n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return rc;
+}
+int ctl_processor_name(char *buf, int len) {
+	char s[MPI_MAX_PROCESSOR_NAME];
+	int n = 0;
+	int rc = MPI_Get_processor_name(s, &n);
+	if (n >= len) n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	return rc;
+}
+double ctl_wtime(void) { return MPI_Wtime(); }
+double ctl_wtick(void) { return MPI_Wtick(); }

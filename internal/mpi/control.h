@@ -1,0 +1,74 @@
+/* control.h: the C side of package mpi's control plane and MPI-IO file
+ * calls. Communicators, files and infos cross the cgo boundary as Fortran
+ * handles (MPI_Fint), so Go never sees an MPI_Comm, whose type differs
+ * between MPI libraries. Every function returns an MPI error code
+ * (MPI_SUCCESS on success); the error handlers are set to
+ * MPI_ERRORS_RETURN by ctl_init. Each suite's timed loops have a header of
+ * their own (beff.h, beffio.h). */
+#ifndef BEFF_CONTROL_H
+#define BEFF_CONTROL_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* Reduction operations, in the order of mpi.Op (a Go test checks the
+ * names). */
+enum ctl_op { CTL_MAX, CTL_MIN, CTL_SUM, CTL_NOPS };
+extern const char *const ctl_op_names[CTL_NOPS];
+
+int ctl_init(int required, int *provided);
+int ctl_thread_level(const char *name); /* -1 if unknown */
+int ctl_finalize(void);
+int ctl_initialized(void);
+int ctl_finalized(void);
+MPI_Fint ctl_comm_world(void);
+MPI_Fint ctl_comm_null(void);
+int ctl_proc_null(void);
+int ctl_undefined(void);
+int ctl_rank(MPI_Fint c, int *rank);
+int ctl_size(MPI_Fint c, int *size);
+int ctl_barrier(MPI_Fint c);
+int ctl_bcast_bytes(MPI_Fint c, void *buf, int n, int root);
+int ctl_reduce_f64(MPI_Fint c, const double *in, double *out, int n, int op, int root);
+int ctl_allreduce_f64(MPI_Fint c, const double *in, double *out, int n, int op);
+int ctl_reduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op, int root);
+int ctl_allreduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op);
+int ctl_gather_bytes(MPI_Fint c, const void *in, int n, void *out, int root);
+int ctl_comm_split(MPI_Fint c, int color, int key, MPI_Fint *out);
+int ctl_comm_split_shared(MPI_Fint c, MPI_Fint *out);
+int ctl_comm_free(MPI_Fint *c);
+int ctl_dims_create(int n, int nd, int *dims);
+int ctl_cart_create(MPI_Fint c, int nd, const int *dims, const int *periods, int reorder, MPI_Fint *out);
+int ctl_cart_shift(MPI_Fint c, int dir, int disp, int *src, int *dest);
+int ctl_abort(MPI_Fint c, int code);
+void ctl_error_string(int code, char *buf, int len);
+int ctl_library_version(char *buf, int len);
+int ctl_processor_name(char *buf, int len);
+double ctl_wtime(void);
+double ctl_wtick(void);
+
+/* ---- MPI-IO files ---- */
+
+/* Access modes of ctl_file_open, in the order of mpi.OpenMode (a Go test
+ * checks the names). */
+enum ctl_open_mode { CTL_OPEN_CREATE, CTL_OPEN_WRITE, CTL_OPEN_READ, CTL_NOPENMODES };
+extern const char *const ctl_open_mode_names[CTL_NOPENMODES];
+
+MPI_Fint ctl_file_null(void);
+MPI_Fint ctl_info_null(void);
+int ctl_file_open(MPI_Fint comm, const char *path, int mode, MPI_Fint info, MPI_Fint *fh);
+int ctl_file_close(MPI_Fint *fh);
+int ctl_file_delete(const char *path);
+int ctl_file_sync(MPI_Fint fh);
+int ctl_file_set_view_scatter(MPI_Fint fh, int64_t disp, int64_t l, int n, MPI_Fint info);
+int ctl_file_set_view_bytes(MPI_Fint fh, int64_t disp, MPI_Fint info);
+int ctl_file_seek(MPI_Fint fh, int64_t off);
+int ctl_file_seek_shared(MPI_Fint fh, int64_t off);
+int ctl_file_set_info(MPI_Fint fh, MPI_Fint info);
+/* the hints in effect, as "key=value\n" lines */
+int ctl_file_hints(MPI_Fint fh, char *buf, int len);
+int ctl_info_create(MPI_Fint *info);
+int ctl_info_set(MPI_Fint info, const char *key, const char *val);
+int ctl_info_free(MPI_Fint *info);
+
+#endif

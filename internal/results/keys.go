@@ -1,0 +1,24 @@
+package results
+
+// Configuration keys that every run carries, whatever its suite: the
+// harness writes them at the top of the output, the readers take the job's
+// description from them. A suite's own keys live in its package.
+const (
+	KeyVersion      = "beff-version"       // the version of beff
+	KeyCommit       = "beff-commit"        // the commit it was built from
+	KeyGoVersion    = "go-version"         // the Go toolchain
+	KeyDate         = "date"               // start of the run, RFC 3339, UTC
+	KeyLibrary      = "mpi-library"        // first line of MPI_Get_library_version
+	KeyThread       = "mpi-thread"         // the MPI thread level provided
+	KeyProcs        = "mpi-procs"          // the number of processes N
+	KeyHosts        = "mpi-hosts"          // host names with their process counts
+	KeyProcsPerNode = "mpi-procs-per-node" // the most processes on one node
+	KeyOversub      = "mpi-oversubscribed" // "no", or "yes: <how>"
+	KeyMode         = "beff-mode"          // ModeFull or a short mode
+)
+
+// Values of KeyMode.
+const (
+	ModeFull  = "full"
+	ModeShort = "short (quick check, not a valid result)"
+)

@@ -1,0 +1,252 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beff"
+)
+
+// loopKey names the loop-length state of one pattern and method.
+type loopKey struct {
+	pattern string
+	method  beff.Method
+}
+
+// run is one execution of BenchmarkBeff on this rank.
+type run struct {
+	s          *harness.Session
+	world      *harness.Group // takes the decisions
+	st         Settings
+	set        *beff.Set
+	periodic   mpi.Comm            // the 1-D periodic topology over MPI_COMM_WORLD: the barrier of every measurement
+	comm       map[string]mpi.Comm // pattern name → its communicator (CommNull if this rank is not in it)
+	plan       map[string]mpi.Plan // pattern name → this rank's exchanges
+	owned      []mpi.Comm          // communicators to free
+	send, recv *mpi.Buffer
+	probed     map[loopKey]bool
+	loops      map[loopKey]*beff.LoopState // rank 0 only
+	injected   bool
+	progress   *harness.Progress
+}
+
+// Benchmark is the body of BenchmarkBeff: it measures every pattern, size
+// and method as a sub-benchmark named pat=<pattern>/L=<bytes>/mthd=<method>,
+// in the reference order (size, then pattern, then method), three
+// repetitions each.
+func Benchmark(b *testing.B) {
+	r := newRun(b, harness.Current(b))
+	defer r.close()
+	measured := r.st.Measured
+	var plan beff.ShortcutPlan
+	for k, si := range measured {
+		left := len(measured) - k // 2: second largest, 1: largest
+		if left == 2 && len(measured) >= 3 {
+			if plan = r.decideShortcut(measured[k-1], measured[k:]); plan.On {
+				r.s.Logf("the two largest sizes are predicted to take more than %g s: measuring them with the best method only, loop length 1, 3 and 2 repetitions", r.st.Shortcut)
+			}
+		}
+		for _, p := range r.set.Patterns {
+			if r.selected(p) {
+				r.measureSize(b, p, si, left, plan)
+			}
+		}
+	}
+	r.progress.Finish()
+}
+
+// A point is one sub-benchmark: a pattern, size and method, with the
+// repetitions and loop settings the reference prescribes there.
+type point struct {
+	p       *beff.Pattern
+	si      int // size index
+	m       beff.Method
+	reps    int
+	warm    int // untimed iterations
+	forceLL int // the loop length under the shortcut (0: decided)
+}
+
+// measureSize measures pattern p at size index si with each of its
+// methods; left counts the sizes from the largest (1).
+func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff.ShortcutPlan) {
+	methods := p.Methods()
+	reps, forceLL := 3, 0
+	if plan.On && left <= 2 {
+		methods, forceLL = []beff.Method{plan.Best[p.Name]}, 1
+		if left == 1 {
+			reps = 2
+		}
+	}
+	warm := 1
+	if left <= 3 {
+		warm = 0 // the reference skips the untimed iteration for the 3 largest sizes
+	}
+	for _, m := range methods {
+		pt := point{p: p, si: si, m: m, reps: reps, warm: warm, forceLL: forceLL}
+		b.Run(beff.Name(p.Name, r.st.Sizes[si], m), func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
+		r.progress.Log()
+	}
+}
+
+func (r *run) selected(p *beff.Pattern) bool {
+	return len(r.st.Patterns) == 0 || slices.Contains(r.st.Patterns, p.Name)
+}
+
+func newRun(b *testing.B, s *harness.Session) *run {
+	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.Plan{},
+		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}}
+	if err := s.State(name, &r.st); err != nil {
+		b.Fatal(err)
+	}
+	var err error
+	r.periodic, err = r.world.Comm.CartCreate([]int{s.Size}, []bool{true}, true)
+	s.Must("creating the 1-D periodic topology", err)
+	r.owned = append(r.owned, r.periodic)
+	r.buildPatterns()
+	bufSize := beff.BufferSize(r.st.Lmax)
+	if r.send, err = mpi.NewBuffer(bufSize); err == nil {
+		r.recv, err = mpi.NewBuffer(bufSize)
+	}
+	s.Must("allocating the message buffers", err)
+	all := 0
+	for _, p := range r.set.Patterns {
+		if r.selected(p) {
+			all += len(r.st.Measured) * len(p.Methods())
+		}
+	}
+	r.progress = s.NewProgress("b_eff", all)
+	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
+		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)
+	return r
+}
+
+// topology is what rank 0 decides about the patterns: the random
+// permutations and the Cartesian communicators' sizes and dimensions.
+type topology struct {
+	Perms        [][]int
+	C2, C3       int
+	Dims2, Dims3 []int
+}
+
+// buildPatterns decides the topology on rank 0, creates the pattern set
+// and gives every pattern its communicator and this rank's plan.
+func (r *run) buildPatterns() {
+	n := r.s.Size
+	topo := harness.Decide(r.world, func() topology {
+		t := topology{Perms: beff.RandomPermutations(n, r.st.Random, r.st.Seed)}
+		t.C2, t.C3 = beff.CartCommSize(n, 2, r.dimsCreate), beff.CartCommSize(n, 3, r.dimsCreate)
+		t.Dims2, t.Dims3 = r.dimsCreate(t.C2, 2), r.dimsCreate(t.C3, 3)
+		return t
+	})
+	me, err := r.periodic.Rank()
+	r.s.Must("MPI_Comm_rank", err)
+	c2, p2, a2 := r.cartesian(topo.C2, topo.Dims2, me)
+	c3, p3, a3 := r.cartesian(topo.C3, topo.Dims3, me)
+	r.set = beff.NewSet(n, topo.Perms, c2, c3)
+	for _, p := range r.set.Patterns {
+		c := r.periodic
+		switch {
+		case len(p.Dims) == 2 && p.Periodic:
+			c = p2
+		case len(p.Dims) == 2:
+			c = a2
+		case len(p.Dims) == 3 && p.Periodic:
+			c = p3
+		case len(p.Dims) == 3:
+			c = a3
+		}
+		r.comm[p.Name] = c
+		var pl mpi.Plan
+		for _, st := range p.Steps(me) {
+			pl.Dest = append(pl.Dest, mpiRank(st.Dest))
+			pl.Src = append(pl.Src, mpiRank(st.Src))
+		}
+		r.plan[p.Name] = pl
+	}
+}
+
+func (r *run) dimsCreate(c, nd int) []int {
+	d, err := mpi.DimsCreate(c, nd)
+	r.s.Must("MPI_Dims_create", err)
+	return d
+}
+
+// cartesian creates the periodic and the non-periodic Cartesian
+// communicators over the first c processes (CommNull on the others) and
+// the pattern table's view of them.
+func (r *run) cartesian(c int, dims []int, me int) (beff.Cart, mpi.Comm, mpi.Comm) {
+	bc := beff.Cart{Size: c, Dims: dims,
+		Shift:  func(rk, d int) (int, int) { return beff.CartShift(dims, true, rk, d) },
+		AShift: func(rk, d int) (int, int) { return beff.CartShift(dims, false, rk, d) }}
+	color := -1
+	if me < c {
+		color = 0
+	}
+	sub, err := r.periodic.Split(color, me)
+	r.s.Must("MPI_Comm_split", err)
+	if sub == mpi.CommNull {
+		return bc, mpi.CommNull, mpi.CommNull
+	}
+	per := make([]bool, len(dims))
+	aper := make([]bool, len(dims))
+	for i := range per {
+		per[i] = true
+	}
+	pc, err := sub.CartCreate(dims, per, false)
+	r.s.Must("MPI_Cart_create", err)
+	ac, err := sub.CartCreate(dims, aper, false)
+	r.s.Must("MPI_Cart_create", err)
+	r.owned = append(r.owned, sub, pc, ac)
+	r.checkShifts(dims, me, pc, ac)
+	return bc, pc, ac
+}
+
+// checkShifts checks that the pure-Go shifts of the pattern table agree
+// with MPI_Cart_shift for this rank.
+func (r *run) checkShifts(dims []int, me int, periodic, aperiodic mpi.Comm) {
+	for d := range dims {
+		for _, x := range []struct {
+			c        mpi.Comm
+			periodic bool
+		}{{periodic, true}, {aperiodic, false}} {
+			src, dst, err := x.c.CartShift(d, 1)
+			r.s.Must("MPI_Cart_shift", err)
+			gs, gd := beff.CartShift(dims, x.periodic, me, d)
+			if mpiRank(gs) != src || mpiRank(gd) != dst {
+				r.s.Fail("checking the Cartesian topology", fmt.Errorf("dims %v dir %d: MPI_Cart_shift gives (%d,%d), the pattern table (%d,%d)", dims, d, src, dst, gs, gd))
+			}
+		}
+	}
+}
+
+func mpiRank(r int) int {
+	if r == beff.None {
+		return mpi.ProcNull
+	}
+	return r
+}
+
+func (r *run) close() {
+	r.send.Free()
+	r.recv.Free()
+	for i := len(r.owned) - 1; i >= 0; i-- {
+		r.owned[i].Free()
+	}
+}
+
+// decideShortcut predicts, on rank 0, the time of the largest sizes from
+// the measurements at size index prev (beff.PlanShortcut); every rank gets
+// the plan.
+func (r *run) decideShortcut(prev int, largest []int) beff.ShortcutPlan {
+	return harness.Decide(r.world, func() beff.ShortcutPlan {
+		sizes := make([]int64, len(largest))
+		for i, si := range largest {
+			sizes[i] = r.st.Sizes[si]
+		}
+		state := func(p string, m beff.Method) *beff.LoopState { return r.loops[loopKey{p, m}] }
+		return beff.PlanShortcut(r.set.Patterns, state, r.st.Sizes[prev], sizes, r.st.Target, r.st.Shortcut)
+	})
+}

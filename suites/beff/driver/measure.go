@@ -1,0 +1,139 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beff"
+)
+
+// measure is one sub-benchmark: the loop length decided on rank 0, reps
+// timed loops, their times reduced with MAX and the validation verdict
+// decided on rank 0, in two rounds of the world group.
+func (r *run) measure(b *testing.B, pt point) {
+	k := loopKey{pt.p.Name, pt.m}
+	l := r.st.Sizes[pt.si]
+	ll := r.decideLoopLength(k, pt.p, l, pt.forceLL)
+	times, fault, faultRep := r.repeat(pt, l, ll)
+	var tmax []float64
+	verdict := r.world.Round(append(times, float64(fault.Count)), 1, func(max []float64) []int64 {
+		tmax = max
+		if max[pt.reps] > 0 {
+			return []int64{1}
+		}
+		return []int64{0}
+	})
+	if verdict[0] != 0 {
+		r.validationStop(pt, faultRep, fault)
+	}
+	if r.world.IsRoot() {
+		r.report(b, pt, l, ll, tmax[:pt.reps])
+	}
+	r.progress.Done()
+}
+
+// decideLoopLength decides the loop length on rank 0: forced, or from the
+// pattern's and method's loop state, which the first measurement starts
+// with a probe (the bound comes from the best of a few probe loops: the
+// first iterations after a barrier are slowed by processes waking up).
+func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int) int {
+	var probe []float64
+	if !r.probed[k] {
+		probe = make([]float64, beff.ProbeRepetitions)
+		for i := range probe {
+			probe[i], _ = r.loop(p, k.method, 0, 1, beff.ProbeIterations, 1, false)
+		}
+		r.probed[k] = true
+	}
+	d := r.world.Round(probe, 1, func(max []float64) []int64 {
+		if max != nil {
+			r.loops[k] = &beff.LoopState{Bound: beff.ProbeBound(slices.Min(max), r.st.Target)}
+		}
+		if forceLL != 0 {
+			return []int64{int64(forceLL)}
+		}
+		return []int64{int64(r.loops[k].Next(l, r.st.Target))}
+	})
+	return int(d[0])
+}
+
+// repeat runs the timed loops of point pt and returns their times on this
+// rank and its first validation failure (and the repetition it came in,
+// -1 for none).
+func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
+	times := make([]float64, pt.reps)
+	var fault mpi.Fault
+	faultRep := -1
+	for rep := range times {
+		inject := r.st.TestFault && !r.injected && pt.si >= 3 && r.s.Rank == r.s.Size-1
+		t, f := r.loop(pt.p, pt.m, pt.si, l, ll, pt.warm, inject)
+		r.injected = r.injected || inject
+		times[rep] = t
+		switch {
+		case f.Count > 0 && faultRep < 0:
+			fault, faultRep = f, rep
+		case f.Count > 0:
+			fault.Count += f.Count
+		}
+	}
+	return times, fault, faultRep
+}
+
+// loop runs one timed loop of pattern p on this rank and returns its time.
+func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool) (float64, mpi.Fault) {
+	t, f, err := mpi.Measure(&mpi.Measurement{
+		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: m,
+		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject,
+	})
+	if err != nil {
+		r.s.Fail(fmt.Sprintf("pattern %s, L=%d, method %s", p.Name, l, m), err)
+	}
+	return t, f
+}
+
+// report writes the metrics of a measurement from the times of its
+// repetitions (max over ranks) and keeps the loop state for the next size
+// (rank 0).
+func (r *run) report(b *testing.B, pt point, l int64, ll int, tmax []float64) {
+	bw := make([]float64, len(tmax))
+	best := 0
+	for i := range bw {
+		bw[i] = beff.Bandwidth(l, pt.p.Messages(), ll, tmax[i])
+		if bw[i] > bw[best] {
+			best = i
+		}
+	}
+	b.ReportMetric(bw[best], beff.MetricMBps)
+	b.ReportMetric(slices.Min(bw), beff.MetricMinMBps)
+	b.ReportMetric(beff.Mean(bw), beff.MetricAvgMBps)
+	b.ReportMetric(tmax[best]*1e3, beff.MetricLoop)
+	b.ReportMetric(float64(ll), beff.MetricLoopLen)
+	b.ReportMetric(float64(pt.reps), beff.MetricReps)
+	s := r.loops[loopKey{pt.p.Name, pt.m}]
+	s.Len, s.Time, s.L, s.MBps = ll, tmax[best], l, bw[best]
+}
+
+// validationStop gathers every rank's first validation failure to rank 0,
+// which prints the report; then every rank stops with ExitValidation.
+func (r *run) validationStop(pt point, rep int, f mpi.Fault) {
+	rec := []int64{f.Count, int64(rep), f.Iter, int64(f.Step), int64(f.Partner), f.Offset,
+		int64(f.ExpectFirst), int64(f.GotFirst), int64(f.ExpectLast), int64(f.GotLast)}
+	all := r.world.Gather(rec)
+	var msg strings.Builder
+	if r.world.IsRoot() {
+		fmt.Fprintf(&msg, "validation FAILED: pattern %s, L=%d bytes, method %s: received messages differ from what was sent\n", pt.p.Name, r.st.Sizes[pt.si], pt.m)
+		for rk, v := range all {
+			if v[0] == 0 {
+				continue
+			}
+			fmt.Fprintf(&msg, "  rank %d: %d bad message(s); first in repetition %d, iteration %d, step %d, from rank %d, receive-buffer offset %d: first byte %d (expected %d), last byte %d (expected %d)\n",
+				rk, v[0], v[1]+1, v[2], v[3], v[4], v[5], v[7], v[6], v[9], v[8])
+		}
+		msg.WriteString("the run is stopped: its figures cannot be trusted")
+	}
+	r.s.Stop(harness.ExitValidation, msg.String())
+}

@@ -1,0 +1,191 @@
+// Package driver runs b_eff under the harness: its flags and settings
+// (Setup, decided on rank 0), its configuration lines and the body of
+// BenchmarkBeff, which measures every pattern, size and method of the
+// definition in package beff through the timed loop of internal/mpi.
+package driver
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/beff"
+)
+
+// Flags of b_eff.
+var (
+	flagMem       = flag.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)")
+	flagLmax      = flag.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)")
+	flagSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
+	flagRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
+	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
+	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (SPEC: 60)")
+	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
+)
+
+// name keys the settings of b_eff in the job.
+const name = "beff"
+
+func init() {
+	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + beff.Bench,
+		Setup: setup, Config: config, Units: beff.Units})
+}
+
+// Settings are the b_eff settings rank 0 decides and broadcasts.
+type Settings struct {
+	MemMiB    int64
+	Lmax      int64
+	Sizes     []int64 // the 21 sizes
+	Measured  []int   // indexes into Sizes that are measured
+	Seed      uint64
+	Random    int     // number of random patterns
+	Target    float64 // loop time target, seconds
+	Rmax      float64 // GFlop/s, 0 if not given
+	Patterns  []string
+	TestFault bool
+	Shortcut  float64 // seconds, see -beff.shortcut-limit
+}
+
+// setup checks the flags of b_eff on rank 0 and decides the settings.
+func setup(job *harness.Job) (any, error) {
+	st := Settings{Random: 30, Target: beff.TargetLoopTime, Rmax: *flagRmax,
+		TestFault: *flagTestFault, Shortcut: *flagShortcut}
+	if job.Short {
+		st.Random, st.Target = 3, beff.ShortTargetLoopTime
+	}
+	if err := st.decideLmax(job); err != nil {
+		return nil, err
+	}
+	st.Sizes = beff.Sizes(st.Lmax)
+	st.Measured = make([]int, len(st.Sizes))
+	for i := range st.Measured {
+		st.Measured[i] = i
+	}
+	if job.Short {
+		st.Measured = beff.ShortSizeIndexes
+	}
+	if math.IsNaN(st.Rmax) || math.IsInf(st.Rmax, 0) || st.Rmax < 0 {
+		return nil, fmt.Errorf("-beff.rmax=%v: Rmax must be a positive number of GFlop/s (or 0 for none)", *flagRmax)
+	}
+	if math.IsNaN(st.Shortcut) || st.Shortcut < 0 {
+		return nil, fmt.Errorf("-beff.shortcut-limit=%v: the limit must be a number of seconds ≥ 0", *flagShortcut)
+	}
+	var err error
+	if st.Seed, err = decideSeed(); err != nil {
+		return nil, err
+	}
+	if st.Patterns, err = parsePatterns(*flagPatterns, st.Random); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// decideLmax decides the memory per process and Lmax from -beff.mem or
+// -beff.lmax and the job's memory.
+func (st *Settings) decideLmax(job *harness.Job) error {
+	st.MemMiB = *flagMem
+	switch {
+	case st.MemMiB < 0:
+		return fmt.Errorf("-beff.mem=%d: the memory per process must be positive (MiB)", st.MemMiB)
+	case st.MemMiB == 0 && job.Short:
+		st.MemMiB = 8
+	case st.MemMiB == 0:
+		if job.MemMiB <= 0 {
+			return fmt.Errorf("cannot tell the node's memory (no /proc/meminfo): give -beff.mem in MiB")
+		}
+		st.MemMiB = job.MemMiB
+	}
+	if job.MemMiB > 0 && st.MemMiB > job.MemMiB {
+		return fmt.Errorf("-beff.mem=%d MiB: more than the %d MiB of memory per process of the smallest node (its memory divided by the %d processes on it)", st.MemMiB, job.MemMiB, job.ProcsNode)
+	}
+	st.Lmax = beff.LmaxFromMem(st.MemMiB)
+	if err := beff.CheckLmax(st.Lmax); err != nil {
+		return fmt.Errorf("-beff.mem=%d MiB: %v", st.MemMiB, err)
+	}
+	if *flagLmax == 0 {
+		return nil
+	}
+	if *flagMem != 0 {
+		return fmt.Errorf("-beff.lmax and -beff.mem both set: give one (Lmax = mem/128)")
+	}
+	if err := beff.CheckLmax(*flagLmax); err != nil {
+		return fmt.Errorf("-beff.lmax=%d: %v", *flagLmax, err)
+	}
+	if need := 12 * *flagLmax / beff.MiB; job.MemMiB > 0 && need > job.MemMiB {
+		return fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *flagLmax, need, job.MemMiB)
+	}
+	st.Lmax = *flagLmax
+	st.MemMiB = (st.Lmax*128 + beff.MiB - 1) / beff.MiB
+	return nil
+}
+
+// decideSeed is -beff.seed, or a seed drawn from the clock.
+func decideSeed() (uint64, error) {
+	if *flagSeed == "" {
+		return uint64(time.Now().UnixNano()), nil
+	}
+	v, err := strconv.ParseUint(*flagSeed, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("-beff.seed=%q: the seed must be an unsigned integer", *flagSeed)
+	}
+	return v, nil
+}
+
+// parsePatterns checks -beff.patterns against the patterns of a run with
+// random random patterns.
+func parsePatterns(list string, random int) ([]string, error) {
+	if list == "" {
+		return nil, nil
+	}
+	known := beff.PatternNames(random)
+	var out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(known, name) {
+			return nil, fmt.Errorf("-beff.patterns: unknown pattern %q; the patterns are %s", name, strings.Join(known, ", "))
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// config returns the configuration lines of b_eff.
+func config(job *harness.Job) []string {
+	var st Settings
+	if err := job.State(name, &st); err != nil {
+		return nil
+	}
+	sizes := make([]string, len(st.Measured))
+	for i, k := range st.Measured {
+		sizes[i] = strconv.FormatInt(st.Sizes[k], 10)
+	}
+	line := func(key string, format string, args ...any) string {
+		return key + ": " + fmt.Sprintf(format, args...)
+	}
+	lines := []string{
+		line(beff.KeyMem, "%d", st.MemMiB),
+		line(beff.KeyLmax, "%d", st.Lmax),
+		line(beff.KeySizes, "%s", strings.Join(sizes, ",")),
+		line(beff.KeyRandom, "%d", st.Random),
+		line(beff.KeySeed, "%d", st.Seed),
+		line(beff.KeyTarget, "%g", st.Target*1e3),
+	}
+	if st.Rmax > 0 {
+		lines = append(lines, line(beff.KeyRmax, "%g", st.Rmax))
+	}
+	if len(st.Patterns) > 0 {
+		lines = append(lines, line(beff.KeyPatterns, "%s", strings.Join(st.Patterns, ",")))
+	}
+	if st.Shortcut != beff.ShortcutLimit {
+		lines = append(lines, line(beff.KeyShortcut, "%g", st.Shortcut))
+	}
+	if st.TestFault {
+		lines = append(lines, line(beff.KeyTestFault, "on (a message is corrupted on purpose)"))
+	}
+	return lines
+}

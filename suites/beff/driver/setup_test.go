@@ -1,0 +1,94 @@
+package driver
+
+import (
+	"flag"
+	"math"
+	"testing"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/beff"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// withFlags sets command-line flags for one test and restores them after.
+func withFlags(t *testing.T, kv map[string]string) {
+	t.Helper()
+	for k, v := range kv {
+		f := flag.Lookup(k)
+		require.NotNil(t, f, k)
+		old := f.Value.String()
+		require.NoError(t, flag.Set(k, v))
+		t.Cleanup(func() { flag.Set(k, old) })
+	}
+}
+
+func TestSetup(t *testing.T) {
+	job := &harness.Job{MemMiB: 6000, ProcsNode: 4}
+	cases := []struct {
+		name  string
+		flags map[string]string
+		short bool
+		err   string
+		check func(t *testing.T, st Settings)
+	}{
+		{name: "default", check: func(t *testing.T, st Settings) {
+			assert.Equal(t, int64(6000), st.MemMiB)
+			assert.Equal(t, beff.LmaxFromMem(6000), st.Lmax)
+			assert.Len(t, st.Measured, 21)
+			assert.Equal(t, 30, st.Random)
+			assert.Equal(t, beff.TargetLoopTime, st.Target)
+			assert.Equal(t, beff.ShortcutLimit, st.Shortcut)
+		}},
+		{name: "short", short: true, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, int64(8), st.MemMiB)
+			assert.Equal(t, beff.ShortSizeIndexes, st.Measured)
+			assert.Equal(t, 3, st.Random)
+		}},
+		{name: "mem", flags: map[string]string{"beff.mem": "1024"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, int64(8<<20), st.Lmax)
+		}},
+		{name: "lmax", flags: map[string]string{"beff.lmax": "2000000"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, int64(2000000), st.Lmax)
+			assert.Equal(t, int64(2000000), st.Sizes[20])
+		}},
+		{name: "seed", flags: map[string]string{"beff.seed": "18446744073709551615"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, uint64(math.MaxUint64), st.Seed)
+		}},
+		{name: "patterns", flags: map[string]string{"beff.patterns": "ring2, random30,acyclic-3dim-all"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, []string{"ring2", "random30", "acyclic-3dim-all"}, st.Patterns)
+		}},
+		{name: "negative mem", flags: map[string]string{"beff.mem": "-1"}, err: "must be positive"},
+		{name: "mem above node", flags: map[string]string{"beff.mem": "6001"}, err: "more than the 6000 MiB"},
+		{name: "lmax and mem", flags: map[string]string{"beff.mem": "100", "beff.lmax": "100000"}, err: "both set"},
+		{name: "lmax too large for int", flags: map[string]string{"beff.lmax": "400000000"}, err: "too large"},
+		{name: "lmax above memory", flags: map[string]string{"beff.lmax": "1000000000"}, err: "too large"},
+		{name: "lmax small", flags: map[string]string{"beff.lmax": "4096"}, err: "too small"},
+		{name: "rmax", flags: map[string]string{"beff.rmax": "NaN"}, err: "Rmax"},
+		{name: "seed text", flags: map[string]string{"beff.seed": "-3"}, err: "unsigned integer"},
+		{name: "unknown pattern", flags: map[string]string{"beff.patterns": "ring2,ring3"}, err: `unknown pattern "ring3"`},
+		{name: "random beyond short count", flags: map[string]string{"beff.patterns": "random04"}, short: true, err: `unknown pattern "random04"`},
+		{name: "shortcut", flags: map[string]string{"beff.shortcut-limit": "-2"}, err: "seconds"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			withFlags(t, c.flags)
+			in := *job
+			in.Short = c.short
+			got, err := setup(&in)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			c.check(t, got.(Settings))
+		})
+	}
+}
+
+func TestSetupUnknownMemory(t *testing.T) {
+	_, err := setup(&harness.Job{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "-beff.mem")
+}

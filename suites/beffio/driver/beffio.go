@@ -1,0 +1,323 @@
+package driver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// run is one execution of BenchmarkBeffIO on this rank.
+type run struct {
+	s     *harness.Session
+	world *harness.Group
+	st    Settings
+	table []beffio.Pattern
+	sumU  int // ΣU over the schedule
+	parts []*partition
+	buf   *mpi.Buffer
+	files []string // every file the run may have created (for removal)
+}
+
+// partition is what the run knows about one partition.
+type partition struct {
+	n      int
+	comm   mpi.Comm       // ranks 0..n-1 of the job; CommNull elsewhere
+	g      *harness.Group // comm as a group; nil where comm is CommNull
+	counts map[int]int64  // pattern number → calls per process
+	bases  map[int]int64  // pattern number → start of its region
+	seg    beffio.Segments
+	// explicit is set when the shared type uses explicit offsets instead
+	// of the shared file pointer (-beffio.sharedfp=off, or it failed).
+	explicit bool
+}
+
+// maxTime reduces a time with MAX to rank 0 of the partition (0 on the
+// other ranks).
+func (p *partition) maxTime(t float64) float64 {
+	if m := p.g.Max([]float64{t}); m != nil {
+		return m[0]
+	}
+	return 0
+}
+
+// Benchmark is the body of BenchmarkBeffIO: for each access method (write,
+// rewrite, read), for each partition, for each pattern type, its patterns
+// as sub-benchmarks n=<n>/acc=<acc>/type=<type>/pat=<No>/l=<l>/L=<L>, then
+// the type's total (pat=total) and the partition's phase time (pat=phase).
+func Benchmark(b *testing.B) {
+	s := harness.Current(b)
+	r := &run{s: s, world: s.World()}
+	if err := s.State(name, &r.st); err != nil {
+		b.Fatal(err)
+	}
+	r.table = beffio.Table(r.st.MPART)
+	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
+	r.prepareDir()
+	defer r.cleanup()
+	r.reportHints()
+	maxMem := int64(0)
+	for _, p := range r.table {
+		maxMem = max(maxMem, p.Mem)
+	}
+	var err error
+	r.buf, err = mpi.NewBuffer(maxMem)
+	s.Must("allocating the I/O buffer", err)
+	defer r.buf.Free()
+	r.splitPartitions()
+	defer r.freePartitions()
+	tn := r.st.T / float64(len(r.parts))
+	s.Logf("b_eff_io on %d processes: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s",
+		s.Size, r.st.Partitions, r.st.T, tn, r.st.MPART, r.st.Dir)
+	for _, acc := range beffio.Accesses {
+		if acc == beffio.Read && r.st.DropCaches != "off" {
+			r.dropCaches()
+		}
+		if acc == beffio.Read && r.st.TestFault {
+			r.corrupt()
+		}
+		for _, p := range r.parts {
+			r.phase(b, p, acc, tn)
+			r.world.Barrier()
+			s.Logf("b_eff_io: %s on %d processes done, %s elapsed", acc, p.n, s.Elapsed().Round(time.Second))
+		}
+	}
+}
+
+// splitPartitions makes the communicator of every partition: ranks
+// 0..n-1 of the job.
+func (r *run) splitPartitions() {
+	for _, n := range r.st.Partitions {
+		color := -1
+		if r.s.Rank < n {
+			color = 0
+		}
+		c, err := r.world.Comm.Split(color, r.s.Rank)
+		r.s.Must("MPI_Comm_split", err)
+		p := &partition{n: n, comm: c, counts: map[int]int64{}, bases: map[int]int64{}}
+		if c != mpi.CommNull {
+			p.g = r.s.Group(c)
+		}
+		r.parts = append(r.parts, p)
+	}
+}
+
+func (r *run) freePartitions() {
+	for _, p := range r.parts {
+		p.comm.Free()
+	}
+}
+
+// prepareDir creates the default directory on rank 0 and checks on every
+// rank that the directory is there and writable (one message, before
+// anything is measured).
+func (r *run) prepareDir() {
+	s := r.s
+	dir := harness.Decide(r.world, func() string {
+		if !r.st.OwnDir {
+			return r.st.Dir
+		}
+		d, err := os.MkdirTemp("", "beffio-")
+		if err != nil {
+			return ""
+		}
+		return d
+	})
+	if dir == "" {
+		s.Stop(harness.ExitBadInput, "cannot create a directory under "+os.TempDir()+": give -beffio.dir")
+	}
+	r.st.Dir = dir
+	bad := []int64{0}
+	if err := checkDir(dir, 0); err != nil {
+		bad[0] = int64(s.Rank) + 1
+		fmt.Fprintf(s.Log, "beff: rank %d: %v\n", s.Rank, err)
+	}
+	if r.world.MaxAll(bad)[0] != 0 {
+		r.cleanup()
+		s.Stop(harness.ExitBadInput, fmt.Sprintf("-beffio.dir=%s: not usable on every process (see above): on several nodes give a directory of a shared file system", dir))
+	}
+}
+
+// cleanup removes the files (and the directory the run created) unless kept.
+func (r *run) cleanup() {
+	if r.st.Keep || r.st.Dir == "" {
+		return
+	}
+	for _, f := range r.files {
+		os.Remove(f)
+	}
+	r.world.Comm.Barrier()
+	if r.st.OwnDir && r.s.IsRoot() {
+		os.RemoveAll(r.st.Dir)
+	}
+}
+
+func (r *run) path(n int, t beffio.Type, rank int) string {
+	if t == beffio.Separated {
+		return filepath.Join(r.st.Dir, fmt.Sprintf("beffio_n%d_%s_r%d.dat", n, t, rank))
+	}
+	return filepath.Join(r.st.Dir, fmt.Sprintf("beffio_n%d_%s.dat", n, t))
+}
+
+// phase runs one access method on one partition.
+func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tn float64) {
+	if p.g == nil {
+		return
+	}
+	p.g.Barrier()
+	start := mpi.Wtime()
+	for _, t := range beffio.Types {
+		if !r.st.Rewrite.Scheduled(acc, t) {
+			continue
+		}
+		if acc == beffio.Write && t == beffio.Segmented {
+			r.decideSegments(p)
+		}
+		r.typeRun(b, p, acc, t, tn)
+	}
+	p.g.Barrier()
+	el := p.maxTime(mpi.Wtime() - start)
+	b.Run(beffio.PhaseKey(p.n, acc).String(), func(b *testing.B) {
+		b.ReportMetric(0, "ns/op") // a report of times measured outside this sub-benchmark
+		b.ReportMetric(el, beffio.MetricSeconds)
+	})
+}
+
+// decideSegments fixes the layout of the segmented types from the write
+// counts of types 0–2 (every rank of the partition computes it from the
+// same broadcast counts).
+func (r *run) decideSegments(p *partition) {
+	seg, err := beffio.SegmentLayout(r.table, p.counts)
+	if err != nil {
+		r.s.Fail("b_eff_io segment size", err)
+	}
+	for no, c := range seg.Reps {
+		p.counts[no] = c
+	}
+	p.seg = seg
+}
+
+// typeRun opens the type's file, runs its patterns, closes it and reports the
+// type's total (bytes over open-to-close time).
+func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Type, tn float64) {
+	rank := p.g.Rank
+	path := r.path(p.n, t, rank)
+	comm, free := r.fileComm(p, t)
+	defer free()
+	if acc == beffio.Write {
+		r.files = append(r.files, path)
+		if t == beffio.Separated || rank == 0 {
+			os.Remove(path) // an existing file of the same name is removed first
+		}
+	}
+	p.g.Barrier()
+	t0 := mpi.Wtime()
+	fh := r.open(p, comm, path, acc, t)
+	var bytes, base int64
+	for _, pat := range r.table {
+		if pat.Type != t {
+			continue
+		}
+		if pat.Fill {
+			pat.L, pat.Mem = p.seg.Fill, p.seg.Fill
+		}
+		if acc == beffio.Write {
+			p.bases[pat.No] = base
+		} else {
+			base = p.bases[pat.No]
+		}
+		var moved int64
+		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) { moved = r.pattern(b, p, fh, path, acc, pat, base, tn) })
+		bytes += moved
+		base += pat.Region(p.counts[pat.No], p.n)
+	}
+	err := fh.Close()
+	r.agreeIO(p, fmt.Sprintf("closing %s (partition %d, %s)", path, p.n, acc), err)
+	p.g.Barrier()
+	el := p.maxTime(mpi.Wtime() - t0)
+	b.Run(beffio.TotalKey(p.n, acc, t).String(), func(b *testing.B) {
+		b.ReportMetric(0, "ns/op") // a report of times measured outside this sub-benchmark
+		b.ReportMetric(float64(bytes)/el/1e6, beffio.MetricMBps)
+		b.ReportMetric(float64(bytes)/1e6, beffio.MetricMB)
+		b.ReportMetric(el, beffio.MetricSeconds)
+	})
+}
+
+// fileComm is the communicator the file of type t is opened on: the
+// partition, or for the separated type each process alone; free releases
+// it.
+func (r *run) fileComm(p *partition, t beffio.Type) (mpi.Comm, func()) {
+	if t != beffio.Separated {
+		return p.comm, func() {}
+	}
+	self, err := p.comm.Split(p.g.Rank, 0)
+	r.s.Must("MPI_Comm_split", err)
+	return self, func() { self.Free() }
+}
+
+// open opens the file of type t for access method acc with the hints
+// given for it.
+func (r *run) open(p *partition, comm mpi.Comm, path string, acc beffio.Access, t beffio.Type) mpi.File {
+	mode := map[beffio.Access]mpi.OpenMode{beffio.Write: mpi.OpenCreate, beffio.Rewrite: mpi.OpenWrite, beffio.Read: mpi.OpenRead}[acc]
+	info := r.info(p.n, acc, t, 0)
+	fh, err := mpi.OpenFile(comm, path, mode, info)
+	info.Free()
+	r.agreeIO(p, fmt.Sprintf("opening %s (partition %d, %s)", path, p.n, acc), err)
+	if used, err := fh.Hints(); err == nil && p.g.IsRoot() && len(r.st.Hints) > 0 {
+		r.s.Logf("b_eff_io: hints in effect for partition %d, %s, %s: %s", p.n, acc, t, beffio.FormatHints(used))
+	}
+	return fh
+}
+
+// info builds the MPI_Info of the selected hints (InfoNull for none).
+func (r *run) info(n int, acc beffio.Access, t beffio.Type, l int64) mpi.Info {
+	h := beffio.SelectHints(r.st.Hints, n, acc, t, l)
+	if h == nil {
+		return mpi.InfoNull()
+	}
+	i, err := mpi.NewInfo(h)
+	r.s.Must("creating the MPI_Info of the hints", err)
+	return i
+}
+
+// reportHints opens a probe file on every process with the hints given for
+// opening (no partition, access or type selected) and prints, as a
+// configuration line, the hints the MPI library reports in effect. It runs
+// before any sub-benchmark, so the line precedes every b_eff_io result.
+func (r *run) reportHints() {
+	s := r.s
+	path := filepath.Join(r.st.Dir, "beffio_hints_probe.dat")
+	h := map[string]string{}
+	for _, rule := range r.st.Hints {
+		if rule.Partition == 0 && rule.Access == "" && rule.Type == "" && rule.L == 0 {
+			for _, kv := range rule.Hints {
+				h[kv[0]] = kv[1]
+			}
+		}
+	}
+	info, err := mpi.NewInfo(h)
+	s.Must("creating the MPI_Info of the hints", err)
+	defer info.Free()
+	fh, err := mpi.OpenFile(r.world.Comm, path, mpi.OpenCreate, info)
+	if err != nil {
+		s.Logf("b_eff_io: probing the hints: %v", err)
+		return
+	}
+	used, err := fh.Hints()
+	fh.Close()
+	if s.IsRoot() {
+		os.Remove(path)
+		if err == nil {
+			desc := beffio.FormatHints(used)
+			if desc == "" {
+				desc = "none reported by the MPI library"
+			}
+			fmt.Fprintf(s.Out, "%s: %s\n", beffio.KeyHintsUsed, desc)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// agreeIO stops the whole job after an MPI-IO error on any process of the
+// partition: rank 0 names the pattern, the files are removed, every rank
+// exits with ExitIO. All ranks of the partition must reach it.
+func (r *run) agreeIO(p *partition, where string, err error) {
+	failed := []int64{0}
+	if err != nil {
+		failed[0] = 1
+		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io %s: %v\n", r.s.Rank, where, err)
+	}
+	if p.g.MaxAll(failed)[0] == 0 {
+		return
+	}
+	r.stopIO(p, fmt.Sprintf("b_eff_io stopped by an I/O error at %s (see above); the run is NOT VALID; scratch files removed", where))
+}
+
+// stopIO ends the job after an I/O error that the partition agreed on:
+// every rank of the partition removes its files, then rank 0 prints the
+// message and aborts the job (ranks of other partitions may be waiting in a
+// barrier: MPI_Abort takes them down instead of leaving them hanging).
+func (r *run) stopIO(p *partition, msg string) {
+	r.cleanupLocal()
+	p.comm.Barrier()
+	if r.s.IsRoot() {
+		fmt.Fprintln(r.s.Log, "beff: "+msg)
+	}
+	time.Sleep(100 * time.Millisecond) // let stderr drain before the abort
+	r.s.Abort(ExitIO)
+}
+
+// cleanupLocal removes this rank's files without collectives (the job is
+// stopping).
+func (r *run) cleanupLocal() {
+	if r.st.Keep {
+		return
+	}
+	for _, f := range r.files {
+		os.Remove(f)
+	}
+	if r.st.OwnDir && r.s.IsRoot() {
+		os.RemoveAll(r.st.Dir)
+	}
+}
+
+// checkSize reports an error when the file is shorter than end: the data
+// written up to end is not in it.
+func checkSize(path string, end int64) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.Size() < end {
+		msg := fmt.Sprintf("%s is %d bytes after the writes, the data written reaches byte %d: the MPI library lost data", path, fi.Size(), end)
+		var fs syscall.Statfs_t
+		if syscall.Statfs(filepath.Dir(path), &fs) == nil && fs.Bavail == 0 {
+			msg += " (the file system is full)"
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// dropCaches empties the page cache between the write and the read phase:
+// drop_caches where permitted (rank 0 of each node), else
+// POSIX_FADV_DONTNEED on every file this rank knows.
+func (r *run) dropCaches() {
+	s := r.s
+	syscall.Sync()
+	r.world.Barrier()
+	if r.st.DropCaches == "drop_caches" {
+		node, err := r.world.Comm.SplitShared()
+		s.Must("MPI_Comm_split_type", err)
+		if nr, _ := node.Rank(); nr == 0 {
+			if err := os.WriteFile("/proc/sys/vm/drop_caches", []byte("3\n"), 0); err != nil {
+				fmt.Fprintf(s.Log, "beff: rank %d: dropping the page cache: %v\n", s.Rank, err)
+			}
+		}
+		node.Free()
+	} else {
+		for _, f := range r.files {
+			fadviseDontNeed(f)
+		}
+	}
+	r.world.Barrier()
+	s.Logf("b_eff_io: page cache dropped (%s) before the read phase", r.st.DropCaches)
+}
+
+// corrupt overwrites the first 8 bytes of the first partition's scatter
+// file (tests only: the read phase must report one bad chunk).
+func (r *run) corrupt() {
+	if r.s.IsRoot() {
+		f, err := os.OpenFile(r.path(r.parts[0].n, beffio.Scatter, 0), os.O_WRONLY, 0)
+		if err == nil {
+			f.WriteAt([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0)
+			f.Sync()
+			f.Close()
+		}
+	}
+	r.world.Barrier()
+}
+
+// sharedPointer positions the shared file pointer at base. Where the MPI-IO
+// layer cannot (no file locking, for one), every rank of the partition
+// learns it and the partition's shared type switches to explicit offsets
+// (write_at_all at the offsets write_ordered would use): the run goes on
+// and the lines say sharedfp 0, which makes it NOT VALID.
+func (r *run) sharedPointer(p *partition, fh mpi.File, base int64, where string) error {
+	err := fh.SeekShared(base)
+	failed := []int64{0}
+	if err != nil {
+		failed[0] = 1
+		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io %s: MPI_File_seek_shared: %v\n", r.s.Rank, where, err)
+	}
+	if p.g.MaxAll(failed)[0] != 0 {
+		p.explicit = true
+		r.s.Logf("b_eff_io: partition %d: the shared file pointer does not work here; type shared uses explicit offsets (the run is NOT VALID)", p.n)
+	}
+	return nil
+}

@@ -1,0 +1,284 @@
+// Package driver runs b_eff_io under the harness: its flags and settings
+// (Setup, decided on rank 0), its configuration lines and the body of
+// BenchmarkBeffIO, which writes, rewrites and reads every pattern of the
+// definition in package beffio through MPI-IO on a real file system.
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// Flags of b_eff_io.
+var (
+	flagT          = flag.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)")
+	flagDir        = flag.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, removed afterwards)")
+	flagPartitions = flag.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the SPEC rule for the job size)")
+	flagMem        = flag.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)")
+	flagTotalMem   = flag.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)")
+	flagKeep       = flag.Bool("beffio.keep", false, "b_eff_io: keep the files")
+	flagRewrite    = flag.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)")
+	flagStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
+	flagDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
+	flagHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
+	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start); time-driven patterns that reach their share stop early and the run is NOT VALID")
+	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
+	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
+	flagCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
+)
+
+// ExitIO is the exit code of a run stopped by an I/O error.
+const ExitIO = harness.ExitSuite
+
+// name keys the settings of b_eff_io in the job.
+const name = "beffio"
+
+func init() {
+	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + beffio.Bench,
+		Setup: setup, Config: config, Units: beffio.Units})
+}
+
+// Settings are the b_eff_io settings rank 0 decides and broadcasts.
+type Settings struct {
+	T          float64
+	Dir        string // "" until the run creates the default directory
+	OwnDir     bool   // the directory is created and removed by the run
+	Partitions []int
+	MemMiB     int64
+	MPART      int64
+	TotalMiB   int64
+	CacheMiB   int64
+	Keep       bool
+	Rewrite    beffio.RewriteMode
+	Stop       beffio.StopRule
+	DropCaches string // off, drop_caches or fadvise
+	HintsFile  string
+	Hints      []beffio.HintRule
+	TestFault  bool
+	SharedFP   string // auto or off
+	MaxData    int64  // bytes the run may write (all partitions' files coexist)
+	MaxDataWhy string // how MaxData was chosen
+}
+
+// setup checks the flags of b_eff_io on rank 0 and decides the settings.
+func setup(job *harness.Job) (any, error) {
+	st := Settings{TestFault: *flagTestFault, SharedFP: *flagSharedFP, T: *flagT, Dir: *flagDir,
+		MemMiB: *flagMem, TotalMiB: *flagTotalMem, CacheMiB: *flagCache, Keep: *flagKeep,
+		Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop), DropCaches: "off"}
+	if job.Short && !harness.IsSet("beffio.T") {
+		st.T = 6
+	}
+	for _, check := range []func(*harness.Job) error{st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
+		if err := check(job); err != nil {
+			return nil, err
+		}
+	}
+	if *flagDropCaches {
+		st.DropCaches = "fadvise"
+		if f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0); err == nil {
+			f.Close()
+			st.DropCaches = "drop_caches"
+		}
+	}
+	return st, nil
+}
+
+func (st *Settings) checkModes(*harness.Job) error {
+	if st.Rewrite != beffio.RewriteAll && st.Rewrite != beffio.RewriteScatter {
+		return fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *flagRewrite)
+	}
+	if st.SharedFP != "auto" && st.SharedFP != "off" {
+		return fmt.Errorf("-beffio.sharedfp=%s: want auto or off", st.SharedFP)
+	}
+	if st.Stop != beffio.StopGeometric && st.Stop != beffio.StopBarrier {
+		return fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *flagStop)
+	}
+	return nil
+}
+
+// decidePartitions takes -beffio.partitions or the default partitions.
+func (st *Settings) decidePartitions(job *harness.Job) error {
+	n := job.Procs()
+	st.Partitions = beffio.Partitions(n)
+	if *flagPartitions == "" {
+		return nil
+	}
+	st.Partitions = nil
+	for _, f := range strings.Split(*flagPartitions, ",") {
+		p, err := strconv.Atoi(strings.TrimSpace(f))
+		switch {
+		case err != nil || p < 1:
+			return fmt.Errorf("-beffio.partitions=%s: %q is not a positive number of processes", *flagPartitions, f)
+		case p > n:
+			return fmt.Errorf("-beffio.partitions=%s: partition %d is larger than the job (%d processes)", *flagPartitions, p, n)
+		case slices.Contains(st.Partitions, p):
+			return fmt.Errorf("-beffio.partitions=%s: partition %d given twice", *flagPartitions, p)
+		}
+		st.Partitions = append(st.Partitions, p)
+	}
+	slices.Sort(st.Partitions)
+	return nil
+}
+
+// decideMemory decides M, MPART, the total memory and the cache size.
+func (st *Settings) decideMemory(job *harness.Job) error {
+	switch {
+	case st.MemMiB < 0:
+		return fmt.Errorf("-beffio.mem=%d: the memory per process must be positive (MiB)", st.MemMiB)
+	case st.MemMiB == 0 && job.Short:
+		st.MemMiB = 8
+	case st.MemMiB == 0:
+		st.MemMiB = job.MemMiB
+	}
+	if job.MemMiB > 0 && st.MemMiB > job.MemMiB {
+		return fmt.Errorf("-beffio.mem=%d MiB: more than the %d MiB of memory per process of the smallest node", st.MemMiB, job.MemMiB)
+	}
+	st.MPART = beffio.MPART(st.MemMiB)
+	if st.TotalMiB < 0 || st.CacheMiB < 0 {
+		return fmt.Errorf("-beffio.totalmem and -beffio.cache must be positive (MiB)")
+	}
+	if st.TotalMiB == 0 {
+		st.TotalMiB = job.TotalMiB
+	}
+	if st.CacheMiB == 0 {
+		st.CacheMiB = job.RootMiB
+	}
+	return nil
+}
+
+// checkT refuses a T too small for the pattern set (beffio.MinT).
+func (st *Settings) checkT(*harness.Job) error {
+	sumU := beffio.ScheduleSumU(beffio.Table(st.MPART), st.Rewrite)
+	minT := beffio.MinT(sumU, len(st.Partitions))
+	if math.IsNaN(st.T) || st.T < minT {
+		return fmt.Errorf("-beffio.T=%g s: too small for the pattern set: with %d partitions and ΣU = %d a pattern of one time unit would get less than %g ms; use at least %.1f s", st.T, len(st.Partitions), sumU, beffio.MinPatternTime*1e3, math.Ceil(minT*10)/10)
+	}
+	return nil
+}
+
+// decideDir checks -beffio.dir, or leaves the directory to the run.
+func (st *Settings) decideDir(*harness.Job) error {
+	if st.Dir == "" {
+		st.OwnDir = true
+		return nil
+	}
+	if err := checkDir(st.Dir, beffio.MinDiskBytes(beffio.Table(st.MPART), st.Partitions)); err != nil {
+		return err
+	}
+	st.Dir, _ = filepath.Abs(st.Dir)
+	return nil
+}
+
+// decideMaxData takes -beffio.maxdata or half of the free space.
+func (st *Settings) decideMaxData(*harness.Job) error {
+	switch {
+	case *flagMaxData < 0:
+		return fmt.Errorf("-beffio.maxdata=%d: want a positive number of MiB", *flagMaxData)
+	case *flagMaxData > 0:
+		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
+		return nil
+	}
+	dir := st.Dir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &fs); err == nil {
+		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
+	}
+	return nil
+}
+
+// readHints reads the hints file of -beffio.hints.
+func (st *Settings) readHints(*harness.Job) error {
+	if *flagHints == "" {
+		return nil
+	}
+	f, err := os.Open(*flagHints)
+	if err != nil {
+		return fmt.Errorf("-beffio.hints: %v", err)
+	}
+	defer f.Close()
+	if st.Hints, err = beffio.ParseHints(f, *flagHints); err != nil {
+		return fmt.Errorf("-beffio.hints: %v", err)
+	}
+	st.HintsFile = *flagHints
+	return nil
+}
+
+// checkDir tells whether dir exists, is a writable directory, and its file
+// system has at least need bytes free.
+func checkDir(dir string, need int64) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("-beffio.dir=%s: %v", dir, errors.Unwrap(err))
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("-beffio.dir=%s: not a directory", dir)
+	}
+	probe, err := os.CreateTemp(dir, ".beffio-probe-")
+	if err != nil {
+		return fmt.Errorf("-beffio.dir=%s: not writable: %v", dir, errors.Unwrap(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(dir, &fs); err == nil {
+		if free := int64(fs.Bavail) * int64(fs.Bsize); free < need {
+			return fmt.Errorf("-beffio.dir=%s: the file system has %d MiB free, a run needs at least %d MiB", dir, free/beffio.MiB, (need+beffio.MiB-1)/beffio.MiB)
+		}
+	}
+	return nil
+}
+
+// config returns the configuration lines of b_eff_io.
+func config(job *harness.Job) []string {
+	var st Settings
+	if err := job.State(name, &st); err != nil {
+		return nil
+	}
+	parts := make([]string, len(st.Partitions))
+	for i, p := range st.Partitions {
+		parts[i] = strconv.Itoa(p)
+	}
+	dir := st.Dir
+	if st.OwnDir {
+		dir = "(a fresh directory under " + os.TempDir() + ")"
+	}
+	line := func(key string, format string, args ...any) string {
+		return key + ": " + fmt.Sprintf(format, args...)
+	}
+	return []string{
+		line(beffio.KeyT, "%g", st.T),
+		line(beffio.KeyPartitions, "%s", strings.Join(parts, ",")),
+		line(beffio.KeyMem, "%d", st.MemMiB),
+		line(beffio.KeyMPART, "%d", st.MPART),
+		line(beffio.KeyTotalMem, "%d", st.TotalMiB),
+		line(beffio.KeyCache, "%d", st.CacheMiB),
+		line(beffio.KeyDir, "%s", dir),
+		line(beffio.KeyRewrite, "%s", st.Rewrite),
+		line(beffio.KeyStop, "%s", st.Stop),
+		line(beffio.KeySharedFP, "%s", st.SharedFP),
+		line(beffio.KeyDropCaches, "%s", st.DropCaches),
+		line(beffio.KeyHints, "%s", hintsDesc(st)),
+		line(beffio.KeyMaxData, "%d (%s)", st.MaxData/beffio.MiB, st.MaxDataWhy),
+	}
+}
+
+func hintsDesc(st Settings) string {
+	if st.HintsFile == "" {
+		return "none"
+	}
+	return fmt.Sprintf("%s (%d rules)", st.HintsFile, len(st.Hints))
+}
