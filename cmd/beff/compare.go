@@ -13,16 +13,15 @@ import (
 
 const compareUsage = `usage: beff compare [-experiments all|changed|none] A B [C...]
 
-Compare reads the benchfmt output of BenchmarkBeff and BenchmarkBeffIO of
-each side A, B, ... (a results file, or several joined with commas, e.g.
-base1.txt,base2.txt) and prints benchstat-style tables: the folded figures
-of b_eff and b_eff_io (b_eff, b_eff per process, b_eff at Lmax, latencies,
-ping-pong, b_eff_io, partition and access-method values), computed per run,
-and every experiment (each BenchmarkBeff and BenchmarkBeffIO line name, MB/s).
+Compare reads the benchfmt output of %s of each
+side A, B, ... (a results file, or several joined with commas, e.g.
+base1.txt,base2.txt) and prints benchstat-style tables, per suite: its
+folded figures (b_eff, b_eff_io and their companions), computed per run,
+and every experiment (each measurement line by name, MB/s).
 
 Each file and each -test.count repetition in a file is one run, one sample
 of every measurement. A cell is the median over the side's runs with its
-95% confidence interval; every side after the first is compared with the
+95%% confidence interval; every side after the first is compared with the
 first: the change of the median, or "~" when the Mann–Whitney U test gives
 p ≥ 0.05, and whether the change is better or worse (MB/s: higher is better,
 µs: lower is better).
@@ -32,7 +31,8 @@ Flags:
 
 // compareMain is the compare command.
 func compareMain(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("beff compare", compareUsage, stderr)
+	list := suites()
+	fs := newFlags("beff compare", fmt.Sprintf(compareUsage, benchmarks(list)), stderr)
 	experiments := fs.String("experiments", "all", "which experiment rows to show: `all`, changed (a significant change on some side) or none")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -55,7 +55,7 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintf(stderr, "beff compare: %v\n", err)
 			return exitUsage
 		}
-		s, err := compare.Load(sideLabel(i), paths)
+		s, err := compare.Load(sideLabel(i), paths, list)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff compare: %v\n", err)
 			return exitFail
@@ -64,7 +64,7 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 	}
 	var tables []*compare.Table
 	for _, t := range compare.Compare(sides) {
-		if t.Group == compare.BeffExperiments || t.Group == compare.IOExperiments {
+		if t.Group.Experiments {
 			switch *experiments {
 			case "none":
 				continue
@@ -98,11 +98,11 @@ dropped or a latency that rose. It prints the offenders, or "ok: no
 significant drop > P%" with the counts, and exits with 0.
 
 It refuses with exit code 2 when the sides are not the same configuration
-(mpi-procs, beff-lmax, beff-sizes, beff-patterns, beff-random-patterns,
-beff-mode; for b_eff_io beffio-partitions, beffio-mpart, beffio-rewrite,
-beffio-t-s), when either side has too few runs to ever reach p < 0.05 (the
-smallest p of the test for n and m runs is 2/C(n+m, n): 3 against 3 cannot,
-4 against 4 can; use 6 or more), and on every other error, so that exit
+(the settings each suite names as deciding what it measures: the processes,
+the message sizes and patterns of b_eff, the partitions, MPART, rewrite and T
+of b_eff_io, the mode), when a suite has too few runs on either side to ever
+reach p < 0.05 (the smallest p of the test for n and m runs is 2/C(n+m, n): 3
+against 3 cannot, 4 against 4 can; use 6 or more), and on every other error, so that exit
 code 1 always means "got worse".
 
 Every figure and experiment is tested on its own at p < 0.05, as benchstat
@@ -141,6 +141,7 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff gate: -max-drop=%v: want a percentage ≥ 0\n", *maxDrop)
 		return exitUsage
 	}
+	list := suites()
 	var sides [2]*compare.Side
 	for i, arg := range []string{*baseFlag, *newFlag} {
 		label := [2]string{"base", "new"}[i]
@@ -149,7 +150,7 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintf(stderr, "beff gate: -%s: %v\n", label, err)
 			return exitUsage
 		}
-		if sides[i], err = compare.Load(label, paths); err != nil {
+		if sides[i], err = compare.Load(label, paths, list); err != nil {
 			fmt.Fprintf(stderr, "beff gate: %v\n", err)
 			return exitUsage
 		}

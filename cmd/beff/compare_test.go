@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/compare"
 	"github.com/beff-suite/beff/internal/compare/comparetest"
 )
 
@@ -232,4 +233,102 @@ func TestCompareGolden(t *testing.T) {
 			checkGolden(t, golden, got, stdout)
 		})
 	}
+}
+
+// writeSeed writes the runs of opt, derived from the compare seed, into
+// dir/name and returns the path.
+func writeSeed(t *testing.T, dir, name string, opt comparetest.Options) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	require.NoError(t, comparetest.WriteFile(path, compareSeed, opt))
+	return path
+}
+
+// loadSide loads a side with beff's suites.
+func loadSide(t *testing.T, label string, paths ...string) *compare.Side {
+	t.Helper()
+	s, err := compare.Load(label, paths, suites())
+	require.NoError(t, err)
+	return s
+}
+
+func TestCompareLoad(t *testing.T) {
+	dir := t.TempDir()
+	six := writeSeed(t, dir, "six.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01})
+	s := loadSide(t, "A", six)
+	require.Len(t, s.Sets, 2)
+	assert.Len(t, s.Sets[0].Runs, 6)
+	assert.Len(t, s.Sets[1].Runs, 6)
+	assert.Equal(t, "6 b_eff runs, 6 b_eff_io runs", s.Counts())
+	assert.Equal(t, []string{
+		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-mode full",
+		"b_eff_io: mpi-procs 2, beffio-partitions 2, beffio-mpart 98729984, beffio-rewrite all, beffio-t-s 150, beff-mode full",
+	}, s.Describe())
+
+	// Other sizes on the other side.
+	longer := writeSeed(t, dir, "t300.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
+		Config: map[string]string{"beffio-t-s": "300", "beff-mode": "short (quick check, not a valid result)"}})
+	assert.Equal(t, []string{
+		"b_eff beff-mode: full vs short (quick check, not a valid result)",
+		"b_eff_io beffio-t-s: 150 vs 300",
+		"b_eff_io beff-mode: full vs short (quick check, not a valid result)",
+	}, compare.ConfigDiff(s, loadSide(t, "B", longer)))
+
+	// One side, two configurations.
+	_, err := compare.Load("A", []string{six, longer}, suites())
+	require.Error(t, err)
+	assert.Equal(t, "A: the b_eff runs are not of one configuration: "+six+" run 1 and "+longer+" run 1 differ in beff-mode: full vs short (quick check, not a valid result)", err.Error())
+}
+
+// TestComparePartial checks that a deliberately partial run (beff-patterns
+// without the rings) has no figures but its experiments are compared.
+func TestComparePartial(t *testing.T) {
+	dir := t.TempDir()
+	opt := func(seed uint64) comparetest.Options {
+		return comparetest.Options{Runs: 6, Seed: seed, Jitter: 0.01,
+			Config: map[string]string{"beff-patterns": "pingpong"},
+			Keep:   func(n string) bool { return strings.HasPrefix(n, "Beff/pat=pingpong/") }}
+	}
+	a := loadSide(t, "A", writeSeed(t, dir, "a.txt", opt(1)))
+	b := loadSide(t, "B", writeSeed(t, dir, "b.txt", opt(2)))
+	require.Len(t, a.Notes, 1)
+	assert.Contains(t, a.Notes[0], "A: no b_eff figures from 6 partial runs ("+filepath.Join(dir, "a.txt")+":48: run 1: partial run (beff-patterns: pingpong)")
+	tables := compare.Compare([]*compare.Side{a, b})
+	require.Len(t, tables, 1)
+	assert.Equal(t, "b_eff experiments", tables[0].Group.String())
+	assert.Len(t, tables[0].Rows, 3)
+	g, err := compare.Gate(a, b, 5, true)
+	require.NoError(t, err)
+	assert.False(t, g.Failed())
+	_, err = compare.Gate(a, b, 5, false)
+	assert.EqualError(t, err, "nothing to compare: A and B have no figure in common")
+}
+
+func TestGateCounts(t *testing.T) {
+	dir := t.TempDir()
+	base := loadSide(t, "base", writeSeed(t, dir, "base.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01}))
+	slow := loadSide(t, "new", writeSeed(t, dir, "new.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
+		Scale: func(n string) float64 {
+			if strings.HasPrefix(n, "Beff/pat=ring2/") {
+				return 0.9
+			}
+			return 1
+		}}))
+	g, err := compare.Gate(base, slow, 5, true)
+	require.NoError(t, err)
+	assert.Equal(t, []int{9, 7, 75, 144}, g.Compared)
+	var groups []string
+	for _, gr := range g.Groups {
+		groups = append(groups, gr.String())
+	}
+	assert.Equal(t, []string{"b_eff figures", "b_eff_io figures", "b_eff experiments", "b_eff_io experiments"}, groups)
+	require.Len(t, g.Offenders, 9, "ring2: 3 sizes × 3 methods")
+	for _, r := range g.Offenders {
+		assert.True(t, strings.HasPrefix(r.Name, "Beff/pat=ring2/"), r.Name)
+		assert.InDelta(t, 10, r.Worse(1), 2)
+	}
+	g, err = compare.Gate(base, slow, 15, true)
+	require.NoError(t, err)
+	assert.False(t, g.Failed())
+	assert.GreaterOrEqual(t, g.Worse, 9)
 }

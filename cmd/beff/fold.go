@@ -2,184 +2,201 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
 )
 
-const foldUsage = `usage: beff fold [-rmax GFLOPS] [-append | -json] FILE...
+const foldUsage = `usage: beff fold [suite flags] [-append | -json] FILE...
 
-Fold reads the benchfmt output of BenchmarkBeff and BenchmarkBeffIO from each
-FILE and prints, for every run in it, the b_eff protocol (starting with
-"b_eff = <value> MB/s") or the b_eff_io protocol (starting with
-"b_eff_io = <value> MB/s" and a line VALID or NOT VALID: <reasons>),
-followed by the folded figures as benchfmt lines BenchmarkBeffFold/fig=<name>
-and BenchmarkBeffIOFold/fig=<name>. A file written with -test.count=N holds
-N runs.
+Fold reads the benchfmt output of %s from each FILE and
+prints, for every run in it, the protocol of its suite: a line
+"<figure> = <value> MB/s" (b_eff, b_eff_io), a line VALID or NOT VALID:
+<reasons>, the figures, notes and tables; then the folded figures of every
+run as benchfmt lines Benchmark<Suite>Fold/fig=<name>. A file written with
+-test.count=N holds N runs of each suite it ran.
 
-It refuses input that holds neither, b_eff runs with missing measurements,
-partial b_eff runs (beff-patterns): b_eff needs every ring and random
-pattern, and incomplete b_eff_io runs (a pattern, total or phase line
-missing).
+It refuses input without a run, incomplete runs (a measurement missing)
+and deliberately partial runs (b_eff with beff-patterns: b_eff needs every
+ring and random pattern).
 
 With -json it prints instead one JSON document (schema beff-fold/1, see
 docs/fold-json.md): per file and run the configuration, validity, the
-folded figures, every measurement with its metrics, the pattern tables of
-b_eff and the partitions of b_eff_io. Numbers that are not finite are
-written as null. -json cannot be combined with -append.
+folded figures, every measurement with its metrics and the suite's details
+(the pattern tables of b_eff, the partitions of b_eff_io). Numbers that are
+not finite are written as null. -json cannot be combined with -append.
 
 Flags:
 `
 
+// An input is one file to fold: its bytes, what was read and the folded
+// runs, grouped by suite.
+type input struct {
+	data   []byte
+	file   *results.File
+	folded []results.Folded
+}
+
 // foldMain is the fold command.
 func foldMain(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("beff fold", foldUsage, stderr)
-	rmax := fs.Float64("rmax", 0, "Linpack Rmax of the system in `GFLOPS`, for the balance factor b_eff/Rmax (overrides beff-rmax-gflops)")
+	list := suites()
+	fs := newFlags("beff fold", fmt.Sprintf(foldUsage, benchmarks(list)), stderr)
 	appendFlag := fs.Bool("append", false, "also append the folded figures to each FILE (only if every run folds)")
 	jsonFlag := fs.Bool("json", false, "print the folded runs as one JSON document (docs/fold-json.md) instead of the protocols")
+	for _, s := range list {
+		if f, ok := s.(results.FlagSuite); ok {
+			f.AddFlags(fs)
+		}
+	}
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "beff fold: no input files")
-		fs.Usage()
-		return exitUsage
-	}
-	if *jsonFlag && *appendFlag {
-		fmt.Fprintln(stderr, "beff fold: -json and -append cannot be used together")
-		fs.Usage()
-		return exitUsage
-	}
-	if math.IsNaN(*rmax) || math.IsInf(*rmax, 0) || *rmax < 0 {
-		fmt.Fprintf(stderr, "beff fold: -rmax=%v: Rmax must be a positive number of GFlop/s\n", *rmax)
-		return exitUsage
+	if code, ok := checkFoldFlags(fs, list, *jsonFlag, *appendFlag, stderr); !ok {
+		return code
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "beff fold: %v\n", err)
 		return exitFail
 	}
-
 	// Fold everything before writing anything.
-	type input struct {
-		data   []byte
-		file   *fold.File
-		protos []*fold.Protocol
-		ios    []*fold.IOProtocol
-	}
-	var inputs []input
-	var all []*fold.Protocol
-	var allIO []*fold.IOProtocol
-	for _, path := range fs.Args() {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return fail(err)
-		}
-		f, err := fold.Read(bytes.NewReader(data), path)
-		if err != nil {
-			return fail(err)
-		}
-		in := input{data: data, file: f}
-		for _, r := range f.Runs {
-			if *rmax > 0 {
-				r.Config.Rmax = *rmax
-			}
-			p, err := fold.Fold(r)
-			if err != nil {
-				return fail(err)
-			}
-			in.protos = append(in.protos, p)
-		}
-		for _, r := range f.IORuns {
-			p, err := fold.FoldIO(r)
-			if err != nil {
-				return fail(err)
-			}
-			in.ios = append(in.ios, p)
-		}
-		if *appendFlag && f.Folded+f.FoldedIO > 0 {
-			return fail(fmt.Errorf("%s: already holds folded figures (%s); not appending again", path, foldedLines(f)))
-		}
-		inputs = append(inputs, in)
-		all = append(all, in.protos...)
-		allIO = append(allIO, in.ios...)
-	}
-
-	var out bytes.Buffer
-	if *jsonFlag {
-		files := make([]fold.JSONFile, len(inputs))
-		for i, in := range inputs {
-			files[i] = fold.NewJSONFile(in.file.Name, in.protos, in.ios)
-		}
-		if err := fold.WriteJSON(&out, files); err != nil {
-			return fail(err)
-		}
-		if _, err := stdout.Write(out.Bytes()); err != nil {
-			return fail(err)
-		}
-		return exitOK
-	}
-	texts := 0
-	sep := func() {
-		if texts > 0 {
-			out.WriteString("\n\n")
-		}
-		texts++
-	}
-	for _, in := range inputs {
-		for _, p := range in.protos {
-			sep()
-			if err := fold.WriteText(&out, p); err != nil {
-				return fail(err)
-			}
-		}
-		for _, p := range in.ios {
-			sep()
-			if err := fold.WriteIOText(&out, p); err != nil {
-				return fail(err)
-			}
-		}
-	}
-	out.WriteString("\n")
-	if err := fold.WriteSummary(&out, all, allIO); err != nil {
+	inputs, err := foldFiles(fs.Args(), list, *appendFlag)
+	if err != nil {
 		return fail(err)
 	}
-
-	if *appendFlag {
-		bufs := make([][]byte, len(inputs))
-		for i, in := range inputs {
-			var b bytes.Buffer
-			if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
-				b.WriteByte('\n')
-			}
-			if err := fold.WriteAppendix(&b, in.file, in.protos, in.ios); err != nil {
-				return fail(err)
-			}
-			bufs[i] = b.Bytes()
-		}
-		if err := appendAll(fs.Args(), bufs); err != nil {
-			return fail(err)
-		}
+	var out bytes.Buffer
+	if *jsonFlag {
+		err = writeFoldJSON(&out, inputs)
+	} else {
+		err = writeProtocols(&out, list, inputs)
 	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
+	if err == nil && *appendFlag {
+		err = appendFigures(fs.Args(), list, inputs)
+	}
+	if err == nil {
+		_, err = stdout.Write(out.Bytes())
+	}
+	if err != nil {
 		return fail(err)
 	}
 	return exitOK
 }
 
-// foldedLines says which folded lines f already holds.
-func foldedLines(f *fold.File) string {
-	var s []string
-	if f.Folded > 0 {
-		s = append(s, fmt.Sprintf("%d BenchmarkBeffFold", f.Folded))
+// checkFoldFlags checks the arguments and the suites' flags.
+func checkFoldFlags(fs *flag.FlagSet, list []results.Suite, jsonFlag, appendFlag bool, stderr io.Writer) (int, bool) {
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "beff fold: no input files")
+		fs.Usage()
+		return exitUsage, false
 	}
-	if f.FoldedIO > 0 {
-		s = append(s, fmt.Sprintf("%d BenchmarkBeffIOFold", f.FoldedIO))
+	if jsonFlag && appendFlag {
+		fmt.Fprintln(stderr, "beff fold: -json and -append cannot be used together")
+		fs.Usage()
+		return exitUsage, false
+	}
+	for _, s := range list {
+		if f, ok := s.(results.FlagSuite); ok {
+			if err := f.CheckFlags(); err != nil {
+				fmt.Fprintf(stderr, "beff fold: %v\n", err)
+				return exitUsage, false
+			}
+		}
+	}
+	return 0, true
+}
+
+// foldFiles reads and folds every file; with appending, a file that
+// already holds folded figures is refused.
+func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, error) {
+	var inputs []input
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		f, err := results.Read(bytes.NewReader(data), path, list)
+		if err != nil {
+			return nil, err
+		}
+		in := input{data: data, file: f}
+		for _, s := range list {
+			for _, r := range f.RunsOf(s) {
+				p, err := s.Fold(r)
+				if err != nil {
+					return nil, err
+				}
+				in.folded = append(in.folded, p)
+			}
+		}
+		if appending {
+			if lines := foldedLines(f, list); lines != "" {
+				return nil, fmt.Errorf("%s: already holds folded figures (%s); not appending again", path, lines)
+			}
+		}
+		inputs = append(inputs, in)
+	}
+	return inputs, nil
+}
+
+// foldedLines says which folded lines f already holds ("" for none).
+func foldedLines(f *results.File, list []results.Suite) string {
+	var s []string
+	for _, su := range list {
+		if n := f.FoldedLines(su); n > 0 {
+			s = append(s, fmt.Sprintf("%d Benchmark%s", n, su.FoldBench()))
+		}
+	}
+	if s == nil {
+		return ""
 	}
 	return strings.Join(s, " and ") + " lines"
+}
+
+// writeFoldJSON writes the JSON document of the inputs.
+func writeFoldJSON(w io.Writer, inputs []input) error {
+	files := make([]results.JSONFile, len(inputs))
+	for i, in := range inputs {
+		files[i] = results.NewJSONFile(in.file.Name, in.folded)
+	}
+	return results.WriteJSON(w, files)
+}
+
+// writeProtocols writes the protocol of every folded run, then the
+// summary of all of them.
+func writeProtocols(w io.Writer, list []results.Suite, inputs []input) error {
+	var all []results.Folded
+	for _, in := range inputs {
+		for _, p := range in.folded {
+			if len(all) > 0 {
+				io.WriteString(w, "\n\n")
+			}
+			if err := p.WriteText(w); err != nil {
+				return err
+			}
+			all = append(all, p)
+		}
+	}
+	io.WriteString(w, "\n")
+	return results.WriteSummary(w, list, all)
+}
+
+// appendFigures appends each input's folded figures to its file.
+func appendFigures(paths []string, list []results.Suite, inputs []input) error {
+	bufs := make([][]byte, len(inputs))
+	for i, in := range inputs {
+		var b bytes.Buffer
+		if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		if err := results.WriteAppendix(&b, in.file, list, in.folded); err != nil {
+			return err
+		}
+		bufs[i] = b.Bytes()
+	}
+	return appendAll(paths, bufs)
 }
 
 // appendAll appends bufs[i] to paths[i]. It opens every file before it

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
+	befffold "github.com/beff-suite/beff/suites/beff/fold"
+	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
 )
 
 // TestGoldenJSON compares the output of fold -json with
@@ -40,13 +42,28 @@ func TestGoldenJSON(t *testing.T) {
 	}
 }
 
+// A jsonDoc is the document of fold -json with the details of the suites.
+type jsonDoc struct {
+	Schema string `json:"schema"`
+	Files  []struct {
+		Name string    `json:"name"`
+		Runs []jsonRun `json:"runs"`
+	} `json:"files"`
+}
+
+type jsonRun struct {
+	results.JSONRun
+	Beff   *befffold.JSONBeff     `json:"beff"`
+	BeffIO *beffiofold.JSONBeffIO `json:"beff_io"`
+}
+
 // decodeDoc decodes the output of fold -json into the Go types, refusing
 // unknown fields.
-func decodeDoc(t *testing.T, stdout string) fold.JSONDoc {
+func decodeDoc(t *testing.T, stdout string) jsonDoc {
 	t.Helper()
 	dec := json.NewDecoder(strings.NewReader(stdout))
 	dec.DisallowUnknownFields()
-	var doc fold.JSONDoc
+	var doc jsonDoc
 	require.NoError(t, dec.Decode(&doc))
 	return doc
 }
@@ -66,24 +83,26 @@ func TestFoldJSON(t *testing.T) {
 	require.Len(t, doc.Files[0].Runs, 1)
 	require.Len(t, doc.Files[1].Runs, 2)
 
-	f, err := fold.ReadFile(both)
+	list := suites()
+	list[0].(*befffold.Suite).Rmax = 50
+	f, err := results.ReadFile(both, list)
 	require.NoError(t, err)
-	f.Runs[0].Config.Rmax = 50
-	p, err := fold.Fold(f.Runs[0])
-	require.NoError(t, err)
-	pio, err := fold.FoldIO(f.IORuns[0])
-	require.NoError(t, err)
-	for i, figs := range [][]fold.Figure{p.Figures(), pio.Figures()} {
-		r := doc.Files[1].Runs[i]
-		require.Len(t, r.Figures, len(figs))
+	require.Len(t, f.Runs, 2)
+	for i, r := range f.Runs {
+		p, err := r.Suite.Fold(r)
+		require.NoError(t, err)
+		figs := p.Figures()
+		jr := doc.Files[1].Runs[i]
+		require.Len(t, jr.Figures, len(figs))
 		for k, fig := range figs {
-			got := r.Figures[k]
-			assert.Equal(t, fig, fold.Figure{Name: got.Name, Label: got.Label, Value: float64(got.Value), Unit: got.Unit})
+			got := jr.Figures[k]
+			assert.Equal(t, fig, results.Figure{Name: got.Name, Label: got.Label, Value: float64(got.Value), Unit: got.Unit})
 		}
 	}
 	b := doc.Files[1].Runs[0]
 	assert.Equal(t, "b_eff", b.Benchmark)
-	assert.Equal(t, fold.Float(50), b.Beff.RmaxGflops)
+	assert.Equal(t, results.Float(50), b.Beff.RmaxGflops)
+	assert.Nil(t, b.BeffIO)
 	assert.Equal(t, "balance", b.Figures[len(b.Figures)-1].Name)
 	assert.False(t, b.Valid)
 	assert.Equal(t, []string{"short run"}, b.Reasons)
@@ -93,7 +112,9 @@ func TestFoldJSON(t *testing.T) {
 	assert.True(t, io.Valid)
 	assert.Equal(t, 1, io.Index)
 	assert.Equal(t, strings.Count(shortNP2(t), "\n")+23, io.Line)
-	assert.Equal(t, fold.Float(146.25), io.Figures[0].Value)
+	assert.Equal(t, results.Float(146.25), io.Figures[0].Value)
+	assert.Nil(t, io.Beff)
+	assert.Equal(t, 2, io.BeffIO.BestN)
 	assert.Equal(t, "1800", io.Config["beffio-t-s"])
 
 	// The protocol text and the benchfmt summary are not printed.
@@ -120,7 +141,7 @@ func TestFoldJSONUsage(t *testing.T) {
 	code, stdout, stderr := run("fold", "-json", writeTemp(t, "empty.txt", ""))
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, "not b_eff output")
+	assert.Contains(t, stderr, "not beff output")
 }
 
 // TestFoldJSONNonFinite folds a b_eff_io file with a cache of 0 MiB (an

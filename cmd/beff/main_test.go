@@ -15,7 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files testdata/fold/*.stdout")
@@ -164,7 +165,7 @@ func TestRefusal(t *testing.T) {
 
 	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^beff fold: .*empty\.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results\n$`, stderr)
+	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff or BenchmarkBeffIO results\n$`, stderr)
 }
 
 func TestAppend(t *testing.T) {
@@ -192,7 +193,7 @@ func TestAppend(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended file does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == fold.FoldName {
+			if string(rec.Name.Base()) == beff.FoldBench {
 				figs = append(figs, string(rec.Name))
 				assert.Empty(t, rec.Config)
 			}
@@ -336,7 +337,7 @@ func TestIOAppend(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended file does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == fold.IOFoldName {
+			if string(rec.Name.Base()) == beffio.FoldBench {
 				figs = append(figs, string(rec.Name))
 				assert.Empty(t, rec.Config)
 			}

@@ -15,8 +15,8 @@ import (
 
 const reportUsage = `usage: beff report [-o DIR] [-now TIME] FILE|DIRECTORY...
 
-Report writes a static web site about the b_eff and b_eff_io runs in the
-results files to DIR: index.html lists every run (sortable), runs/<id>.html
+Report writes a static web site about the runs in the results files to
+DIR: index.html lists every run (sortable), runs/<id>.html
 shows a run's figures, plots and protocol, compare.html overlays runs picked
 by checkbox in one plot (zoomable, downloadable as SVG and PNG). A DIRECTORY
 stands for its *.txt files. The site needs no network and works from
@@ -71,18 +71,18 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	site := report.Load(paths)
+	site := report.Load(paths, suites())
 	for _, s := range site.Skipped {
 		fmt.Fprintf(stderr, "beff report: skipping %v\n", s)
 	}
-	if len(site.Runs) == 0 {
-		return fail(fmt.Errorf("no b_eff or b_eff_io run to report (%d file%s, all skipped)", len(paths), reportPlural(len(paths))))
+	if len(site.Entries) == 0 {
+		return fail(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), reportPlural(len(paths))))
 	}
 	if err := site.Write(*out, report.Options{Now: now, Library: lib}); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "beff report: %s: %d run%s from %d file%s", filepath.Join(*out, "index.html"),
-		len(site.Runs), reportPlural(len(site.Runs)), len(paths)-len(site.Skipped), reportPlural(len(paths)-len(site.Skipped)))
+		len(site.Entries), reportPlural(len(site.Entries)), len(paths)-len(site.Skipped), reportPlural(len(paths)-len(site.Skipped)))
 	if n := len(site.Skipped); n > 0 {
 		fmt.Fprintf(stdout, "; %d file%s skipped", n, reportPlural(n))
 	}

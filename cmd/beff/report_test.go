@@ -93,7 +93,7 @@ func TestReportFailures(t *testing.T) {
 		{"bad flag", []string{"report", "-x"}, exitUsage, "flag provided but not defined"},
 		{"absent file", []string{"report", "-o", filepath.Join(tmp, "s"), filepath.Join(tmp, "absent.txt")}, exitFail, "no such file"},
 		{"directory without results", []string{"report", "-o", filepath.Join(tmp, "s"), noTxt}, exitFail, "no *.txt results files"},
-		{"nothing usable", []string{"report", "-o", filepath.Join(tmp, "s"), empty}, exitFail, "no b_eff or b_eff_io run to report"},
+		{"nothing usable", []string{"report", "-o", filepath.Join(tmp, "s"), empty}, exitFail, "no run to report"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

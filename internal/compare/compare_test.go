@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,22 +12,34 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchmath"
 
-	"github.com/beff-suite/beff/internal/compare/comparetest"
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 )
 
-const seed = "../../testdata/compare/seed.txt"
+var toy = resultstest.Suite{}
 
-// write writes the runs of opt into dir/name and returns the path.
-func write(t *testing.T, dir, name string, opt comparetest.Options) string {
+// writeToy writes a toy results file into dir and returns its path.
+func writeToy(t *testing.T, dir, name, text string) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	require.NoError(t, comparetest.WriteFile(path, seed, opt))
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	return path
 }
 
+// toyRuns is a toy file of 6 runs of size 3 on 2 processes, each value
+// scaled by scale(k) and jittered by ±1 % with the seed.
+func toyRuns(seed int, scale func(k int) float64) string {
+	return resultstest.File(2, 3, 6, "full", func(run, k int) float64 {
+		jitter := 1 + 0.01*math.Sin(float64(seed*100+run*10+k))
+		return 100 * float64(k) * scale(k) * jitter
+	})
+}
+
+func same(int) float64 { return 1 }
+
 func load(t *testing.T, label string, paths ...string) *Side {
 	t.Helper()
-	s, err := Load(label, paths)
+	s, err := Load(label, paths, []results.Suite{toy})
 	require.NoError(t, err)
 	return s
 }
@@ -102,61 +115,53 @@ func TestTextTable(t *testing.T) {
 
 func TestRowDirection(t *testing.T) {
 	cell := func(v float64) *Cell { return &Cell{Summary: benchmath.Summary{Center: v}} }
-	bw := &Row{Metric: Metric{Unit: "MB/s", Better: betterOf("MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
-	lat := &Row{Metric: Metric{Unit: "us", Better: betterOf("us")}, Cells: []*Cell{cell(2), cell(2.5)}}
+	bw := &Row{Metric: Metric{Unit: "MB/s", Better: betterOf(toy, "MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
+	lat := &Row{Metric: Metric{Unit: "us", Better: betterOf(toy, "us")}, Cells: []*Cell{cell(2), cell(2.5)}}
 	assert.InDelta(t, -20, bw.Change(1), 1e-9)
 	assert.InDelta(t, 20, bw.Worse(1), 1e-9)
 	assert.InDelta(t, 25, lat.Change(1), 1e-9)
 	assert.InDelta(t, 25, lat.Worse(1), 1e-9)
-	assert.Equal(t, LowerIsBetter, betterOf("min"))
-	assert.Equal(t, HigherIsBetter, betterOf("B/F"))
+	assert.Equal(t, LowerIsBetter, betterOf(toy, "min"))
+	assert.Equal(t, HigherIsBetter, betterOf(toy, "B/F"))
 	missing := &Row{Metric: bw.Metric, Cells: []*Cell{nil, cell(1)}}
 	assert.True(t, math.IsNaN(missing.Worse(1)))
 }
 
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
-	six := write(t, dir, "six.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01})
+	six := writeToy(t, dir, "six.txt", toyRuns(1, same))
 	s := load(t, "A", six)
-	assert.Len(t, s.Runs, 6)
-	assert.Len(t, s.IORuns, 6)
-	assert.Equal(t, "6 b_eff runs, 6 b_eff_io runs", s.Counts())
-	assert.Equal(t, []string{
-		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-mode full",
-		"b_eff_io: mpi-procs 2, beffio-partitions 2, beffio-mpart 98729984, beffio-rewrite all, beffio-t-s 150, beff-mode full",
-	}, s.Config.Describe())
+	require.Len(t, s.Sets, 1)
+	assert.Len(t, s.Sets[0].Runs, 6)
+	assert.Equal(t, "6 toy runs", s.Counts())
+	assert.Equal(t, []string{"toy: mpi-procs 2, toy-size 3"}, s.Describe())
 
-	// Other sizes on the other side.
-	longer := write(t, dir, "t300.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
-		Config: map[string]string{"beffio-t-s": "300", "beff-mode": "short (quick check, not a valid result)"}})
-	assert.Equal(t, []string{
-		"b_eff beff-mode: full vs short (quick check, not a valid result)",
-		"b_eff_io beffio-t-s: 150 vs 300",
-		"b_eff_io beff-mode: full vs short (quick check, not a valid result)",
-	}, ConfigDiff(s, load(t, "B", longer)))
+	other := writeToy(t, dir, "four.txt", strings.Replace(toyRuns(2, same), "mpi-procs: 2", "mpi-procs: 4", 1))
+	assert.Equal(t, []string{"toy mpi-procs: 2 vs 4"}, ConfigDiff(s, load(t, "B", other)))
 
-	// One side, two configurations.
-	_, err := Load("A", []string{six, longer})
+	_, err := Load("A", []string{six, other}, []results.Suite{toy})
 	require.Error(t, err)
-	assert.Equal(t, "A: the b_eff runs are not of one configuration: "+six+" run 1 and "+longer+" run 1 differ in beff-mode: full vs short (quick check, not a valid result)", err.Error())
+	assert.Equal(t, "A: the toy runs are not of one configuration: "+six+" run 1 and "+other+" run 1 differ in mpi-procs: 2 vs 4", err.Error())
+	_, err = Load("A", []string{six, six}, []results.Suite{toy})
+	assert.EqualError(t, err, "A: "+six+" is given twice")
+	_, err = Load("A", nil, []results.Suite{toy})
+	assert.EqualError(t, err, "A: no files")
 }
 
-// TestPartial checks that a deliberately partial run (beff-patterns
-// without the rings) has no figures but its experiments are compared.
+// TestPartial checks that a deliberately partial run has no figures but
+// its experiments are compared.
 func TestPartial(t *testing.T) {
 	dir := t.TempDir()
-	opt := func(seed uint64) comparetest.Options {
-		return comparetest.Options{Runs: 6, Seed: seed, Jitter: 0.01,
-			Config: map[string]string{"beff-patterns": "pingpong"},
-			Keep:   func(n string) bool { return strings.HasPrefix(n, "Beff/pat=pingpong/") }}
+	partial := func(seed int) string {
+		return strings.Replace(toyRuns(seed, same), "toy-size: 3\n", "toy-size: 4\ntoy-partial: yes\n", 1)
 	}
-	a := load(t, "A", write(t, dir, "a.txt", opt(1)))
-	b := load(t, "B", write(t, dir, "b.txt", opt(2)))
+	a := load(t, "A", writeToy(t, dir, "a.txt", partial(1)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", partial(2)))
 	require.Len(t, a.Notes, 1)
-	assert.Contains(t, a.Notes[0], "A: no b_eff figures from 6 partial runs ("+filepath.Join(dir, "a.txt")+":48: run 1: partial run (beff-patterns: pingpong)")
+	assert.Equal(t, "A: no toy figures from 6 partial runs ("+filepath.Join(dir, "a.txt")+":7: run 1: missing x=4)", a.Notes[0])
 	tables := Compare([]*Side{a, b})
 	require.Len(t, tables, 1)
-	assert.Equal(t, BeffExperiments, tables[0].Group)
+	assert.Equal(t, "toy experiments", tables[0].Group.String())
 	assert.Len(t, tables[0].Rows, 3)
 	g, err := Gate(a, b, 5, true)
 	require.NoError(t, err)
@@ -165,26 +170,51 @@ func TestPartial(t *testing.T) {
 	assert.EqualError(t, err, "nothing to compare: A and B have no figure in common")
 }
 
-func TestGateCounts(t *testing.T) {
+func TestGate(t *testing.T) {
 	dir := t.TempDir()
-	base := load(t, "base", write(t, dir, "base.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01}))
-	slow := load(t, "new", write(t, dir, "new.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
-		Scale: func(n string) float64 {
-			if strings.HasPrefix(n, "Beff/pat=ring2/") {
-				return 0.9
-			}
-			return 1
-		}}))
+	base := load(t, "base", writeToy(t, dir, "base.txt", toyRuns(1, same)))
+	slow := load(t, "new", writeToy(t, dir, "new.txt", toyRuns(2, func(k int) float64 {
+		if k == 2 {
+			return 0.8
+		}
+		return 1
+	})))
 	g, err := Gate(base, slow, 5, true)
 	require.NoError(t, err)
-	assert.Equal(t, [numGroups]int{9, 7, 75, 144}, g.Compared)
-	require.Len(t, g.Offenders, 9, "ring2: 3 sizes × 3 methods")
-	for _, r := range g.Offenders {
-		assert.True(t, strings.HasPrefix(r.Name, "Beff/pat=ring2/"), r.Name)
-		assert.InDelta(t, 10, r.Worse(1), 2)
-	}
-	g, err = Gate(base, slow, 15, true)
+	assert.Equal(t, []int{1, 3}, g.Compared, "1 figure, 3 experiments")
+	assert.Equal(t, "toy figures", g.Groups[0].String())
+	require.Len(t, g.Offenders, 2, "x=2 and the mean")
+	assert.Equal(t, "toy", g.Offenders[0].Name)
+	assert.Equal(t, "Toy/x=2", g.Offenders[1].Name)
+	assert.InDelta(t, 20, g.Offenders[1].Worse(1), 2)
+	var b bytes.Buffer
+	require.NoError(t, WriteGate(&b, g))
+	assert.Contains(t, b.String(), "FAIL: 2 of 4 got significantly worse (p < 0.05) by more than 5%\n")
+	assert.Contains(t, b.String(), "(compared 1 toy figures and 3 toy experiments: 2 significantly worse")
+
+	g, err = Gate(base, slow, 25, true)
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
-	assert.GreaterOrEqual(t, g.Worse, 9)
+
+	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.File(2, 3, 3, "full", func(run, k int) float64 { return 1 })))
+	_, err = Gate(few, few, 5, true)
+	var refusal *RefusalError
+	require.ErrorAs(t, err, &refusal)
+	assert.Contains(t, err.Error(), "too few samples: few has 3 toy runs and few 3;")
+}
+
+// TestText renders a comparison: header, legend, the tables.
+func TestText(t *testing.T) {
+	dir := t.TempDir()
+	a := load(t, "A", writeToy(t, dir, "a.txt", toyRuns(1, same)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", toyRuns(2, func(int) float64 { return 2 })))
+	var out bytes.Buffer
+	require.NoError(t, WriteText(&out, []*Side{a, b}, Compare([]*Side{a, b})))
+	text := out.String()
+	assert.True(t, strings.HasPrefix(text, "A: "+filepath.Join(dir, "a.txt")+" (6 toy runs)\nB: "), text)
+	assert.Contains(t, text, "toy: mpi-procs 2, toy-size 3\n")
+	assert.Contains(t, text, Legend)
+	assert.Regexp(t, `(?m)^toy figures +│ +A +│ +B`, text)
+	assert.Regexp(t, `(?m)^toy +MB/s ↑ +200\.4 ± 1% +400\.8 ± 1% +\+99\.97% \(p=0\.002 n=6\) better$`, text)
+	assert.Regexp(t, `(?m)^toy experiments`, text)
 }

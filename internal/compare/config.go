@@ -2,64 +2,15 @@ package compare
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
 )
-
-// A Setting is one configuration line that decides what a run measures.
-type Setting struct {
-	Key, Value string
-}
-
-// A Config is the part of a side's configuration that must be equal for
-// two sides to measure the same thing: the settings of its b_eff runs and
-// of its b_eff_io runs (nil when the side has none).
-type Config struct {
-	Beff []Setting
-	IO   []Setting
-}
-
-// beffSettings are the settings of a b_eff run that change what it
-// measures: the processes, the message sizes and the patterns.
-func beffSettings(c *fold.Config) []Setting {
-	patterns := "(all)"
-	if c.Patterns != nil {
-		patterns = strings.Join(c.Patterns, ",")
-	}
-	return []Setting{
-		{"mpi-procs", strconv.Itoa(c.N)},
-		{"beff-lmax", strconv.FormatInt(c.Lmax, 10)},
-		{"beff-sizes", joinInts(c.Sizes)},
-		{"beff-patterns", patterns},
-		{"beff-random-patterns", strconv.Itoa(c.Random)},
-		{"beff-mode", c.Mode},
-	}
-}
-
-// ioSettings are the settings of a b_eff_io run that change what it
-// measures: the processes, the partitions, the pattern table (MPART), the
-// rewritten types and the scheduled time.
-func ioSettings(c *fold.IOConfig) []Setting {
-	ns := make([]int64, len(c.Partitions))
-	for i, n := range c.Partitions {
-		ns[i] = int64(n)
-	}
-	return []Setting{
-		{"mpi-procs", strconv.Itoa(c.N)},
-		{"beffio-partitions", joinInts(ns)},
-		{"beffio-mpart", strconv.FormatInt(c.MPART, 10)},
-		{"beffio-rewrite", string(c.Rewrite)},
-		{"beffio-t-s", strconv.FormatFloat(c.T, 'g', -1, 64)},
-		{"beff-mode", c.Mode},
-	}
-}
 
 // diffSettings lists the settings in which a and b differ, as
 // "key: <a> vs <b>" with long values abbreviated. Both lists come from the
 // same function, so their keys are in the same order.
-func diffSettings(a, b []Setting) []string {
+func diffSettings(a, b []results.Setting) []string {
 	var d []string
 	for i := range a {
 		if a[i].Value != b[i].Value {
@@ -72,25 +23,12 @@ func diffSettings(a, b []Setting) []string {
 
 // describe renders settings as "key value, key value, ...", long values
 // abbreviated.
-func describe(s []Setting) string {
+func describe(s []results.Setting) string {
 	parts := make([]string, len(s))
 	for i, x := range s {
 		parts[i] = x.Key + " " + abbrev(x.Value)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// Describe says which configuration the side's runs have, one line per
-// benchmark, e.g. "b_eff: mpi-procs 2, beff-lmax 98729984, ...".
-func (c *Config) Describe() []string {
-	var lines []string
-	if c.Beff != nil {
-		lines = append(lines, "b_eff: "+describe(c.Beff))
-	}
-	if c.IO != nil {
-		lines = append(lines, "b_eff_io: "+describe(c.IO))
-	}
-	return lines
 }
 
 // abbrevLen is the longest value shown in full.
@@ -124,12 +62,4 @@ func abbrevPair(a, b string) (string, string) {
 		}
 	}
 	return a, b
-}
-
-func joinInts(v []int64) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.FormatInt(x, 10)
-	}
-	return strings.Join(s, ",")
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A GateResult is the decision of Gate: the rows of the comparison in
@@ -19,10 +21,12 @@ type GateResult struct {
 	// Offenders are the rows significantly worse by more than MaxDrop
 	// percent, in table order.
 	Offenders []*Row
-	// Compared counts the rows with samples on both sides per group;
-	// Untestable those of them whose sample sizes cannot give p < Alpha
-	// (a measurement missing from some runs).
-	Compared   [numGroups]int
+	// Groups are the groups compared, in table order; Compared counts the
+	// rows with samples on both sides per group; Untestable those of them
+	// whose sample sizes cannot give p < Alpha (a measurement missing from
+	// some runs).
+	Groups     []Group
+	Compared   []int
 	Untestable int
 	// Worse counts the rows significantly worse (the offenders included),
 	// Better those significantly better.
@@ -47,9 +51,9 @@ func (e *RefusalError) Error() string { return e.Msg }
 // (new/base - 1)·100 % when lower is better, from the medians.
 //
 // Gate refuses with a *RefusalError when the sides are not the same
-// configuration (ConfigDiff; a benchmark only one side has counts) or when
-// either benchmark has too few runs on the two sides to ever reach
-// p < Alpha: MinP(n, m) ≥ Alpha, and when there is nothing to compare.
+// configuration (ConfigDiff; a suite only one side has counts) or when a
+// suite has too few runs on the two sides to ever reach p < Alpha:
+// MinP(n, m) ≥ Alpha, and when there is nothing to compare.
 //
 // Every row is tested on its own at Alpha, as benchstat does; with
 // thousands of experiments some will differ by chance, so maxDrop must
@@ -60,54 +64,76 @@ func Gate(base, nw *Side, maxDrop float64, experiments bool) (*GateResult, error
 		return nil, &RefusalError{fmt.Sprintf("%s and %s are not the same configuration: %s",
 			base.Label, nw.Label, strings.Join(d, "; "))}
 	}
-	for _, b := range []struct {
-		name string
-		n, m int
-	}{{"b_eff", len(base.Runs), len(nw.Runs)}, {"b_eff_io", len(base.IORuns), len(nw.IORuns)}} {
-		if b.n == 0 && b.m == 0 {
-			continue
-		}
-		if p := MinP(b.n, b.m); p >= Alpha {
-			return nil, &RefusalError{fmt.Sprintf(
-				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
-				base.Label, b.n, b.name, plural(b.n), nw.Label, b.m, b.n, b.m, Alpha, b.n+b.m, b.n, p, minRuns())}
-		}
+	if err := checkSamples(base, nw); err != nil {
+		return nil, err
 	}
-	g := &GateResult{Base: base, New: nw, MaxDrop: maxDrop, Tables: Compare([]*Side{base, nw})}
-	tables := g.Tables
-	g.Tables = nil
-	for _, t := range tables {
-		if !experiments && (t.Group == BeffExperiments || t.Group == IOExperiments) {
+	g := &GateResult{Base: base, New: nw, MaxDrop: maxDrop}
+	for _, t := range Compare([]*Side{base, nw}) {
+		if !experiments && t.Group.Experiments {
 			continue
 		}
 		g.Tables = append(g.Tables, t)
+		g.Groups = append(g.Groups, t.Group)
+		g.Compared = append(g.Compared, 0)
 		for _, r := range t.Rows {
-			b, c := r.Cells[0], r.Cells[1]
-			if b == nil || c == nil {
-				continue
-			}
-			g.Compared[t.Group]++
-			if MinP(len(b.Sample.Values), len(c.Sample.Values)) >= Alpha {
-				g.Untestable++
-				continue
-			}
-			worse := r.Worse(1)
-			switch {
-			case !c.Significant() || math.IsNaN(worse):
-			case worse > 0:
-				g.Worse++
-				if worse > maxDrop {
-					g.Offenders = append(g.Offenders, r)
-				}
-			case worse < 0:
-				g.Better++
-			}
+			g.judge(r)
 		}
 	}
-	if g.Compared == [numGroups]int{} {
+	if g.total() == 0 {
 		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, nw.Label, what(experiments))}
 	}
 	return g, nil
+}
+
+// judge counts row r of the last group: compared, untestable, worse
+// (an offender beyond MaxDrop) or better.
+func (g *GateResult) judge(r *Row) {
+	b, c := r.Cells[0], r.Cells[1]
+	if b == nil || c == nil {
+		return
+	}
+	g.Compared[len(g.Compared)-1]++
+	if MinP(len(b.Sample.Values), len(c.Sample.Values)) >= Alpha {
+		g.Untestable++
+		return
+	}
+	worse := r.Worse(1)
+	switch {
+	case !c.Significant() || math.IsNaN(worse):
+	case worse > 0:
+		g.Worse++
+		if worse > g.MaxDrop {
+			g.Offenders = append(g.Offenders, r)
+		}
+	case worse < 0:
+		g.Better++
+	}
+}
+
+// total is the number of rows compared.
+func (g *GateResult) total() int {
+	n := 0
+	for _, c := range g.Compared {
+		n += c
+	}
+	return n
+}
+
+// checkSamples refuses sides on which a suite has too few runs to ever
+// reach p < Alpha.
+func checkSamples(base, nw *Side) error {
+	for i, b := range base.Sets {
+		n, m := len(b.Runs), len(nw.Sets[i].Runs)
+		if n == 0 && m == 0 {
+			continue
+		}
+		if p := MinP(n, m); p >= Alpha {
+			return &RefusalError{fmt.Sprintf(
+				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
+				base.Label, n, b.Suite.Name(), results.Plural(n), nw.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
+		}
+	}
+	return nil
 }
 
 func what(experiments bool) string {
@@ -139,9 +165,9 @@ func WriteGate(w io.Writer, g *GateResult) error {
 	maxDrop := strconv.FormatFloat(g.MaxDrop, 'f', -1, 64) + "%"
 	var counts []string
 	total := 0
-	for grp, n := range g.Compared {
+	for i, n := range g.Compared {
 		if n > 0 {
-			counts = append(counts, fmt.Sprintf("%d %s", n, Group(grp)))
+			counts = append(counts, fmt.Sprintf("%d %s", n, g.Groups[i]))
 			total += n
 		}
 	}

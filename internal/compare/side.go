@@ -1,106 +1,115 @@
 package compare
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
 )
 
-// A Side is one side of a comparison: the b_eff and b_eff_io runs read
-// from one or more results files, folded.
+// A Side is one side of a comparison: the runs read from one or more
+// results files, folded, per suite.
 type Side struct {
 	Label string   // names the side in tables and messages, e.g. "A" or "base"
 	Files []string // the files, in the order given
-
-	// Runs are the b_eff runs in file order; Protos[i] is the protocol of
-	// Runs[i], nil for a deliberately partial run, which has no figures.
-	Runs   []*fold.Run
-	Protos []*fold.Protocol
-	// IORuns are the b_eff_io runs in file order, IOProtos their protocols.
-	IORuns   []*fold.IORun
-	IOProtos []*fold.IOProtocol
-
-	// Config is the configuration all runs of the side share.
-	Config Config
+	// Sets hold the side's runs of each suite, in the order of the suite
+	// list.
+	Sets []*Set
 	// Notes say what limits the comparison of this side.
 	Notes []string
 }
 
-// Load reads the results files paths as one side labelled label: it
-// folds every run and checks that the b_eff runs share one configuration
-// and so do the b_eff_io runs. It returns the first error of fold.ReadFile,
-// fold.Fold or fold.FoldIO (a b_eff run restricted by beff-patterns that
-// does not fold is kept without figures, with a note naming the first
-// such run's problem), and an error naming
-// the difference when the runs of the side are not of one configuration.
-func Load(label string, paths []string) (*Side, error) {
+// A Set is the runs of one suite on one side.
+type Set struct {
+	Suite results.Suite
+	// Runs are the runs in file order; Folded[i] is the folded result of
+	// Runs[i], nil for a deliberately partial run, which has no figures.
+	Runs   []*results.Run
+	Folded []results.Folded
+	// Settings are the settings all runs share (Suite.Settings); nil
+	// without runs.
+	Settings []results.Setting
+	partial  int
+	why      string // the fold error of the first partial run
+}
+
+// Load reads the results files paths as one side labelled label: it folds
+// every run of every suite and checks that the runs of each suite share
+// one configuration. It returns the first error of reading or folding (a
+// deliberately partial run, results.ErrPartial, is kept without figures,
+// with a note naming the first such run's problem), and an error naming
+// the difference when the runs of a suite are not of one configuration.
+func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no files", label)
 	}
 	s := &Side{Label: label}
-	partial := 0
-	var partialWhy string
+	for _, su := range suites {
+		s.Sets = append(s.Sets, &Set{Suite: su})
+	}
 	for i, path := range paths {
 		if slices.Contains(paths[:i], path) {
 			return nil, fmt.Errorf("%s: %s is given twice", label, path)
 		}
-		f, err := fold.ReadFile(path)
+		f, err := results.ReadFile(path, suites)
 		if err != nil {
 			return nil, err
 		}
 		s.Files = append(s.Files, path)
-		for _, r := range f.Runs {
-			p, err := fold.Fold(r)
-			if err != nil {
-				if r.Config.Patterns == nil {
-					return nil, err
-				}
-				if partial++; partial == 1 {
-					partialWhy = err.Error()
-				}
-			}
-			s.Runs = append(s.Runs, r)
-			s.Protos = append(s.Protos, p)
-		}
-		for _, r := range f.IORuns {
-			p, err := fold.FoldIO(r)
-			if err != nil {
+		for _, set := range s.Sets {
+			if err := set.add(f.RunsOf(set.Suite)); err != nil {
 				return nil, err
 			}
-			s.IORuns = append(s.IORuns, r)
-			s.IOProtos = append(s.IOProtos, p)
 		}
 	}
-	if partial > 0 {
-		s.Notes = append(s.Notes, fmt.Sprintf("%s: no b_eff figures from %d partial run%s (%s)", label, partial, plural(partial), partialWhy))
-	}
-
-	// One configuration per benchmark.
-	for i, r := range s.Runs {
-		set := beffSettings(&r.Config)
-		if i == 0 {
-			s.Config.Beff = set
-			continue
+	for _, set := range s.Sets {
+		if set.partial > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no %s figures from %d partial run%s (%s)",
+				label, set.Suite.Name(), set.partial, results.Plural(set.partial), set.why))
 		}
-		if d := diffSettings(s.Config.Beff, set); len(d) > 0 {
-			return nil, fmt.Errorf("%s: the b_eff runs are not of one configuration: %s and %s differ in %s",
-				label, runName(s.Runs[0].File, s.Runs[0].Index), runName(r.File, r.Index), strings.Join(d, "; "))
-		}
-	}
-	for i, r := range s.IORuns {
-		set := ioSettings(&r.Config)
-		if i == 0 {
-			s.Config.IO = set
-			continue
-		}
-		if d := diffSettings(s.Config.IO, set); len(d) > 0 {
-			return nil, fmt.Errorf("%s: the b_eff_io runs are not of one configuration: %s and %s differ in %s",
-				label, runName(s.IORuns[0].File, s.IORuns[0].Index), runName(r.File, r.Index), strings.Join(d, "; "))
+		if err := set.checkSettings(label); err != nil {
+			return nil, err
 		}
 	}
 	return s, nil
+}
+
+// add folds the runs and adds them to the set.
+func (set *Set) add(runs []*results.Run) error {
+	for _, r := range runs {
+		p, err := set.Suite.Fold(r)
+		if err != nil {
+			if !errors.Is(err, results.ErrPartial) {
+				return err
+			}
+			if set.partial++; set.partial == 1 {
+				set.why = err.Error()
+			}
+		}
+		set.Runs = append(set.Runs, r)
+		set.Folded = append(set.Folded, p)
+	}
+	return nil
+}
+
+// checkSettings checks that the runs of the set share one configuration
+// and keeps it.
+func (set *Set) checkSettings(label string) error {
+	for i, r := range set.Runs {
+		st := set.Suite.Settings(r)
+		if i == 0 {
+			set.Settings = st
+			continue
+		}
+		if d := diffSettings(set.Settings, st); len(d) > 0 {
+			first := set.Runs[0]
+			return fmt.Errorf("%s: the %s runs are not of one configuration: %s and %s differ in %s",
+				label, set.Suite.Name(), runName(first.File, first.Index), runName(r.File, r.Index), strings.Join(d, "; "))
+		}
+	}
+	return nil
 }
 
 // runName names run index of file.
@@ -111,40 +120,44 @@ func runName(file string, index int) string {
 // Counts says how many runs the side has, e.g. "3 b_eff runs, 1 b_eff_io run".
 func (s *Side) Counts() string {
 	var c []string
-	if len(s.Runs) > 0 {
-		c = append(c, fmt.Sprintf("%d b_eff run%s", len(s.Runs), plural(len(s.Runs))))
-	}
-	if len(s.IORuns) > 0 {
-		c = append(c, fmt.Sprintf("%d b_eff_io run%s", len(s.IORuns), plural(len(s.IORuns))))
+	for _, set := range s.Sets {
+		if n := len(set.Runs); n > 0 {
+			c = append(c, fmt.Sprintf("%d %s run%s", n, set.Suite.Name(), results.Plural(n)))
+		}
 	}
 	return strings.Join(c, ", ")
 }
 
 // ConfigDiff lists how the configuration of side b differs from that of
-// side a, b_eff first: each setting that differs ("b_eff mpi-procs: 2 vs
-// 4") and each benchmark that only one side has. It returns nil when both
+// side a, suite by suite: each setting that differs ("b_eff mpi-procs: 2
+// vs 4") and each suite that only one side has. It returns nil when both
 // sides measured the same.
 func ConfigDiff(a, b *Side) []string {
 	var d []string
-	bench := func(name string, x, y []Setting, nx, ny int) {
-		switch {
-		case x == nil && y == nil:
-		case x == nil || y == nil:
-			d = append(d, fmt.Sprintf("%s: %s has %d run%s, %s has %d", name, a.Label, nx, plural(nx), b.Label, ny))
+	for i, x := range a.Sets {
+		y := b.Sets[i]
+		name := x.Suite.Name()
+		switch nx, ny := len(x.Runs), len(y.Runs); {
+		case nx == 0 && ny == 0:
+		case nx == 0 || ny == 0:
+			d = append(d, fmt.Sprintf("%s: %s has %d run%s, %s has %d", name, a.Label, nx, results.Plural(nx), b.Label, ny))
 		default:
-			for _, s := range diffSettings(x, y) {
+			for _, s := range diffSettings(x.Settings, y.Settings) {
 				d = append(d, name+" "+s)
 			}
 		}
 	}
-	bench("b_eff", a.Config.Beff, b.Config.Beff, len(a.Runs), len(b.Runs))
-	bench("b_eff_io", a.Config.IO, b.Config.IO, len(a.IORuns), len(b.IORuns))
 	return d
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
+// Describe says which configuration the side's runs have, one line per
+// suite, e.g. "b_eff: mpi-procs 2, beff-lmax 98729984, ...".
+func (s *Side) Describe() []string {
+	var lines []string
+	for _, set := range s.Sets {
+		if set.Settings != nil {
+			lines = append(lines, set.Suite.Name()+": "+describe(set.Settings))
+		}
 	}
-	return "s"
+	return lines
 }

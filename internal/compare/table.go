@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // Statistics as benchstat uses them.
@@ -24,20 +24,30 @@ var assumption = benchmath.AssumeNothing
 
 var thresholds = &benchmath.Thresholds{CompareAlpha: Alpha}
 
-// A Group is one table of a comparison.
-type Group int
-
-// The groups, in the order the tables appear.
-const (
-	BeffFigures     Group = iota // the folded b_eff figures, one per run
-	IOFigures                    // the folded b_eff_io figures, one per run
-	BeffExperiments              // the BenchmarkBeff lines, MB/s
-	IOExperiments                // the BenchmarkBeffIO pattern and total lines, MB/s
-	numGroups
-)
+// A Group is one table of a comparison: the folded figures or the
+// experiments of one suite.
+type Group struct {
+	Suite       results.Suite
+	Experiments bool
+}
 
 func (g Group) String() string {
-	return [...]string{"b_eff figures", "b_eff_io figures", "b_eff experiments", "b_eff_io experiments"}[g]
+	if g.Experiments {
+		return g.Suite.Name() + " experiments"
+	}
+	return g.Suite.Name() + " figures"
+}
+
+// groups lists the groups of sides in the order the tables appear: the
+// figures of every suite, then their experiments.
+func groups(sides []*Side) []Group {
+	var out []Group
+	for _, experiments := range []bool{false, true} {
+		for _, set := range sides[0].Sets {
+			out = append(out, Group{set.Suite, experiments})
+		}
+	}
+	return out
 }
 
 // A Direction says which way a metric improves.
@@ -48,9 +58,16 @@ const (
 	LowerIsBetter
 )
 
-// betterOf is the direction of unit: bandwidths and the balance factor
-// improve upwards, times downwards.
-func betterOf(unit string) Direction {
+// betterOf is the direction of unit in suite s: as the suite declares
+// it for its figures, else bandwidths improve upwards and times downwards.
+func betterOf(s results.Suite, unit string) Direction {
+	for _, u := range s.FoldUnits() {
+		if u.Name == unit && u.Better == "lower" {
+			return LowerIsBetter
+		} else if u.Name == unit {
+			return HigherIsBetter
+		}
+	}
 	switch unit {
 	case "us", "min", "s":
 		return LowerIsBetter
@@ -62,7 +79,7 @@ func betterOf(unit string) Direction {
 type Metric struct {
 	Group  Group
 	Name   string // the figure name (fig=<name>) or the benchmark line name without "Benchmark"
-	Unit   string // MB/s, us, B/F or min
+	Unit   string // MB/s, us, B/F, min
 	Better Direction
 }
 
@@ -78,7 +95,7 @@ func (s *series) add(g Group, name, unit string, v float64) {
 		s.values = map[string][]float64{}
 	}
 	if _, ok := s.values[name]; !ok {
-		s.order = append(s.order, Metric{g, name, unit, betterOf(unit)})
+		s.order = append(s.order, Metric{g, name, unit, betterOf(g.Suite, unit)})
 	}
 	s.values[name] = append(s.values[name], v)
 }
@@ -87,39 +104,34 @@ func (s *series) add(g Group, name, unit string, v float64) {
 // every metric the run has.
 func (s *Side) samples(g Group) *series {
 	out := &series{}
-	switch g {
-	case BeffFigures:
-		for _, p := range s.Protos {
-			if p == nil {
-				continue
-			}
-			for _, f := range p.Figures() {
-				out.add(g, f.Name, f.Unit, f.Value)
+	set := s.set(g.Suite)
+	if g.Experiments {
+		for _, r := range set.Runs {
+			for _, e := range g.Suite.Experiments(r) {
+				out.add(g, e.Name, e.Unit, e.Value)
 			}
 		}
-	case IOFigures:
-		for _, p := range s.IOProtos {
-			for _, f := range p.Figures() {
-				out.add(g, f.Name, f.Unit, f.Value)
-			}
+		return out
+	}
+	for _, p := range set.Folded {
+		if p == nil {
+			continue
 		}
-	case BeffExperiments:
-		for _, r := range s.Runs {
-			for _, m := range r.Measurements {
-				out.add(g, fold.BenchName+"/"+m.Key.String(), "MB/s", m.MBps)
-			}
-		}
-	case IOExperiments:
-		for _, r := range s.IORuns {
-			for _, m := range r.Measurements {
-				if m.Pat == fold.PatPhase {
-					continue // a scheduled time, not a bandwidth
-				}
-				out.add(g, m.Name(), "MB/s", m.MBps)
-			}
+		for _, f := range p.Figures() {
+			out.add(g, f.Name, f.Unit, f.Value)
 		}
 	}
 	return out
+}
+
+// set is the side's set of suite su.
+func (s *Side) set(su results.Suite) *Set {
+	for _, set := range s.Sets {
+		if results.Same(set.Suite, su) {
+			return set
+		}
+	}
+	return &Set{Suite: su}
 }
 
 // A Table is the comparison of one group over the sides.
@@ -172,12 +184,12 @@ func (r *Row) Worse(i int) float64 {
 }
 
 // Compare compares the sides, each after the first with the first, and
-// returns the tables that have rows: the figures of b_eff and b_eff_io,
-// then their experiments. Rows follow the order in which the metrics first
-// occur, first side first.
+// returns the tables that have rows: the figures of every suite, then
+// their experiments. Rows follow the order in which the metrics first
+// occur, first side first. The sides were loaded with one suite list.
 func Compare(sides []*Side) []*Table {
 	var tables []*Table
-	for g := range numGroups {
+	for _, g := range groups(sides) {
 		t := compareGroup(g, sides)
 		if len(t.Rows) > 0 {
 			tables = append(tables, t)

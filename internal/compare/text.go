@@ -21,7 +21,7 @@ func WriteHeader(w io.Writer, sides []*Side) error {
 	for _, s := range sides {
 		fmt.Fprintf(bw, "%s: %s (%s)\n", s.Label, strings.Join(s.Files, ", "), s.Counts())
 	}
-	for _, l := range sides[0].Config.Describe() {
+	for _, l := range sides[0].Describe() {
 		fmt.Fprintln(bw, l)
 	}
 	for _, s := range sides[1:] {

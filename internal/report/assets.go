@@ -1,10 +1,13 @@
 package report
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"io/fs"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // assetFS holds the glue code and style of the site (assets/report.js,
@@ -53,8 +56,10 @@ func EmbeddedLibrary() (*Library, error) {
 	return &Library{JS: js, License: lic, Version: strings.TrimSpace(string(v))}, nil
 }
 
-// siteAssets returns the glue files of the site: name in assets/ → content.
-func siteAssets() (map[string][]byte, error) {
+// siteAssets returns the glue files of the site: name in assets/ →
+// content. report.js is the generic glue code, then the script of every
+// suite with pages, then the call that starts the page.
+func siteAssets(suites []results.Suite) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, name := range []string{"report.js", "report.css"} {
 		b, err := fs.ReadFile(assetFS, "assets/"+name)
@@ -63,5 +68,12 @@ func siteAssets() (map[string][]byte, error) {
 		}
 		out[name] = b
 	}
+	js := bytes.Clone(out["report.js"])
+	for _, s := range suites {
+		if pg := pages(s); pg != nil {
+			js = append(append(js, '\n'), pg.Script()...)
+		}
+	}
+	out["report.js"] = append(js, "\nbeffReport.start();\n"...)
 	return out, nil
 }

@@ -3,17 +3,18 @@ package report
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/beff-suite/beff/internal/fold"
+	"github.com/beff-suite/beff/internal/results"
 )
 
-// A Site is what a report shows: the runs of the files that folded and the
-// files that were skipped.
+// A Site is what a report shows: the entries of the files that folded and
+// the files that were skipped.
 type Site struct {
+	Suites  []results.Suite
 	Files   []string // the input files in order, skipped ones included
-	Runs    []*Run   // in file order, then by index
+	Entries []*Entry // in file order, then by index
 	Skipped []Skipped
 }
 
@@ -33,27 +34,29 @@ func (s Skipped) Error() string {
 	return s.File + ": " + msg
 }
 
-// A Run is the k-th b_eff run and the k-th b_eff_io run of one file (either
-// may be missing, not both): the output of one `make bench`.
-type Run struct {
-	// ID names the run's page runs/<ID>.html: made of the file's base name
-	// and the index, letters, digits and '-' only, unique in the site.
+// An Entry is the k-th run of every suite in one file: the output of one
+// `make bench`. It is a row of the index and has a page of its own.
+type Entry struct {
+	// ID names the entry's page runs/<ID>.html: made of the file's base
+	// name and the index, letters, digits and '-' only, unique in the site.
 	ID    string
 	File  string // as given to Load
 	Index int    // 1-based, within the file
-	Beff  *fold.Protocol
-	IO    *fold.IOProtocol
+	// Folded holds the folded run of each suite, in the order of the
+	// suite list; nil where the file has no k-th run of the suite (at
+	// least one is there).
+	Folded []results.Folded
 }
 
 // Load reads and folds the results files paths, in order. A file that does
 // not read, or holds a run that does not fold, is skipped as a whole and
 // listed in Site.Skipped with the error.
-func Load(paths []string) *Site {
-	s := &Site{}
+func Load(paths []string, suites []results.Suite) *Site {
+	s := &Site{Suites: suites}
 	ids := map[string]bool{}
 	for _, path := range paths {
 		s.Files = append(s.Files, path)
-		runs, err := loadFile(path)
+		entries, err := loadFile(path, suites)
 		if err != nil {
 			s.Skipped = append(s.Skipped, Skipped{File: path, Err: err})
 			continue
@@ -64,43 +67,35 @@ func Load(paths []string) *Site {
 		for i := 2; ids[stem+"-1"]; i++ {
 			stem = fmt.Sprintf("%s-%d", base, i)
 		}
-		for _, r := range runs {
-			r.ID = fmt.Sprintf("%s-%d", stem, r.Index)
-			ids[r.ID] = true
+		for _, e := range entries {
+			e.ID = fmt.Sprintf("%s-%d", stem, e.Index)
+			ids[e.ID] = true
 		}
-		s.Runs = append(s.Runs, runs...)
+		s.Entries = append(s.Entries, entries...)
 	}
 	return s
 }
 
 // loadFile reads and folds one file.
-func loadFile(path string) ([]*Run, error) {
-	f, err := fold.ReadFile(path)
+func loadFile(path string, suites []results.Suite) ([]*Entry, error) {
+	f, err := results.ReadFile(path, suites)
 	if err != nil {
 		return nil, err
 	}
-	var runs []*Run
-	get := func(k int) *Run {
-		for len(runs) < k {
-			runs = append(runs, &Run{File: path, Index: len(runs) + 1})
+	var entries []*Entry
+	for i, s := range suites {
+		for _, r := range f.RunsOf(s) {
+			p, err := s.Fold(r)
+			if err != nil {
+				return nil, err
+			}
+			for len(entries) < r.Index {
+				entries = append(entries, &Entry{File: path, Index: len(entries) + 1, Folded: make([]results.Folded, len(suites))})
+			}
+			entries[r.Index-1].Folded[i] = p
 		}
-		return runs[k-1]
 	}
-	for _, r := range f.Runs {
-		p, err := fold.Fold(r)
-		if err != nil {
-			return nil, err
-		}
-		get(r.Index).Beff = p
-	}
-	for _, r := range f.IORuns {
-		p, err := fold.FoldIO(r)
-		if err != nil {
-			return nil, err
-		}
-		get(r.Index).IO = p
-	}
-	return runs, nil
+	return entries, nil
 }
 
 // slug keeps the letters and digits of s (lower-cased) and turns every other
@@ -125,90 +120,62 @@ func slug(s string) string {
 	return b.String()
 }
 
-// info returns a descriptive configuration value of the run: from the
-// b_eff run when there is one, else from the b_eff_io run.
-func (r *Run) info(beff func(*fold.Config) string, io func(*fold.IOConfig) string) string {
-	if r.Beff != nil {
-		if v := beff(&r.Beff.Run.Config); v != "" || r.IO == nil {
-			return v
+// info returns the configuration line key of the entry: from the first
+// suite's run that has it.
+func (e *Entry) info(key string) string {
+	for _, p := range e.Folded {
+		if p != nil {
+			if v := p.Source().FileConfig[key]; v != "" {
+				return v
+			}
 		}
 	}
-	return io(&r.IO.Run.Config)
+	return ""
 }
 
-// Hosts is the mpi-hosts line of the run: the machine.
-func (r *Run) Hosts() string {
-	return r.info(func(c *fold.Config) string { return c.Hosts }, func(c *fold.IOConfig) string { return c.Hosts })
+// Hosts is the mpi-hosts line of the entry: the machine.
+func (e *Entry) Hosts() string { return e.info(results.KeyHosts) }
+
+// Date is the date line of the entry.
+func (e *Entry) Date() string { return e.info(results.KeyDate) }
+
+// MPILibrary is the mpi-library line of the entry.
+func (e *Entry) MPILibrary() string { return e.info(results.KeyLibrary) }
+
+// Version is the beff-version line of the entry.
+func (e *Entry) Version() string { return e.info(results.KeyVersion) }
+
+// Procs is the number of processes of the entry (mpi-procs).
+func (e *Entry) Procs() int {
+	n, _ := strconv.Atoi(e.info(results.KeyProcs))
+	return n
 }
 
-// Date is the date line of the run.
-func (r *Run) Date() string {
-	return r.info(func(c *fold.Config) string { return c.Date }, func(c *fold.IOConfig) string { return c.Date })
-}
-
-// MPILibrary is the mpi-library line of the run.
-func (r *Run) MPILibrary() string {
-	return r.info(func(c *fold.Config) string { return c.Library }, func(c *fold.IOConfig) string { return c.Library })
-}
-
-// Version is the beff-version line of the run.
-func (r *Run) Version() string {
-	return r.info(func(c *fold.Config) string { return c.Version }, func(c *fold.IOConfig) string { return c.Version })
-}
-
-// Procs is the number of processes of the run (mpi-procs).
-func (r *Run) Procs() int {
-	if r.Beff != nil {
-		return r.Beff.Run.Config.N
-	}
-	return r.IO.Run.Config.N
-}
-
-// BeffReasons says why the b_eff result is not valid for comparison: the
-// fold's reasons (short run, sizes that are not the 21 of Lmax, an
-// oversubscribed node) and the shortcut of the two largest sizes (SPEC §1.6),
-// which the protocol must state.
-func (r *Run) BeffReasons() []string {
-	if r.Beff == nil {
-		return nil
-	}
-	out := append([]string(nil), r.Beff.Reasons...)
-	if slices.Contains(r.Beff.Notes, fold.NoteShortcut) {
-		out = append(out, fold.NoteShortcut)
-	}
-	return out
-}
-
-// IOReasons says why the b_eff_io result is NOT VALID (the fold's reasons).
-func (r *Run) IOReasons() []string {
-	if r.IO == nil {
-		return nil
-	}
-	return r.IO.Reasons
-}
-
-// Reasons says why the run is not valid for comparison, each reason
-// prefixed with its benchmark; none: valid.
-func (r *Run) Reasons() []string {
+// Reasons says why the entry is not valid for comparison, each reason
+// prefixed with its suite's name; none: valid.
+func (e *Entry) Reasons(suites []results.Suite) []string {
 	var out []string
-	for _, s := range r.BeffReasons() {
-		out = append(out, "b_eff: "+s)
-	}
-	for _, s := range r.IOReasons() {
-		out = append(out, "b_eff_io: "+s)
+	for i, p := range e.Folded {
+		if p == nil {
+			continue
+		}
+		reasons := p.Verdict().Reasons
+		if pg := pages(suites[i]); pg != nil {
+			reasons = pg.SiteReasons(p)
+		}
+		for _, r := range reasons {
+			out = append(out, suites[i].Name()+": "+r)
+		}
 	}
 	return out
 }
 
-// Valid reports whether every result of the run is valid for comparison.
-func (r *Run) Valid() bool { return len(r.Reasons()) == 0 }
-
-// Label names the run for people: file base name, run index, machine and
+// Label names the entry for people: file base name, run index, machine and
 // processes.
-func (r *Run) Label() string {
-	s := fmt.Sprintf("%s #%d", filepath.Base(r.File), r.Index)
-	if h := r.Hosts(); h != "" {
+func (e *Entry) Label() string {
+	s := fmt.Sprintf("%s #%d", filepath.Base(e.File), e.Index)
+	if h := e.Hosts(); h != "" {
 		s += " · " + h
 	}
-	return s + fmt.Sprintf(" · N=%d", r.Procs())
+	return s + fmt.Sprintf(" · N=%d", e.Procs())
 }

@@ -17,8 +17,8 @@ import (
 // Options say how Write derives runs from the seed.
 type Options struct {
 	// Runs is the number of runs to write, as -test.count does: every
-	// benchmark line of the seed Runs times, BenchmarkBeff before
-	// BenchmarkBeffIO.
+	// benchmark line of the seed Runs times, benchmark by benchmark in the
+	// order they first appear.
 	Runs int
 	// FirstRun numbers the first run written (0-based): run k of a file
 	// has the same values whatever the FirstRun of the file, so one-run
@@ -51,7 +51,8 @@ var (
 // jitter times Scale). The unit lines and the configuration (with
 // opt.Config) are kept.
 func Write(w io.Writer, seed []byte, opt Options) error {
-	var beff, beffio []*benchfmt.Result
+	var blocks [][]*benchfmt.Result // the lines of each benchmark
+	index := map[string]int{}       // benchmark → its block
 	var units []*benchfmt.UnitMetadata
 	r := benchfmt.NewReader(bytes.NewReader(seed), "seed")
 	for r.Scan() {
@@ -70,11 +71,13 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 					res.Config[i].Value = []byte(v)
 				}
 			}
-			if string(res.Name.Base()) == "BeffIO" {
-				beffio = append(beffio, res)
-			} else {
-				beff = append(beff, res)
+			base := string(res.Name.Base())
+			i, ok := index[base]
+			if !ok {
+				i, index[base] = len(blocks), len(blocks)
+				blocks = append(blocks, nil)
 			}
+			blocks[i] = append(blocks[i], res)
 		}
 	}
 	if err := r.Err(); err != nil {
@@ -86,7 +89,7 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 			return err
 		}
 	}
-	for block, results := range [][]*benchfmt.Result{beff, beffio} {
+	for block, results := range blocks {
 		for run := opt.FirstRun; run < opt.FirstRun+opt.Runs; run++ {
 			rng := rand.New(rand.NewPCG(opt.Seed, uint64(block*1000+run)))
 			for _, res := range results {

@@ -1,10 +1,18 @@
 // report.js: the glue code of a site written by `beff report`. It sorts the
-// tables, draws the plots of a run's page and of the comparison page with
-// plotly.js, and keeps every label from the results files text: DOM text is
-// set with textContent, and labels given to plotly (which reads a subset of
-// HTML in them) are entity-escaped with txt. The data comes from the JSON in
-// the page's <script type="application/json"> element (see
-// internal/report/data.go for its shape).
+// tables, and draws the plots of a run's page and of the comparison page
+// with plotly.js through the suites' drawing code, which the site appends
+// to this file: each suite registers itself with beffReport.register.
+// Every label from the results files stays text: DOM text is set with
+// textContent, and labels given to plotly (which reads a subset of HTML in
+// them) are entity-escaped with txt. The data comes from the JSON in the
+// page's <script type="application/json"> element (internal/report/page.go
+// and each suite's plot data).
+//
+// A suite registers {key, run, compare}: run(data) draws the plots of its
+// section of a run page from its data; compare.init(runs) fills its
+// controls on the comparison page and compare.traces(runs, missing)
+// returns {traces, layout} of the runs picked (pushing the labels of runs
+// without data to missing).
 (function () {
   'use strict';
 
@@ -85,126 +93,25 @@
     });
   }
 
-  // ---- b_eff ----
+  // ---- the suites ----
 
-  // beffXAxis is the seed's size axis: size positions with their labels.
-  function beffXAxis(b) {
-    return {
-      title: { text: 'message size L [bytes]' },
-      tickmode: 'array', tickvals: b.x, ticktext: b.ticks, zeroline: false
-    };
+  var suites = []; // in the order they registered (the order of the site)
+
+  function register(s) { suites.push(s); }
+
+  function bySuite(key) {
+    return suites.filter(function (s) { return s.key === key; })[0];
   }
 
-  // beffTrace is the curve c of run b for the method; wide: a class
-  // (thick), else thin and, with dotted, dotted.
-  function beffTrace(b, c, method, perProc, x, name, wide, dotted) {
-    var y = c.y[method];
-    if (!y) {
-      return null;
-    }
-    var div = perProc ? b.n : 1;
-    return {
-      type: 'scatter', mode: 'lines+markers', name: txt(name),
-      x: x, y: y.map(function (v) { return v === null ? null : v / div; }),
-      customdata: b.sizes,
-      hovertemplate: 'L = %{customdata} bytes<br>%{y:.4g} MB/s',
-      line: { width: wide ? 3 : 1.5, dash: dotted ? 'dot' : 'solid' }, marker: { size: wide ? 6 : 4 }
-    };
-  }
-
-  function runBeff(b) {
-    var sel = $('beff-method');
-    function draw() {
-      var m = sel.value;
-      var traces = [];
-      b.curves.forEach(function (c) {
-        if (c.kind === 'class' || c.kind === 'extra') {
-          var t = beffTrace(b, c, m, true, b.x, c.name, c.kind === 'class', c.kind !== 'class');
-          if (t) {
-            traces.push(t);
-          }
-        }
-      });
-      var label = m === 'best' ? 'best of the methods' : m;
-      Plotly.react('beff-plot', traces, {
-        title: { text: 'b_eff: bandwidth per process, ' + txt(label) + ', N = ' + b.n },
-        xaxis: beffXAxis(b),
-        yaxis: logY('MB/s per process (bandwidth / N)'),
-        hovermode: 'closest', margin: { t: 50, r: 10 }
-      }, plotConfig);
-    }
-    sel.addEventListener('change', draw);
-    draw();
-  }
-
-  // ---- b_eff_io ----
-
-  // ioXAxis is the seed's chunk-size axis: the chunk sizes equidistant,
-  // labelled with their ticks (MPART by name: its size is in the title).
-  function ioXAxis(chunks, title) {
-    return {
-      title: { text: txt(title) },
-      tickmode: 'array',
-      tickvals: chunks.map(function (c) { return c.x; }),
-      ticktext: chunks.map(function (c) { return txt(c.tick); }),
-      zeroline: false
-    };
-  }
-
-  // mpartTitle is the axis title of a run's chunk sizes.
-  function mpartTitle(io) {
-    var m = io.chunks.filter(function (c) { return c.tick === 'MPART'; })[0];
-    return 'disk chunk size l' + (m ? ' (' + m.label.replace('MPART ', 'MPART = ') + ')' : '');
-  }
-
-  function ioTrace(io, y, name) {
-    return {
-      type: 'scatter', mode: 'lines+markers', name: txt(name),
-      x: io.chunks.map(function (c) { return c.x; }), y: y,
-      customdata: io.chunks.map(function (c) { return txt(c.label); }),
-      hovertemplate: 'l = %{customdata}<br>%{y:.4g} MB/s'
-    };
-  }
-
-  function ioLayout(io, title) {
-    return {
-      title: { text: title, font: { size: 14 }, x: 0.01, xanchor: 'left' },
-      xaxis: ioXAxis(io.chunks, mpartTitle(io)),
-      yaxis: logY('MB/s'),
-      hovermode: 'closest', margin: { t: 40, r: 10, l: 60, b: 50 },
-      legend: { font: { size: 11 } }
-    };
-  }
-
-  function runIO(io) {
-    var sel = $('io-partition');
-    function draw() {
-      var n = parseInt(sel.value, 10);
-      var part = io.partitions.filter(function (p) { return p.n === n; })[0];
-      if (!part) {
-        return;
-      }
-      io.accesses.forEach(function (acc, a) {
-        var traces = io.types.map(function (t, ti) { return ioTrace(io, part.bw[a][ti], ti + ': ' + t); });
-        Plotly.react('io-acc-' + a, traces, ioLayout(io, txt(acc) + ', n = ' + n), plotConfig);
-      });
-      io.types.forEach(function (t, ti) {
-        var traces = io.accesses.map(function (acc, a) { return ioTrace(io, part.bw[a][ti], acc); });
-        Plotly.react('io-type-' + ti, traces, ioLayout(io, 'type ' + ti + ': ' + txt(t) + ', n = ' + n), plotConfig);
-      });
-    }
-    sel.addEventListener('change', draw);
-    draw();
-  }
+  // ---- a run's page ----
 
   function runPage() {
     var d = pageData('run-data');
-    if (d.beff) {
-      runBeff(d.beff);
-    }
-    if (d.io) {
-      runIO(d.io);
-    }
+    suites.forEach(function (s) {
+      if (d[s.key]) {
+        s.run(d[s.key]);
+      }
+    });
   }
 
   // ---- comparison ----
@@ -215,32 +122,7 @@
     d.runs.forEach(function (r) { byId[r.id] = r; });
     var gd = $('compare-plot');
     var status = $('compare-status');
-
-    // The patterns of every run (classes first), and every partition size.
-    var psel = $('beff-pattern'), seen = {};
-    d.runs.forEach(function (r) {
-      if (!r.beff) {
-        return;
-      }
-      r.beff.curves.forEach(function (c) {
-        if (!seen[c.name]) {
-          seen[c.name] = true;
-          option(psel, c.name, c.kind === 'class' ? c.name : c.name + ' (' + c.kind + ')');
-        }
-      });
-    });
-    var parts = [];
-    d.runs.forEach(function (r) {
-      if (r.io) {
-        r.io.partitions.forEach(function (p) {
-          if (parts.indexOf(p.n) < 0) {
-            parts.push(p.n);
-          }
-        });
-      }
-    });
-    parts.sort(function (a, b) { return a - b; });
-    parts.forEach(function (n) { option($('io-partition'), 'n' + n, 'n = ' + n); });
+    suites.forEach(function (s) { s.compare.init(d.runs); });
 
     function suite() { return document.querySelector('input[name=suite]:checked').value; }
     function picks() { return document.querySelectorAll('#compare-runs input.pick'); }
@@ -254,82 +136,18 @@
       return out;
     }
 
-    function beffTraces(runs, missing) {
-      var pat = psel.value, m = $('beff-method').value;
-      var perProc = $('beff-y').value === 'proc', bytes = $('beff-x').value === 'bytes';
-      var traces = [];
-      runs.forEach(function (r) {
-        var c = r.beff.curves.filter(function (c) { return c.name === pat; })[0];
-        var t = c && beffTrace(r.beff, c, m, perProc, bytes ? r.beff.sizes : r.beff.x, r.label, false);
-        if (t) {
-          traces.push(t);
-        } else {
-          missing.push(r.label);
-        }
-      });
-      var first = runs[0] && runs[0].beff;
-      var xaxis = bytes || !first ?
-        { type: 'log', title: { text: 'message size L [bytes]' }, exponentformat: 'SI' } :
-        beffXAxis(first);
-      if (!bytes && first) {
-        xaxis.title.text += ' (labels: sizes of the first run)';
-      }
-      var label = m === 'best' ? 'best of the methods' : m;
-      return {
-        traces: traces,
-        layout: {
-          title: { text: 'b_eff: ' + txt(pat) + ', ' + txt(label) },
-          xaxis: xaxis,
-          yaxis: logY(perProc ? 'MB/s per process (bandwidth / N)' : 'MB/s')
-        }
-      };
-    }
-
-    function ioTraces(runs, missing) {
-      var which = $('io-partition').value;
-      var ti = parseInt($('io-type').value, 10), a = parseInt($('io-access').value, 10);
-      var traces = [], ticks = {};
-      runs.forEach(function (r) {
-        var ps = r.io.partitions, part;
-        if (which === 'best') {
-          part = ps.filter(function (p) { return p.n === r.io.best; })[0];
-        } else if (which === 'largest') {
-          part = ps[ps.length - 1];
-        } else if (which === 'smallest') {
-          part = ps[0];
-        } else {
-          part = ps.filter(function (p) { return 'n' + p.n === which; })[0];
-        }
-        if (!part || part.bw[a][ti].every(function (v) { return v === null; })) {
-          missing.push(r.label);
-          return;
-        }
-        r.io.chunks.forEach(function (c) { ticks[c.x] = c.tick; });
-        traces.push(ioTrace(r.io, part.bw[a][ti], r.label + ' (n = ' + part.n + ')'));
-      });
-      var xs = Object.keys(ticks).map(parseFloat).sort(function (x, y) { return x - y; });
-      var chunks = xs.map(function (x) { return { x: x, tick: ticks[x] }; });
-      var ts = $('io-type'), as = $('io-access');
-      return {
-        traces: traces,
-        layout: {
-          title: { text: 'b_eff_io: ' + txt(ts.options[ts.selectedIndex].textContent) + ', ' +
-            txt(as.options[as.selectedIndex].textContent) },
-          xaxis: ioXAxis(chunks, 'disk chunk size l (MPART: as in each run)'),
-          yaxis: logY('MB/s')
-        }
-      };
-    }
-
     function draw() {
-      var s = suite();
-      $('beff-controls').hidden = s !== 'beff';
-      $('io-controls').hidden = s !== 'io';
+      if (!suites.length) {
+        status.textContent = 'no suite of these runs has plots';
+        return;
+      }
+      var key = suite();
+      suites.forEach(function (s) { $(s.key + '-controls').hidden = s.key !== key; });
       each(picks(), function (i) {
-        i.disabled = i.getAttribute(s === 'beff' ? 'data-beff' : 'data-io') !== 'true';
+        i.disabled = i.getAttribute('data-' + key) !== 'true';
       });
       var runs = picked(), missing = [];
-      var p = s === 'beff' ? beffTraces(runs, missing) : ioTraces(runs, missing);
+      var p = bySuite(key).compare.traces(runs, missing);
       p.layout.hovermode = 'closest';
       p.layout.margin = { t: 50, r: 10 };
       p.layout.legend = { orientation: 'h', y: -0.2 };
@@ -352,9 +170,11 @@
         hash[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
       }
     });
-    if (hash.suite === 'io') {
-      document.querySelector('input[name=suite][value=io]').checked = true;
-    }
+    each(document.querySelectorAll('input[name=suite]'), function (r) {
+      if (r.value === hash.suite) {
+        r.checked = true;
+      }
+    });
     if (hash.runs) {
       hash.runs.split(',').forEach(function (id) {
         var i = $('pick-' + id);
@@ -392,14 +212,21 @@
     });
   }
 
-  each(document.querySelectorAll('table.sortable'), sortable);
-  var page = document.body.getAttribute('data-page');
-  if (page === 'run') {
-    runPage();
-  } else if (page === 'compare') {
-    comparePage();
-  } else if (page === 'index') {
-    indexPage();
+  function start() {
+    each(document.querySelectorAll('table.sortable'), sortable);
+    var page = document.body.getAttribute('data-page');
+    if (page === 'run') {
+      runPage();
+    } else if (page === 'compare') {
+      comparePage();
+    } else if (page === 'index') {
+      indexPage();
+    }
+    document.body.setAttribute('data-ready', 'true');
   }
-  document.body.setAttribute('data-ready', 'true');
+
+  window.beffReport = {
+    $: $, each: each, txt: txt, option: option, logY: logY, plotConfig: plotConfig,
+    register: register, start: start
+  };
 }());

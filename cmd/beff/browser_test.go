@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/report"
 )
 
 // chromiumPath is Debian's Chromium, which `make deps` installs.
@@ -46,7 +48,7 @@ func (b *browserProblems) take() (problems, dialogs []string) {
 
 // requireBrowser returns the plotting library, or skips the test when
 // Chromium or the library is missing and BEFF_REQUIRE_BROWSER is not set.
-func requireBrowser(t *testing.T) *Library {
+func requireBrowser(t *testing.T) *report.Library {
 	t.Helper()
 	required := os.Getenv("BEFF_REQUIRE_BROWSER") != ""
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -55,7 +57,7 @@ func requireBrowser(t *testing.T) *Library {
 		}
 		t.Fatalf("BEFF_REQUIRE_BROWSER is set, but %s is missing: %v (make deps installs it)", chromiumPath, err)
 	}
-	lib, err := EmbeddedLibrary()
+	lib, err := report.EmbeddedLibrary()
 	if err != nil {
 		if !required {
 			t.Skipf("skipping the browser test: %v (BEFF_REQUIRE_BROWSER=1 makes this a failure)", err)
@@ -99,13 +101,13 @@ func TestBrowser(t *testing.T) {
 	trunc := filepath.Join(dir, "truncated.txt")
 	require.NoError(t, os.WriteFile(trunc, good[:len(good)/3], 0o644))
 	paths = append(paths, trunc)
-	site := Load(paths)
-	require.Len(t, site.Runs, 5)
+	site := report.Load(paths, suites())
+	require.Len(t, site.Entries, 5)
 	require.Len(t, site.Skipped, 1)
 	out := filepath.Join(dir, "site")
-	require.NoError(t, site.Write(out, Options{Now: now, Library: lib}))
+	require.NoError(t, site.Write(out, report.Options{Now: now, Library: lib}))
 	ids := map[string]string{} // file base name → run ID
-	for _, r := range site.Runs {
+	for _, r := range site.Entries {
 		ids[filepath.Base(r.File)] = r.ID
 	}
 	url := func(p string) string { return "file://" + filepath.ToSlash(filepath.Join(out, p)) }
@@ -224,10 +226,10 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("index", func(t *testing.T) {
 		open(t, "index.html")
-		assert.Equal(t, len(site.Runs), evalInt(t, `document.querySelectorAll('#runs tbody tr').length`))
+		assert.Equal(t, len(site.Entries), evalInt(t, `document.querySelectorAll('#runs tbody tr').length`))
 		got := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.dataset.id).join(' ')`)
 		var want []string
-		for _, r := range site.Runs {
+		for _, r := range site.Entries {
 			want = append(want, r.ID)
 		}
 		assert.Equal(t, strings.Join(want, " "), got)
@@ -241,7 +243,7 @@ func TestBrowser(t *testing.T) {
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.JSPath(`document.querySelectorAll('#runs thead th')[`+col+`]`))))
 		vals := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.cells[`+col+`].getAttribute('data-v')).join(' ')`)
 		f := strings.Fields(vals)
-		require.Len(t, f, len(site.Runs)-1, "runs with b_eff: %q", vals)
+		require.Len(t, f, len(site.Entries)-1, "runs with b_eff: %q", vals)
 		for i := 1; i < len(f); i++ {
 			assert.GreaterOrEqual(t, parseF(t, f[i-1]), parseF(t, f[i]), "descending b_eff: %s", vals)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beff"
 )
 
@@ -88,13 +89,13 @@ func (s synth) lines() []string {
 func (s synth) text() string { return s.config() + strings.Join(s.lines(), "\n") + "\nPASS\n" }
 
 // foldText reads text and folds every run.
-func foldText(t *testing.T, text string) ([]*Protocol, error) {
+func foldText(t *testing.T, text string) ([]*Folded, error) {
 	t.Helper()
-	f, err := Read(strings.NewReader(text), "in.txt")
+	f, err := readText((text), "in.txt")
 	if err != nil {
 		return nil, err
 	}
-	var ps []*Protocol
+	var ps []*Folded
 	for _, r := range f.Runs {
 		p, err := Fold(r)
 		if err != nil {
@@ -105,7 +106,7 @@ func foldText(t *testing.T, text string) ([]*Protocol, error) {
 	return ps, nil
 }
 
-func mustFold(t *testing.T, text string) []*Protocol {
+func mustFold(t *testing.T, text string) []*Folded {
 	t.Helper()
 	ps, err := foldText(t, text)
 	require.NoError(t, err)
@@ -213,7 +214,7 @@ func TestValidity(t *testing.T) {
 }
 
 func TestRmaxOverride(t *testing.T) {
-	f, err := Read(strings.NewReader(handRun().text()), "in.txt")
+	f, err := readText((handRun().text()), "in.txt")
 	require.NoError(t, err)
 	f.Runs[0].Config.Rmax = 10
 	p, err := Fold(f.Runs[0])
@@ -320,13 +321,13 @@ func TestMultipleRuns(t *testing.T) {
 
 func readShortNP2(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/short-np2.txt")
+	data, err := os.ReadFile("../../../testdata/short-np2.txt")
 	require.NoError(t, err)
 	return string(data)
 }
 
 func TestShortNP2(t *testing.T) {
-	f, err := Read(strings.NewReader(readShortNP2(t)), "short-np2.txt")
+	f, err := readText((readShortNP2(t)), "short-np2.txt")
 	require.NoError(t, err)
 	require.Len(t, f.Runs, 1)
 	r := f.Runs[0]
@@ -335,7 +336,7 @@ func TestShortNP2(t *testing.T) {
 	assert.Equal(t, []int64{1, 64, 4096, 16384, 65536}, r.Config.Sizes)
 	assert.True(t, r.Config.Short())
 	assert.Len(t, r.Measurements, 320)
-	assert.Equal(t, 0, f.Folded)
+	assert.Equal(t, 0, f.file.FoldedLines(r.Suite))
 	p, err := Fold(r)
 	require.NoError(t, err)
 	// Checked against an independent computation from the MB/s column.
@@ -363,11 +364,9 @@ func TestRefusals(t *testing.T) {
 		in   string
 		want string // the error message
 	}{
-		{"empty", "", "in.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results"},
+		{"empty", "", "in.txt: not beff output: no BenchmarkBeff results"},
 		{"other benchmarks", "goos: linux\nBenchmarkFoo 1 100 ns/op\nBenchmarkBeffIOX/x 1 1 ns/op\nBenchmarkBeffX/pat=ring2 1 1 ns/op\n",
-			"in.txt: not b_eff output: no BenchmarkBeff or BenchmarkBeffIO results"},
-		{"bad b_eff_io name", "goos: linux\nBenchmarkFoo 1 100 ns/op\nBenchmarkBeffIO/x 1 1 ns/op\n",
-			"in.txt:3: BeffIO/x: not a b_eff_io measurement name (want n=<n>/acc=<access>/type=<type>/pat=<No>/l=<l>/L=<L>, …/pat=total or …/type=all/pat=phase)"},
+			"in.txt: not beff output: no BenchmarkBeff results"},
 		{"no config", "BenchmarkBeff/pat=ring2/L=1/mthd=sendrecv 1 1 ns/op 1 MB/s 1 min-MB/s 1 avg-MB/s 1 ms/loop 1 looplen 3 reps\n",
 			"in.txt:1: not b_eff output: no mpi-procs configuration line"},
 		{"missing config line",
@@ -455,7 +454,7 @@ func TestRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := foldText(t, tt.in)
 			require.Error(t, err)
-			var e *Error
+			var e *results.Error
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.want, err.Error())
 		})
@@ -465,10 +464,10 @@ func TestRefusals(t *testing.T) {
 // TestOversubscribed: a run whose processes outnumbered a node's CPUs is not
 // valid for comparisons, and the reason says so.
 func TestOversubscribed(t *testing.T) {
-	raw, err := os.ReadFile("../../testdata/short-np2.txt")
+	raw, err := os.ReadFile("../../../testdata/short-np2.txt")
 	require.NoError(t, err)
 	in := "mpi-oversubscribed: yes: 4 processes on vm, which has 2 CPUs (figures check correctness, not speed)\n" + string(raw)
-	f, err := Read(strings.NewReader(in), "over.txt")
+	f, err := readText((in), "over.txt")
 	require.NoError(t, err)
 	require.NotEmpty(t, f.Runs)
 	p, err := Fold(f.Runs[0])

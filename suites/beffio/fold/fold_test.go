@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
@@ -41,7 +42,7 @@ type ioSynth struct {
 	sharedfp func(n int, a beffio.Access, p beffio.Pattern) int
 }
 
-// ioHand is the run computed by hand in TestFoldIOByHand.
+// ioHand is the run computed by hand in TestFoldByHand.
 func ioHand() ioSynth {
 	f := map[beffio.Type]float64{beffio.Scatter: 2, beffio.Shared: 1, beffio.Separated: 2, beffio.Segmented: 1, beffio.SegColl: 1}
 	base := map[beffio.Access]float64{beffio.Write: 20, beffio.Rewrite: 15, beffio.Read: 80}
@@ -57,7 +58,7 @@ func (s ioSynth) config() string {
 	fmt.Fprintf(&b, "beff-version: 0.1.0\ndate: 2026-11-22T10:00:00Z\nmpi-library: synthetic\nmpi-procs: %d\nmpi-hosts: vm (%d)\nbeff-mode: %s\n",
 		s.n, s.n, s.mode)
 	fmt.Fprintf(&b, "beffio-t-s: %s\nbeffio-partitions: %s\nbeffio-mem-per-proc-mib: %d\nbeffio-mpart: %d\n",
-		s.t, joinInts(s.partitions), s.memMiB, beffio.MPART(s.memMiB))
+		s.t, results.JoinInts(s.partitions), s.memMiB, beffio.MPART(s.memMiB))
 	if s.totalMiB != "" {
 		fmt.Fprintf(&b, "beffio-totalmem-mib: %s\n", s.totalMiB)
 	}
@@ -92,7 +93,7 @@ func (s ioSynth) lines() []string {
 		}
 	}
 	var out []string
-	line := func(k IOKey, metrics string, sec float64) {
+	line := func(k beffio.Key, metrics string, sec float64) {
 		out = append(out, fmt.Sprintf("BenchmarkBeffIO/%s \t       1\t%.0f ns/op\t%s", k, sec*1e9, metrics))
 	}
 	for _, a := range beffio.Accesses {
@@ -134,12 +135,12 @@ func (s ioSynth) lines() []string {
 						}
 						m += fmt.Sprintf("\t%d sharedfp", fp)
 					}
-					line(patternKey(n, a, p), m, sec)
+					line(beffio.PatternKey(n, a, p), m, sec)
 				}
-				line(totalKey(n, a, t), fmt.Sprintf("%s MB/s\t%s MB\t%.6g s", g(totMB/totS), g(totMB), totS), totS)
+				line(beffio.TotalKey(n, a, t), fmt.Sprintf("%s MB/s\t%s MB\t%.6g s", g(totMB/totS), g(totMB), totS), totS)
 				phase += totS
 			}
-			line(phaseKey(n, a), fmt.Sprintf("%.6g s", phase), phase)
+			line(beffio.PhaseKey(n, a), fmt.Sprintf("%.6g s", phase), phase)
 		}
 	}
 	return out
@@ -147,26 +148,25 @@ func (s ioSynth) lines() []string {
 
 func (s ioSynth) text() string { return s.config() + strings.Join(s.lines(), "\n") + "\nPASS\n" }
 
-// foldIOText reads text and folds its only b_eff_io run.
-func foldIOText(t *testing.T, text string) (*IOProtocol, error) {
+// foldText reads text and folds its only b_eff_io run.
+func foldText(t *testing.T, text string) (*Folded, error) {
 	t.Helper()
-	f, err := Read(strings.NewReader(text), "io.txt")
+	f, err := readText(text, "io.txt")
 	if err != nil {
 		return nil, err
 	}
-	require.Len(t, f.IORuns, 1)
-	require.Empty(t, f.Runs)
-	return FoldIO(f.IORuns[0])
+	require.Len(t, f.Runs, 1)
+	return Fold(f.Runs[0])
 }
 
-func mustFoldIO(t *testing.T, text string) *IOProtocol {
+func mustFold(t *testing.T, text string) *Folded {
 	t.Helper()
-	p, err := foldIOText(t, text)
+	p, err := foldText(t, text)
 	require.NoError(t, err)
 	return p
 }
 
-// TestFoldIOByHand folds ioHand: N = 2, partitions 1 and 2, T = 1800 s,
+// TestFoldByHand folds ioHand: N = 2, partitions 1 and 2, T = 1800 s,
 // M = 128 MiB (MPART = 2 MiB), MT = 256 MiB, cache 4 MiB.
 //
 // Pattern-type bandwidth = n · base(access) · f(type), base = 20, 15, 80
@@ -185,8 +185,8 @@ func mustFoldIO(t *testing.T, text string) *IOProtocol {
 // 104240040 B = 104.24004 MB per access method, 38.8 % of 256 MiB
 // (268435456 B) and 24.85× the 4 MiB cache. Total memory / b_eff_io =
 // 268.435456 MB / 146.25 MB/s = 1.8355 s = 0.030591 min.
-func TestFoldIOByHand(t *testing.T) {
-	p := mustFoldIO(t, ioHand().text())
+func TestFoldByHand(t *testing.T) {
+	p := mustFold(t, ioHand().text())
 	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12, "b_eff_io")
 	assert.Equal(t, 2, p.BestN)
 	assert.InEpsilon(t, 120, p.Release2, 1e-12, "release-2")
@@ -241,14 +241,14 @@ func roundAll(v []float64) []float64 {
 	return out
 }
 
-// TestFoldIOBestPartition: bandwidth falling with the partition size, so
+// TestFoldBestPartition: bandwidth falling with the partition size, so
 // b_eff_io is the smaller partition's: type bandwidth = base(access)/n with
 // base = 40, 40, 40 → every access value 40/n, partition value 40/n.
-func TestFoldIOBestPartition(t *testing.T) {
+func TestFoldBestPartition(t *testing.T) {
 	s := ioHand()
 	s.n, s.partitions = 4, []int{2, 3, 4}
 	s.bw = func(n int, a beffio.Access, t beffio.Type) float64 { return 40 / float64(n) }
-	p := mustFoldIO(t, s.text())
+	p := mustFold(t, s.text())
 	assert.Equal(t, 2, p.BestN)
 	assert.InEpsilon(t, 20, p.BeffIO, 1e-12)
 	assert.Equal(t, 2, p.Release2N)
@@ -257,13 +257,13 @@ func TestFoldIOBestPartition(t *testing.T) {
 	assert.Equal(t, []string{"T per partition 600 s < 15 min"}, p.Reasons)
 }
 
-// TestFoldIORewriteScatter: the release-2 schedule rewrites the scatter
+// TestFoldRewriteScatter: the release-2 schedule rewrites the scatter
 // type only; the rewrite value is the scatter total, 2·15n = 30n, so the
 // partition value is 0.25·30n + 0.25·30n + 0.5·120n = 75n.
-func TestFoldIORewriteScatter(t *testing.T) {
+func TestFoldRewriteScatter(t *testing.T) {
 	s := ioHand()
 	s.rewrite = beffio.RewriteScatter
-	p := mustFoldIO(t, s.text())
+	p := mustFold(t, s.text())
 	assert.InEpsilon(t, 150, p.BeffIO, 1e-12)
 	assert.InEpsilon(t, 60, p.Access[beffio.Rewrite], 1e-12)
 	assert.InEpsilon(t, 120, p.Release2, 1e-12)
@@ -278,7 +278,7 @@ func TestFoldIORewriteScatter(t *testing.T) {
 	assert.Contains(t, p.Notes[0], "beffio-rewrite: scatter")
 }
 
-func TestFoldIOValidity(t *testing.T) {
+func TestFoldValidity(t *testing.T) {
 	tests := []struct {
 		name    string
 		edit    func(s *ioSynth)
@@ -331,11 +331,11 @@ func TestFoldIOValidity(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := ioHand()
 			tt.edit(&s)
-			p := mustFoldIO(t, s.text())
+			p := mustFold(t, s.text())
 			assert.Equal(t, tt.reasons, p.Reasons)
 			assert.Equal(t, tt.reasons == nil, p.Valid())
 			var b bytes.Buffer
-			require.NoError(t, WriteIOText(&b, p))
+			require.NoError(t, p.WriteText(&b))
 			lines := strings.SplitN(b.String(), "\n", 3)
 			if tt.reasons == nil {
 				assert.Equal(t, "VALID", lines[1])
@@ -346,11 +346,11 @@ func TestFoldIOValidity(t *testing.T) {
 	}
 }
 
-func TestFoldIONotes(t *testing.T) {
+func TestFoldNotes(t *testing.T) {
 	s := ioHand()
 	s.totalMiB, s.cacheMiB = "", ""
 	s.n = 3
-	p := mustFoldIO(t, s.text())
+	p := mustFold(t, s.text())
 	assert.Equal(t, []string{
 		"file-system cache unknown (no beffio-cache-mib): caching not checked",
 		"total memory unknown (no beffio-totalmem-mib): no percentage of memory, no total memory / b_eff_io",
@@ -369,7 +369,7 @@ func TestFoldIONotes(t *testing.T) {
 	for _, no := range []int{10, 18, 26, 35} {
 		text = strings.ReplaceAll(text, fmt.Sprintf("pat=%d/l=2097152/L=2097152", no), fmt.Sprintf("pat=%d/l=4194304/L=4194304", no))
 	}
-	p = mustFoldIO(t, text)
+	p = mustFold(t, text)
 	assert.Equal(t, []string{"MPART 4194304 bytes is not the rule's max(2 MiB, M/128) = 2097152 bytes for M = 128 MiB"}, p.Notes)
 }
 
@@ -396,7 +396,7 @@ func replaceLine(name, old, new string) string {
 	})
 }
 
-func TestFoldIORefusals(t *testing.T) {
+func TestFoldRefusals(t *testing.T) {
 	text := ioHand().text()
 	// at returns the line number of the benchmark line name in text.
 	at := func(name string) int {
@@ -473,13 +473,13 @@ func TestFoldIORefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, err := Read(strings.NewReader(tt.in), "io.txt")
+			f, err := readText(tt.in, "io.txt")
 			if err == nil {
-				require.Len(t, f.IORuns, 1)
-				_, err = FoldIO(f.IORuns[0])
+				require.Len(t, f.Runs, 1)
+				_, err = Fold(f.Runs[0])
 			}
 			require.Error(t, err)
-			var e *Error
+			var e *results.Error
 			require.ErrorAs(t, err, &e)
 			assert.True(t, strings.HasPrefix(err.Error(), tt.want), "error:\n%s\nwant prefix:\n%s", err, tt.want)
 		})
@@ -489,20 +489,20 @@ func TestFoldIORefusals(t *testing.T) {
 // TestIOSyntheticFile keeps testdata/io-synthetic.txt, the input of the
 // golden test of cmd/beff, equal to ioHand's text (-update rewrites it).
 func TestIOSyntheticFile(t *testing.T) {
-	const path = "../../testdata/io-synthetic.txt"
+	const path = "../../../testdata/io-synthetic.txt"
 	text := ioHand().text()
 	if *update {
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
 	}
 	data, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./internal/fold -run TestIOSyntheticFile -update")
+	require.NoError(t, err, "run go test ./suites/beffio/fold -run TestIOSyntheticFile -update")
 	assert.Equal(t, text, string(data))
 }
 
-func TestWriteIOText(t *testing.T) {
-	p := mustFoldIO(t, ioHand().text())
+func TestWriteText(t *testing.T) {
+	p := mustFold(t, ioHand().text())
 	var b bytes.Buffer
-	require.NoError(t, WriteIOText(&b, p))
+	require.NoError(t, p.WriteText(&b))
 	text := b.String()
 	lines := strings.Split(text, "\n")
 	assert.Equal(t, "b_eff_io = 146.25 MB/s", lines[0])
@@ -546,49 +546,42 @@ func TestWriteIOText(t *testing.T) {
 	assert.Equal(t, 1, results)
 }
 
-func TestIOSummaryRoundTrip(t *testing.T) {
-	b := handRun().text()
-	io := ioHand().text()
-	in := b + io
-	f, err := Read(strings.NewReader(in), "both.txt")
+func TestSummaryRoundTrip(t *testing.T) {
+	in := ioHand().text()
+	f, err := readText(in, "io.txt")
 	require.NoError(t, err)
 	require.Len(t, f.Runs, 1)
-	require.Len(t, f.IORuns, 1)
-	assert.Equal(t, 1, f.IORuns[0].Index)
-	p, err := Fold(f.Runs[0])
+	assert.Equal(t, 1, f.Runs[0].Index)
+	pio, err := Fold(f.Runs[0])
 	require.NoError(t, err)
-	pio, err := FoldIO(f.IORuns[0])
-	require.NoError(t, err)
-	assert.InEpsilon(t, 20, p.Beff, 1e-12)
 	assert.InEpsilon(t, 146.25, pio.BeffIO, 1e-12)
 
 	var app bytes.Buffer
-	require.NoError(t, WriteAppendix(&app, f, []*Protocol{p}, []*IOProtocol{pio}))
+	require.NoError(t, results.WriteAppendix(&app, f.file, []results.Suite{New()}, []results.Folded{pio}))
 	assert.Contains(t, app.String(), "\nbeffio-rewrite:\n", "the b_eff_io configuration is cleared")
+	assert.True(t, strings.HasPrefix(app.String(), "\n"), "a blank line first")
+	assert.Contains(t, app.String(), "Unit MB/s better=higher\nUnit min better=lower\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n")
 	all := in + app.String()
 
 	r := benchfmt.NewReader(strings.NewReader(all), "all.txt")
 	got := map[string]benchfmt.Value{}
-	var order []string
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended output does not parse: %v", rec)
 		case *benchfmt.Result:
-			if base := string(rec.Name.Base()); base == FoldName || base == IOFoldName {
+			if string(rec.Name.Base()) == beffio.FoldBench {
 				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
 				_, parts := rec.Name.Parts()
 				for _, part := range parts {
 					assert.NotEqual(t, '-', rune(part[0]), "%s: a part read as GOMAXPROCS", rec.Name)
 				}
 				got[string(rec.Name)] = rec.Values[0]
-				order = append(order, string(rec.Name))
 			}
 		}
 	}
 	require.NoError(t, r.Err())
-	require.Len(t, got, len(p.Figures())+len(pio.Figures()))
-	assert.Equal(t, "BeffFold/fig=beff", order[0], "b_eff first")
+	require.Len(t, got, len(pio.Figures()))
 	assert.InEpsilon(t, 146.25, got["BeffIOFold/fig=beffio"].OrigValue, 1e-12)
 	assert.Equal(t, "MB/s", got["BeffIOFold/fig=beffio"].OrigUnit)
 	assert.InEpsilon(t, 73.125, got["BeffIOFold/fig=partition/n=1"].OrigValue, 1e-12)
@@ -597,24 +590,18 @@ func TestIOSummaryRoundTrip(t *testing.T) {
 	assert.Equal(t, "min", got["BeffIOFold/fig=totalmem-time"].Unit)
 	assert.Equal(t, -1, r.Units().GetBetter("min"))
 
-	// Read back: the same runs, the folded lines counted per benchmark.
-	f2, err := Read(strings.NewReader(all), "all.txt")
+	// Read back: the same run, the folded lines counted.
+	f2, err := readText(all, "all.txt")
 	require.NoError(t, err)
-	assert.Equal(t, len(p.Figures()), f2.Folded)
-	assert.Equal(t, len(pio.Figures()), f2.FoldedIO)
-	require.Len(t, f2.IORuns, 1)
-	p2, err := FoldIO(f2.IORuns[0])
+	assert.Equal(t, len(pio.Figures()), f2.file.FoldedLines(New()))
+	require.Len(t, f2.Runs, 1)
+	p2, err := Fold(f2.Runs[0])
 	require.NoError(t, err)
 	assert.Equal(t, pio.BeffIO, p2.BeffIO)
-
-	// b_eff_io alone: no b_eff units.
-	var only bytes.Buffer
-	require.NoError(t, WriteSummary(&only, nil, []*IOProtocol{pio}))
-	assert.True(t, strings.HasPrefix(only.String(), "Unit MB/s better=higher\nUnit min better=lower\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n"), only.String())
 }
 
-// TestIOCount2: a file written with -test.count=2 holds two b_eff_io runs.
-func TestIOCount2(t *testing.T) {
+// TestCount2: a file written with -test.count=2 holds two b_eff_io runs.
+func TestCount2(t *testing.T) {
 	s := ioHand()
 	var b strings.Builder
 	b.WriteString(s.config())
@@ -627,12 +614,12 @@ func TestIOCount2(t *testing.T) {
 			return "\t" + g(2*v) + " MB/s"
 		}) + "\n")
 	}
-	f, err := Read(strings.NewReader(b.String()), "count2.txt")
+	f, err := readText(b.String(), "count2.txt")
 	require.NoError(t, err)
-	require.Len(t, f.IORuns, 2)
-	p1, err := FoldIO(f.IORuns[0])
+	require.Len(t, f.Runs, 2)
+	p1, err := Fold(f.Runs[0])
 	require.NoError(t, err)
-	p2, err := FoldIO(f.IORuns[1])
+	p2, err := Fold(f.Runs[1])
 	require.NoError(t, err)
 	assert.InEpsilon(t, 146.25, p1.BeffIO, 1e-12)
 	assert.InEpsilon(t, 292.5, p2.BeffIO, 1e-12)
@@ -671,8 +658,8 @@ func TestMatrixRow(t *testing.T) {
 	}, rows)
 }
 
-// TestIOGomaxprocs: a -GOMAXPROCS suffix on the names is ignored.
-func TestIOGomaxprocs(t *testing.T) {
+// TestGomaxprocs: a -GOMAXPROCS suffix on the names is ignored.
+func TestGomaxprocs(t *testing.T) {
 	text := ioEdit(func(l string) []string {
 		if name, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, "BenchmarkBeffIO/") {
 			return []string{name + "-4 " + rest}
@@ -680,24 +667,24 @@ func TestIOGomaxprocs(t *testing.T) {
 		return []string{l}
 	})
 	require.Contains(t, text, "/pat=phase-4 ")
-	p := mustFoldIO(t, text)
+	p := mustFold(t, text)
 	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12)
 }
 
-// TestFoldIODeterministic folds a run whose pattern-type bandwidths round
+// TestFoldDeterministic folds a run whose pattern-type bandwidths round
 // differently in different summation orders, many times: the figures must
 // be the same to the last bit (beffio.AccessValue sums in map order, see
 // accessValue).
-func TestFoldIODeterministic(t *testing.T) {
+func TestFoldDeterministic(t *testing.T) {
 	s := ioHand()
 	// The rewrite of vm-2026-11-21-np2-run11.txt, n = 2: 2 of the 120
 	// orders of the sum give a different last bit.
 	real := []float64{1576.57, 655.04, 841.67, 620.33, 564.87}
 	s.bw = func(n int, a beffio.Access, ty beffio.Type) float64 { return real[ty] * float64(n) / 2 }
 	text := s.text()
-	first := mustFoldIO(t, text)
+	first := mustFold(t, text)
 	for range 40 {
-		p := mustFoldIO(t, text)
+		p := mustFold(t, text)
 		require.Equal(t, first.Figures(), p.Figures())
 	}
 	vals := map[beffio.Type]float64{beffio.Scatter: 1e16, beffio.Shared: 1, beffio.Separated: 3, beffio.Segmented: 5, beffio.SegColl: 7}

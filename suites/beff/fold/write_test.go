@@ -9,16 +9,21 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 func TestWriteText(t *testing.T) {
 	p := mustFold(t, handRun().text())[0]
 	var b bytes.Buffer
-	require.NoError(t, WriteText(&b, p))
+	require.NoError(t, p.WriteText(&b))
 	text := b.String()
-	first, _, _ := strings.Cut(text, "\n")
+	first, rest, _ := strings.Cut(text, "\n")
 	assert.Equal(t, "b_eff = 20.000 MB/s", first)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^b_eff = [0-9.]+ MB/s$`), first)
+	second, _, _ := strings.Cut(rest, "\n")
+	assert.Equal(t, "NOT VALID: short run", second, "the verdict, as b_eff_io's protocol states it")
 	for _, want := range []string{
 		`(?m)^  latency, ping-pong +15\.000 µs$`,
 		`(?m)^  balance factor b_eff/Rmax +0\.001000 byte/flop \(Rmax = 20 GFlop/s\)$`,
@@ -48,13 +53,13 @@ func TestWriteText(t *testing.T) {
 
 func TestSummaryRoundTrip(t *testing.T) {
 	in := handRun().text()
-	f, err := Read(strings.NewReader(in), "in.txt")
+	f, err := readText((in), "in.txt")
 	require.NoError(t, err)
 	p, err := Fold(f.Runs[0])
 	require.NoError(t, err)
 
 	var app bytes.Buffer
-	require.NoError(t, WriteAppendix(&app, f, []*Protocol{p}, nil))
+	require.NoError(t, results.WriteAppendix(&app, f.file, []results.Suite{New()}, []results.Folded{p}))
 	all := in + app.String()
 
 	// benchfmt reads the appended lines without complaint, with no
@@ -66,7 +71,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended output does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == FoldName {
+			if string(rec.Name.Base()) == beff.FoldBench {
 				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
 				assert.Equal(t, 1, rec.Iters)
 				require.Len(t, rec.Values, 1)
@@ -88,28 +93,11 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.Equal(t, 1, units.GetBetter("MB/s"))
 
 	// The fold reads its own output back: same runs, figures counted.
-	f2, err := Read(strings.NewReader(all), "all.txt")
+	f2, err := readText((all), "all.txt")
 	require.NoError(t, err)
-	assert.Equal(t, len(p.Figures()), f2.Folded)
+	assert.Equal(t, len(p.Figures()), f2.file.FoldedLines(f2.file.Runs[0].Suite))
 	require.Len(t, f2.Runs, 1)
 	p2, err := Fold(f2.Runs[0])
 	require.NoError(t, err)
 	assert.Equal(t, p.Beff, p2.Beff)
-}
-
-func TestNum(t *testing.T) {
-	for _, tt := range []struct {
-		v          float64
-		digits, dp int
-		want       string
-	}{
-		{1234.5, 5, 1, "1234.5"},
-		{26575.73, 5, 1, "26575.7"},
-		{5.16, 4, 0, "5.160"},
-		{0.01641, 4, 0, "0.01641"},
-		{12345.6, 4, 0, "12346"},
-		{0, 4, 1, "0.0"},
-	} {
-		assert.Equal(t, tt.want, num(tt.v, tt.digits, tt.dp), "num(%v, %d, %d)", tt.v, tt.digits, tt.dp)
-	}
 }

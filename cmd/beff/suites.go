@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+	befffold "github.com/beff-suite/beff/suites/beff/fold"
+	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+)
+
+// suites returns the suites beff knows, in the order their runs appear in
+// protocols, tables and the site. Each command gets a fresh list: a suite
+// may hold the command's options.
+func suites() []results.Suite {
+	return []results.Suite{
+		befffold.New(),
+		beffiofold.New(),
+	}
+}
+
+// benchmarks names the suites' benchmarks: "BenchmarkBeff and
+// BenchmarkBeffIO".
+func benchmarks(list []results.Suite) string {
+	var names []string
+	for _, s := range list {
+		names = append(names, "Benchmark"+s.Bench())
+	}
+	return joinAnd(names)
+}
+
+// joinAnd joins s as "a, b and c".
+func joinAnd(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

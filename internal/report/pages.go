@@ -1,0 +1,92 @@
+package report
+
+import (
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// Pages is a suite's part of the site. A suite that implements it (next to
+// results.Suite) gets index columns, a section with plots on every run
+// page and a choice on the comparison page; any other suite shows in the
+// site with its validity and its protocol only.
+type Pages interface {
+	// SiteKeys name the suite in the site: data is the key of its plot
+	// data in the pages' JSON, of its choice and its controls
+	// (<data>-controls) on the comparison page and of the run attribute
+	// data-<data>; anchor is the id of its section on a run page.
+	SiteKeys() (data, anchor string)
+	// Columns are the figures the index shows for the suite; the first
+	// is also the suite's column on the comparison page.
+	Columns() []Column
+	// SiteReasons says why a run of the suite is not valid for comparison
+	// on the site: the verdict's reasons and what else the suite counts
+	// against it.
+	SiteReasons(f results.Folded) []string
+	// Section renders the suite's section of a run page.
+	Section(f results.Folded) (template.HTML, error)
+	// Controls renders the suite's controls on the comparison page (the
+	// content of its fieldset).
+	Controls() (template.HTML, error)
+	// PlotData is the data of the suite's plots for one run, written as
+	// JSON into the run page and the comparison page.
+	PlotData(f results.Folded) any
+	// Script is the suite's part of assets/report.js: it registers the
+	// suite's drawing code with beffReport.register (see
+	// assets/report.js).
+	Script() []byte
+}
+
+// A Column is a figure of a suite in the index table.
+type Column struct {
+	Figure string // the figure's name (results.Figure.Name)
+	Label  string // the column's heading
+}
+
+// Funcs are the template functions of the site, for the suites' own
+// templates too: mbps and sig format numbers as the protocols do, numval
+// gives the sort key of a number in a table cell, join is strings.Join.
+var Funcs = template.FuncMap{
+	"mbps":   func(v float64) string { return results.Num(v, 5, 1) },
+	"sig":    func(v float64) string { return results.Num(v, 4, 1) },
+	"numval": numValue,
+	"join":   strings.Join,
+}
+
+// numValue is the sort key of a number in a table cell.
+func numValue(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// pages returns the Pages of suite s, or nil.
+func pages(s results.Suite) Pages {
+	p, _ := s.(Pages)
+	return p
+}
+
+// A PlotNum is a number in the plot data: 6 significant digits, null
+// when not finite (not measured).
+type PlotNum float64
+
+// MarshalJSON writes v with 6 significant digits, or null.
+func (v PlotNum) MarshalJSON() ([]byte, error) {
+	f := float64(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', 6, 64), nil
+}
+
+// Missing is the PlotNum of a point that was not measured.
+var Missing = PlotNum(math.NaN())
+
+// Section renders a suite's template t with data into the HTML of a
+// section or a control block.
+func Section(t *template.Template, data any) (template.HTML, error) {
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", err
+	}
+	return template.HTML(b.String()), nil
+}

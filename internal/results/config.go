@@ -1,0 +1,113 @@
+package results
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Config is the file configuration of a run: key → value as written.
+type Config map[string]string
+
+// A ConfigReader reads the configuration lines of one suite's run; its
+// errors name the key and, for a missing line, say whose output the input
+// is not.
+type ConfigReader struct {
+	Config Config
+	Suite  string // "b_eff": in "not b_eff output: no … configuration line"
+}
+
+// Need returns the value of key, or an error when the line is missing.
+func (c ConfigReader) Need(key string) (string, error) {
+	v := c.Config[key]
+	if v == "" {
+		return "", fmt.Errorf("not %s output: no %s configuration line", c.Suite, key)
+	}
+	return v, nil
+}
+
+// PosInt returns the value of key as a positive whole number; the line
+// must be there.
+func (c ConfigReader) PosInt(key string) (int64, error) {
+	v, err := c.Need(key)
+	if err != nil {
+		return 0, err
+	}
+	return PosInt(key, v)
+}
+
+// OptPosInt returns the value of key as a positive whole number, or 0
+// when the line is missing.
+func (c ConfigReader) OptPosInt(key string) (int64, error) {
+	v := c.Config[key]
+	if v == "" {
+		return 0, nil
+	}
+	return PosInt(key, v)
+}
+
+// PosInt parses the value v of key as a positive whole number.
+func PosInt(key, v string) (int64, error) {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive whole number", key, v)
+	}
+	return n, nil
+}
+
+// Common is the part of a run's configuration that every suite has: the
+// job and what describes it.
+type Common struct {
+	N    int    // mpi-procs: the number of processes
+	Mode string // beff-mode: "full" or "short (...)"
+
+	// Descriptive lines, empty when absent.
+	Date    string // date
+	Library string // mpi-library
+	Hosts   string // mpi-hosts
+	Version string // beff-version
+}
+
+// Short reports whether the run is a quick run (beff-mode: short ...),
+// which is not valid for comparison.
+func (c *Common) Short() bool { return strings.HasPrefix(c.Mode, "short") }
+
+// ReadProcs reads mpi-procs into c.N.
+func (c *Common) ReadProcs(r ConfigReader) error {
+	n, err := r.PosInt(KeyProcs)
+	c.N = int(n)
+	return err
+}
+
+// ReadMode reads beff-mode into c.Mode: full or short.
+func (c *Common) ReadMode(r ConfigReader) error {
+	var err error
+	if c.Mode, err = r.Need(KeyMode); err != nil {
+		return err
+	}
+	if c.Mode != ModeFull && !c.Short() {
+		return fmt.Errorf("%s: unknown mode %q (want full or short)", KeyMode, c.Mode)
+	}
+	return nil
+}
+
+// ReadInfo reads the descriptive lines.
+func (c *Common) ReadInfo(r ConfigReader) {
+	c.Date = r.Config[KeyDate]
+	c.Library = r.Config[KeyLibrary]
+	c.Hosts = r.Config[KeyHosts]
+	c.Version = r.Config[KeyVersion]
+}
+
+// Oversubscribed returns the validity reason of a run whose processes
+// outnumbered a node's CPUs (mpi-oversubscribed: yes …), or "".
+func (c Config) Oversubscribed() string {
+	v := c[KeyOversub]
+	if !strings.HasPrefix(v, "yes") {
+		return ""
+	}
+	return "oversubscribed (" + strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(v, "yes"), ":")) + ")"
+}
+
+// ShortReason is the validity reason of a short run.
+const ShortReason = "short run"

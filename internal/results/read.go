@@ -1,0 +1,295 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// An Error is a problem with the input. It prints as "file:line: msg", or
+// as "file: msg" when Line is 0 (the problem concerns the whole file).
+type Error struct {
+	FileName string
+	Line     int
+	Msg      string
+}
+
+func (e *Error) Error() string {
+	if e.Line <= 0 {
+		return fmt.Sprintf("%s: %s", e.FileName, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.FileName, e.Line, e.Msg)
+}
+
+// A Line is one result line of a suite's benchmark.
+type Line struct {
+	// Full is the benchmark name without "Benchmark", as written
+	// ("Beff/pat=ring2/L=1/mthd=sendrecv").
+	Full string
+	// Parts are the key=value parts of the sub-benchmark name, in order,
+	// without a -GOMAXPROCS suffix; nil when a part does not start with
+	// '/' (the name is not key=value-shaped).
+	Parts []Part
+	// Name is the canonical sub-benchmark name the suite gave the line.
+	Name string
+	// Metrics holds every metric of the line, keyed by the unit as written
+	// (MB/s, ns/op, …), with the value as written (benchfmt tidies MB/s
+	// into B/s; the original is kept).
+	Metrics map[string]float64
+	Iters   int // benchmark iterations
+	Line    int // line in the file
+	// Value is the suite's reading of the line (Suite.ParseLine).
+	Value any
+}
+
+// A Part is one key=value part of a sub-benchmark name.
+type Part struct{ Key, Value string }
+
+// A Run is one execution of a suite's benchmark: its configuration and
+// its lines.
+type Run struct {
+	Suite Suite
+	File  string // the file it was read from
+	Index int    // 1-based index among the runs of its suite in its file
+	Line  int    // line of its first measurement
+	// FileConfig holds every file configuration line in effect for the
+	// run's lines, key → value as written (mpi-procs, beff-*, date, goos,
+	// …); the run owns it.
+	FileConfig Config
+	// Parsed is the suite's reading of the configuration
+	// (Suite.ParseConfig).
+	Parsed any
+	// Lines in file order. Each name occurs at most once.
+	Lines  []*Line
+	byName map[string]*Line
+}
+
+// Lookup returns the line of the canonical name, or nil.
+func (r *Run) Lookup(name string) *Line { return r.byName[name] }
+
+func (r *Run) add(l *Line) {
+	if r.byName == nil {
+		r.byName = map[string]*Line{}
+	}
+	r.Lines = append(r.Lines, l)
+	r.byName[l.Name] = l
+}
+
+// A File is what one results file holds of the suites.
+type File struct {
+	Name string
+	// Runs are the runs of every suite, in the order they start.
+	Runs []*Run
+	// ConfigKeys are the file configuration keys in effect at the file's
+	// last benchmark line, in order.
+	ConfigKeys []string
+	// folded counts the lines of folded figures already in the file (from
+	// an earlier fold -append), per suite's benchmark.
+	folded map[string]int
+}
+
+// RunsOf returns the runs of suite s, in the order they start.
+func (f *File) RunsOf(s Suite) []*Run {
+	var out []*Run
+	for _, r := range f.Runs {
+		if Same(r.Suite, s) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// FoldedLines is the number of lines of s's folded figures in the file.
+func (f *File) FoldedLines(s Suite) int { return f.folded[s.Bench()] }
+
+// ReadFile reads the results file at path; see Read.
+func ReadFile(path string, suites []Suite) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Read(bytes.NewReader(data), path, suites)
+}
+
+// A group is the runs of one suite under one file configuration.
+type group struct {
+	cfg   any
+	count map[string]int
+	runs  []*Run
+}
+
+// A reader is the state of Read.
+type reader struct {
+	f      *File
+	suites []Suite
+	groups map[Suite]map[string]*group
+}
+
+// Read reads benchfmt output of the suites' benchmarks from r; fileName
+// names it in positions. Lines of other benchmarks are skipped, lines of
+// folded figures counted. Results of one suite whose configuration lines
+// are equal and whose name occurs for the k-th time belong to the k-th run
+// of that configuration; runs are numbered per suite in the order they
+// start.
+//
+// Read returns an *Error for a syntax error anywhere in the input, for a
+// line or configuration the suite refuses (Suite.ParseLine,
+// Suite.ParseConfig), and for input without any run. The returned File owns
+// its memory.
+func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
+	if fileName == "" {
+		fileName = "<input>"
+	}
+	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}}
+	br := benchfmt.NewReader(r, fileName)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, &Error{fileName, rec.Line, rec.Msg}
+		case *benchfmt.Result:
+			if err := rd.result(rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	if len(rd.f.Runs) == 0 {
+		var names []string
+		for _, s := range suites {
+			names = append(names, "Benchmark"+s.Bench())
+		}
+		return nil, &Error{fileName, 0, "not beff output: no " + orList(names) + " results"}
+	}
+	return rd.f, nil
+}
+
+// result takes one result line.
+func (rd *reader) result(res *benchfmt.Result) error {
+	_, line := res.Pos()
+	rd.f.ConfigKeys = rd.f.ConfigKeys[:0]
+	for _, c := range res.Config {
+		if c.File {
+			rd.f.ConfigKeys = append(rd.f.ConfigKeys, c.Key)
+		}
+	}
+	base := string(res.Name.Base())
+	for _, s := range rd.suites {
+		switch base {
+		case s.FoldBench():
+			rd.f.folded[s.Bench()]++
+		case s.Bench():
+			return rd.line(s, res, line)
+		}
+	}
+	return nil
+}
+
+// line adds a line of suite s to its run.
+func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
+	lineErr := func(format string, args ...any) error {
+		return &Error{rd.f.Name, line, fmt.Sprintf(format, args...)}
+	}
+	l := &Line{Full: string(res.Name), Parts: nameParts(res.Name), Metrics: metrics(res), Iters: res.Iters, Line: line}
+	name, value, err := s.ParseLine(l)
+	switch {
+	case err != nil && name == "":
+		return lineErr("%s: %v", res.Name, err)
+	case err != nil:
+		return lineErr("%s: %v", name, err)
+	}
+	l.Name, l.Value = name, value
+	sig := configSignature(res)
+	if rd.groups[s] == nil {
+		rd.groups[s] = map[string]*group{}
+	}
+	g := rd.groups[s][sig]
+	if g == nil {
+		cfg, err := s.ParseConfig(fileConfig(res))
+		if err != nil {
+			return lineErr("%v", err)
+		}
+		g = &group{cfg: cfg, count: map[string]int{}}
+		rd.groups[s][sig] = g
+	}
+	k := g.count[name]
+	g.count[name]++
+	if k == len(g.runs) {
+		run := &Run{Suite: s, File: rd.f.Name, Line: line, Parsed: g.cfg, FileConfig: fileConfig(res)}
+		g.runs = append(g.runs, run)
+		rd.f.Runs = append(rd.f.Runs, run)
+		run.Index = len(rd.f.RunsOf(s))
+	}
+	g.runs[k].add(l)
+	return nil
+}
+
+// nameParts splits the sub-benchmark name of name into its key=value
+// parts, without a -GOMAXPROCS suffix; nil when a part does not start with
+// '/'.
+func nameParts(name benchfmt.Name) []Part {
+	_, parts := name.Parts()
+	if len(parts) > 0 && strings.HasPrefix(string(parts[len(parts)-1]), "-") {
+		parts = parts[:len(parts)-1]
+	}
+	out := []Part{}
+	for _, p := range parts {
+		kv, ok := strings.CutPrefix(string(p), "/")
+		if !ok {
+			return nil
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		out = append(out, Part{k, v})
+	}
+	return out
+}
+
+// metrics returns the metrics of res in the units the benchmark wrote
+// them (benchfmt tidies MB/s to B/s and ns/op to sec/op; the original
+// values are kept alongside).
+func metrics(res *benchfmt.Result) map[string]float64 {
+	vals := map[string]float64{}
+	for _, v := range res.Values {
+		unit, val := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, val = v.OrigUnit, v.OrigValue
+		}
+		vals[unit] = val
+	}
+	return vals
+}
+
+// configSignature identifies the file configuration of res.
+func configSignature(res *benchfmt.Result) string {
+	var b strings.Builder
+	for _, c := range res.Config {
+		if c.File {
+			fmt.Fprintf(&b, "%s\x00%s\x00", c.Key, c.Value)
+		}
+	}
+	return b.String()
+}
+
+// fileConfig returns the file configuration of res.
+func fileConfig(res *benchfmt.Result) Config {
+	m := Config{}
+	for _, c := range res.Config {
+		if c.File {
+			m[c.Key] = string(c.Value)
+		}
+	}
+	return m
+}
+
+// orList joins s as "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}

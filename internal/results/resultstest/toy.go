@@ -1,0 +1,146 @@
+// Package resultstest is a toy suite for the tests of the generic layers
+// (results, compare, report): they must work with any suite, so they are
+// tested with one that is none of beff's.
+//
+// The toy benchmark BenchmarkToy prints lines Toy/x=<k> with a metric
+// MB/s, for k = 1 … toy-size (a configuration line). A run folds into one
+// figure, "toy", the mean of its MB/s; it is NOT VALID when short. A run
+// with toy-partial: yes that misses lines is deliberately partial.
+package resultstest
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// Suite is the toy suite.
+type Suite struct{}
+
+var _ results.Suite = Suite{}
+
+func (Suite) Name() string      { return "toy" }
+func (Suite) Bench() string     { return "Toy" }
+func (Suite) FoldBench() string { return "ToyFold" }
+func (Suite) JSONKey() string   { return "toy" }
+
+// FoldUnits: the toy figure is MB/s.
+func (Suite) FoldUnits() []results.Unit { return []results.Unit{{Name: "MB/s", Better: "higher"}} }
+
+// Config is the toy configuration.
+type Config struct {
+	results.Common
+	Size    int
+	Partial bool
+}
+
+// ParseConfig reads mpi-procs, toy-size and beff-mode.
+func (Suite) ParseConfig(c results.Config) (any, error) {
+	cfg := &Config{Partial: c["toy-partial"] == "yes"}
+	r := results.ConfigReader{Config: c, Suite: "toy"}
+	if err := cfg.ReadProcs(r); err != nil {
+		return nil, err
+	}
+	n, err := r.PosInt("toy-size")
+	if err != nil {
+		return nil, err
+	}
+	cfg.Size = int(n)
+	if err := cfg.ReadMode(r); err != nil {
+		return nil, err
+	}
+	cfg.ReadInfo(r)
+	return cfg, nil
+}
+
+// ParseLine reads x=<k> and MB/s.
+func (Suite) ParseLine(l *results.Line) (string, any, error) {
+	if len(l.Parts) != 1 || l.Parts[0].Key != "x" {
+		return "", nil, fmt.Errorf("not a toy name (want x=<k>)")
+	}
+	k, err := strconv.Atoi(l.Parts[0].Value)
+	if err != nil || k < 1 {
+		return "", nil, fmt.Errorf("x=%s is not a positive number", l.Parts[0].Value)
+	}
+	name := "x=" + strconv.Itoa(k)
+	v, ok := l.Metrics["MB/s"]
+	if !ok {
+		return name, nil, fmt.Errorf("missing metric MB/s")
+	}
+	return name, v, nil
+}
+
+// Folded is a folded toy run.
+type Folded struct {
+	results.Validity
+	Run  *results.Run
+	Mean float64
+}
+
+// Fold needs x=1 … toy-size.
+func (Suite) Fold(r *results.Run) (results.Folded, error) {
+	cfg := r.Parsed.(*Config)
+	p := &Folded{Run: r}
+	for k := 1; k <= cfg.Size; k++ {
+		l := r.Lookup("x=" + strconv.Itoa(k))
+		if l == nil {
+			err := &results.Error{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("run %d: missing x=%d", r.Index, k)}
+			if cfg.Partial {
+				return nil, results.Partial(err)
+			}
+			return nil, err
+		}
+		p.Mean += l.Value.(float64) / float64(cfg.Size)
+	}
+	if cfg.Short() {
+		p.Reasons = append(p.Reasons, results.ShortReason)
+	}
+	if why := r.FileConfig.Oversubscribed(); why != "" {
+		p.Reasons = append(p.Reasons, why)
+	}
+	return p, nil
+}
+
+// Settings: the processes and the size.
+func (Suite) Settings(r *results.Run) []results.Setting {
+	cfg := r.Parsed.(*Config)
+	return []results.Setting{{Key: results.KeyProcs, Value: strconv.Itoa(cfg.N)}, {Key: "toy-size", Value: strconv.Itoa(cfg.Size)}}
+}
+
+// Experiments: MB/s of every line.
+func (Suite) Experiments(r *results.Run) []results.Experiment {
+	var out []results.Experiment
+	for _, l := range r.Lines {
+		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: "MB/s", Value: l.Value.(float64)})
+	}
+	return out
+}
+
+func (p *Folded) Source() *results.Run { return p.Run }
+func (p *Folded) Figures() []results.Figure {
+	return []results.Figure{{Name: "toy", Label: "toy mean", Value: p.Mean, Unit: "MB/s"}}
+}
+func (p *Folded) JSONDetail() any { return map[string]float64{"mean": p.Mean} }
+
+// WriteText writes the head and the mean.
+func (p *Folded) WriteText(w io.Writer) error {
+	results.WriteHead(w, "toy", p.Mean, &p.Validity)
+	_, err := fmt.Fprintf(w, "toy run %d of %s\n", p.Run.Index, p.Run.File)
+	return err
+}
+
+// File returns a toy results file: the configuration lines, then for each
+// run the lines x=1 … size with the MB/s of value(run, k).
+func File(procs, size, runs int, mode string, value func(run, k int) float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mpi-procs: %d\nmpi-hosts: toyhost (%d)\ndate: 2026-11-22T10:00:00Z\ntoy-size: %d\nbeff-mode: %s\n", procs, procs, size, mode)
+	for run := range runs {
+		for k := 1; k <= size; k++ {
+			fmt.Fprintf(&b, "BenchmarkToy/x=%d \t1\t%g MB/s\n", k, value(run, k))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,132 @@
+package results
+
+import (
+	"errors"
+	"flag"
+	"io"
+)
+
+// A Suite is what the generic layers (reading, fold, compare, report) need
+// of a benchmark suite: its names, how to read its lines and configuration,
+// how to fold a run, and what of a run is compared. Each suite implements
+// it in its fold package; the list of suites is put together in cmd/beff.
+type Suite interface {
+	// Name names the suite for people ("b_eff"): in messages, table
+	// titles and as the "benchmark" of its runs in JSON.
+	Name() string
+	// Bench is the base name of the suite's benchmark as benchfmt reports
+	// it ("Beff" for BenchmarkBeff); FoldBench that of its folded figures
+	// ("BeffFold").
+	Bench() string
+	FoldBench() string
+	// JSONKey is the key of the suite's details in a JSON run ("beff").
+	JSONKey() string
+
+	// ParseConfig reads the suite's configuration of a run from the file
+	// configuration in effect at its first line; Run.Parsed keeps it.
+	ParseConfig(c Config) (any, error)
+	// ParseLine reads one result line of the suite's benchmark: it returns
+	// the line's canonical name (the sub-benchmark name that identifies
+	// the measurement within a run) and the suite's value of it, which
+	// Line.Value keeps. An error with an empty name concerns the name.
+	ParseLine(l *Line) (name string, value any, err error)
+	// Fold checks that a run is complete and folds it. A run that is
+	// deliberately partial fails with an error that wraps ErrPartial.
+	Fold(r *Run) (Folded, error)
+
+	// Settings are the configuration lines of a run that decide what it
+	// measures: two runs can only be compared when they agree.
+	Settings(r *Run) []Setting
+	// Experiments are a run's measurements as compared across runs, one
+	// value each, in file order.
+	Experiments(r *Run) []Experiment
+	// FoldUnits are the units of the folded figures with their direction.
+	FoldUnits() []Unit
+}
+
+// Same reports whether a and b are the same suite: the same benchmark.
+func Same(a, b Suite) bool { return a.Bench() == b.Bench() }
+
+// A Folded is the folded result of one run: its validity, its figures and
+// its renderings.
+type Folded interface {
+	// Source is the run it was folded from.
+	Source() *Run
+	// Verdict is its validity and notes (a Validity embedded in the
+	// suite's type provides the method).
+	Verdict() *Validity
+	// Figures are the folded figures, in the suite's order; they are the
+	// lines <FoldBench>/fig=<name> of fold -append.
+	Figures() []Figure
+	// WriteText writes the protocol for people, starting with WriteHead.
+	WriteText(w io.Writer) error
+	// JSONDetail is what the run adds to its JSON object, under the
+	// suite's JSONKey.
+	JSONDetail() any
+}
+
+// A Validity says whether a folded run is valid for comparing systems.
+type Validity struct {
+	// Reasons say why the result is NOT VALID; none: VALID.
+	Reasons []string
+	// Notes say what else limits or describes the result.
+	Notes []string
+}
+
+// Valid reports whether the result is valid for comparing systems.
+func (v *Validity) Valid() bool { return len(v.Reasons) == 0 }
+
+// Verdict returns v: a Validity embedded in a folded type gives it the
+// method Verdict of a Folded.
+func (v *Validity) Verdict() *Validity { return v }
+
+// A Figure is one folded number of a run.
+type Figure struct {
+	Name  string // short name, as in Benchmark<FoldBench>/fig=<Name>
+	Label string // what it is, for people
+	Value float64
+	Unit  string // MB/s, us, B/F, min
+}
+
+// An Experiment is one measurement of a run as compare sees it.
+type Experiment struct {
+	Name  string // the line's name without "Benchmark", e.g. "Beff/pat=ring2/L=1/mthd=sendrecv"
+	Unit  string
+	Value float64
+}
+
+// A Setting is one configuration line that decides what a run measures.
+type Setting struct {
+	Key, Value string
+}
+
+// A Unit is a unit of folded figures and the direction in which it is
+// better: "higher" or "lower".
+type Unit struct {
+	Name, Better string
+}
+
+// ErrPartial marks the fold error of a run that measured a deliberately
+// chosen part of its suite: it has no figures, but its experiments can
+// still be compared.
+var ErrPartial = errors.New("a deliberately partial run")
+
+// Partial wraps err, the fold error of a deliberately partial run: it
+// prints as err and matches ErrPartial (errors.Is).
+func Partial(err error) error { return &partial{err} }
+
+type partial struct{ err error }
+
+func (p *partial) Error() string        { return p.err.Error() }
+func (p *partial) Unwrap() error        { return p.err }
+func (p *partial) Is(target error) bool { return target == ErrPartial }
+
+// A FlagSuite is a suite with options of its own for fold (b_eff's -rmax,
+// for one).
+type FlagSuite interface {
+	Suite
+	// AddFlags adds the suite's flags to the fold command's flag set.
+	AddFlags(fs *flag.FlagSet)
+	// CheckFlags checks their values after parsing.
+	CheckFlags() error
+}

@@ -1,0 +1,153 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The protocols that fold writes for people share their shape: a head
+// with the single number and the validity, then blocks of information,
+// figures, notes and tables. No line they write parses as a benchfmt
+// configuration, result or unit line, so the text may precede benchfmt
+// output in one stream.
+
+// WriteHead writes the first lines of a protocol: "<label> = <value>
+// MB/s", then "VALID" or "NOT VALID: <reason>; <reason>…", then a blank
+// line.
+func WriteHead(w io.Writer, label string, value float64, v *Validity) {
+	fmt.Fprintf(w, "%s = %s MB/s\n", label, Num(value, 5, 1))
+	if v.Valid() {
+		fmt.Fprintf(w, "VALID\n\n")
+	} else {
+		fmt.Fprintf(w, "NOT VALID: %s\n\n", strings.Join(v.Reasons, "; "))
+	}
+}
+
+// A Text writes the blocks of a protocol to W; Width is the width of the
+// figure labels.
+type Text struct {
+	W     io.Writer
+	Width int
+}
+
+// Info writes "  <label> <value>" with the label in 16 columns; nothing
+// for an empty value.
+func (t Text) Info(label, value string) {
+	if value != "" {
+		fmt.Fprintf(t.W, "  %-16s %s\n", label, value)
+	}
+}
+
+// Figure writes a figure: its label, its value right-aligned and its unit.
+func (t Text) Figure(label, value, unit string) {
+	fmt.Fprintf(t.W, "  %-*s %14s", t.Width, label, value)
+	if unit != "" {
+		fmt.Fprintf(t.W, " %s", unit)
+	}
+	fmt.Fprintln(t.W)
+}
+
+// Absent writes a figure the run cannot give, with the reason.
+func (t Text) Absent(label, why string) {
+	fmt.Fprintf(t.W, "  %-*s %14s (%s)\n", t.Width, label, "-", why)
+}
+
+// Notes writes the block of notes, if any.
+func (t Text) Notes(notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	fmt.Fprintf(t.W, "\nNotes\n")
+	for _, n := range notes {
+		fmt.Fprintf(t.W, "  - %s\n", n)
+	}
+}
+
+// Num formats v with at least digits significant digits and at least
+// minDec decimals.
+func Num(v float64, digits, minDec int) string {
+	dec := minDec
+	if v != 0 && !math.IsInf(v, 0) && !math.IsNaN(v) {
+		dec = max(minDec, digits-1-int(math.Floor(math.Log10(math.Abs(v)))))
+	}
+	return strconv.FormatFloat(v, 'f', dec, 64)
+}
+
+// Seconds formats a time in seconds: whole seconds without decimals.
+func Seconds(s float64) string {
+	if s == math.Trunc(s) && s < 1e15 {
+		return strconv.FormatFloat(s, 'f', 0, 64)
+	}
+	return Num(s, 4, 1)
+}
+
+// Sig3 formats v with 3 significant digits, without exponent.
+func Sig3(v float64) string {
+	dec := max(0, 2-int(math.Floor(math.Log10(v))))
+	return strconv.FormatFloat(v, 'f', dec, 64)
+}
+
+// JoinInts joins v with commas.
+func JoinInts[T ~int | ~int64](v []T) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatInt(int64(x), 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// List joins the first n of s, with ", ..." when there are more.
+func List(s []string, n int) string {
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:n], ", ") + ", ..."
+}
+
+// Plural is "s" unless n is 1.
+func Plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// A Table aligns columns: the first Left columns to the left, the others
+// (numbers) to the right. Every line is indented by two spaces.
+type Table struct {
+	Left int
+	rows [][]string
+}
+
+// Add adds a row.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
+
+// Write writes the rows.
+func (t *Table) Write(w io.Writer) {
+	var width []int
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i == len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			b.WriteString("  ")
+			if i < t.Left {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}

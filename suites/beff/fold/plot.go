@@ -1,0 +1,145 @@
+package fold
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/beff"
+)
+
+// PlotData is what the plots of one b_eff run need (site/plot.js draws
+// them).
+type PlotData struct {
+	N     int              `json:"n"`
+	Sizes []int64          `json:"sizes"` // message sizes, bytes
+	X     []report.PlotNum `json:"x"`     // their positions on the seed's size axis
+	Ticks []string         `json:"ticks"` // their labels
+	// Methods are the keys of Curve.Y: "best", then the methods.
+	Methods []string `json:"methods"`
+	// Curves: the classes "rings" and "random" (logavg over their
+	// patterns), then every pattern in measurement order.
+	Curves []Curve `json:"curves"`
+}
+
+// A Curve is the bandwidth of a pattern or class over the sizes, in MB/s
+// (not per process), per method; null where a method was not measured.
+type Curve struct {
+	Name string                      `json:"name"`
+	Kind string                      `json:"kind"` // class, ring, random or extra
+	Y    map[string][]report.PlotNum `json:"y"`
+}
+
+// methodNames are the keys of the plot data: "best" (the best of the
+// methods, the value b_eff uses) and the methods.
+func methodNames() []string {
+	out := []string{"best"}
+	for _, m := range beff.Methods {
+		out = append(out, m.String())
+	}
+	return out
+}
+
+// sizePos is the position of message size l on the seed's size axis
+// (SPEC §1.2): the 13 sizes 1 B … 4 KiB and the 8 geometric sizes up to
+// lmax are equidistant, so size index i sits at i.
+func sizePos(l, lmax int64) float64 {
+	if l <= 4096 || lmax <= 4096 {
+		return math.Log2(float64(l))
+	}
+	return 12 + 8*math.Log(float64(l)/4096)/math.Log(float64(lmax)/4096)
+}
+
+// newPlotData computes the curves of folded run p.
+func newPlotData(p *Folded) *PlotData {
+	cfg := p.Run.Config
+	d := &PlotData{N: cfg.N, Sizes: cfg.Sizes, Methods: methodNames()}
+	for _, l := range cfg.Sizes {
+		x := sizePos(l, cfg.Lmax)
+		if r := math.Round(x); math.Abs(x-r) < 0.02 {
+			x = r // round(4096·a^k) sits at k up to the rounding
+		}
+		d.X = append(d.X, report.PlotNum(x))
+		d.Ticks = append(d.Ticks, bytesLabel(l))
+	}
+	var all []Curve
+	for _, t := range p.Patterns {
+		c := Curve{Name: t.Name, Kind: t.Kind.String(), Y: map[string][]report.PlotNum{}}
+		for _, m := range d.Methods {
+			if m == "best" || slices.ContainsFunc(t.Methods, func(x beff.Method) bool { return x.String() == m }) {
+				c.Y[m] = patternValues(t, m)
+			}
+		}
+		all = append(all, c)
+	}
+	for _, class := range []struct{ kind, name string }{
+		{beff.KindRing.String(), "rings (logavg)"},
+		{beff.KindRandom.String(), "random (logavg)"},
+	} {
+		d.Curves = append(d.Curves, classCurve(all, class.kind, class.name, d.Methods, len(cfg.Sizes)))
+	}
+	d.Curves = append(d.Curves, all...)
+	return d
+}
+
+// patternValues is the bandwidth of table t per size with the method (or
+// the best).
+func patternValues(t *PatternTable, method string) []report.PlotNum {
+	y := make([]report.PlotNum, len(t.Rows))
+	for i, row := range t.Rows {
+		y[i] = report.Missing
+		for _, m := range row.Measured {
+			if method == "best" && m == row.Best || m.Method.String() == method {
+				y[i] = report.PlotNum(m.MBps)
+			}
+		}
+	}
+	return y
+}
+
+// classCurve is the logarithmic average of the curves of kind, per method
+// and size; missing where a pattern lacks the method.
+func classCurve(all []Curve, kind, name string, methods []string, sizes int) Curve {
+	c := Curve{Name: name, Kind: "class", Y: map[string][]report.PlotNum{}}
+	for _, m := range methods {
+		y := make([]report.PlotNum, sizes)
+		for i := range y {
+			var v []float64
+			for _, pc := range all {
+				if pc.Kind == kind {
+					if py, ok := pc.Y[m]; ok && !math.IsNaN(float64(py[i])) {
+						v = append(v, float64(py[i]))
+					} else {
+						v = nil // a pattern lacks the method here: no average
+						break
+					}
+				}
+			}
+			y[i] = report.Missing
+			if x, err := beff.LogAvg(v); err == nil && len(v) > 0 {
+				y[i] = report.PlotNum(x)
+			}
+		}
+		c.Y[m] = y
+	}
+	return c
+}
+
+// bytesLabel writes a message size for an axis: bytes up to 4 KiB in
+// powers of two ("1", "4K"), else in KiB or MiB with 3 significant digits.
+func bytesLabel(l int64) string {
+	const kib, mib = 1 << 10, 1 << 20
+	switch {
+	case l < kib:
+		return strconv.FormatInt(l, 10)
+	case l%kib == 0 && l < mib:
+		return strconv.FormatInt(l/kib, 10) + "K"
+	case l < mib:
+		return results.Sig3(float64(l)/kib) + "K"
+	case l%mib == 0:
+		return strconv.FormatInt(l/mib, 10) + "M"
+	}
+	return results.Sig3(float64(l)/mib) + "M"
+}

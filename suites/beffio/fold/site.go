@@ -1,0 +1,89 @@
+package fold
+
+import (
+	"embed"
+	"html/template"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// The b_eff_io part of the report: a section with the figures, the
+// partitions and the seed's 3+5 plots on every run page, the choice of
+// partition, pattern type and access method on the comparison page
+// (site/*).
+
+//go:embed site
+var siteFS embed.FS
+
+var siteTemplates = template.Must(template.New("").Funcs(report.Funcs).Funcs(template.FuncMap{
+	"ioAccesses": func() []string {
+		var out []string
+		for _, a := range beffio.Accesses {
+			out = append(out, a.String())
+		}
+		return out
+	},
+	"ioTypes": func() []string {
+		var out []string
+		for _, t := range beffio.Types {
+			out = append(out, t.String())
+		}
+		return out
+	},
+}).ParseFS(siteFS, "site/*.tmpl"))
+
+var _ report.Pages = (*Suite)(nil)
+
+// SiteKeys: the plot data and controls are "io", the section "beffio".
+func (*Suite) SiteKeys() (string, string) { return "io", "beffio" }
+
+// Columns are b_eff_io.
+func (*Suite) Columns() []report.Column {
+	return []report.Column{{Figure: "beffio", Label: "b_eff_io"}}
+}
+
+// SiteReasons are the verdict's reasons.
+func (*Suite) SiteReasons(f results.Folded) []string { return f.Verdict().Reasons }
+
+// A partRow is a row of the partition table of a run page.
+type partRow struct {
+	N                                     int
+	Write, Rewrite, Read, Value, Release2 float64
+	Time, Scheduled                       float64
+	Best                                  bool
+}
+
+// Section renders the b_eff_io section of a run page.
+func (*Suite) Section(f results.Folded) (template.HTML, error) {
+	p := f.(*Folded)
+	var parts []partRow
+	for _, part := range p.Partitions {
+		parts = append(parts, partRow{N: part.N,
+			Write: part.Access[beffio.Write], Rewrite: part.Access[beffio.Rewrite], Read: part.Access[beffio.Read],
+			Value: part.Value, Release2: part.Release2, Time: part.Time, Scheduled: part.Scheduled,
+			Best: part.N == p.BestN})
+	}
+	h, err := report.Section(siteTemplates.Lookup("section.tmpl"), struct {
+		*Folded
+		Figs  []results.Figure
+		Parts []partRow
+	}{p, p.Figures(), parts})
+	return template.HTML(strings.TrimSuffix(string(h), "\n")), err
+}
+
+// Controls renders the b_eff_io controls of the comparison page.
+func (*Suite) Controls() (template.HTML, error) {
+	return report.Section(siteTemplates.Lookup("controls.tmpl"), nil)
+}
+
+// PlotData is the data of the b_eff_io plots of a run.
+func (*Suite) PlotData(f results.Folded) any { return newPlotData(f.(*Folded)) }
+
+// Script is the b_eff_io drawing code.
+func (*Suite) Script() []byte {
+	b, _ := siteFS.ReadFile("site/plot.js")
+	return b
+}

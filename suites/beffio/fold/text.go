@@ -1,0 +1,262 @@
+package fold
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// WriteText writes the b_eff_io protocol for people. The first line is
+// "b_eff_io = <value> MB/s", the second "VALID" or "NOT VALID: <reason>;
+// <reason>…". Then come the run, the figures of SPEC §2.6, the notes, a
+// table of the partitions, the table of SPEC §2.8 (per partition and
+// access method the bandwidth per chunk size and pattern type, with the
+// pattern-type totals) and per partition every pattern line.
+func (p *Folded) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	results.WriteHead(bw, "b_eff_io", p.BeffIO, &p.Validity)
+	p.writeRun(bw)
+	p.writeFigures(bw)
+	results.Text{W: bw}.Notes(p.Notes)
+	p.writePartitions(bw)
+	p.writeMatrices(bw)
+	p.writePatterns(bw)
+	return bw.Flush()
+}
+
+// writeRun writes what the run is.
+func (p *Folded) writeRun(w io.Writer) {
+	cfg := p.Run.Config
+	fmt.Fprintf(w, "b_eff_io run %d of %s (from line %d): %d lines\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Measurements))
+	t := results.Text{W: w}
+	t.Info("mode", cfg.Mode)
+	t.Info("date", cfg.Date)
+	t.Info("mpi library", cfg.Library)
+	t.Info("hosts", cfg.Hosts)
+	t.Info("beff version", cfg.Version)
+	t.Info("processes (N)", strconv.Itoa(cfg.N))
+	t.Info("partitions", strings.ReplaceAll(results.JoinInts(cfg.Partitions), ",", ", "))
+	t.Info("scheduled T", fmt.Sprintf("%s s (%s s per partition)", results.Seconds(cfg.T), results.Seconds(cfg.TPartition())))
+	t.Info("directory", cfg.Dir)
+	t.Info("rewrite", string(cfg.Rewrite))
+	t.Info("stop rule", cfg.Stop)
+	t.Info("drop caches", cfg.DropCaches)
+}
+
+// onProcs is the unit of a figure of partition n.
+func onProcs(n int) string {
+	if n == 1 {
+		return "MB/s on 1 process"
+	}
+	return fmt.Sprintf("MB/s on %d processes", n)
+}
+
+// writeFigures writes the figures of SPEC §2.6.
+func (p *Folded) writeFigures(w io.Writer) {
+	cfg := p.Run.Config
+	fmt.Fprintf(w, "\nFigures\n")
+	t := results.Text{W: w, Width: 44}
+	t.Figure("b_eff_io", results.Num(p.BeffIO, 5, 1), onProcs(p.BestN))
+	for _, a := range beffio.Accesses {
+		t.Figure("weighted average bandwidth for "+a.String(), results.Num(p.Access[a], 5, 1),
+			fmt.Sprintf("%s (%g%%)", onProcs(p.BestN), a.Weight()*100))
+	}
+	t.Figure(Release2Label, results.Num(p.Release2, 5, 1), onProcs(p.Release2N))
+	for _, a := range beffio.Accesses {
+		unit := "MB"
+		if cfg.TotalMiB > 0 {
+			unit = fmt.Sprintf("MB (%.1f %% of the total memory)", p.DataPct[a])
+		}
+		t.Figure("data per access method, "+a.String(), results.Num(p.Data[a], 5, 1), unit)
+	}
+	p.writeMemory(t)
+	t.Figure("validation errors", strconv.FormatInt(p.Errors, 10), "")
+	if p.SharedSubstituted > 0 {
+		t.Figure("shared file pointer", "substituted", fmt.Sprintf("(explicit offsets in %d of %d type-shared pattern lines)", p.SharedSubstituted, p.SharedLines))
+	} else {
+		t.Figure("shared file pointer", "used", "")
+	}
+	t.Figure("stop decisions, initial write of types 0-2", strconv.FormatInt(p.Decisions, 10), fmt.Sprintf("(%s ms)", results.Num(p.StopMs, 4, 1)))
+	t.Figure("time of the access phases", results.Num(p.Time, 4, 1), fmt.Sprintf("s (scheduled T = %s s)", results.Seconds(cfg.T)))
+}
+
+// writeMemory writes the figures of the memory, MPART and the cache.
+func (p *Folded) writeMemory(t results.Text) {
+	cfg := p.Run.Config
+	if cfg.TotalMiB > 0 {
+		t.Figure("total memory (MT)", strconv.FormatInt(cfg.TotalMiB, 10), "MiB")
+		t.Figure("total memory / b_eff_io", results.Num(p.MemMinutes, 4, 1), "min")
+	} else {
+		t.Absent("total memory (MT)", "not recorded")
+		t.Absent("total memory / b_eff_io", "no total memory")
+	}
+	if cfg.MemMiB > 0 {
+		t.Figure("memory per process (M)", strconv.FormatInt(cfg.MemMiB, 10), "MiB")
+	} else {
+		t.Absent("memory per process (M)", "not recorded")
+	}
+	t.Figure("MPART", strconv.FormatInt(cfg.MPART, 10), "bytes ("+sizeLabel(cfg.MPART)+")")
+	if cfg.CacheMiB >= 0 {
+		t.Figure("file-system cache", strconv.FormatFloat(cfg.CacheMiB, 'g', -1, 64),
+			"MiB (data per access method / cache: "+p.cacheRatios()+")")
+	} else {
+		t.Absent("file-system cache", "not recorded")
+	}
+}
+
+// writePartitions writes the table of the partitions.
+func (p *Folded) writePartitions(w io.Writer) {
+	fmt.Fprintf(w, "\nPartitions: access-method values, partition value and %s in MB/s;\n", Release2Label)
+	fmt.Fprintf(w, "time of the access phases and scheduled time T / partitions in s\n")
+	pt := results.Table{}
+	pt.Add("n", "write", "rewrite", "read", "partition", "release-2", "time", "scheduled", "")
+	for _, part := range p.Partitions {
+		mark := ""
+		if part.N == p.BestN {
+			mark = "b_eff_io"
+		}
+		pt.Add(strconv.Itoa(part.N), results.Num(part.Access[beffio.Write], 5, 1), results.Num(part.Access[beffio.Rewrite], 5, 1),
+			results.Num(part.Access[beffio.Read], 5, 1), results.Num(part.Value, 5, 1), results.Num(part.Release2, 5, 1),
+			results.Num(part.Time, 4, 1), results.Seconds(part.Scheduled), mark)
+	}
+	pt.Write(w)
+}
+
+// writeMatrices writes the table of SPEC §2.8 per partition and access.
+func (p *Folded) writeMatrices(w io.Writer) {
+	fmt.Fprintf(w, "\nBandwidth per chunk size and pattern type in MB/s; total: the pattern-type bandwidth\n")
+	fmt.Fprintf(w, "(Σ bytes / Σ time from open to close); l: disk chunk, L: memory chunk of type 0 (= l otherwise)\n")
+	pats := beffio.Table(p.Run.Config.MPART)
+	for _, part := range p.Partitions {
+		for _, a := range beffio.Accesses {
+			fmt.Fprintf(w, "\nPartition n=%d, %s: %s MB/s (access-method value), phase %s s\n",
+				part.N, a, results.Num(part.Access[a], 5, 1), results.Num(part.Phase[a].Seconds, 4, 1))
+			writeMatrix(w, pats, part, a)
+		}
+	}
+}
+
+// writePatterns writes every pattern line of each partition.
+func (p *Folded) writePatterns(w io.Writer) {
+	for _, part := range p.Partitions {
+		fmt.Fprintf(w, "\nPattern lines of partition n=%d\n", part.N)
+		tab := results.Table{Left: 2}
+		tab.Add("access", "type", "pat", "l", "L", "reps", "MB", "s", "MB/s", "errors", "decisions", "stop ms", "sharedfp")
+		for _, a := range beffio.Accesses {
+			for _, m := range part.Patterns[a] {
+				tab.Add(patternRow(m)...)
+			}
+		}
+		tab.Write(w)
+	}
+}
+
+// patternRow is the row of pattern line m.
+func patternRow(m *Measurement) []string {
+	l, L := "fill", "fill"
+	if !m.Fill {
+		l, L = sizeLabel(m.L), sizeLabel(m.Mem)
+	}
+	errs, dec, stop, fp := "-", "-", "-", "-"
+	if m.Access == beffio.Read || m.Errors > 0 {
+		errs = strconv.FormatInt(m.Errors, 10)
+	}
+	if m.HasStop {
+		dec, stop = strconv.FormatInt(m.Decisions, 10), results.Num(m.StopMs, 4, 1)
+	}
+	if m.SharedFP >= 0 {
+		fp = strconv.Itoa(m.SharedFP)
+	}
+	return []string{m.Access.String(), m.Type.String(), strconv.Itoa(m.Pat), l, L, strconv.FormatInt(m.Reps, 10),
+		results.Num(m.MB, 5, 1), results.Num(m.Seconds, 4, 1), results.Num(m.MBps, 5, 1), errs, dec, stop, fp}
+}
+
+// matrixRow is the row of the table of SPEC §2.8 that pattern p belongs to:
+// rows 0..8 are the patterns of type 0; the patterns of the other types
+// share the row of the type-0 pattern with the same chunk (the type-0
+// pattern with l = 1 MiB, L = 2 MiB, row 2, has no counterpart); row 9
+// holds the fill patterns.
+func matrixRow(pats []beffio.Pattern, p beffio.Pattern) int {
+	if p.Fill {
+		return 9
+	}
+	first := 0 // the number of the type's first pattern
+	for _, q := range pats {
+		if q.Type == p.Type {
+			first = q.No
+			break
+		}
+	}
+	i := p.No - first
+	if p.Type == beffio.Scatter || i < 2 {
+		return i
+	}
+	return i + 1
+}
+
+// writeMatrix writes the table of SPEC §2.8 for one partition and access
+// method: one row per chunk size, one column per pattern type, and the
+// pattern-type totals.
+func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.Access) {
+	const rows = 10
+	var cells [rows][5]string
+	for r := range cells {
+		for t := range cells[r] {
+			cells[r][t] = "-"
+		}
+	}
+	for _, m := range part.Patterns[a] {
+		cells[matrixRow(pats, pats[m.Pat])][m.Type] = results.Num(m.MBps, 4, 1)
+	}
+	var labels [rows][2]string
+	for _, p := range pats {
+		if p.Type == beffio.Scatter {
+			labels[p.No] = [2]string{sizeLabel(p.L), sizeLabel(p.Mem)}
+		}
+	}
+	labels[0][0] += " (warm-up)"
+	labels[1][0] += " (MPART)"
+	labels[9] = [2]string{"fill", ""}
+	tab := results.Table{Left: 2}
+	head := []string{"l", "L"}
+	for _, t := range beffio.Types {
+		head = append(head, t.String())
+	}
+	tab.Add(head...)
+	for r := range rows {
+		tab.Add(append(labels[r][:], cells[r][:]...)...)
+	}
+	total := []string{"total", ""}
+	for _, t := range beffio.Types {
+		v := "-"
+		if m := part.Totals[a][t]; m != nil {
+			v = results.Num(m.MBps, 4, 1)
+		}
+		total = append(total, v)
+	}
+	tab.Add(total...)
+	tab.Write(w)
+}
+
+// sizeLabel writes a chunk size exactly in MiB, KiB and bytes: "1 MiB",
+// "32 KiB+8", "1 MiB+8 KiB", "1 MiB+256".
+func sizeLabel(b int64) string {
+	var parts []string
+	if m := b / beffio.MiB; m > 0 {
+		parts = append(parts, fmt.Sprintf("%d MiB", m))
+	}
+	rest := b % beffio.MiB
+	if rest >= beffio.KiB && (rest%beffio.KiB == 0 || len(parts) == 0) {
+		parts = append(parts, fmt.Sprintf("%d KiB", rest/beffio.KiB))
+		rest %= beffio.KiB
+	}
+	if rest > 0 || len(parts) == 0 {
+		parts = append(parts, strconv.FormatInt(rest, 10))
+	}
+	return strings.Join(parts, "+")
+}
