@@ -44,7 +44,7 @@ type RefusalError struct {
 
 func (e *RefusalError) Error() string { return e.Msg }
 
-// Gate compares side nw with side base and finds every folded figure and,
+// Gate compares side newer with side base and finds every folded figure and,
 // with experiments, every experiment that got worse by more than maxDrop
 // percent with p < Alpha: a bandwidth that dropped, a time that rose. A
 // metric is worse by (1 - new/base)·100 % when higher is better and by
@@ -59,16 +59,16 @@ func (e *RefusalError) Error() string { return e.Msg }
 // thousands of experiments some will differ by chance, so maxDrop must
 // exceed the run-to-run spread of the experiments, or experiments be
 // false.
-func Gate(base, nw *Side, maxDrop float64, experiments bool) (*GateResult, error) {
-	if d := ConfigDiff(base, nw); len(d) > 0 {
+func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, error) {
+	if d := ConfigDiff(base, newer); len(d) > 0 {
 		return nil, &RefusalError{fmt.Sprintf("%s and %s are not the same configuration: %s",
-			base.Label, nw.Label, strings.Join(d, "; "))}
+			base.Label, newer.Label, strings.Join(d, "; "))}
 	}
-	if err := checkSamples(base, nw); err != nil {
+	if err := checkSamples(base, newer); err != nil {
 		return nil, err
 	}
-	g := &GateResult{Base: base, New: nw, MaxDrop: maxDrop}
-	for _, t := range Compare([]*Side{base, nw}) {
+	g := &GateResult{Base: base, New: newer, MaxDrop: maxDrop}
+	for _, t := range Compare([]*Side{base, newer}) {
 		if !experiments && t.Group.Experiments {
 			continue
 		}
@@ -80,7 +80,7 @@ func Gate(base, nw *Side, maxDrop float64, experiments bool) (*GateResult, error
 		}
 	}
 	if g.total() == 0 {
-		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, nw.Label, what(experiments))}
+		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, newer.Label, what(experiments))}
 	}
 	return g, nil
 }
@@ -121,16 +121,16 @@ func (g *GateResult) total() int {
 
 // checkSamples refuses sides on which a suite has too few runs to ever
 // reach p < Alpha.
-func checkSamples(base, nw *Side) error {
+func checkSamples(base, newer *Side) error {
 	for i, b := range base.Sets {
-		n, m := len(b.Runs), len(nw.Sets[i].Runs)
+		n, m := len(b.Runs), len(newer.Sets[i].Runs)
 		if n == 0 && m == 0 {
 			continue
 		}
 		if p := MinP(n, m); p >= Alpha {
 			return &RefusalError{fmt.Sprintf(
 				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
-				base.Label, n, b.Suite.Name(), results.Plural(n), nw.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
+				base.Label, n, b.Suite.Name(), results.Plural(n), newer.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
 		}
 	}
 	return nil

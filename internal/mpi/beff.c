@@ -46,143 +46,179 @@ static inline void check(unsigned char *m, int len, int64_t it, int step, int se
 	}
 }
 
+/* The state of one measurement's loop on this rank. */
+typedef struct {
+	const beff_plan *p;
+	MPI_Comm comm;
+	unsigned char *sbuf, *rbuf;
+	int64_t buflen;
+	int64_t soff, roff; /* where the next message goes in the cyclic buffers */
+	int len;
+	int inject; /* corrupt the next received message (tests only) */
+	vctx v;
+} loop_t;
+
+/* received checks a message that arrived at offset off of the receive
+ * buffer (after corrupting it when asked to). */
+static inline void received(loop_t *l, int64_t off, int64_t it, int s, int src) {
+	if (l->inject) { l->rbuf[off] ^= 0xff; l->inject = 0; }
+	check(l->rbuf + off, l->len, it, s, src, off, &l->v);
+}
+
+/* One iteration with MPI_Sendrecv per step (plain Send or Recv where one
+ * side is MPI_PROC_NULL). */
+static inline int iter_sendrecv(loop_t *l, int64_t it) {
+	const beff_plan *p = l->p;
+	int rc = MPI_SUCCESS, len = l->len;
+	for (int s = 0; s < p->nsteps; s++) {
+		int d = p->dest[s], src = p->src[s];
+		unsigned char *sm = l->sbuf + l->soff, *rm = l->rbuf + l->roff;
+		if (d != MPI_PROC_NULL) stamp(sm, len, it, s, &l->v);
+		if (d != MPI_PROC_NULL && src != MPI_PROC_NULL)
+			rc = MPI_Sendrecv(sm, len, MPI_BYTE, d, 0, rm, len, MPI_BYTE, src, 0, l->comm, MPI_STATUS_IGNORE);
+		else if (d != MPI_PROC_NULL)
+			rc = MPI_Send(sm, len, MPI_BYTE, d, 0, l->comm);
+		else if (src != MPI_PROC_NULL)
+			rc = MPI_Recv(rm, len, MPI_BYTE, src, 0, l->comm, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS) return rc;
+		if (src != MPI_PROC_NULL) {
+			received(l, l->roff, it, s, src);
+			l->roff = next_off(l->roff, len, l->buflen);
+		}
+		if (d != MPI_PROC_NULL) l->soff = next_off(l->soff, len, l->buflen);
+	}
+	return rc;
+}
+
+/* One iteration with MPI_Irecv for every receive, MPI_Isend for every
+ * send, then MPI_Waitall. */
+static inline int iter_nonblocking(loop_t *l, int64_t it) {
+	const beff_plan *p = l->p;
+	MPI_Request req[2 * BEFF_MAXSTEPS];
+	int64_t rofs[BEFF_MAXSTEPS];
+	int rc, nr = 0, len = l->len;
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->src[s] != MPI_PROC_NULL) {
+			rofs[s] = l->roff;
+			rc = MPI_Irecv(l->rbuf + l->roff, len, MPI_BYTE, p->src[s], s, l->comm, &req[nr++]);
+			if (rc != MPI_SUCCESS) return rc;
+			l->roff = next_off(l->roff, len, l->buflen);
+		}
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->dest[s] != MPI_PROC_NULL) {
+			stamp(l->sbuf + l->soff, len, it, s, &l->v);
+			rc = MPI_Isend(l->sbuf + l->soff, len, MPI_BYTE, p->dest[s], s, l->comm, &req[nr++]);
+			if (rc != MPI_SUCCESS) return rc;
+			l->soff = next_off(l->soff, len, l->buflen);
+		}
+	rc = MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
+	if (rc != MPI_SUCCESS) return rc;
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->src[s] != MPI_PROC_NULL) received(l, rofs[s], it, s, p->src[s]);
+	return rc;
+}
+
+/* The layout of one MPI_Alltoallv iteration: per partner the messages of
+ * the iteration are contiguous. */
+typedef struct {
+	int *scount, *sdisp, *rcount, *rdisp;        /* per rank of comm, bytes */
+	int spos[BEFF_MAXSTEPS], rpos[BEFF_MAXSTEPS]; /* a step's place in its partner's run */
+	int64_t srel[BEFF_MAXSTEPS], rrel[BEFF_MAXSTEPS]; /* start of that run in the iteration's block */
+	int64_t sblock, rblock;                       /* bytes of one iteration */
+} a2a_t;
+
+/* a2a_setup computes the layout of the plan on comm for messages of len
+ * bytes; a->scount is to be freed. */
+static int a2a_setup(const beff_plan *p, MPI_Comm comm, int len, a2a_t *a) {
+	int rc, csize, n = p->nsteps;
+	int sfirst[BEFF_MAXSTEPS], rfirst[BEFF_MAXSTEPS]; /* the first step with the same partner, -1 */
+	if ((rc = MPI_Comm_size(comm, &csize)) != MPI_SUCCESS) return rc;
+	a->scount = calloc(4 * (size_t)csize, sizeof(int));
+	if (!a->scount) return MPI_ERR_NO_MEM;
+	a->sdisp = a->scount + csize; a->rcount = a->sdisp + csize; a->rdisp = a->rcount + csize;
+	for (int s = 0; s < n; s++) {
+		sfirst[s] = rfirst[s] = -1;
+		if (p->dest[s] != MPI_PROC_NULL) {
+			for (int t = 0; t < s; t++)
+				if (p->dest[t] == p->dest[s]) { sfirst[s] = t; break; }
+			a->spos[s] = a->scount[p->dest[s]]++;
+		}
+		if (p->src[s] != MPI_PROC_NULL) {
+			for (int t = 0; t < s; t++)
+				if (p->src[t] == p->src[s]) { rfirst[s] = t; break; }
+			a->rpos[s] = a->rcount[p->src[s]]++;
+		}
+	}
+	for (int s = 0; s < n; s++) {
+		if (p->dest[s] != MPI_PROC_NULL && sfirst[s] < 0) {
+			a->srel[s] = a->sblock; a->sblock += (int64_t)a->scount[p->dest[s]] * len;
+		}
+		if (p->src[s] != MPI_PROC_NULL && rfirst[s] < 0) {
+			a->rrel[s] = a->rblock; a->rblock += (int64_t)a->rcount[p->src[s]] * len;
+		}
+	}
+	for (int s = 0; s < n; s++) {
+		if (p->dest[s] != MPI_PROC_NULL && sfirst[s] >= 0) a->srel[s] = a->srel[sfirst[s]];
+		if (p->src[s] != MPI_PROC_NULL && rfirst[s] >= 0) a->rrel[s] = a->rrel[rfirst[s]];
+	}
+	for (int r = 0; r < csize; r++) { a->scount[r] *= len; a->rcount[r] *= len; }
+	return MPI_SUCCESS;
+}
+
+/* One iteration with one MPI_Alltoallv of layout a. */
+static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
+	const beff_plan *p = l->p;
+	int64_t rofs[BEFF_MAXSTEPS];
+	int len = l->len;
+	for (int s = 0; s < p->nsteps; s++) {
+		if (p->dest[s] != MPI_PROC_NULL) {
+			a->sdisp[p->dest[s]] = (int)(l->soff + a->srel[s]);
+			stamp(l->sbuf + l->soff + a->srel[s] + (int64_t)a->spos[s] * len, len, it, s, &l->v);
+		}
+		if (p->src[s] != MPI_PROC_NULL) {
+			rofs[s] = l->roff + a->rrel[s] + (int64_t)a->rpos[s] * len;
+			a->rdisp[p->src[s]] = (int)(l->roff + a->rrel[s]);
+		}
+	}
+	int rc = MPI_Alltoallv(l->sbuf, a->scount, a->sdisp, MPI_BYTE, l->rbuf, a->rcount, a->rdisp, MPI_BYTE, l->comm);
+	if (rc != MPI_SUCCESS) return rc;
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->src[s] != MPI_PROC_NULL) received(l, rofs[s], it, s, p->src[s]);
+	if (a->sblock > 0) l->soff = next_off(l->soff, a->sblock, l->buflen);
+	if (a->rblock > 0) l->roff = next_off(l->roff, a->rblock, l->buflen);
+	return rc;
+}
+
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
                  unsigned char *rbuf, int64_t buflen, int inject, double *elapsed,
                  beff_fault *fault) {
-	MPI_Comm comm = MPI_Comm_f2c(commf);
-	int rc, n = p->nsteps, csize = 0;
-	int64_t soff = 0, roff = 0;
-	int64_t sofs[BEFF_MAXSTEPS], rofs[BEFF_MAXSTEPS];
-	MPI_Request req[2 * BEFF_MAXSTEPS];
-	int *sc = NULL, *sd = NULL, *rcn = NULL, *rd = NULL;
-	/* Alltoallv: per partner the messages of one iteration are contiguous;
-	 * spos/rpos is a step's place inside its partner's run. */
-	int spart_first[BEFF_MAXSTEPS], rpart_first[BEFF_MAXSTEPS];
-	int spos[BEFF_MAXSTEPS], rpos[BEFF_MAXSTEPS];
-	int64_t srel[BEFF_MAXSTEPS], rrel[BEFF_MAXSTEPS], sblock = 0, rblock = 0;
-	vctx v = {0, sizeidx, len, fault};
+	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, {0, sizeidx, len, fault}};
+	a2a_t a = {0};
+	int rc;
 
 	memset(fault, 0, sizeof *fault);
 	*elapsed = 0;
 	rc = MPI_Barrier(MPI_Comm_f2c(barrier_comm));
 	if (rc != MPI_SUCCESS) return rc;
-	if (comm == MPI_COMM_NULL) return MPI_SUCCESS;
-	if ((rc = MPI_Comm_rank(comm, &v.me)) != MPI_SUCCESS) return rc;
-
-	if (method == BEFF_ALLTOALLV) {
-		if ((rc = MPI_Comm_size(comm, &csize)) != MPI_SUCCESS) return rc;
-		sc = calloc(4 * (size_t)csize, sizeof(int));
-		if (!sc) return MPI_ERR_NO_MEM;
-		sd = sc + csize; rcn = sd + csize; rd = rcn + csize;
-		for (int s = 0; s < n; s++) {
-			spart_first[s] = rpart_first[s] = -1;
-			if (p->dest[s] != MPI_PROC_NULL) {
-				for (int t = 0; t < s; t++)
-					if (p->dest[t] == p->dest[s]) { spart_first[s] = t; break; }
-				spos[s] = sc[p->dest[s]]++;
-			}
-			if (p->src[s] != MPI_PROC_NULL) {
-				for (int t = 0; t < s; t++)
-					if (p->src[t] == p->src[s]) { rpart_first[s] = t; break; }
-				rpos[s] = rcn[p->src[s]]++;
-			}
-		}
-		/* relative start of each partner's run inside the iteration block */
-		for (int s = 0; s < n; s++) {
-			if (p->dest[s] != MPI_PROC_NULL && spart_first[s] < 0) {
-				srel[s] = sblock; sblock += (int64_t)sc[p->dest[s]] * len;
-			}
-			if (p->src[s] != MPI_PROC_NULL && rpart_first[s] < 0) {
-				rrel[s] = rblock; rblock += (int64_t)rcn[p->src[s]] * len;
-			}
-		}
-		for (int s = 0; s < n; s++) {
-			if (p->dest[s] != MPI_PROC_NULL && spart_first[s] >= 0) srel[s] = srel[spart_first[s]];
-			if (p->src[s] != MPI_PROC_NULL && rpart_first[s] >= 0) rrel[s] = rrel[rpart_first[s]];
-		}
-		for (int r = 0; r < csize; r++) { sc[r] *= len; rcn[r] *= len; }
-	}
+	if (l.comm == MPI_COMM_NULL) return MPI_SUCCESS;
+	if ((rc = MPI_Comm_rank(l.comm, &l.v.me)) != MPI_SUCCESS) return rc;
+	if (method == BEFF_ALLTOALLV && (rc = a2a_setup(p, l.comm, len, &a)) != MPI_SUCCESS) goto out;
 
 	double t0 = 0;
 	int64_t total = (int64_t)warm + looplen;
 	for (int64_t it = 0; it < total; it++) {
 		if (it == warm) t0 = MPI_Wtime();
 		switch (method) {
-		case BEFF_SENDRECV:
-			for (int s = 0; s < n; s++) {
-				int d = p->dest[s], src = p->src[s];
-				if (d != MPI_PROC_NULL) stamp(sbuf + soff, len, it, s, &v);
-				if (d != MPI_PROC_NULL && src != MPI_PROC_NULL)
-					rc = MPI_Sendrecv(sbuf + soff, len, MPI_BYTE, d, 0, rbuf + roff, len, MPI_BYTE,
-					                  src, 0, comm, MPI_STATUS_IGNORE);
-				else if (d != MPI_PROC_NULL)
-					rc = MPI_Send(sbuf + soff, len, MPI_BYTE, d, 0, comm);
-				else if (src != MPI_PROC_NULL)
-					rc = MPI_Recv(rbuf + roff, len, MPI_BYTE, src, 0, comm, MPI_STATUS_IGNORE);
-				if (rc != MPI_SUCCESS) goto out;
-				if (src != MPI_PROC_NULL) {
-					if (inject) { rbuf[roff] ^= 0xff; inject = 0; }
-					check(rbuf + roff, len, it, s, src, roff, &v);
-					roff = next_off(roff, len, buflen);
-				}
-				if (d != MPI_PROC_NULL) soff = next_off(soff, len, buflen);
-			}
-			break;
-		case BEFF_NONBLOCKING: {
-			int nr = 0;
-			for (int s = 0; s < n; s++)
-				if (p->src[s] != MPI_PROC_NULL) {
-					rofs[s] = roff;
-					rc = MPI_Irecv(rbuf + roff, len, MPI_BYTE, p->src[s], s, comm, &req[nr++]);
-					if (rc != MPI_SUCCESS) goto out;
-					roff = next_off(roff, len, buflen);
-				}
-			for (int s = 0; s < n; s++)
-				if (p->dest[s] != MPI_PROC_NULL) {
-					stamp(sbuf + soff, len, it, s, &v);
-					rc = MPI_Isend(sbuf + soff, len, MPI_BYTE, p->dest[s], s, comm, &req[nr++]);
-					if (rc != MPI_SUCCESS) goto out;
-					soff = next_off(soff, len, buflen);
-				}
-			rc = MPI_Waitall(nr, req, MPI_STATUSES_IGNORE);
-			if (rc != MPI_SUCCESS) goto out;
-			for (int s = 0; s < n; s++)
-				if (p->src[s] != MPI_PROC_NULL) {
-					if (inject) { rbuf[rofs[s]] ^= 0xff; inject = 0; }
-					check(rbuf + rofs[s], len, it, s, p->src[s], rofs[s], &v);
-				}
-			break;
+		case BEFF_SENDRECV: rc = iter_sendrecv(&l, it); break;
+		case BEFF_NONBLOCKING: rc = iter_nonblocking(&l, it); break;
+		case BEFF_ALLTOALLV: rc = iter_alltoallv(&l, &a, it); break;
+		default: rc = MPI_ERR_ARG;
 		}
-		case BEFF_ALLTOALLV:
-			for (int s = 0; s < n; s++) {
-				if (p->dest[s] != MPI_PROC_NULL) {
-					sofs[s] = soff + srel[s] + (int64_t)spos[s] * len;
-					sd[p->dest[s]] = (int)(soff + srel[s]);
-					stamp(sbuf + sofs[s], len, it, s, &v);
-				}
-				if (p->src[s] != MPI_PROC_NULL) {
-					rofs[s] = roff + rrel[s] + (int64_t)rpos[s] * len;
-					rd[p->src[s]] = (int)(roff + rrel[s]);
-				}
-			}
-			rc = MPI_Alltoallv(sbuf, sc, sd, MPI_BYTE, rbuf, rcn, rd, MPI_BYTE, comm);
-			if (rc != MPI_SUCCESS) goto out;
-			for (int s = 0; s < n; s++)
-				if (p->src[s] != MPI_PROC_NULL) {
-					if (inject) { rbuf[rofs[s]] ^= 0xff; inject = 0; }
-					check(rbuf + rofs[s], len, it, s, p->src[s], rofs[s], &v);
-				}
-			if (sblock > 0) soff = next_off(soff, sblock, buflen);
-			if (rblock > 0) roff = next_off(roff, rblock, buflen);
-			break;
-		default:
-			rc = MPI_ERR_ARG;
-			goto out;
-		}
+		if (rc != MPI_SUCCESS) goto out;
 	}
 	*elapsed = MPI_Wtime() - t0;
 out:
-	free(sc);
+	free(a.scount);
 	return rc;
 }

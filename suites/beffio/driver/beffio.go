@@ -71,9 +71,9 @@ func Benchmark(b *testing.B) {
 	defer r.buf.Free()
 	r.splitPartitions()
 	defer r.freePartitions()
-	tn := r.st.T / float64(len(r.parts))
+	tPart := r.st.T / float64(len(r.parts))
 	s.Logf("b_eff_io on %d processes: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s",
-		s.Size, r.st.Partitions, r.st.T, tn, r.st.MPART, r.st.Dir)
+		s.Size, r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
 	for _, acc := range beffio.Accesses {
 		if acc == beffio.Read && r.st.DropCaches != "off" {
 			r.dropCaches()
@@ -82,7 +82,7 @@ func Benchmark(b *testing.B) {
 			r.corrupt()
 		}
 		for _, p := range r.parts {
-			r.phase(b, p, acc, tn)
+			r.phase(b, p, acc, tPart)
 			r.world.Barrier()
 			s.Logf("b_eff_io: %s on %d processes done, %s elapsed", acc, p.n, s.Elapsed().Round(time.Second))
 		}
@@ -165,7 +165,7 @@ func (r *run) path(n int, t beffio.Type, rank int) string {
 }
 
 // phase runs one access method on one partition.
-func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tn float64) {
+func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64) {
 	if p.g == nil {
 		return
 	}
@@ -178,7 +178,7 @@ func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tn float64) {
 		if acc == beffio.Write && t == beffio.Segmented {
 			r.decideSegments(p)
 		}
-		r.typeRun(b, p, acc, t, tn)
+		r.typeRun(b, p, acc, t, tPart)
 	}
 	p.g.Barrier()
 	el := p.maxTime(mpi.Wtime() - start)
@@ -204,7 +204,7 @@ func (r *run) decideSegments(p *partition) {
 
 // typeRun opens the type's file, runs its patterns, closes it and reports the
 // type's total (bytes over open-to-close time).
-func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Type, tn float64) {
+func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Type, tPart float64) {
 	rank := p.g.Rank
 	path := r.path(p.n, t, rank)
 	comm, free := r.fileComm(p, t)
@@ -232,7 +232,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Ty
 			base = p.bases[pat.No]
 		}
 		var moved int64
-		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) { moved = r.pattern(b, p, fh, path, acc, pat, base, tn) })
+		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) { moved = r.pattern(b, p, fh, path, acc, pat, base, tPart) })
 		bytes += moved
 		base += pat.Region(p.counts[pat.No], p.n)
 	}

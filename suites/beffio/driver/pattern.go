@@ -39,7 +39,7 @@ type measured struct {
 }
 
 // pattern measures one pattern and returns the bytes it moved (all ranks).
-func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tn float64) int64 {
+func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) int64 {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Type: pat.Type, Len: pat.Mem, L: pat.L,
 		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Access: acc}}
@@ -55,9 +55,9 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 	case !timeDriven:
 		r.agreeIO(p, where, c.run(p.counts[pat.No]))
 	case r.st.Stop == beffio.StopBarrier:
-		m = r.untilBarrier(p, c, pat, tn, t0, where)
+		m = r.untilBarrier(p, c, pat, tPart, t0, where)
 	default:
-		m = r.untilGeometric(p, c, pat, tn, t0, where)
+		m = r.untilGeometric(p, c, pat, tPart, t0, where)
 	}
 	if acc != beffio.Read {
 		r.agreeIO(p, where+": MPI_File_sync", fh.Sync())
@@ -122,8 +122,8 @@ func (r *run) position(p *partition, fh mpi.File, pat beffio.Pattern, base int64
 // untilGeometric runs a time-driven write with the geometric stop rule:
 // batches that at most double, one decision of rank 0 after each
 // (beffio.NextBatch), within the call cap of the data budget.
-func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tn, t0 float64, where string) measured {
-	target := beffio.PatternTime(tn, pat.U, r.sumU)
+func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tPart, t0 float64, where string) measured {
+	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
 	var m measured
 	var err error
@@ -160,8 +160,8 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tn, t0 
 
 // untilBarrier runs a time-driven write with the reference code's rule:
 // one call, a barrier, rank 0 decides on its clock, a broadcast.
-func (r *run) untilBarrier(p *partition, c *calls, pat beffio.Pattern, tn, t0 float64, where string) measured {
-	target := beffio.PatternTime(tn, pat.U, r.sumU)
+func (r *run) untilBarrier(p *partition, c *calls, pat beffio.Pattern, tPart, t0 float64, where string) measured {
+	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
 	var m measured
 	m.stop = p.g.Until(1, harness.Until{
