@@ -1,4 +1,5 @@
-// Command beff works with the output of the b_eff benchmark suite.
+// Command beff works with the output of beff's benchmark suites (the list
+// is in suites.go).
 //
 // Usage:
 //
@@ -6,7 +7,7 @@
 //
 // The commands are:
 //
-//	fold    fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures
+//	fold    fold the suites' benchmark output into protocols and figures
 //	compare compare runs: folded figures and experiments, benchstat-style
 //	gate    exit 1 when new runs are significantly worse than base runs by more than P%
 //	report  write a static web site with the runs, their plots and a comparison page
@@ -33,7 +34,7 @@ type command struct {
 
 // commands lists the subcommands in the order the usage shows them.
 var commands = []command{
-	{"fold", "fold BenchmarkBeff and BenchmarkBeffIO output into protocols and figures", foldMain},
+	{"fold", "fold the suites' benchmark output into protocols and figures", foldMain},
 	{"compare", "compare runs: folded figures and experiments, benchstat-style", compareMain},
 	{"gate", "exit 1 when new runs are significantly worse than base runs by more than P%", gateMain},
 	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},

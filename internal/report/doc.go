@@ -1,5 +1,5 @@
 // Package report renders results as a static web site: the report
-// generator and result database of SPEC §3.4 ("pick machines and runs,
+// generator and result database of the seed ("pick machines and runs,
 // pick suites, and see them in one plot, zoomable and downloadable"). It
 // works over the list of suites it is given and names none: a suite that
 // implements Pages brings its columns, its section of a run page, its

@@ -1,5 +1,5 @@
 // Package beff holds the definition of the effective bandwidth benchmark b_eff
-// (Rabenseifner and Koniges; see ../shared/SPEC.md §1) as pure functions of the
+// (Rabenseifner and Koniges; docs/beff.md) as pure functions of the
 // process count, the maximum message length and a random seed, so that every
 // rule can be tested without MPI.
 //
@@ -18,8 +18,11 @@
 //   - Patterns: the 6 rings (RingSizes), 30 random rings (RandomPatterns) and
 //     13 additional patterns, each as per-rank exchange Steps.
 //   - Controller: the time-driven loop length (the analogue of testing's predictN).
-//   - Fold: the b_eff formula and the figures of the protocol.
+//   - Formula: the b_eff formula (Beff, LogAvg, Mean).
+//   - Names: the configuration keys, metrics and sub-benchmark names that the
+//     driver writes and the fold reads.
 //
-// The MPI side (running a plan, timing, broadcasting decisions) lives in
-// package harness and internal/mpi.
+// The measurement lives in package driver (running the plans, the loop
+// lengths and the shortcut decided on rank 0) with its C loop in
+// internal/mpi; reading and folding the results in package fold.
 package beff

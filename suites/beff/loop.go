@@ -11,7 +11,7 @@ const (
 	ProbeIterations     = 10
 	ProbeRepetitions    = 3 // the bound uses the fastest of these probe loops
 	// ShortcutLimit is the predicted time of the two largest sizes above
-	// which only the best method is measured there (SPEC §1.6).
+	// which only the best method is measured there (docs/beff.md "The shortcut").
 	ShortcutLimit = 60.0
 )
 
@@ -102,7 +102,7 @@ func (s LoopState) Predict(sizes []int64, target float64, reps int) float64 {
 	return total
 }
 
-// A ShortcutPlan is the decision of SPEC §1.6 for the largest sizes.
+// A ShortcutPlan is the decision of docs/beff.md "The shortcut" for the largest sizes.
 type ShortcutPlan struct {
 	On   bool              // measure the largest sizes with the best method only
 	Best map[string]Method // per pattern, the method with the highest bandwidth at the size before

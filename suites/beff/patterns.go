@@ -130,7 +130,7 @@ func (p *Pattern) Participants() int {
 
 // RingSizes returns the sizes of the rings of the ring pattern with standard
 // ring size s on n processes, in the order the processes fill them
-// (consecutively by rank). See SPEC §1.3.
+// (consecutively by rank). See docs/beff.md "Patterns".
 func RingSizes(n, s int) []int {
 	if s > n {
 		s = n

@@ -14,7 +14,7 @@ import (
 
 const none = beff.None
 
-// refRingSizes is SPEC §1.3 in integer arithmetic:
+// refRingSizes is docs/beff.md "Patterns" in integer arithmetic:
 // floor(n/s + 0.4) = floor((10n + 4s) / (10s)).
 func refRingSizes(n, s int) []int {
 	if s > n {
@@ -115,7 +115,7 @@ func rings(sizes []int) [][]int {
 	return out
 }
 
-// wantRingSteps is the rule of SPEC §1.3 for one rank of one ring: ping to
+// wantRingSteps is the rule of docs/beff.md "Patterns" for one rank of one ring: ping to
 // the right, receive from the left, then pong; one step in a ring of 1 or 2.
 func wantRingSteps(ring []int, pos int) []beff.Step {
 	m := len(ring)

@@ -15,7 +15,7 @@ const MaxInt32 = math.MaxInt32
 const NumSizes = 21
 
 // BufferSize is the size of each cyclic send/receive buffer for lmax:
-// 6·(Lmax+16) bytes (SPEC §1.5).
+// 6·(Lmax+16) bytes (docs/beff.md "One measurement").
 func BufferSize(lmax int64) int64 { return 6 * (lmax + 16) }
 
 // LmaxFromMem returns Lmax = memory per process / 128 for memMiB MiB.

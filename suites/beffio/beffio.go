@@ -1,10 +1,12 @@
 // Package beffio holds the definition of the effective I/O bandwidth
-// benchmark b_eff_io (Rabenseifner and Koniges; ../shared/SPEC.md §2) as pure
+// benchmark b_eff_io (Rabenseifner and Koniges; docs/beffio.md) as pure
 // functions: the pattern table, the default partitions, the schedule, the
 // size-driven repetition rule of the segmented types, the geometric stop
 // rule of the time-driven initial write, the file layouts, the validation
-// values and the b_eff_io formula. The MPI-IO side lives in package harness
-// and internal/mpi.
+// values, the b_eff_io formula, the limits of a run and of its validity
+// (limits.go), the hints file (hints.go) and the names of its results files
+// (names.go). The MPI-IO side lives in package driver and internal/mpi;
+// reading and folding the results in package fold.
 //
 //	pattern bandwidth      = bytes of all n processes / (barrier before first call … barrier after last call and sync)
 //	pattern-type bandwidth = Σ bytes of its patterns / Σ time from open to close   (a ratio of sums)
@@ -171,7 +173,7 @@ func SumU(table []Pattern) int {
 	return s
 }
 
-// Partitions returns the default partitions for n processes (SPEC §2.1):
+// Partitions returns the default partitions for n processes (docs/beffio.md "Inputs"):
 // {1} for 1, {1,2} for 2, otherwise {2^round(0.35·log2 n), 2^round(0.70·log2 n), n}
 // with small = 1 for n = 3 and medium = 3 for n = 4, without duplicates.
 func Partitions(n int) []int {

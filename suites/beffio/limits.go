@@ -8,11 +8,11 @@ const (
 	// pattern of one time unit may get: a shorter T is refused.
 	MinPatternTime = 5e-3
 	// MinPartitionTime is the least scheduled time per partition of a
-	// valid result, seconds (15 minutes, SPEC §2.6).
+	// valid result, seconds (15 minutes, docs/beffio.md "Validity").
 	MinPartitionTime = 15 * 60
 	// MinCacheRatio is the least ratio of the data per access method to
 	// the file-system cache for which the data cannot all have stayed in
-	// the cache (SPEC §2.6).
+	// the cache (docs/beffio.md "Validity").
 	MinCacheRatio = 20
 )
 

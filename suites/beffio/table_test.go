@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPartitionsByHand checks the default partitions of SPEC §2.1 worked out
+// TestPartitionsByHand checks the default partitions of docs/beffio.md "Inputs" worked out
 // by hand: small = 2^round(0.35·log2 N), medium = 2^round(0.70·log2 N),
 // with small = 1 for N = 3 and medium = 3 for N = 4.
 //
@@ -100,7 +100,7 @@ func TestPartitionsRule(t *testing.T) {
 	}
 }
 
-// row is one row of the pattern table as SPEC §2.4 writes it.
+// row is one row of the pattern table as docs/beffio.md "The pattern table" writes it.
 type row struct {
 	no   int
 	ty   Type
@@ -109,7 +109,7 @@ type row struct {
 	fill bool
 }
 
-// specTable is SPEC §2.4 written out for MPART = mpart.
+// specTable is docs/beffio.md "The pattern table" written out for MPART = mpart.
 func specTable(mpart int64) []row {
 	const k, m = KiB, MiB
 	return []row{

@@ -24,7 +24,7 @@ var (
 	flagSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
 	flagRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
 	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
-	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (SPEC: 60)")
+	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
 )
 

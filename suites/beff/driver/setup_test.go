@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"encoding/json"
 	"flag"
 	"math"
 	"testing"
@@ -91,4 +92,26 @@ func TestSetupUnknownMemory(t *testing.T) {
 	_, err := setup(&harness.Job{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "-beff.mem")
+}
+
+// TestConfig checks the configuration lines the fold reads back.
+func TestConfig(t *testing.T) {
+	withFlags(t, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
+	job := &harness.Job{MemMiB: 64, Short: true}
+	st, err := setup(job)
+	require.NoError(t, err)
+	raw, err := json.Marshal(st)
+	require.NoError(t, err)
+	job.SuiteState = map[string]json.RawMessage{name: raw}
+	assert.Equal(t, []string{
+		beff.KeyMem + ": 8",
+		beff.KeyLmax + ": 65536",
+		beff.KeySizes + ": 1,64,4096,16384,65536",
+		beff.KeyRandom + ": 3",
+		beff.KeySeed + ": 7",
+		beff.KeyTarget + ": 1",
+		beff.KeyRmax + ": 12.5",
+		beff.KeyPatterns + ": ring2,pingpong",
+	}, config(job))
+	assert.Nil(t, config(&harness.Job{}), "not set up: no lines")
 }

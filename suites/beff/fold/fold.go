@@ -17,7 +17,7 @@ const (
 	NoteShortcut = "shortcut: the two largest sizes measured with the best method only"
 )
 
-// A Folded is the folded result of one run: the figures of SPEC §1.8 and
+// A Folded is the folded result of one run: the figures of docs/beff.md "What a run reports" and
 // a table per pattern. Figures that the run cannot give are zero. Its
 // verdict is NOT VALID for a short run, for sizes that are not the b_eff
 // sizes of Lmax and for an oversubscribed node; the notes restate each
@@ -54,7 +54,7 @@ type Folded struct {
 	// TotalTime is the wall time of all measurements of the run.
 	TotalTime time.Duration
 	// Shortcut is set when the two largest sizes were measured with the
-	// best method only (SPEC §1.6).
+	// best method only (docs/beff.md "The shortcut").
 	Shortcut bool
 
 	// Patterns are the tables of the measured patterns in measurement
@@ -365,7 +365,7 @@ func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
 }
 
 // shortcutUsed reports whether pattern p was measured under the shortcut of
-// SPEC §1.6: at the two largest of at least three sizes exactly one method,
+// docs/beff.md "The shortcut": at the two largest of at least three sizes exactly one method,
 // the same at both, and 2 repetitions at the largest.
 func shortcutUsed(run *Run, p *beff.Pattern) bool {
 	sizes := run.Config.Sizes

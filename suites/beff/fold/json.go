@@ -12,7 +12,7 @@ type JSONBeff struct {
 	// iterations).
 	TotalTimeS results.Float `json:"total_time_s"`
 	// Shortcut is set when the two largest sizes were measured with the
-	// best method only (SPEC §1.6).
+	// best method only (docs/beff.md "The shortcut").
 	Shortcut bool `json:"shortcut"`
 	// Patterns are the tables of the measured patterns in measurement
 	// order: rings, random rings, additional patterns.

@@ -43,7 +43,7 @@ func methodNames() []string {
 }
 
 // sizePos is the position of message size l on the seed's size axis
-// (SPEC §1.2): the 13 sizes 1 B … 4 KiB and the 8 geometric sizes up to
+// (docs/beff.md "Message sizes"): the 13 sizes 1 B … 4 KiB and the 8 geometric sizes up to
 // lmax are equidistant, so size index i sits at i.
 func sizePos(l, lmax int64) float64 {
 	if l <= 4096 || lmax <= 4096 {

@@ -39,7 +39,7 @@ func (*Suite) Columns() []report.Column {
 }
 
 // SiteReasons adds to the verdict's reasons the shortcut of the two
-// largest sizes (SPEC §1.6), which the site must state.
+// largest sizes (docs/beff.md "The shortcut"), which the site must state.
 func (*Suite) SiteReasons(f results.Folded) []string {
 	p := f.(*Folded)
 	out := append([]string(nil), p.Reasons...)

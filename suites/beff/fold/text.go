@@ -12,7 +12,7 @@ import (
 
 // WriteText writes the protocol for people. The first line is "b_eff =
 // <value> MB/s", the second "VALID" or "NOT VALID: <reason>; …"; then come
-// the run, the figures of SPEC §1.8 with their units, the notes, a summary
+// the run, the figures of docs/beff.md "What a run reports" with their units, the notes, a summary
 // line per pattern and a table per pattern with one row per message size.
 func (p *Folded) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
@@ -42,7 +42,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Info("random patterns", fmt.Sprintf("%d (seed %s)", cfg.Random, seed))
 }
 
-// writeFigures writes the figures of SPEC §1.8.
+// writeFigures writes the figures of docs/beff.md "What a run reports".
 func (p *Folded) writeFigures(w io.Writer) {
 	cfg := p.Run.Config
 	fmt.Fprintf(w, "\nFigures\n")

@@ -24,7 +24,7 @@ import (
 var (
 	flagT          = flag.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)")
 	flagDir        = flag.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, removed afterwards)")
-	flagPartitions = flag.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the SPEC rule for the job size)")
+	flagPartitions = flag.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)")
 	flagMem        = flag.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)")
 	flagTotalMem   = flag.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)")
 	flagKeep       = flag.Bool("beffio.keep", false, "b_eff_io: keep the files")

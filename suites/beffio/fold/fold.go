@@ -16,7 +16,7 @@ import (
 const Release2Label = "release-2 formula (secondary, not b_eff_io)"
 
 // A Folded is the folded result of one b_eff_io run: b_eff_io, the figures
-// of SPEC §2.6, the validity and the table of SPEC §2.8. Arrays indexed by
+// of docs/beffio.md "The numbers", the validity and the table of docs/beffio.md "What a run reports". Arrays indexed by
 // access method follow beffio.Accesses.
 type Folded struct {
 	results.Validity
@@ -85,7 +85,7 @@ type Partition struct {
 }
 
 // Fold checks that run holds every line its configuration promises and
-// computes its figures (SPEC §2.6):
+// computes its figures (docs/beffio.md "The numbers"):
 //
 //	access-method value = (2·type0 + type1 + type2 + type3 + type4)/6 over
 //	                      the pattern-type totals (beffio.AccessValue,
@@ -263,7 +263,7 @@ func (p *Folded) dataRatios() {
 	}
 }
 
-// judge sets the reasons why the result is NOT VALID (SPEC §2.6).
+// judge sets the reasons why the result is NOT VALID (docs/beffio.md "The numbers").
 func (p *Folded) judge() {
 	cfg := p.Run.Config
 	if tp := cfg.TPartition(); tp < beffio.MinPartitionTime {

@@ -1,7 +1,8 @@
 // Package fold reads, folds and renders the results of b_eff_io: from the
-// benchfmt lines of BenchmarkBeffIO to b_eff_io and the figures of SPEC
-// §2.6 (docs/beffio.md), the protocol with the table of SPEC §2.8, the
-// JSON details and the data of the report's 3+5 plots. Its Suite plugs
+// benchfmt lines of BenchmarkBeffIO to b_eff_io and its figures
+// (docs/beffio.md), the protocol with the table of bandwidth per chunk size
+// and pattern type, the JSON details and the data of the report's 3+5
+// plots. Its Suite plugs
 // b_eff_io into the generic layers (internal/results, internal/compare,
 // internal/report).
 //

@@ -13,8 +13,8 @@ import (
 
 // WriteText writes the b_eff_io protocol for people. The first line is
 // "b_eff_io = <value> MB/s", the second "VALID" or "NOT VALID: <reason>;
-// <reason>…". Then come the run, the figures of SPEC §2.6, the notes, a
-// table of the partitions, the table of SPEC §2.8 (per partition and
+// <reason>…". Then come the run, the figures of docs/beffio.md "The numbers", the notes, a
+// table of the partitions, the table of docs/beffio.md "What a run reports" (per partition and
 // access method the bandwidth per chunk size and pattern type, with the
 // pattern-type totals) and per partition every pattern line.
 func (p *Folded) WriteText(w io.Writer) error {
@@ -56,7 +56,7 @@ func onProcs(n int) string {
 	return fmt.Sprintf("MB/s on %d processes", n)
 }
 
-// writeFigures writes the figures of SPEC §2.6.
+// writeFigures writes the figures of docs/beffio.md "The numbers".
 func (p *Folded) writeFigures(w io.Writer) {
 	cfg := p.Run.Config
 	fmt.Fprintf(w, "\nFigures\n")
@@ -127,7 +127,7 @@ func (p *Folded) writePartitions(w io.Writer) {
 	pt.Write(w)
 }
 
-// writeMatrices writes the table of SPEC §2.8 per partition and access.
+// writeMatrices writes the table of docs/beffio.md "What a run reports" per partition and access.
 func (p *Folded) writeMatrices(w io.Writer) {
 	fmt.Fprintf(w, "\nBandwidth per chunk size and pattern type in MB/s; total: the pattern-type bandwidth\n")
 	fmt.Fprintf(w, "(Σ bytes / Σ time from open to close); l: disk chunk, L: memory chunk of type 0 (= l otherwise)\n")
@@ -176,7 +176,7 @@ func patternRow(m *Measurement) []string {
 		results.Num(m.MB, 5, 1), results.Num(m.Seconds, 4, 1), results.Num(m.MBps, 5, 1), errs, dec, stop, fp}
 }
 
-// matrixRow is the row of the table of SPEC §2.8 that pattern p belongs to:
+// matrixRow is the row of the table of docs/beffio.md "What a run reports" that pattern p belongs to:
 // rows 0..8 are the patterns of type 0; the patterns of the other types
 // share the row of the type-0 pattern with the same chunk (the type-0
 // pattern with l = 1 MiB, L = 2 MiB, row 2, has no counterpart); row 9
@@ -199,7 +199,7 @@ func matrixRow(pats []beffio.Pattern, p beffio.Pattern) int {
 	return i + 1
 }
 
-// writeMatrix writes the table of SPEC §2.8 for one partition and access
+// writeMatrix writes the table of docs/beffio.md "What a run reports" for one partition and access
 // method: one row per chunk size, one column per pattern type, and the
 // pattern-type totals.
 func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.Access) {

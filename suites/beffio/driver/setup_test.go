@@ -1,0 +1,118 @@
+package driver
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// withFlags sets command-line flags for one test and restores them after.
+func withFlags(t *testing.T, kv map[string]string) {
+	t.Helper()
+	for k, v := range kv {
+		f := flag.Lookup(k)
+		require.NotNil(t, f, k)
+		old := f.Value.String()
+		require.NoError(t, flag.Set(k, v))
+		t.Cleanup(func() { flag.Set(k, old) })
+	}
+}
+
+func TestSetup(t *testing.T) {
+	job := &harness.Job{Hosts: []string{"h", "h", "h", "h"}, MemMiB: 2048, TotalMiB: 8192, RootMiB: 8192, ProcsNode: 4}
+	dir := t.TempDir()
+	hints := filepath.Join(dir, "hints.txt")
+	require.NoError(t, os.WriteFile(hints, []byte("type=shared l=1024 striping_unit=65536\n"), 0o644))
+	cases := []struct {
+		name  string
+		flags map[string]string
+		short bool
+		err   string
+		check func(t *testing.T, st Settings)
+	}{
+		{name: "default", check: func(t *testing.T, st Settings) {
+			assert.Equal(t, 150.0, st.T)
+			assert.Equal(t, []int{2, 3, 4}, st.Partitions, "N = 4: medium partition 3")
+			assert.Equal(t, int64(2048), st.MemMiB)
+			assert.Equal(t, beffio.MPART(2048), st.MPART)
+			assert.Equal(t, int64(8192), st.TotalMiB)
+			assert.Equal(t, int64(8192), st.CacheMiB, "rank 0's node")
+			assert.True(t, st.OwnDir)
+			assert.Equal(t, beffio.RewriteAll, st.Rewrite)
+			assert.Equal(t, beffio.StopGeometric, st.Stop)
+			assert.Equal(t, "off", st.DropCaches)
+			assert.Positive(t, st.MaxData)
+		}},
+		{name: "short", short: true, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, 6.0, st.T)
+			assert.Equal(t, int64(8), st.MemMiB)
+		}},
+		{name: "partitions", flags: map[string]string{"beffio.partitions": "4, 1"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, []int{1, 4}, st.Partitions)
+		}},
+		{name: "dir and data", flags: map[string]string{"beffio.dir": dir, "beffio.maxdata": "100"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, dir, st.Dir)
+			assert.False(t, st.OwnDir)
+			assert.Equal(t, int64(100)<<20, st.MaxData)
+			assert.Equal(t, "-beffio.maxdata", st.MaxDataWhy)
+		}},
+		{name: "hints", flags: map[string]string{"beffio.hints": hints}, check: func(t *testing.T, st Settings) {
+			require.Len(t, st.Hints, 1)
+			assert.Equal(t, int64(1024), st.Hints[0].L)
+		}},
+		{name: "rewrite", flags: map[string]string{"beffio.rewrite": "some"}, err: "-beffio.rewrite=some: want all or scatter"},
+		{name: "sharedfp", flags: map[string]string{"beffio.sharedfp": "maybe"}, err: "-beffio.sharedfp=maybe: want auto or off"},
+		{name: "stop", flags: map[string]string{"beffio.stop": "never"}, err: "-beffio.stop=never: want geometric or barrier"},
+		{name: "partition too large", flags: map[string]string{"beffio.partitions": "5"}, err: "partition 5 is larger than the job (4 processes)"},
+		{name: "partition twice", flags: map[string]string{"beffio.partitions": "2,2"}, err: "partition 2 given twice"},
+		{name: "partition zero", flags: map[string]string{"beffio.partitions": "0"}, err: `"0" is not a positive number of processes`},
+		{name: "mem", flags: map[string]string{"beffio.mem": "4096"}, err: "more than the 2048 MiB"},
+		{name: "T", flags: map[string]string{"beffio.T": "2"}, err: "use at least 2.9 s"},
+		{name: "no dir", flags: map[string]string{"beffio.dir": filepath.Join(dir, "absent")}, err: "no such file or directory"},
+		{name: "maxdata", flags: map[string]string{"beffio.maxdata": "-1"}, err: "-beffio.maxdata=-1"},
+		{name: "bad hints", flags: map[string]string{"beffio.hints": filepath.Join(dir, "absent.txt")}, err: "-beffio.hints: open"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			withFlags(t, c.flags)
+			in := *job
+			in.Short = c.short
+			got, err := setup(&in)
+			if c.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), c.err)
+				return
+			}
+			require.NoError(t, err)
+			c.check(t, got.(Settings))
+		})
+	}
+}
+
+func TestConfig(t *testing.T) {
+	job := &harness.Job{Hosts: []string{"h"}, MemMiB: 1024, TotalMiB: 1024, RootMiB: 1024}
+	st, err := setup(job)
+	require.NoError(t, err)
+	require.NoError(t, setupState(job, st))
+	lines := config(job)
+	require.Len(t, lines, 13)
+	assert.Equal(t, beffio.KeyT+": 150", lines[0])
+	assert.Equal(t, beffio.KeyPartitions+": 1", lines[1])
+	assert.Equal(t, beffio.KeyHints+": none", lines[11])
+}
+
+// setupState keeps st as the decided settings of b_eff_io in job, as the
+// harness does.
+func setupState(job *harness.Job, st any) error {
+	raw, err := json.Marshal(st)
+	job.SuiteState = map[string]json.RawMessage{name: raw}
+	return err
+}
