@@ -2,6 +2,7 @@ package report
 
 import (
 	"html/template"
+	"io/fs"
 	"math"
 	"strconv"
 	"strings"
@@ -81,11 +82,42 @@ func (v PlotNum) MarshalJSON() ([]byte, error) {
 // Missing is the PlotNum of a point that was not measured.
 var Missing = PlotNum(math.NaN())
 
-// Section renders a suite's template t with data into the HTML of a
-// section or a control block.
-func Section(t *template.Template, data any) (template.HTML, error) {
+// SiteFiles are a suite's files for the site, in a folder site/ of its
+// own: section.tmpl (its section of a run page), controls.tmpl (the
+// content of its fieldset on the comparison page) and plot.js (its drawing
+// code). The templates have Funcs and the suite's own funcs.
+type SiteFiles struct {
+	templates *template.Template
+	script    []byte
+}
+
+// NewSiteFiles reads the site/ folder of fsys; it panics on a template
+// that does not parse, as template.Must does (the files are embedded).
+func NewSiteFiles(fsys fs.FS, funcs template.FuncMap) *SiteFiles {
+	t := template.Must(template.New("").Funcs(Funcs).Funcs(funcs).ParseFS(fsys, "site/*.tmpl"))
+	script, err := fs.ReadFile(fsys, "site/plot.js")
+	if err != nil {
+		panic(err)
+	}
+	return &SiteFiles{templates: t, script: script}
+}
+
+// Section renders section.tmpl with data, without a final newline: the
+// run page puts the section on lines of its own.
+func (f *SiteFiles) Section(data any) (template.HTML, error) {
+	h, err := f.render("section.tmpl", data)
+	return template.HTML(strings.TrimSuffix(string(h), "\n")), err
+}
+
+// Controls renders controls.tmpl.
+func (f *SiteFiles) Controls() (template.HTML, error) { return f.render("controls.tmpl", nil) }
+
+// Script is plot.js.
+func (f *SiteFiles) Script() []byte { return f.script }
+
+func (f *SiteFiles) render(name string, data any) (template.HTML, error) {
 	var b strings.Builder
-	if err := t.Execute(&b, data); err != nil {
+	if err := f.templates.ExecuteTemplate(&b, name, data); err != nil {
 		return "", err
 	}
 	return template.HTML(b.String()), nil

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -237,4 +238,21 @@ func TestPlotNum(t *testing.T) {
 	b, err := json.Marshal([]PlotNum{Missing})
 	require.NoError(t, err)
 	assert.Equal(t, "[null]", string(b))
+}
+
+func TestSiteFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"site/section.tmpl":  {Data: []byte(`<section id="x">{{mbps .V}} {{twice .V}}</section>` + "\n")},
+		"site/controls.tmpl": {Data: []byte("<label>x</label>\n")},
+		"site/plot.js":       {Data: []byte("/* x */\n")},
+	}
+	f := NewSiteFiles(fsys, template.FuncMap{"twice": func(v float64) float64 { return 2 * v }})
+	h, err := f.Section(struct{ V float64 }{1.5})
+	require.NoError(t, err)
+	assert.Equal(t, template.HTML(`<section id="x">1.5000 3</section>`), h, "the site's funcs and the suite's, no final newline")
+	c, err := f.Controls()
+	require.NoError(t, err)
+	assert.Equal(t, template.HTML("<label>x</label>\n"), c)
+	assert.Equal(t, "/* x */\n", string(f.Script()))
+	assert.Panics(t, func() { NewSiteFiles(fstest.MapFS{}, nil) }, "no templates")
 }

@@ -4,7 +4,6 @@ import (
 	"embed"
 	"html/template"
 	"slices"
-	"strings"
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
@@ -18,7 +17,7 @@ import (
 //go:embed site
 var siteFS embed.FS
 
-var siteTemplates = template.Must(template.New("").Funcs(report.Funcs).Funcs(template.FuncMap{
+var site = report.NewSiteFiles(siteFS, template.FuncMap{
 	"beffMethods": func() []string {
 		var out []string
 		for _, m := range beff.Methods {
@@ -26,7 +25,7 @@ var siteTemplates = template.Must(template.New("").Funcs(report.Funcs).Funcs(tem
 		}
 		return out
 	},
-}).ParseFS(siteFS, "site/*.tmpl"))
+})
 
 var _ report.Pages = (*Suite)(nil)
 
@@ -52,23 +51,17 @@ func (*Suite) SiteReasons(f results.Folded) []string {
 // Section renders the b_eff section of a run page.
 func (*Suite) Section(f results.Folded) (template.HTML, error) {
 	p := f.(*Folded)
-	h, err := report.Section(siteTemplates.Lookup("section.tmpl"), struct {
+	return site.Section(struct {
 		*Folded
 		Figs []results.Figure
 	}{p, p.Figures()})
-	return template.HTML(strings.TrimSuffix(string(h), "\n")), err
 }
 
 // Controls renders the b_eff controls of the comparison page.
-func (*Suite) Controls() (template.HTML, error) {
-	return report.Section(siteTemplates.Lookup("controls.tmpl"), nil)
-}
+func (*Suite) Controls() (template.HTML, error) { return site.Controls() }
 
 // PlotData is the data of the b_eff plot of a run.
 func (*Suite) PlotData(f results.Folded) any { return newPlotData(f.(*Folded)) }
 
 // Script is the b_eff drawing code.
-func (*Suite) Script() []byte {
-	b, _ := siteFS.ReadFile("site/plot.js")
-	return b
-}
+func (*Suite) Script() []byte { return site.Script() }

@@ -3,7 +3,6 @@ package fold
 import (
 	"embed"
 	"html/template"
-	"strings"
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
@@ -18,7 +17,7 @@ import (
 //go:embed site
 var siteFS embed.FS
 
-var siteTemplates = template.Must(template.New("").Funcs(report.Funcs).Funcs(template.FuncMap{
+var site = report.NewSiteFiles(siteFS, template.FuncMap{
 	"ioAccesses": func() []string {
 		var out []string
 		for _, a := range beffio.Accesses {
@@ -33,7 +32,7 @@ var siteTemplates = template.Must(template.New("").Funcs(report.Funcs).Funcs(tem
 		}
 		return out
 	},
-}).ParseFS(siteFS, "site/*.tmpl"))
+})
 
 var _ report.Pages = (*Suite)(nil)
 
@@ -66,24 +65,18 @@ func (*Suite) Section(f results.Folded) (template.HTML, error) {
 			Value: part.Value, Release2: part.Release2, Time: part.Time, Scheduled: part.Scheduled,
 			Best: part.N == p.BestN})
 	}
-	h, err := report.Section(siteTemplates.Lookup("section.tmpl"), struct {
+	return site.Section(struct {
 		*Folded
 		Figs  []results.Figure
 		Parts []partRow
 	}{p, p.Figures(), parts})
-	return template.HTML(strings.TrimSuffix(string(h), "\n")), err
 }
 
 // Controls renders the b_eff_io controls of the comparison page.
-func (*Suite) Controls() (template.HTML, error) {
-	return report.Section(siteTemplates.Lookup("controls.tmpl"), nil)
-}
+func (*Suite) Controls() (template.HTML, error) { return site.Controls() }
 
 // PlotData is the data of the b_eff_io plots of a run.
 func (*Suite) PlotData(f results.Folded) any { return newPlotData(f.(*Folded)) }
 
 // Script is the b_eff_io drawing code.
-func (*Suite) Script() []byte {
-	b, _ := siteFS.ReadFile("site/plot.js")
-	return b
-}
+func (*Suite) Script() []byte { return site.Script() }
