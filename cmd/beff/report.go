@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/results"
 )
 
 const reportUsage = `usage: beff report [-o DIR] [-now TIME] FILE|DIRECTORY...
@@ -76,15 +77,15 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff report: skipping %v\n", s)
 	}
 	if len(site.Entries) == 0 {
-		return fail(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), reportPlural(len(paths))))
+		return fail(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
 	}
 	if err := site.Write(*out, report.Options{Now: now, Library: lib}); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "beff report: %s: %d run%s from %d file%s", filepath.Join(*out, "index.html"),
-		len(site.Entries), reportPlural(len(site.Entries)), len(paths)-len(site.Skipped), reportPlural(len(paths)-len(site.Skipped)))
+		len(site.Entries), results.Plural(len(site.Entries)), len(paths)-len(site.Skipped), results.Plural(len(paths)-len(site.Skipped)))
 	if n := len(site.Skipped); n > 0 {
-		fmt.Fprintf(stdout, "; %d file%s skipped", n, reportPlural(n))
+		fmt.Fprintf(stdout, "; %d file%s skipped", n, results.Plural(n))
 	}
 	fmt.Fprintln(stdout)
 	return exitOK
@@ -165,11 +166,4 @@ func digits(s string) int {
 		n++
 	}
 	return n
-}
-
-func reportPlural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

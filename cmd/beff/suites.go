@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
@@ -25,13 +23,5 @@ func benchmarks(list []results.Suite) string {
 	for _, s := range list {
 		names = append(names, "Benchmark"+s.Bench())
 	}
-	return joinAnd(names)
-}
-
-// joinAnd joins s as "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return results.JoinWith(names, "and")
 }

@@ -172,7 +172,7 @@ func WriteGate(w io.Writer, g *GateResult) error {
 		}
 	}
 	summary := fmt.Sprintf("compared %s: %d significantly worse, %d significantly better, %d untestable (too few samples)",
-		joinAnd(counts), g.Worse, g.Better, g.Untestable)
+		results.JoinWith(counts, "and"), g.Worse, g.Better, g.Untestable)
 	if !g.Failed() {
 		fmt.Fprintf(bw, "ok: no significant drop > %s (%s)\n", maxDrop, summary)
 		return bw.Flush()
@@ -202,12 +202,4 @@ func WriteGate(w io.Writer, g *GateResult) error {
 	}
 	fmt.Fprintf(bw, "(%s)\n", summary)
 	return bw.Flush()
-}
-
-// joinAnd joins s as "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

@@ -62,9 +62,10 @@ const (
 // it for its figures, else bandwidths improve upwards and times downwards.
 func betterOf(s results.Suite, unit string) Direction {
 	for _, u := range s.FoldUnits() {
-		if u.Name == unit && u.Better == "lower" {
-			return LowerIsBetter
-		} else if u.Name == unit {
+		if u.Name == unit {
+			if u.Better == "lower" {
+				return LowerIsBetter
+			}
 			return HigherIsBetter
 		}
 	}

@@ -118,7 +118,7 @@ func (s *Site) indexPage(info pageInfo) indexPage {
 	for _, su := range s.Suites {
 		kth = append(kth, "the k-th "+su.Name()+" run")
 	}
-	p.RunIs = joinAnd(kth)
+	p.RunIs = results.JoinWith(kth, "and")
 	for _, e := range s.Entries {
 		p.Rows = append(p.Rows, s.newRow(e))
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 //go:embed templates/*.tmpl
@@ -117,15 +119,7 @@ func (s *Site) brand() string {
 	for _, su := range s.Suites {
 		names = append(names, su.Name())
 	}
-	return joinAnd(names)
-}
-
-// joinAnd joins s as "a, b and c".
-func joinAnd(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return results.JoinWith(names, "and")
 }
 
 // writeDir writes files into a new directory beside dir and puts it in

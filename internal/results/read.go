@@ -164,7 +164,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		for _, s := range suites {
 			names = append(names, "Benchmark"+s.Bench())
 		}
-		return nil, &Error{fileName, 0, "not beff output: no " + orList(names) + " results"}
+		return nil, &Error{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
 	}
 	return rd.f, nil
 }
@@ -284,12 +284,4 @@ func fileConfig(res *benchfmt.Result) Config {
 		}
 	}
 	return m
-}
-
-// orList joins s as "a, b or c".
-func orList(s []string) string {
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }

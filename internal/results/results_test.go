@@ -250,3 +250,10 @@ func TestFloatJSON(t *testing.T) {
 func TestJSONFloatFields(t *testing.T) {
 	resultstest.CheckFloats(t, results.JSONDoc{})
 }
+
+func TestJoinWith(t *testing.T) {
+	assert.Equal(t, "", results.JoinWith(nil, "and"))
+	assert.Equal(t, "a", results.JoinWith([]string{"a"}, "and"))
+	assert.Equal(t, "a and b", results.JoinWith([]string{"a", "b"}, "and"))
+	assert.Equal(t, "a, b or c", results.JoinWith([]string{"a", "b", "c"}, "or"))
+}

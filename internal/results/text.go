@@ -108,6 +108,14 @@ func List(s []string, n int) string {
 	return strings.Join(s[:n], ", ") + ", ..."
 }
 
+// JoinWith joins s as "a, b <word> c": JoinWith(s, "and"), JoinWith(s, "or").
+func JoinWith(s []string, word string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " " + word + " " + s[len(s)-1]
+}
+
 // Plural is "s" unless n is 1.
 func Plural(n int) string {
 	if n == 1 {
