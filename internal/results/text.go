@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +15,22 @@ import (
 // figures, notes and tables. No line they write parses as a benchfmt
 // configuration, result or unit line, so the text may precede benchfmt
 // output in one stream.
+
+// WriteProtocol writes a suite's protocol in the shape every protocol has:
+// the head (WriteHead with label and value), a block describing the run,
+// the figures, the notes of the verdict, then the tables, each a function
+// that writes its block.
+func WriteProtocol(w io.Writer, label string, value float64, v *Validity, run, figures func(io.Writer), tables ...func(io.Writer)) error {
+	bw := bufio.NewWriter(w)
+	WriteHead(bw, label, value, v)
+	run(bw)
+	figures(bw)
+	Text{W: bw}.Notes(v.Notes)
+	for _, t := range tables {
+		t(bw)
+	}
+	return bw.Flush()
+}
 
 // WriteHead writes the first lines of a protocol: "<label> = <value>
 // MB/s", then "VALID" or "NOT VALID: <reason>; <reason>…", then a blank
@@ -40,6 +57,16 @@ func (t Text) Info(label, value string) {
 	if value != "" {
 		fmt.Fprintf(t.W, "  %-16s %s\n", label, value)
 	}
+}
+
+// Job writes what every run says of its job: mode, date, MPI library,
+// hosts and the version of beff.
+func (t Text) Job(c *Common) {
+	t.Info("mode", c.Mode)
+	t.Info("date", c.Date)
+	t.Info("mpi library", c.Library)
+	t.Info("hosts", c.Hosts)
+	t.Info("beff version", c.Version)
 }
 
 // Figure writes a figure: its label, its value right-aligned and its unit.

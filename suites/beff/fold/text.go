@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,13 +14,7 @@ import (
 // the run, the figures of docs/beff.md "What a run reports" with their units, the notes, a summary
 // line per pattern and a table per pattern with one row per message size.
 func (p *Folded) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	results.WriteHead(bw, "b_eff", p.Beff, &p.Validity)
-	p.writeRun(bw)
-	p.writeFigures(bw)
-	results.Text{W: bw}.Notes(p.Notes)
-	p.writePatterns(bw)
-	return bw.Flush()
+	return results.WriteProtocol(w, "b_eff", p.Beff, &p.Validity, p.writeRun, p.writeFigures, p.writePatterns)
 }
 
 // writeRun writes what the run is.
@@ -29,11 +22,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	cfg := p.Run.Config
 	fmt.Fprintf(w, "Run %d of %s (from line %d): %d measurements\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Measurements))
 	t := results.Text{W: w}
-	t.Info("mode", cfg.Mode)
-	t.Info("date", cfg.Date)
-	t.Info("mpi library", cfg.Library)
-	t.Info("hosts", cfg.Hosts)
-	t.Info("beff version", cfg.Version)
+	t.Job(&cfg.Common)
 	t.Info("sizes", strings.ReplaceAll(results.JoinInts(cfg.Sizes), ",", ", ")+" bytes")
 	seed := cfg.Seed
 	if seed == "" {

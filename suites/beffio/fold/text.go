@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strconv"
@@ -18,15 +17,8 @@ import (
 // access method the bandwidth per chunk size and pattern type, with the
 // pattern-type totals) and per partition every pattern line.
 func (p *Folded) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	results.WriteHead(bw, "b_eff_io", p.BeffIO, &p.Validity)
-	p.writeRun(bw)
-	p.writeFigures(bw)
-	results.Text{W: bw}.Notes(p.Notes)
-	p.writePartitions(bw)
-	p.writeMatrices(bw)
-	p.writePatterns(bw)
-	return bw.Flush()
+	return results.WriteProtocol(w, "b_eff_io", p.BeffIO, &p.Validity, p.writeRun, p.writeFigures,
+		p.writePartitions, p.writeMatrices, p.writePatterns)
 }
 
 // writeRun writes what the run is.
@@ -34,11 +26,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	cfg := p.Run.Config
 	fmt.Fprintf(w, "b_eff_io run %d of %s (from line %d): %d lines\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Measurements))
 	t := results.Text{W: w}
-	t.Info("mode", cfg.Mode)
-	t.Info("date", cfg.Date)
-	t.Info("mpi library", cfg.Library)
-	t.Info("hosts", cfg.Hosts)
-	t.Info("beff version", cfg.Version)
+	t.Job(&cfg.Common)
 	t.Info("processes (N)", strconv.Itoa(cfg.N))
 	t.Info("partitions", strings.ReplaceAll(results.JoinInts(cfg.Partitions), ",", ", "))
 	t.Info("scheduled T", fmt.Sprintf("%s s (%s s per partition)", results.Seconds(cfg.T), results.Seconds(cfg.TPartition())))
