@@ -40,7 +40,7 @@ func probeLocal(s *Session) []node {
 	}
 	in := make([]byte, hostLen+24)
 	copy(in, host)
-	putInt64(in[hostLen:], NodeMemMiB())
+	putInt64(in[hostLen:], nodeMemMiB())
 	putInt64(in[hostLen+8:], int64(nloc))
 	putInt64(in[hostLen+16:], int64(onlineCPUs()))
 	all := make([]byte, len(in)*s.Size)
@@ -81,8 +81,8 @@ func onlineCPUs() int {
 	return n
 }
 
-// NodeMemMiB reads MemTotal of this node from /proc/meminfo (0 if unknown).
-func NodeMemMiB() int64 {
+// nodeMemMiB reads MemTotal of this node from /proc/meminfo (0 if unknown).
+func nodeMemMiB() int64 {
 	b, err := os.ReadFile("/proc/meminfo")
 	if err != nil {
 		return 0

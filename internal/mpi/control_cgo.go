@@ -15,9 +15,6 @@ import (
 	"unsafe"
 )
 
-// Enabled reports whether this build links an MPI library.
-const Enabled = true
-
 var (
 	// World is MPI_COMM_WORLD, CommNull MPI_COMM_NULL; set by Init.
 	World, CommNull Comm

@@ -7,9 +7,6 @@ package mpi
 // by a build without MPI. The suites' loops (beff.go, beffio.go) fail the
 // same way, since no cgo file sets their C functions.
 
-// Enabled reports whether this build links an MPI library.
-const Enabled = false
-
 var (
 	World, CommNull Comm = 0, -1
 	ProcNull             = -2
