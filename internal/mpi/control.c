@@ -87,30 +87,31 @@ int ctl_cart_shift(MPI_Fint c, int dir, int disp, int *src, int *dest) {
 	return MPI_Cart_shift(MPI_Comm_f2c(c), dir, disp, src, dest);
 }
 int ctl_abort(MPI_Fint c, int code) { return MPI_Abort(MPI_Comm_f2c(c), code); }
+/* copy_out copies the n bytes of s into buf of len bytes, cut to fit, and
+ * ends it with a NUL. */
+static void copy_out(const char *s, int n, char *buf, int len) {
+	if (n >= len) n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+}
 void ctl_error_string(int code, char *buf, int len) {
 	char s[MPI_MAX_ERROR_STRING];
 	int n = 0;
 	if (MPI_Error_string(code, s, &n) != MPI_SUCCESS) n = 0;
-	if (n >= len) n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
+	copy_out(s, n, buf, len);
 }
 int ctl_library_version(char *buf, int len) {
 	char s[MPI_MAX_LIBRARY_VERSION_STRING];
 	int n = 0;
 	int rc = MPI_Get_library_version(s, &n);
-	if (n >= len) n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
+	copy_out(s, n, buf, len);
 	return rc;
 }
 int ctl_processor_name(char *buf, int len) {
 	char s[MPI_MAX_PROCESSOR_NAME];
 	int n = 0;
 	int rc = MPI_Get_processor_name(s, &n);
-	if (n >= len) n = len - 1;
-	memcpy(buf, s, n);
-	buf[n] = 0;
+	copy_out(s, n, buf, len);
 	return rc;
 }
 double ctl_wtime(void) { return MPI_Wtime(); }

@@ -16,6 +16,9 @@ type Site struct {
 	Files   []string // the input files in order, skipped ones included
 	Entries []*Entry // in file order, then by index
 	Skipped []Skipped
+
+	pageInfos []suiteInfo // the suites with pages (withPages)
+	pageIndex []int
 }
 
 // A Skipped file is an input left out of the site, with the reason.

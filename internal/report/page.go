@@ -32,9 +32,12 @@ type suiteInfo struct {
 }
 
 // withPages lists the suites of the site that have pages, with the index
-// in the suite list of each.
+// in the suite list of each (computed once per site).
 func (s *Site) withPages() ([]suiteInfo, []int) {
-	var out []suiteInfo
+	if s.pageInfos != nil {
+		return s.pageInfos, s.pageIndex
+	}
+	out := []suiteInfo{}
 	var index []int
 	for i, su := range s.Suites {
 		if pg := pages(su); pg != nil {
@@ -43,6 +46,7 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 			index = append(index, i)
 		}
 	}
+	s.pageInfos, s.pageIndex = out, index
 	return out, index
 }
 
