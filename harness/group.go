@@ -167,24 +167,28 @@ func (g *Group) Until(first int64, u Until) Stopped {
 // Decide runs f on rank 0 of g and gives its result to every rank (JSON
 // over MPI_Bcast). Use it for decisions with structure (patterns,
 // settings); per-measurement decisions use Round.
-func Decide[T any](g *Group, f func() T) T {
+func Decide[T any](g *Group, f func() T) T { return DecideAt(g, 0, f) }
+
+// DecideAt runs f on rank root of g and gives its result to every rank:
+// for what a sub-group measured without rank 0 (a pair of other ranks).
+func DecideAt[T any](g *Group, root int, f func() T) T {
 	var v T
 	var buf []byte
-	n := []int64{0}
-	if g.IsRoot() {
+	n := make([]byte, 8)
+	if g.Rank == root {
 		v = f()
 		var err error
 		if buf, err = json.Marshal(v); err != nil {
 			g.s.Fail("encoding a decision", err)
 		}
-		n[0] = int64(len(buf))
+		putInt64(n, int64(len(buf)))
 	}
-	g.Bcast(n)
-	if !g.IsRoot() {
-		buf = make([]byte, n[0])
+	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(n, root))
+	if g.Rank != root {
+		buf = make([]byte, getInt64(n))
 	}
-	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, 0))
-	if !g.IsRoot() {
+	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, root))
+	if g.Rank != root {
 		if err := json.Unmarshal(buf, &v); err != nil {
 			g.s.Fail("decoding a decision", err)
 		}

@@ -53,7 +53,7 @@ const (
 	ExitSuite      = 5 // the first exit code a suite may define
 )
 
-var mpiThread = flag.String("mpi.thread", "serialized", "MPI thread level to ask for: serialized (default; MPI calls come from several OS threads, one at a time), single (what a plain C program gets from MPI_Init: for comparisons with C benchmarks; beff serialises its MPI calls), funneled or multiple")
+var mpiThread = flag.String("mpi.thread", "single", "MPI thread level to ask for: single (default: what a plain C program gets from MPI_Init; beff makes every MPI call from the thread that initialised MPI), funneled, serialized or multiple")
 
 // session is the job's session, once Main has set it up.
 var session *Session
@@ -82,12 +82,13 @@ func run(m *testing.M) int {
 	}
 	s.Job = oc.Job
 	forceFlags()
+	prepare(s)
 	if s.IsRoot() {
 		writeConfig(s.Out, &s.Job)
 	}
 	session = s
 	s.start = time.Now()
-	code := m.Run()
+	code := mpi.Serve(m.Run) // every MPI call on this thread
 	// Agree on one exit code (a failed test on any rank fails the job).
 	code = int(s.World().MaxAll([]int64{int64(code)})[0])
 	if err := mpi.Finalize(); err != nil {

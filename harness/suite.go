@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"flag"
 	"regexp"
 )
@@ -20,6 +21,13 @@ type Suite struct {
 	// rank as JSON, see Session.State) or an error, which stops the job
 	// before anything is measured.
 	Setup func(job *Job) (any, error)
+	// Prepare, when set, runs on every rank after Setup's settings are
+	// broadcast and before the configuration is printed: the place for
+	// collective measurements the configuration reports (the SKaMPI
+	// suite's pairs and clock offsets). It returns the settings to keep
+	// instead, which must be the same on every rank (take them with
+	// Decide).
+	Prepare func(s *Session) any
 	// Config returns the suite's configuration lines ("key: value").
 	Config func(job *Job) []string
 	// Units are the suite's unit declarations ("MB/s better=higher").
@@ -41,6 +49,21 @@ func selected() []*Suite {
 		}
 	}
 	return out
+}
+
+// prepare runs the Prepare of every suite set up and keeps what it
+// returns as the suite's settings.
+func prepare(s *Session) {
+	for _, su := range setUp(&s.Job) {
+		if su.Prepare == nil {
+			continue
+		}
+		raw, err := json.Marshal(su.Prepare(s))
+		if err != nil {
+			s.Fail("keeping the settings of "+su.Name, err)
+		}
+		s.Job.SuiteState[su.Name] = raw
+	}
 }
 
 // setUp returns the suites whose settings job holds, in registration

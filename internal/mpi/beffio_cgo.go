@@ -31,7 +31,7 @@ func cRunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, er
 	c := p.c()
 	var errs C.int64_t
 	var f C.beffio_fault
-	rc := C.beffio_calls(&c, C.int64_t(c0), C.int64_t(k), (*C.uchar)(buf.p), &errs, &f)
+	rc := onMain(func() C.int { return C.beffio_calls(&c, C.int64_t(c0), C.int64_t(k), (*C.uchar)(buf.p), &errs, &f) })
 	fault := ChunkFault{Rep: int64(f.rep), Offset: int64(f.offset), ExpectFirst: uint64(f.expect_first),
 		GotFirst: uint64(f.got_first), ExpectLast: uint64(f.expect_last), GotLast: uint64(f.got_last)}
 	return int64(errs), fault, mpiErr(p.callName(), rc)

@@ -48,7 +48,7 @@ func Init(level string) (string, error) {
 		return "", fmt.Errorf("MPI thread level %q: want single, funneled, serialized or multiple", level)
 	}
 	var provided C.int
-	if err := mpiErr("MPI_Init_thread", C.ctl_init(req, &provided)); err != nil {
+	if err := mpiErr("MPI_Init_thread", onMain(func() C.int { return C.ctl_init(req, &provided) })); err != nil {
 		return "", err
 	}
 	World, CommNull = Comm(C.ctl_comm_world()), Comm(C.ctl_comm_null())
@@ -66,28 +66,32 @@ func Finalize() error {
 	if C.ctl_initialized() == 0 || C.ctl_finalized() != 0 {
 		return nil
 	}
-	return mpiErr("MPI_Finalize", C.ctl_finalize())
+	return mpiErr("MPI_Finalize", onMain(func() C.int { return C.ctl_finalize() }))
 }
 
 // Abort calls MPI_Abort on c; it does not return when MPI is up.
-func Abort(c Comm, code int) { C.ctl_abort(C.MPI_Fint(c), C.int(code)) }
+func Abort(c Comm, code int) {
+	onMain(func() C.int { C.ctl_abort(C.MPI_Fint(c), C.int(code)); return 0 })
+}
 
 // Rank returns the rank of the calling process in c.
 func (c Comm) Rank() (int, error) {
 	var r C.int
-	err := mpiErr("MPI_Comm_rank", C.ctl_rank(C.MPI_Fint(c), &r))
+	err := mpiErr("MPI_Comm_rank", onMain(func() C.int { return C.ctl_rank(C.MPI_Fint(c), &r) }))
 	return int(r), err
 }
 
 // Size returns the number of processes in c.
 func (c Comm) Size() (int, error) {
 	var s C.int
-	err := mpiErr("MPI_Comm_size", C.ctl_size(C.MPI_Fint(c), &s))
+	err := mpiErr("MPI_Comm_size", onMain(func() C.int { return C.ctl_size(C.MPI_Fint(c), &s) }))
 	return int(s), err
 }
 
 // Barrier is MPI_Barrier.
-func (c Comm) Barrier() error { return mpiErr("MPI_Barrier", C.ctl_barrier(C.MPI_Fint(c))) }
+func (c Comm) Barrier() error {
+	return mpiErr("MPI_Barrier", onMain(func() C.int { return C.ctl_barrier(C.MPI_Fint(c)) }))
+}
 
 // BcastBytes broadcasts buf from root; every rank passes a buffer of the
 // same length.
@@ -97,7 +101,7 @@ func (c Comm) BcastBytes(buf []byte, root int) error {
 	}
 	p := C.CBytes(buf)
 	defer C.free(p)
-	if err := mpiErr("MPI_Bcast", C.ctl_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root))); err != nil {
+	if err := mpiErr("MPI_Bcast", onMain(func() C.int { return C.ctl_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root)) })); err != nil {
 		return err
 	}
 	copy(buf, unsafe.Slice((*byte)(p), len(buf)))
@@ -137,9 +141,9 @@ func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
 	defer fo()
 	var rc C.int
 	if root < 0 {
-		rc = C.ctl_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+		rc = onMain(func() C.int { return C.ctl_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op)) })
 	} else {
-		rc = C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+		rc = onMain(func() C.int { return C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
 	}
 	if err := mpiErr(call, rc); err != nil {
 		return err
@@ -168,9 +172,9 @@ func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
 	defer fo()
 	var rc C.int
 	if root < 0 {
-		rc = C.ctl_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op))
+		rc = onMain(func() C.int { return C.ctl_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op)) })
 	} else {
-		rc = C.ctl_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root))
+		rc = onMain(func() C.int { return C.ctl_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
 	}
 	if err := mpiErr(call, rc); err != nil {
 		return err
@@ -191,7 +195,7 @@ func (c Comm) GatherBytes(in, out []byte, root int) error {
 	defer C.free(pi)
 	po := C.malloc(C.size_t(max(1, n*size)))
 	defer C.free(po)
-	if err := mpiErr("MPI_Gather", C.ctl_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root))); err != nil {
+	if err := mpiErr("MPI_Gather", onMain(func() C.int { return C.ctl_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root)) })); err != nil {
 		return err
 	}
 	if len(out) >= n*size {
@@ -208,7 +212,7 @@ func (c Comm) Split(color, key int) (Comm, error) {
 	if color < 0 {
 		col = C.ctl_undefined()
 	}
-	err := mpiErr("MPI_Comm_split", C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out))
+	err := mpiErr("MPI_Comm_split", onMain(func() C.int { return C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out) }))
 	return Comm(out), err
 }
 
@@ -216,14 +220,14 @@ func (c Comm) Split(color, key int) (Comm, error) {
 // c that share this node's memory.
 func (c Comm) SplitShared() (Comm, error) {
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Comm_split_type", C.ctl_comm_split_shared(C.MPI_Fint(c), &out))
+	err := mpiErr("MPI_Comm_split_type", onMain(func() C.int { return C.ctl_comm_split_shared(C.MPI_Fint(c), &out) }))
 	return Comm(out), err
 }
 
 // Free is MPI_Comm_free; freeing CommNull does nothing.
 func (c *Comm) Free() error {
 	h := C.MPI_Fint(*c)
-	err := mpiErr("MPI_Comm_free", C.ctl_comm_free(&h))
+	err := mpiErr("MPI_Comm_free", onMain(func() C.int { return C.ctl_comm_free(&h) }))
 	*c = Comm(h)
 	return err
 }
@@ -231,7 +235,7 @@ func (c *Comm) Free() error {
 // DimsCreate is MPI_Dims_create(n, nd, dims) with dims all zero.
 func DimsCreate(n, nd int) ([]int, error) {
 	d := make([]C.int, nd)
-	if err := mpiErr("MPI_Dims_create", C.ctl_dims_create(C.int(n), C.int(nd), &d[0])); err != nil {
+	if err := mpiErr("MPI_Dims_create", onMain(func() C.int { return C.ctl_dims_create(C.int(n), C.int(nd), &d[0]) })); err != nil {
 		return nil, err
 	}
 	out := make([]int, nd)
@@ -257,7 +261,7 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 		r = 1
 	}
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Cart_create", C.ctl_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out))
+	err := mpiErr("MPI_Cart_create", onMain(func() C.int { return C.ctl_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out) }))
 	return Comm(out), err
 }
 
@@ -265,25 +269,25 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 // displacement disp along dimension dir (ProcNull past a non-periodic edge).
 func (c Comm) CartShift(dir, disp int) (src, dest int, err error) {
 	var s, d C.int
-	err = mpiErr("MPI_Cart_shift", C.ctl_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d))
+	err = mpiErr("MPI_Cart_shift", onMain(func() C.int { return C.ctl_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d) }))
 	return int(s), int(d), err
 }
 
 // Wtime is MPI_Wtime; Wtick is MPI_Wtick.
-func Wtime() float64 { return float64(C.ctl_wtime()) }
-func Wtick() float64 { return float64(C.ctl_wtick()) }
+func Wtime() float64 { return float64(onMain(func() C.double { return C.ctl_wtime() })) }
+func Wtick() float64 { return float64(onMain(func() C.double { return C.ctl_wtick() })) }
 
 // LibraryVersion is MPI_Get_library_version.
 func LibraryVersion() string {
 	var buf [8192]C.char
-	C.ctl_library_version(&buf[0], C.int(len(buf)))
+	onMain(func() C.int { C.ctl_library_version(&buf[0], C.int(len(buf))); return 0 })
 	return C.GoString(&buf[0])
 }
 
 // ProcessorName is MPI_Get_processor_name.
 func ProcessorName() string {
 	var buf [1024]C.char
-	C.ctl_processor_name(&buf[0], C.int(len(buf)))
+	onMain(func() C.int { C.ctl_processor_name(&buf[0], C.int(len(buf))); return 0 })
 	return C.GoString(&buf[0])
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/skampi"
 )
 
 // TestEnumsAgree checks that every enum Go and C share has the same names
@@ -32,4 +33,6 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, []string{OpenCreate.String(), OpenWrite.String(), OpenRead.String()}, cOpenModes(),
 		"open modes: mpi.OpenMode vs ctl_open_mode_names in file.c")
 	assert.Equal(t, MaxSteps, int(cMaxSteps), "MaxSteps vs BEFF_MAXSTEPS in beff.h")
+	assert.Equal(t, skampi.OpNames(), cSkampiOps(), "SKaMPI operations: skampi.Ops vs the table of skampi.c")
+	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")
 }

@@ -1,0 +1,100 @@
+package mpi
+
+import "fmt"
+
+// A Batch is one call of the SKaMPI loop: Reps repetitions of one
+// operation on this rank, each of Calls calls (see skampi.h).
+type Batch struct {
+	Op     int  // index in skampi.Ops
+	Comm   Comm // the point's communicator
+	Len    int64
+	Chunks int // master-worker: work items per call
+	Calls  int
+	Reps   int
+	// Window selects the window schedule (else a barrier before each
+	// repetition); Offset is this rank's clock minus rank 0's; WindowLen
+	// and Lead are rank 0's window and how far ahead it starts the batch.
+	Window          bool
+	Offset          float64
+	WindowLen, Lead float64
+	Send, Recv      *Buffer
+	Cycle           bool  // every call uses the next part of the buffers
+	Seq             int64 // calls of the point before this batch
+	Inject          bool  // corrupt the first received message (tests only)
+	Yield           bool  // yield the processor while waiting (oversubscribed nodes)
+}
+
+// Times are what a batch measured on this rank, per repetition, in
+// seconds on the corrected clock.
+type Times struct {
+	Arrive, Start, End []float64 // Arrive: ready to wait for the start (window mode)
+	Window             float64   // the window the batch used (window mode)
+	First              float64   // the start of its first repetition (window mode)
+}
+
+// SkampiFault is the first validation failure a rank saw in a batch.
+type SkampiFault struct {
+	Count, Call int64
+	Sender      int
+	At          int64 // byte offset in the message
+	Expect, Got int
+}
+
+// MaxChunks is the most work items of a master-worker call
+// (SKAMPI_MAXCHUNKS in skampi.h).
+const MaxChunks = 30000
+
+// The C side of the SKaMPI suite (skampi_cgo.go); nil without MPI.
+var (
+	runBatch    func(b *Batch) (Times, SkampiFault, error)
+	pairRTT     func(c Comm, partner int, initiator bool, rounds int) (float64, error)
+	clockOffset func(c Comm, me, peer, rounds int) (offset, rtt float64, err error)
+	timerCosts  func(n int) []float64
+	wtimeGlobal func() (bool, error)
+)
+
+// RunBatch runs b in C.
+func RunBatch(b *Batch) (Times, SkampiFault, error) {
+	if runBatch == nil {
+		return Times{}, SkampiFault{}, ErrNoMPI
+	}
+	if b.Reps < 1 || b.Calls < 1 || b.Chunks > MaxChunks {
+		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: %d repetitions of %d calls, %d chunks", b.Reps, b.Calls, b.Chunks)
+	}
+	return runBatch(b)
+}
+
+// PairRTT runs rounds 1-byte round trips with partner in c; the initiator
+// gets the fastest, the other side 0.
+func PairRTT(c Comm, partner int, initiator bool, rounds int) (float64, error) {
+	if pairRTT == nil {
+		return 0, ErrNoMPI
+	}
+	return pairRTT(c, partner, initiator, rounds)
+}
+
+// ClockOffset estimates, on rank 0 of c (me == 0), the clock offset of
+// peer from rounds ping-pongs: the round with the fastest round trip
+// wins, and rtt is that round trip. The peer calls it with me != 0.
+func ClockOffset(c Comm, me, peer, rounds int) (offset, rtt float64, err error) {
+	if clockOffset == nil {
+		return 0, 0, ErrNoMPI
+	}
+	return clockOffset(c, me, peer, rounds)
+}
+
+// TimerCosts returns n empty measurements: two consecutive MPI_Wtime.
+func TimerCosts(n int) []float64 {
+	if timerCosts == nil {
+		return nil
+	}
+	return timerCosts(n)
+}
+
+// WtimeIsGlobal is the attribute MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD.
+func WtimeIsGlobal() (bool, error) {
+	if wtimeGlobal == nil {
+		return false, ErrNoMPI
+	}
+	return wtimeGlobal()
+}

@@ -1,0 +1,73 @@
+/* skampi.h: the timed loops of the SKaMPI suite: one call per batch of
+ * repetitions of one operation, and the measurements that prepare a run
+ * (round trips of pairs, clock offsets, the cost of a clock read). */
+#ifndef BEFF_SKAMPI_H
+#define BEFF_SKAMPI_H
+
+#include "control.h"
+
+/* The number of operations; skampi_op_name names them in the order of
+ * skampi.Ops (a Go test checks the names). */
+#define SKAMPI_NOPS 45
+const char *skampi_op_name(int i);
+
+/* The most work items of a master-worker repetition (they travel in tags). */
+#define SKAMPI_MAXCHUNKS 30000
+
+/* One batch of repetitions of one operation on this rank. */
+typedef struct {
+	int op;           /* index in skampi_op_names */
+	MPI_Fint comm;    /* the point's communicator */
+	int64_t len;      /* bytes: the message, or the block per process */
+	int chunks;       /* master-worker: work items per call */
+	int calls;        /* calls per repetition */
+	int reps;         /* repetitions */
+	int window_sync;  /* 1: window schedule; 0: a barrier before each repetition */
+	double offset;    /* this rank's clock minus rank 0's, seconds */
+	double window;    /* rank 0: the window, seconds (broadcast to the others) */
+	double lead;      /* rank 0: the first window starts this far ahead */
+	unsigned char *sbuf, *rbuf;
+	int64_t buflen;   /* bytes of each buffer */
+	int cycle;        /* 1: every call uses the next part of the buffers */
+	int64_t seq;      /* calls of the point before this batch (validation) */
+	int inject;       /* corrupt the first received message (tests only) */
+	int yield;        /* yield the processor while waiting for a window */
+} skampi_batch_t;
+
+/* The first validation failure a rank saw in a batch. */
+typedef struct {
+	int64_t count, call;
+	int sender;
+	int64_t at; /* byte offset in the message */
+	int expect, got;
+} skampi_fault;
+
+/* skampi_batch runs the batch; per repetition k it writes when this rank
+ * was ready to wait for its start (arrive, window mode), when it started
+ * and ended (all on the clock corrected by offset), and the window and the
+ * start of the first one (window mode). */
+int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end,
+                 double *window, double *first, skampi_fault *f);
+
+/* skampi_rtt: rounds 1-byte round trips with partner; the initiator gets
+ * the fastest in *best (the other side 0). */
+int skampi_rtt(MPI_Fint comm, int partner, int initiator, int rounds, double *best);
+
+/* skampi_offset: rank 0 (me == 0) estimates peer's clock offset from
+ * rounds ping-pongs (the fastest round trip wins); peer calls it with
+ * me != 0. */
+int skampi_offset(MPI_Fint comm, int me, int peer, int rounds, double *offset, double *rtt);
+
+/* skampi_timer writes n empty measurements (two consecutive clock reads). */
+void skampi_timer(double *d, int n);
+
+/* skampi_wtime_is_global sets *global to MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD. */
+int skampi_wtime_is_global(int *global);
+
+/* The validation values (also computed by Go tests). */
+unsigned char skampi_byte1(int64_t call, int sender);
+unsigned char skampi_byte2(int64_t call, int sender);
+float skampi_float1(int64_t call, int sender);
+float skampi_float2(int64_t call, int sender);
+
+#endif

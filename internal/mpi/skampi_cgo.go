@@ -1,0 +1,82 @@
+//go:build mpi
+
+package mpi
+
+/*
+#include "skampi.h"
+*/
+import "C"
+
+func init() {
+	runBatch, pairRTT, clockOffset = cRunBatch, cPairRTT, cClockOffset
+	timerCosts, wtimeGlobal = cTimerCosts, cWtimeGlobal
+}
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func cRunBatch(b *Batch) (Times, SkampiFault, error) {
+	cb := C.skampi_batch_t{op: C.int(b.Op), comm: C.MPI_Fint(b.Comm), len: C.int64_t(b.Len),
+		chunks: C.int(b.Chunks), calls: C.int(b.Calls), reps: C.int(b.Reps),
+		window_sync: cbool(b.Window), offset: C.double(b.Offset), window: C.double(b.WindowLen),
+		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
+		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), seq: C.int64_t(b.Seq),
+		inject: cbool(b.Inject), yield: cbool(b.Yield)}
+	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}
+	var w, t0 C.double
+	var f C.skampi_fault
+	rc := onMain(func() C.int {
+		return C.skampi_batch(&cb, (*C.double)(&t.Arrive[0]), (*C.double)(&t.Start[0]),
+			(*C.double)(&t.End[0]), &w, &t0, &f)
+	})
+	t.Window, t.First = float64(w), float64(t0)
+	fault := SkampiFault{Count: int64(f.count), Call: int64(f.call), Sender: int(f.sender),
+		At: int64(f.at), Expect: int(f.expect), Got: int(f.got)}
+	return t, fault, mpiErr("SKaMPI loop ("+cSkampiOp(b.Op)+")", rc)
+}
+
+func cPairRTT(c Comm, partner int, initiator bool, rounds int) (float64, error) {
+	var best C.double
+	rc := onMain(func() C.int {
+		return C.skampi_rtt(C.MPI_Fint(c), C.int(partner), cbool(initiator), C.int(rounds), &best)
+	})
+	return float64(best), mpiErr("round trips of a pair", rc)
+}
+
+func cClockOffset(c Comm, me, peer, rounds int) (float64, float64, error) {
+	var off, rtt C.double
+	rc := onMain(func() C.int {
+		return C.skampi_offset(C.MPI_Fint(c), C.int(me), C.int(peer), C.int(rounds), &off, &rtt)
+	})
+	return float64(off), float64(rtt), mpiErr("clock offsets", rc)
+}
+
+func cTimerCosts(n int) []float64 {
+	d := make([]float64, max(n, 1))
+	onMain(func() int { C.skampi_timer((*C.double)(&d[0]), C.int(len(d))); return 0 })
+	return d[:n]
+}
+
+func cWtimeGlobal() (bool, error) {
+	var g C.int
+	rc := onMain(func() C.int { return C.skampi_wtime_is_global(&g) })
+	return g != 0, mpiErr("MPI_Comm_get_attr(MPI_WTIME_IS_GLOBAL)", rc)
+}
+
+func cSkampiOp(i int) string { return C.GoString(C.skampi_op_name(C.int(i))) }
+
+// cSkampiOps are the names of the C table of operations, in order.
+func cSkampiOps() []string {
+	out := make([]string, C.SKAMPI_NOPS)
+	for i := range out {
+		out[i] = cSkampiOp(i)
+	}
+	return out
+}
+
+// cMaxChunks is SKAMPI_MAXCHUNKS.
+const cMaxChunks = C.SKAMPI_MAXCHUNKS

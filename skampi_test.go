@@ -1,0 +1,12 @@
+package beff_test
+
+import (
+	"testing"
+
+	"github.com/beff-suite/beff/suites/skampi/driver"
+)
+
+// BenchmarkSkampi measures single MPI operations as SKaMPI does: every
+// operation, pair or process count and message length is a sub-benchmark
+// op=<operation>/…/L=<bytes> with its accuracy (see docs/skampi.md).
+func BenchmarkSkampi(b *testing.B) { driver.Benchmark(b) }

@@ -1,0 +1,241 @@
+package driver
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// A Result is what one point reports, decided on its communicator's rank 0.
+type Result struct {
+	Sum     skampi.Summary
+	Tries   int
+	Invalid int
+	Calls   int
+	Window  float64   // the last window, seconds (window mode)
+	Why     int       // skampi.Converged, HitMax or HitBudget
+	Ranks   []float64 // collectives: min, median, max of the per-process means
+	NoRSE   bool      // fewer than two valid repetitions: no error (Sum.RSE is 0)
+	Fault   string    // a validation report: the job stops
+}
+
+// verdictFault stops a point's loop: a message failed validation.
+const verdictFault = 1
+
+// A pointLoop is the state of one point on one rank of its communicator.
+type pointLoop struct {
+	r      *run
+	g      *harness.Group
+	pt     skampi.Point
+	op     skampi.Op
+	batch  mpi.Batch
+	fault  mpi.SkampiFault // the first validation failure this rank saw
+	faults int64
+	// Every rank: its own valid times, for the per-process mean.
+	ownSum float64
+	ownN   int
+	// Rank 0 decides with these.
+	values  []float64
+	tries   int
+	invalid int
+	window  float64
+	why     int
+	t0      float64
+}
+
+// measure runs one point on g: warm-up calls, then batches of repetitions
+// until rank 0's stopping rule says enough.
+func (r *run) measure(g *harness.Group, pt skampi.Point) Result {
+	pl := &pointLoop{r: r, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
+	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
+		Send: r.send, Recv: r.recv, Cycle: r.st.Cache == skampi.CacheCold, Yield: r.st.Yield}
+	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
+		pl.batch.Offset = r.offset()
+	}
+	pl.warmUp()
+	first, _ := r.st.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
+	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
+	if stop.Verdict == verdictFault {
+		return Result{Fault: pl.faultReport()}
+	}
+	return pl.result()
+}
+
+// offset is this rank's clock offset to rank 0 (Prepare broadcast them).
+func (r *run) offset() float64 { return r.st.Prep.Offsets[r.s.Rank] }
+
+// warmUp runs the warm-up calls (at least one, which also estimates the
+// time of a call) and decides on rank 0 the calls per repetition and the
+// first window.
+func (pl *pointLoop) warmUp() {
+	b := pl.batch
+	b.Reps = max(1, pl.r.st.Warmup)
+	t := pl.run(&b)
+	est := math.Inf(1)
+	for k := range t.Start {
+		est = min(est, t.End[k]-t.Start[k]-pl.r.st.Prep.Timer)
+	}
+	d := pl.g.Round([]float64{est}, 2, func(m []float64) []int64 {
+		calls := skampi.CallsPerRep(m[0], max(pl.r.st.Prep.Wtick, pl.r.st.Prep.Timer))
+		w := skampi.FirstWindow(m[0]*float64(calls), pl.r.st.Prep.OffsetErr)
+		return []int64{int64(calls), int64(math.Float64bits(w))}
+	})
+	pl.batch.Calls = int(d[0])
+	pl.window = math.Float64frombits(uint64(d[1]))
+	pl.batch.Seq = b.Seq + int64(b.Reps)
+}
+
+// run runs a batch in C and keeps its first validation failure.
+func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
+	r := pl.r
+	b.Inject = r.st.TestFault && !r.injected
+	r.injected = r.injected || b.Inject
+	t, f, err := mpi.RunBatch(b)
+	r.s.Must("the SKaMPI loop", err)
+	if f.Count > 0 && pl.faults == 0 {
+		pl.fault = f
+	}
+	pl.faults += f.Count
+	return t
+}
+
+// step runs a batch of k repetitions; it returns per repetition this
+// rank's contribution to the value (−1 for a repetition any rank
+// discarded) and the failed validations seen so far.
+func (pl *pointLoop) step(k int64) []float64 {
+	b := &pl.batch
+	b.Reps = int(k)
+	b.Window = pl.r.st.Sync == skampi.SyncWindow
+	b.WindowLen, b.Lead = pl.window, skampi.Lead(pl.r.st.Prep.Bcast, pl.window)
+	t := pl.run(b)
+	b.Seq += k * int64(b.Calls)
+	flags := make([]int64, k+1)
+	if b.Window {
+		for i, bad := range (skampi.Window{Start: t.First, Len: t.Window}).Invalid(t.Arrive, t.End) {
+			if bad {
+				flags[i] = 1
+			}
+		}
+	}
+	flags[k] = pl.faults
+	flags = pl.g.MaxAll(flags)
+	out := make([]float64, k+1)
+	for i := range k {
+		out[i] = pl.value(t.End[i]-t.Start[i], flags[i] != 0)
+	}
+	out[k] = float64(flags[k])
+	return out
+}
+
+// value is this rank's contribution for a repetition of duration d: the
+// time of one call, −1 when the repetition is discarded; for the patterns
+// timed on rank 0 alone the other ranks give 0.
+func (pl *pointLoop) value(d float64, discarded bool) float64 {
+	if discarded {
+		return -1
+	}
+	v := math.Max(0, d-pl.r.st.Prep.Timer) / float64(pl.batch.Calls)
+	if pl.op.Pattern == skampi.PingPong && !pl.op.Exchange {
+		v /= 2 // half the round trip
+	}
+	pl.ownSum += v
+	pl.ownN++
+	if pl.op.Pattern != skampi.Collective && !pl.g.IsRoot() {
+		return 0
+	}
+	return v
+}
+
+// decide runs on rank 0 after every batch with the maximum over the
+// ranks of what step returned: it keeps the valid values and applies the
+// stopping rule.
+func (pl *pointLoop) decide(m []float64) (next, verdict int64) {
+	k := len(m) - 1
+	if m[k] > 0 {
+		return 0, verdictFault
+	}
+	bad := 0
+	for _, v := range m[:k] {
+		if v < 0 {
+			bad++
+		} else {
+			pl.values = append(pl.values, v)
+		}
+	}
+	pl.tries += k
+	pl.invalid += bad
+	sum := skampi.Summarize(pl.values)
+	rep := pl.window
+	if pl.r.st.Sync == skampi.SyncBarrier {
+		rep = 2 * sum.Mean * float64(pl.batch.Calls)
+	}
+	n, why := pl.r.st.Rule.Next(skampi.Progress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
+		Total: sum.Mean * float64(sum.N*pl.batch.Calls), Elapsed: mpi.Wtime() - pl.t0, Rep: rep})
+	pl.window = skampi.Grow(pl.window, bad, k)
+	pl.why = why
+	return int64(n), 0
+}
+
+// result gathers the per-process means (collectives) and returns rank
+// 0's result (others get the zero Result).
+func (pl *pointLoop) result() Result {
+	var ranks []float64
+	if pl.op.Pattern == skampi.Collective {
+		mean := math.NaN()
+		if pl.ownN > 0 {
+			mean = pl.ownSum / float64(pl.ownN)
+		}
+		all := pl.g.Gather([]int64{int64(math.Float64bits(mean))})
+		if all != nil {
+			ranks = rankStats(all)
+		}
+	}
+	if !pl.g.IsRoot() {
+		return Result{}
+	}
+	res := Result{Sum: skampi.Summarize(pl.values), Tries: pl.tries, Invalid: pl.invalid,
+		Calls: pl.batch.Calls, Why: pl.why, Ranks: ranks}
+	if pl.r.st.Sync == skampi.SyncWindow {
+		res.Window = pl.window
+	}
+	if math.IsInf(res.Sum.RSE, 0) {
+		res.Sum.RSE, res.NoRSE = 0, true
+	}
+	return res
+}
+
+// rankStats is the min, median and max of the gathered means.
+func rankStats(all [][]int64) []float64 {
+	v := make([]float64, len(all))
+	for i, rec := range all {
+		v[i] = math.Float64frombits(uint64(rec[0]))
+	}
+	lo, hi := v[0], v[0]
+	for _, x := range v {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return []float64{lo, skampi.Median(v), hi}
+}
+
+// faultReport gathers every rank's first validation failure to rank 0,
+// which writes the report (the others return "").
+func (pl *pointLoop) faultReport() string {
+	f := pl.fault
+	all := pl.g.Gather([]int64{pl.faults, f.Call, int64(f.Sender), f.At, int64(f.Expect), int64(f.Got)})
+	if all == nil {
+		return ""
+	}
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "validation FAILED: %s: received messages differ from what was sent\n", pl.pt.Name())
+	for rk, a := range all {
+		if a[0] > 0 {
+			fmt.Fprintf(&msg, "  rank %d of the point: %d failed checks; first in call %d, from sender %d, byte %d: expected %d, got %d\n",
+				rk, a[0], a[1], a[2], a[3], a[4], a[5])
+		}
+	}
+	return msg.String()
+}

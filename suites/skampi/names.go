@@ -1,0 +1,119 @@
+package skampi
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The names a SKaMPI results file uses: the driver writes them, the fold
+// reads them back.
+
+// Benchmark base names, as benchfmt reports them (without "Benchmark").
+const (
+	Bench     = "Skampi"     // BenchmarkSkampi
+	FoldBench = "SkampiFold" // its folded figures (fold -append)
+)
+
+// Configuration keys of a SKaMPI run.
+const (
+	KeyOps      = "skampi-ops"           // the operations measured, comma-separated, table order
+	KeySync     = "skampi-sync"          // window or barrier
+	KeyEps      = "skampi-eps"           // ε, the relative standard error aimed for
+	KeyReps     = "skampi-reps"          // min-max repetitions per point
+	KeyBudget   = "skampi-budget-s"      // time budget per point, seconds
+	KeyLengths  = "skampi-lengths"       // the message lengths, bytes, comma-separated
+	KeyProcs    = "skampi-procs"         // the process counts of collectives and master-worker
+	KeyChunks   = "skampi-chunks"        // the work item counts of master-worker
+	KeyWarmup   = "skampi-warmup"        // untimed calls before a point
+	KeyCache    = "skampi-cache"         // cold (buffers cycled) or warm
+	KeyPairMax  = "skampi-pair-max"      // ranks, hosts and 1-byte round trip of the slowest pair
+	KeyPairMin  = "skampi-pair-min"      // the same of the fastest pair
+	KeyWtick    = "skampi-wtick-s"       // MPI_Wtick
+	KeyTimer    = "skampi-timer-s"       // the cost of one empty measurement (two clock reads), subtracted
+	KeyClock    = "skampi-clock"         // global (MPI_WTIME_IS_GLOBAL) or offsets
+	KeyOffsets  = "skampi-offsets-us"    // clock offsets to rank 0: min median max, µs
+	KeyOffsetEr = "skampi-offset-err-us" // the largest half round trip of the offset estimates, µs
+)
+
+// Values of KeySync and KeyCache.
+const (
+	SyncWindow  = "window"
+	SyncBarrier = "barrier"
+	CacheCold   = "cold"
+	CacheWarm   = "warm"
+)
+
+// Metrics of a point's line.
+const (
+	MetricUs      = "us"          // cut-quantile mean, µs
+	MetricMedian  = "median-us"   // median, µs
+	MetricMin     = "min-us"      // fastest repetition, µs
+	MetricP90     = "p90-us"      // 90th percentile, µs
+	MetricP99     = "p99-us"      // 99th percentile, µs
+	MetricRSE     = "rse"         // relative standard error reached
+	MetricN       = "n"           // valid repetitions
+	MetricInvalid = "invalid"     // repetitions discarded by the window check
+	MetricCalls   = "calls"       // calls batched in one repetition
+	MetricWindow  = "window-us"   // final window, µs (window mode)
+	MetricRankMin = "rank-min-us" // collectives: the smallest per-process mean, µs
+	MetricRankMed = "rank-med-us" // the median per-process mean
+	MetricRankMax = "rank-max-us" // the largest per-process mean
+	MetricStop    = "stop"        // why the point stopped: 1 converged, 2 max, 3 budget
+	MetricMBps    = "MB/s"        // L / time, 1e6 B/s (ping-pong)
+)
+
+// Units declares the direction of each metric (benchfmt unit lines).
+var Units = []string{
+	MetricUs + " better=lower",
+	MetricMedian + " better=lower",
+	MetricMin + " better=lower",
+	MetricP90 + " better=lower",
+	MetricP99 + " better=lower",
+	MetricRSE + " better=lower",
+	MetricN + " assume=exact",
+	MetricInvalid + " better=lower",
+	MetricCalls + " assume=exact",
+	MetricWindow + " better=lower",
+	MetricRankMin + " better=lower",
+	MetricRankMed + " better=lower",
+	MetricRankMax + " better=lower",
+	MetricStop + " assume=exact",
+	MetricMBps + " better=higher",
+}
+
+// Pair names of ping-pong points.
+const (
+	PairMax = "max" // the pair with the largest round trip
+	PairMin = "min" // the pair with the smallest
+)
+
+// A Point is one data point: an operation at one setting of its
+// parameters.
+type Point struct {
+	Op     int    // index in Ops
+	Pair   string // ping-pong: PairMax or PairMin
+	Procs  int    // collective, master-worker: processes; simple: 1
+	Chunks int    // master-worker: work items per repetition
+	Len    int64  // bytes; 0 for operations without a length
+}
+
+// Name is the point's sub-benchmark name: op=<name>, then pair=<max|min>
+// (ping-pong) or procs=<p>, then chunks=<c> (master-worker), then
+// L=<bytes> where the operation has a length.
+func (p Point) Name() string {
+	o := Ops[p.Op]
+	parts := []string{"op=" + o.Name}
+	switch o.Pattern {
+	case PingPong:
+		parts = append(parts, "pair="+p.Pair)
+	case Collective, MasterWorker:
+		parts = append(parts, fmt.Sprintf("procs=%d", p.Procs))
+	}
+	if o.Pattern == MasterWorker {
+		parts = append(parts, fmt.Sprintf("chunks=%d", p.Chunks))
+	}
+	if o.Vary&VaryLength != 0 {
+		parts = append(parts, fmt.Sprintf("L=%d", p.Len))
+	}
+	return strings.Join(parts, "/")
+}

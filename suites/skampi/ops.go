@@ -1,0 +1,171 @@
+package skampi
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A Pattern is one of SKaMPI's four ways to coordinate and time an
+// operation.
+type Pattern int
+
+const (
+	// PingPong runs between two processes; a repetition's value is the
+	// initiator's time for a round trip / 2 (or for one exchange, see
+	// Op.Exchange).
+	PingPong Pattern = iota
+	// Collective runs on every process of a communicator; a repetition's
+	// value is the maximum over the processes of their time.
+	Collective
+	// MasterWorker has rank 0 hand out work items and collect results; a
+	// repetition's value is the master's time.
+	MasterWorker
+	// Simple is a local operation on one process.
+	Simple
+)
+
+var patternNames = [...]string{"ping-pong", "collective", "master-worker", "simple"}
+
+func (p Pattern) String() string {
+	if p < 0 || int(p) >= len(patternNames) {
+		return fmt.Sprintf("Pattern(%d)", int(p))
+	}
+	return patternNames[p]
+}
+
+// A Vary is a parameter an operation's points vary over.
+type Vary int
+
+const (
+	VaryLength Vary = 1 << iota // message length, bytes
+	VaryProcs                   // processes of the communicator
+	VaryChunks                  // work items of a master-worker round
+)
+
+// An Op is one row of the operation table: an operation, how it is timed
+// and what its points vary. Its index in Ops is its number in C (the
+// table skampi_op_names of internal/mpi/skampi.c, same order).
+type Op struct {
+	Name    string
+	Pattern Pattern
+	// Call says what one call is, in MPI terms.
+	Call string
+	// Vary is the parameters the operation's points vary.
+	Vary Vary
+	// Elem is the element size in bytes: message lengths are multiples
+	// of it (4: MPI_FLOAT with MPI_SUM for the reductions).
+	Elem int64
+	// Ref names the library operation that a hand-built reference
+	// implements ("" for the library's own operations).
+	Ref string
+	// Exchange marks a ping-pong whose repetition is one exchange in
+	// both directions at once (MPI_Sendrecv), not a round trip.
+	Exchange bool
+}
+
+// Ops is the operation table, in the order of the C table.
+var Ops = []Op{
+	{Name: "send-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "send-recv-anytag", Pattern: PingPong, Call: "MPI_Send / MPI_Recv(MPI_ANY_TAG)", Vary: VaryLength, Elem: 1},
+	{Name: "send-irecv", Pattern: PingPong, Call: "MPI_Send / MPI_Irecv posted before, MPI_Wait", Vary: VaryLength, Elem: 1},
+	{Name: "send-iprobe-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Iprobe until found, MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "ssend-recv", Pattern: PingPong, Call: "MPI_Ssend / MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "isend-recv", Pattern: PingPong, Call: "MPI_Isend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "issend-recv", Pattern: PingPong, Call: "MPI_Issend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "bsend-recv", Pattern: PingPong, Call: "MPI_Bsend (buffer attached) / MPI_Recv", Vary: VaryLength, Elem: 1},
+	{Name: "sendrecv", Pattern: PingPong, Call: "MPI_Sendrecv on both sides", Vary: VaryLength, Elem: 1, Exchange: true},
+	{Name: "sendrecv-replace", Pattern: PingPong, Call: "MPI_Sendrecv_replace on both sides", Vary: VaryLength, Elem: 1, Exchange: true},
+
+	{Name: "barrier", Pattern: Collective, Call: "MPI_Barrier", Vary: VaryProcs, Elem: 1},
+	{Name: "bcast", Pattern: Collective, Call: "MPI_Bcast from rank 0", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "reduce", Pattern: Collective, Call: "MPI_Reduce (MPI_FLOAT, MPI_SUM) to rank 0", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "allreduce", Pattern: Collective, Call: "MPI_Allreduce (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "reduce-scatter-block", Pattern: Collective, Call: "MPI_Reduce_scatter_block (MPI_FLOAT, MPI_SUM), L per process", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "scan", Pattern: Collective, Call: "MPI_Scan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "exscan", Pattern: Collective, Call: "MPI_Exscan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "gather", Pattern: Collective, Call: "MPI_Gather to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "gatherv", Pattern: Collective, Call: "MPI_Gatherv to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "scatter", Pattern: Collective, Call: "MPI_Scatter from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "scatterv", Pattern: Collective, Call: "MPI_Scatterv from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "allgather", Pattern: Collective, Call: "MPI_Allgather, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "allgatherv", Pattern: Collective, Call: "MPI_Allgatherv, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "alltoall", Pattern: Collective, Call: "MPI_Alltoall, L per pair", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "alltoallv", Pattern: Collective, Call: "MPI_Alltoallv, L per pair", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "comm-split", Pattern: Collective, Call: "MPI_Comm_split (one colour; freed after the repetition)", Vary: VaryProcs, Elem: 1},
+	{Name: "comm-dup", Pattern: Collective, Call: "MPI_Comm_dup (freed after the repetition)", Vary: VaryProcs, Elem: 1},
+	{Name: "memcpy", Pattern: Collective, Call: "memcpy of L bytes on every process at once", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "bcast-sendrecv", Pattern: Collective, Call: "rank 0 MPI_Send to each, the others MPI_Recv", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "bcast"},
+	{Name: "gather-sendrecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Recv in rank order", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather"},
+	{Name: "gather-irecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Irecv from all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather"},
+	{Name: "allreduce-reduce-bcast", Pattern: Collective, Call: "MPI_Reduce to rank 0, then MPI_Bcast", Vary: VaryLength | VaryProcs, Elem: 4, Ref: "allreduce"},
+	{Name: "alltoall-isend-irecv", Pattern: Collective, Call: "MPI_Irecv from all, MPI_Isend to all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "alltoall"},
+
+	{Name: "mw-wait", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Wait in turn, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-waitany", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Waitany, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-recv-any", Pattern: MasterWorker, Call: "master MPI_Recv(MPI_ANY_SOURCE), MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-send", Pattern: MasterWorker, Call: "master MPI_Send, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-ssend", Pattern: MasterWorker, Call: "master MPI_Ssend, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-isend", Pattern: MasterWorker, Call: "master MPI_Isend, MPI_Wait, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-bsend", Pattern: MasterWorker, Call: "master MPI_Bsend (buffer attached), MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+
+	{Name: "wtime", Pattern: Simple, Call: "MPI_Wtime"},
+	{Name: "comm-rank", Pattern: Simple, Call: "MPI_Comm_rank"},
+	{Name: "comm-size", Pattern: Simple, Call: "MPI_Comm_size"},
+	{Name: "iprobe", Pattern: Simple, Call: "MPI_Iprobe that finds nothing"},
+	{Name: "buffer-attach", Pattern: Simple, Call: "MPI_Buffer_attach, MPI_Buffer_detach"},
+}
+
+// OpIndex returns the index of the named operation in Ops, or -1.
+func OpIndex(name string) int {
+	for i, o := range Ops {
+		if o.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// OpNames returns the names of the operations, in table order.
+func OpNames() []string {
+	out := make([]string, len(Ops))
+	for i, o := range Ops {
+		out[i] = o.Name
+	}
+	return out
+}
+
+// ParseOps reads a comma-separated list of operation names, "all" or
+// pattern names (ping-pong, collective, master-worker, simple), and
+// returns the indexes in table order, each once.
+func ParseOps(s string) ([]int, error) {
+	seen := map[int]bool{}
+	for _, w := range strings.Split(s, ",") {
+		w = strings.TrimSpace(w)
+		found := false
+		for i, o := range Ops {
+			if w == "all" || w == o.Name || w == o.Pattern.String() {
+				seen[i], found = true, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no operation %q: want all, a pattern (%s) or one of %s",
+				w, strings.Join(patternNames[:], ", "), strings.Join(OpNames(), ", "))
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for i := range seen {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// MinProcs is the fewest processes the operation's pattern needs.
+func (o Op) MinProcs() int {
+	switch o.Pattern {
+	case PingPong, MasterWorker:
+		return 2
+	}
+	return 1
+}
