@@ -4,6 +4,7 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
 // suites returns the suites beff knows, in the order their runs appear in
@@ -13,6 +14,7 @@ func suites() []results.Suite {
 	return []results.Suite{
 		befffold.New(),
 		beffiofold.New(),
+		skampifold.New(),
 	}
 }
 

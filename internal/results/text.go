@@ -21,8 +21,14 @@ import (
 // the figures, the notes of the verdict, then the tables, each a function
 // that writes its block.
 func WriteProtocol(w io.Writer, label string, value float64, v *Validity, run, figures func(io.Writer), tables ...func(io.Writer)) error {
+	return WriteProtocolHead(w, headline(label, value), v, run, figures, tables...)
+}
+
+// WriteProtocolHead is WriteProtocol for a suite whose single number is
+// not a bandwidth: head is the first line.
+func WriteProtocolHead(w io.Writer, head string, v *Validity, run, figures func(io.Writer), tables ...func(io.Writer)) error {
 	bw := bufio.NewWriter(w)
-	WriteHead(bw, label, value, v)
+	writeHead(bw, head, v)
 	run(bw)
 	figures(bw)
 	Text{W: bw}.Notes(v.Notes)
@@ -36,7 +42,15 @@ func WriteProtocol(w io.Writer, label string, value float64, v *Validity, run, f
 // MB/s", then "VALID" or "NOT VALID: <reason>; <reason>…", then a blank
 // line.
 func WriteHead(w io.Writer, label string, value float64, v *Validity) {
-	fmt.Fprintf(w, "%s = %s MB/s\n", label, Num(value, 5, 1))
+	writeHead(w, headline(label, value), v)
+}
+
+func headline(label string, value float64) string {
+	return fmt.Sprintf("%s = %s MB/s", label, Num(value, 5, 1))
+}
+
+func writeHead(w io.Writer, head string, v *Validity) {
+	fmt.Fprintln(w, head)
 	if v.Valid() {
 		fmt.Fprintf(w, "VALID\n\n")
 	} else {

@@ -1,0 +1,139 @@
+package fold
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// Folded is a folded SKaMPI run.
+type Folded struct {
+	results.Validity
+	Run    *results.Run
+	Config *Config
+	// Ops are the operations' tables, in the order of the run.
+	Ops []*OpTable
+	// NotConverged are the points that stopped at the repetition maximum
+	// or the time budget before their error fell below ε; NoValue those
+	// without a single valid repetition.
+	NotConverged, NoValue []*Measurement
+	// Headline figures, 0 when not measured: the 1-byte (shortest)
+	// MPI_Send/MPI_Recv half round trip and the bandwidth at the longest
+	// message on the slowest pair, and MPI_Barrier on all processes.
+	LatencyUs, LatencyLen float64
+	BandwidthMBps         float64
+	BandwidthLen          float64
+	BarrierUs             float64
+}
+
+// An OpTable is one operation's points in file order.
+type OpTable struct {
+	Op   skampi.Op
+	Rows []*Measurement
+}
+
+// Fold folds a run: it must have at least one point.
+func Fold(r *results.Run) (*Folded, error) {
+	if len(r.Lines) == 0 {
+		return nil, errors.New("no SKaMPI points")
+	}
+	p := &Folded{Run: r, Config: r.Parsed.(*Config)}
+	byOp := map[int]*OpTable{}
+	for _, l := range r.Lines {
+		m := l.Value.(*Measurement)
+		t := byOp[m.Op]
+		if t == nil {
+			t = &OpTable{Op: skampi.Ops[m.Op]}
+			byOp[m.Op] = t
+			p.Ops = append(p.Ops, t)
+		}
+		t.Rows = append(t.Rows, m)
+		p.classify(m)
+	}
+	p.headline()
+	p.verdict()
+	return p, nil
+}
+
+func (p *Folded) classify(m *Measurement) {
+	switch {
+	case !m.Has:
+		p.NoValue = append(p.NoValue, m)
+	case !m.Converged():
+		p.NotConverged = append(p.NotConverged, m)
+	}
+}
+
+// headline picks the headline figures from the tables.
+func (p *Folded) headline() {
+	for _, t := range p.Ops {
+		for _, m := range t.Rows {
+			switch {
+			case !m.Has:
+			case t.Op.Name == "send-recv" && m.Pair == skampi.PairMax:
+				if p.LatencyUs == 0 || float64(m.Len) < p.LatencyLen {
+					p.LatencyUs, p.LatencyLen = m.Us, float64(m.Len)
+				}
+				if float64(m.Len) >= p.BandwidthLen && m.MBps > 0 {
+					p.BandwidthMBps, p.BandwidthLen = m.MBps, float64(m.Len)
+				}
+			case t.Op.Name == "barrier" && m.Procs == p.Config.N:
+				p.BarrierUs = m.Us
+			}
+		}
+	}
+}
+
+// verdict sets the validity: a short or oversubscribed run, or one with
+// points without a value, is NOT VALID; points that did not reach ε are
+// noted and listed.
+func (p *Folded) verdict() {
+	if p.Config.Short() {
+		p.Reasons = append(p.Reasons, results.ShortReason)
+	}
+	if p.Config.Oversub != "" {
+		p.Reasons = append(p.Reasons, p.Config.Oversub)
+	}
+	if n := len(p.NoValue); n > 0 {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%d point%s without a valid repetition", n, results.Plural(n)))
+	}
+	if n := len(p.NotConverged); n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d point%s did not reach ε = %g (listed below; their error is in the rse column)",
+			n, len(p.Run.Lines), results.Plural(len(p.Run.Lines)), p.Config.Eps))
+	}
+	if p.Config.Sync == skampi.SyncBarrier {
+		p.Notes = append(p.Notes, "repetitions started after MPI_Barrier: collective times include the barrier's exit skew")
+	}
+}
+
+// Source is the run p was folded from.
+func (p *Folded) Source() *results.Run { return p.Run }
+
+// Figures are the headline figures that were measured.
+func (p *Folded) Figures() []results.Figure {
+	var out []results.Figure
+	if p.LatencyUs > 0 {
+		out = append(out, results.Figure{Name: "latency", Label: fmt.Sprintf("MPI_Send/MPI_Recv half round trip, %s, slowest pair", bytesText(p.LatencyLen)), Value: p.LatencyUs, Unit: "us"})
+	}
+	if p.BandwidthMBps > 0 {
+		out = append(out, results.Figure{Name: "bandwidth", Label: fmt.Sprintf("MPI_Send/MPI_Recv ping-pong bandwidth, %s, slowest pair", bytesText(p.BandwidthLen)), Value: p.BandwidthMBps, Unit: "MB/s"})
+	}
+	if p.BarrierUs > 0 {
+		out = append(out, results.Figure{Name: "barrier", Label: fmt.Sprintf("MPI_Barrier on %d processes", p.Config.N), Value: p.BarrierUs, Unit: "us"})
+	}
+	return out
+}
+
+func errName(full, want string) error {
+	return fmt.Errorf("sub-benchmark %s: the parts are not in the order the suite writes them (%s)", full, want)
+}
+
+// bytesText is "1 byte" or "<n> bytes".
+func bytesText(n float64) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%g bytes", n)
+}

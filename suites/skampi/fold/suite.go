@@ -1,0 +1,83 @@
+// Package fold reads, folds and renders the results of the SKaMPI suite:
+// the benchfmt lines of BenchmarkSkampi, one per point, become per
+// operation a table over its varied parameter with each point's
+// accuracy, the points that did not reach their ε listed (docs/skampi.md).
+// Its Suite plugs SKaMPI into the generic layers.
+package fold
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// Suite is SKaMPI for the generic layers.
+type Suite struct{}
+
+// New returns the SKaMPI suite.
+func New() *Suite { return &Suite{} }
+
+var _ results.Suite = (*Suite)(nil)
+
+func (*Suite) Name() string      { return "SKaMPI" }
+func (*Suite) Bench() string     { return skampi.Bench }
+func (*Suite) FoldBench() string { return skampi.FoldBench }
+func (*Suite) JSONKey() string   { return "skampi" }
+
+// FoldUnits are the units of the folded figures.
+func (*Suite) FoldUnits() []results.Unit {
+	return []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}
+}
+
+// ParseConfig reads the configuration of a run (a *Config).
+func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
+
+// ParseLine reads a line of BenchmarkSkampi (a *Measurement).
+func (*Suite) ParseLine(l *results.Line) (string, any, error) {
+	pt, err := parseName(l.Parts)
+	if err != nil {
+		return "", nil, err
+	}
+	name := pt.Name()
+	if name != strings.TrimPrefix(l.Full, skampi.Bench+"/") {
+		return "", nil, errName(l.Full, name)
+	}
+	m, err := parseMetrics(l, pt)
+	if err != nil {
+		return name, nil, err
+	}
+	m.Name = name
+	return name, m, nil
+}
+
+// Fold folds a run.
+func (*Suite) Fold(r *results.Run) (results.Folded, error) { return Fold(r) }
+
+// Settings are what decides what a run measures: the processes, the
+// operations, the lengths and process counts, the synchronisation, the
+// caches and the mode.
+func (*Suite) Settings(r *results.Run) []results.Setting {
+	c := r.Parsed.(*Config)
+	return []results.Setting{
+		{Key: results.KeyProcs, Value: strconv.Itoa(c.N)},
+		{Key: skampi.KeyOps, Value: strings.Join(c.Ops, ",")},
+		{Key: skampi.KeyLengths, Value: c.Lengths},
+		{Key: skampi.KeyProcs, Value: c.Procs},
+		{Key: skampi.KeySync, Value: c.Sync},
+		{Key: skampi.KeyCache, Value: c.Cache},
+		{Key: results.KeyMode, Value: c.Mode},
+	}
+}
+
+// Experiments are the points with a value: their cut-quantile mean in µs.
+func (*Suite) Experiments(r *results.Run) []results.Experiment {
+	var out []results.Experiment
+	for _, l := range r.Lines {
+		if m := l.Value.(*Measurement); m.Has {
+			out = append(out, results.Experiment{Name: skampi.Bench + "/" + l.Name, Unit: skampi.MetricUs, Value: m.Us})
+		}
+	}
+	return out
+}

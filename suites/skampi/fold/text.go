@@ -1,0 +1,145 @@
+package fold
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// WriteText writes the protocol: the head (the 1-byte latency of the
+// slowest pair when measured), the run, the headline figures, the notes,
+// then a table per operation and the list of points that did not reach ε.
+func (p *Folded) WriteText(w io.Writer) error {
+	head := fmt.Sprintf("SKaMPI: %d points", len(p.Run.Lines))
+	if p.LatencyUs > 0 {
+		head = fmt.Sprintf("SKaMPI = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", results.Num(p.LatencyUs, 4, 3), p.LatencyLen)
+	}
+	return results.WriteProtocolHead(w, head, &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
+}
+
+func (p *Folded) writeRun(w io.Writer) {
+	c := p.Config
+	fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d operations\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Ops))
+	t := results.Text{W: w}
+	t.Job(&c.Common)
+	t.Info("processes", strconv.Itoa(c.N))
+	t.Info("sync", c.Sync)
+	t.Info("accuracy", fmt.Sprintf("ε = %g, %s repetitions, %s s per point", c.Eps, c.Reps, c.Budget))
+	t.Info("cache", c.Cache)
+	t.Info("clock", fmt.Sprintf("%s; Wtick %s s; a clock read costs %s s (subtracted)", c.Clock, c.Wtick, c.Timer))
+	if c.Offsets != "" {
+		t.Info("offsets", fmt.Sprintf("%s µs (min median max), uncertain by ±%s µs", c.Offsets, c.OffsetEr))
+	}
+	t.Info("slowest pair", pairText(c.PairMax))
+	t.Info("fastest pair", pairText(c.PairMin))
+}
+
+// pairText renders "a b host-a host-b rtt-us".
+func pairText(v string) string {
+	var a, b int
+	var ha, hb string
+	var rtt float64
+	if _, err := fmt.Sscan(v, &a, &b, &ha, &hb, &rtt); err != nil {
+		return v
+	}
+	return fmt.Sprintf("ranks %d (%s) and %d (%s), 1-byte round trip %s µs", a, ha, b, hb, results.Num(rtt, 4, 3))
+}
+
+func (p *Folded) writeFigures(w io.Writer) {
+	fmt.Fprintf(w, "\nFigures\n")
+	t := results.Text{W: w, Width: 64}
+	figs := p.Figures()
+	for _, f := range figs {
+		unit := f.Unit
+		if unit == "us" {
+			unit = "µs"
+		}
+		t.Figure(f.Label, results.Num(f.Value, 5, 3), unit)
+	}
+	if len(figs) == 0 {
+		t.Absent("headline figures", "neither send-recv nor barrier on all processes measured")
+	}
+}
+
+// writeTables writes a table per operation: its varied parameters, the
+// point's times in µs and its accuracy; a point that did not reach ε is
+// marked *, one without a value -.
+func (p *Folded) writeTables(w io.Writer) {
+	for _, t := range p.Ops {
+		fmt.Fprintf(w, "\n%s (%s): %s; times in µs\n", t.Op.Name, t.Op.Pattern, t.Op.Call)
+		tab := results.Table{Left: 1}
+		tab.Add(append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)...)
+		for _, m := range t.Rows {
+			tab.Add(append(rowCells(m), extraCells(t.Op, m)...)...)
+		}
+		tab.Write(w)
+	}
+}
+
+func rowCells(m *Measurement) []string {
+	name := m.Name
+	if !m.Has {
+		return []string{name + " -", "-", "-", "-", "-", "-", "-", strconv.Itoa(m.N), strconv.Itoa(m.Invalid), strconv.Itoa(m.Calls)}
+	}
+	if !m.Converged() {
+		name += " *"
+	}
+	rse := "-"
+	if m.HasRSE {
+		rse = results.Num(m.RSE, 3, 3)
+	}
+	n := func(v float64) string { return results.Num(v, 4, 3) }
+	return []string{name, n(m.Us), n(m.Median), n(m.Min), n(m.P90), n(m.P99), rse, strconv.Itoa(m.N), strconv.Itoa(m.Invalid), strconv.Itoa(m.Calls)}
+}
+
+func extraHead(o skampi.Op) []string {
+	switch o.Pattern {
+	case skampi.Collective:
+		return []string{"rank min", "rank med", "rank max"}
+	case skampi.PingPong:
+		return []string{"MB/s"}
+	}
+	return nil
+}
+
+func extraCells(o skampi.Op, m *Measurement) []string {
+	n := func(v float64) string {
+		if !m.Has {
+			return "-"
+		}
+		return results.Num(v, 4, 3)
+	}
+	switch o.Pattern {
+	case skampi.Collective:
+		return []string{n(m.RankMin), n(m.RankMed), n(m.RankMax)}
+	case skampi.PingPong:
+		if m.Len == 0 {
+			return []string{"-"}
+		}
+		return []string{n(m.MBps)}
+	}
+	return nil
+}
+
+// writeNotConverged lists the points that did not reach ε, and why.
+func (p *Folded) writeNotConverged(w io.Writer) {
+	list := append(append([]*Measurement(nil), p.NoValue...), p.NotConverged...)
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nPoints that did not reach ε = %g\n", p.Config.Eps)
+	for _, m := range list {
+		why := "the repetition maximum"
+		if m.Stop == skampi.HitBudget {
+			why = "the time budget"
+		}
+		rse := "no error (fewer than two valid repetitions)"
+		if m.HasRSE {
+			rse = "rse " + results.Num(m.RSE, 3, 3)
+		}
+		fmt.Fprintf(w, "  %s: stopped at %s after %d valid and %d discarded repetitions, %s\n", m.Name, why, m.N, m.Invalid, rse)
+	}
+}
