@@ -1,0 +1,242 @@
+package skampi
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSummarizeByHand(t *testing.T) {
+	// Eight values, sorted 0.5 1 2 3 4 5 6 100: the cut drops two at each
+	// end, leaving 2 3 4 5.
+	x := []float64{100, 6, 1, 4, 3, 5, 2, 0.5}
+	s := Summarize(x)
+	assert.Equal(t, 8, s.N)
+	assert.InDelta(t, 3.5, s.Mean, 1e-12) // (2+3+4+5)/4
+	assert.InDelta(t, 3.5, s.Median, 1e-12)
+	assert.Equal(t, 0.5, s.Min)
+	// σ of 2 3 4 5 with divisor n: √1.25; rse = σ/(√4·3.5).
+	assert.InDelta(t, math.Sqrt(1.25)/2/3.5, s.RSE, 1e-12)
+	// p90 of the sorted 0.5 1 2 3 4 5 6 100: position 6.3 → 6 + 0.3·94.
+	assert.InDelta(t, 34.2, s.P90, 1e-9)
+	assert.InDelta(t, 6+0.93*94, s.P99, 1e-9)
+	assert.Equal(t, []float64{100, 6, 1, 4, 3, 5, 2, 0.5}, x, "the input is not changed")
+}
+
+func TestCutKeepsAValue(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(i)
+		}
+		mid := Cut(s)
+		assert.NotEmpty(t, mid, "n=%d", n)
+		assert.Equal(t, n-2*int(math.Floor(0.25*float64(n))), len(mid), "n=%d", n)
+	}
+	one := Summarize([]float64{7})
+	assert.Equal(t, 7.0, one.Mean)
+	assert.True(t, math.IsInf(one.RSE, 1), "one value has no error")
+	assert.Equal(t, Summary{}, Summarize(nil))
+}
+
+func TestRuleNext(t *testing.T) {
+	r := Rule{Eps: 0.03, Min: 8, Max: 1000, Wtick: 1e-6, Budget: 1}
+	tests := []struct {
+		name string
+		p    Progress
+		next int
+		why  int
+	}{
+		{"the first batch is the minimum", Progress{RSE: math.Inf(1)}, 8, Going},
+		{"converged", Progress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1}, 0, Converged},
+		{"below the minimum count", Progress{Tries: 6, Valid: 6, RSE: 0.01, Total: 1}, 4, Going},
+		{"total under Wtick/ε", Progress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1e-5}, 4, Going},
+		// rse 0.06 at n=8 needs n = 8·(0.06/0.03)² = 32: 24 more.
+		{"aims for the n that reaches ε", Progress{Tries: 8, Valid: 8, RSE: 0.06, Total: 1}, 24, Going},
+		{"the maximum", Progress{Tries: 1000, Valid: 990, RSE: 0.05, Total: 1}, 0, HitMax},
+		{"never past the maximum", Progress{Tries: 990, Valid: 990, RSE: 0.5, Total: 1}, 10, Going},
+		{"the budget", Progress{Tries: 20, Valid: 20, RSE: 0.05, Total: 1, Elapsed: 1.5}, 0, HitBudget},
+		{"the budget bounds a batch", Progress{Tries: 8, Valid: 8, RSE: 0.3, Total: 1, Elapsed: 0.5, Rep: 0.025}, 20, Going},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next, why := r.Next(tt.p)
+			assert.Equal(t, tt.next, next)
+			assert.Equal(t, tt.why, why)
+		})
+	}
+}
+
+func TestCallsPerRep(t *testing.T) {
+	assert.Equal(t, 1, CallsPerRep(1e-5, 1e-6))
+	assert.Equal(t, 4, CallsPerRep(3e-7, 1e-7)) // 10 ticks = 1 µs: ⌈1/0.3⌉
+	assert.Equal(t, MaxCalls, CallsPerRep(0, 3e-8))
+	assert.Equal(t, MaxCalls, CallsPerRep(-1e-9, 3e-8))
+	assert.Equal(t, 1, CallsPerRep(1e-9, 0))
+}
+
+// fakeBatch runs the scheduling loop of skampi.c on a fake clock: each
+// repetition waits for its window's start, then takes d[k]; a process
+// that is late waits for nothing.
+func fakeBatch(w Window, ready float64, d []float64) (arrive, end []float64) {
+	now := ready
+	for k := range d {
+		arrive = append(arrive, now)
+		now = max(now, w.Target(k))
+		now += d[k]
+		end = append(end, now)
+	}
+	return arrive, end
+}
+
+func TestWindowInvalidation(t *testing.T) {
+	w := Window{Start: 10, Len: 1}
+	// Repetition 1 overruns its window (1.5 > 1), so 2 starts late; 3
+	// starts on time again.
+	arrive, end := fakeBatch(w, 9.5, []float64{0.5, 1.5, 0.2, 0.3})
+	assert.Equal(t, []bool{false, true, true, false}, w.Invalid(arrive, end))
+	// A process that is ready only after the first start loses it.
+	arrive, end = fakeBatch(w, 10.2, []float64{0.1, 0.1})
+	assert.Equal(t, []bool{true, false}, w.Invalid(arrive, end))
+}
+
+func TestWindowGrows(t *testing.T) {
+	assert.Equal(t, 2e-6, Grow(1e-6, 3, 10), "3 of 10 invalid: more than a quarter")
+	assert.Equal(t, 1e-6, Grow(1e-6, 2, 10))
+	assert.Equal(t, MinWindow, FirstWindow(1e-9, 0))
+	assert.InDelta(t, 2*3e-6+2*1e-6, FirstWindow(3e-6, 1e-6), 1e-15)
+	// After growing, the window holds the repetitions of the fake batch.
+	win := 0.5
+	for range 5 {
+		w := Window{Start: 0, Len: win}
+		arrive, end := fakeBatch(w, 0, []float64{0.8, 0.8, 0.8, 0.8})
+		bad := 0
+		for _, b := range w.Invalid(arrive, end) {
+			if b {
+				bad++
+			}
+		}
+		win = Grow(win, bad, 4)
+	}
+	assert.Equal(t, 1.0, win, "0.5 → 1 and then no more invalid repetitions")
+}
+
+func TestRoundsCoverEveryPairOnce(t *testing.T) {
+	for p := 1; p <= 9; p++ {
+		seen := map[Pair]int{}
+		for _, partner := range Rounds(p) {
+			for a, b := range partner {
+				if b >= 0 {
+					require.Equal(t, a, partner[b], "p=%d: partners meet each other", p)
+					if a < b {
+						seen[Pair{a, b}]++
+					}
+				}
+			}
+		}
+		assert.Len(t, seen, p*(p-1)/2, "p=%d", p)
+		for pr, n := range seen {
+			assert.Equal(t, 1, n, "p=%d pair %v", p, pr)
+		}
+	}
+}
+
+func TestPairsFromMatrix(t *testing.T) {
+	// Two nodes of two processes: 0,1 on one, 2,3 on the other; 1↔2 is
+	// the slowest link, 2↔3 the fastest. SKaMPI's rank-0-only search
+	// would miss 1↔2.
+	rtt := [][]float64{
+		{0, 0.4, 3.0, 3.1},
+		{0.4, 0, 3.5, 3.2},
+		{3.0, 3.5, 0, 0.3},
+		{3.1, 3.2, 0.3, 0},
+	}
+	slow, fast := Pairs(rtt)
+	assert.Equal(t, Pair{1, 2}, slow)
+	assert.Equal(t, Pair{2, 3}, fast)
+	s, f := Pairs([][]float64{{0}})
+	assert.Equal(t, Pair{}, s)
+	assert.Equal(t, Pair{}, f)
+}
+
+func TestOpsTable(t *testing.T) {
+	seen := map[string]bool{}
+	for i, o := range Ops {
+		assert.False(t, seen[o.Name], "%s twice", o.Name)
+		seen[o.Name] = true
+		assert.Equal(t, i, OpIndex(o.Name))
+		assert.NotEmpty(t, o.Call, o.Name)
+		if o.Vary&VaryLength != 0 {
+			assert.Positive(t, o.Elem, o.Name)
+		}
+		if o.Ref != "" {
+			assert.GreaterOrEqual(t, OpIndex(o.Ref), 0, "%s is a reference of an operation in the table", o.Name)
+		}
+	}
+	assert.Equal(t, -1, OpIndex("nope"))
+}
+
+func TestParseOps(t *testing.T) {
+	ops, err := ParseOps("allreduce, ping-pong")
+	require.NoError(t, err)
+	assert.Len(t, ops, 11)
+	assert.Equal(t, "allreduce", Ops[ops[len(ops)-1]].Name, "table order")
+	_, err = ParseOps("allreduse")
+	assert.ErrorContains(t, err, `no operation "allreduse"`)
+	assert.ErrorContains(t, err, "send-recv, send-recv-anytag")
+}
+
+func TestLengths(t *testing.T) {
+	r, err := ParseRange("1:64", 2)
+	require.NoError(t, err)
+	assert.Equal(t, []int64{1, 2, 4, 8, 16, 32, 64}, r.Lengths(1))
+	assert.Equal(t, []int64{4, 8, 16, 32, 64}, r.Lengths(4), "reductions: whole floats, no repeats")
+	r, _ = ParseRange("1:4Mi", math.Sqrt2)
+	l := r.Lengths(1)
+	assert.Equal(t, int64(4<<20), l[len(l)-1])
+	assert.Len(t, l, 44, "1.41 rounds to 1: no repeat")
+	r, _ = ParseRange("0:100", 10)
+	assert.Equal(t, []int64{0, 1, 10, 100}, r.Lengths(1))
+	for _, bad := range []struct{ s, step, msg string }{
+		{"64:1", "2", "above the end"},
+		{"1:64", "1", "above 1"},
+		{"1-64", "2", "from:to"},
+		{"x:64", "2", "byte count"},
+	} {
+		step := 2.0
+		if bad.step == "1" {
+			step = 1
+		}
+		_, err := ParseRange(bad.s, step)
+		assert.ErrorContains(t, err, bad.msg, bad.s)
+	}
+}
+
+func TestParseCounts(t *testing.T) {
+	c, err := ParseCounts("2:4,N,3", 1, 6)
+	require.NoError(t, err)
+	assert.Equal(t, []int{2, 3, 4, 6}, c)
+	_, err = ParseCounts("8", 1, 4)
+	assert.ErrorContains(t, err, "from 1 to 4")
+	_, err = ParseCounts("4:2", 1, 4)
+	assert.ErrorContains(t, err, "above the end")
+}
+
+func TestPlanPoints(t *testing.T) {
+	r, _ := ParseRange("1:4", 2)
+	pl := Plan{Ops: []int{OpIndex("send-recv"), OpIndex("barrier"), OpIndex("mw-send"), OpIndex("wtime")},
+		Lengths: r, Procs: []int{1, 2}, Chunks: []int{4}, Pairs: []string{PairMax, PairMin}}
+	var names []string
+	for _, p := range pl.Points() {
+		names = append(names, p.Name())
+	}
+	assert.Equal(t, []string{
+		"op=send-recv/pair=max/L=1", "op=send-recv/pair=max/L=2", "op=send-recv/pair=max/L=4",
+		"op=send-recv/pair=min/L=1", "op=send-recv/pair=min/L=2", "op=send-recv/pair=min/L=4",
+		"op=barrier/procs=1", "op=barrier/procs=2",
+		"op=mw-send/procs=2/chunks=4/L=1", "op=mw-send/procs=2/chunks=4/L=2", "op=mw-send/procs=2/chunks=4/L=4",
+		"op=wtime",
+	}, names, "master-worker needs 2 processes")
+}
