@@ -256,9 +256,10 @@ func TestCompareLoad(t *testing.T) {
 	dir := t.TempDir()
 	six := writeSeed(t, dir, "six.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01})
 	s := loadSide(t, "A", six)
-	require.Len(t, s.Sets, 2)
+	require.Len(t, s.Sets, 3, "one set per suite")
 	assert.Len(t, s.Sets[0].Runs, 6)
 	assert.Len(t, s.Sets[1].Runs, 6)
+	assert.Empty(t, s.Sets[2].Runs, "no SKaMPI runs in the file")
 	assert.Equal(t, "6 b_eff runs, 6 b_eff_io runs", s.Counts())
 	assert.Equal(t, []string{
 		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-mode full",

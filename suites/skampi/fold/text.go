@@ -15,7 +15,7 @@ import (
 func (p *Folded) WriteText(w io.Writer) error {
 	head := fmt.Sprintf("SKaMPI: %d points", len(p.Run.Lines))
 	if p.LatencyUs > 0 {
-		head = fmt.Sprintf("SKaMPI = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", results.Num(p.LatencyUs, 4, 3), p.LatencyLen)
+		head = fmt.Sprintf("SKaMPI = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
 	}
 	return results.WriteProtocolHead(w, head, &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
 }
