@@ -135,5 +135,5 @@ func bytesText(n float64) string {
 	if n == 1 {
 		return "1 byte"
 	}
-	return fmt.Sprintf("%g bytes", n)
+	return fmt.Sprintf("%d bytes", int64(n))
 }
