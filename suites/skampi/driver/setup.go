@@ -9,12 +9,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -189,9 +189,9 @@ func config(job *harness.Job) []string {
 		kv(skampi.KeyEps, fmt.Sprint(st.Rule.Eps)),
 		kv(skampi.KeyReps, fmt.Sprintf("%d-%d", st.Rule.Min, st.Rule.Max)),
 		kv(skampi.KeyBudget, fmt.Sprint(st.Rule.Budget)),
-		kv(skampi.KeyLengths, joinInt64(st.Plan.Lengths.Lengths(1))),
-		kv(skampi.KeyProcs, joinInts(st.Plan.Procs)),
-		kv(skampi.KeyChunks, joinInts(st.Plan.Chunks)),
+		kv(skampi.KeyLengths, results.JoinInts(st.Plan.Lengths.Lengths(1))),
+		kv(skampi.KeyProcs, results.JoinInts(st.Plan.Procs)),
+		kv(skampi.KeyChunks, results.JoinInts(st.Plan.Chunks)),
 		kv(skampi.KeyWarmup, fmt.Sprint(st.Warmup)),
 		kv(skampi.KeyCache, st.Cache),
 		kv(skampi.KeyWtick, fmt.Sprint(p.Wtick)),
@@ -209,27 +209,3 @@ func config(job *harness.Job) []string {
 }
 
 func kv(k, v string) string { return k + ": " + v }
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
-}
-
-func joinInt64(v []int64) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
-}
-
-// us formats seconds as µs with three significant digits.
-func us(s float64) string {
-	if math.IsNaN(s) {
-		return "NaN"
-	}
-	return fmt.Sprintf("%.3g", s*1e6)
-}
