@@ -96,7 +96,46 @@ func mpirun(t *testing.T, np int, bin string, args ...string) jobResult {
 
 var quick = []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short"}
 
-// parsed is the output of a b_eff run read with benchfmt.
+// A benchOut is the output of a run read with benchfmt: the configuration,
+// and per sub-benchmark (name without "Benchmark<bench>/") its metrics by
+// unit as written and how often it occurred.
+type benchOut struct {
+	config  map[string]string
+	metrics map[string]map[string]float64
+	count   map[string]int
+}
+
+func readBench(t *testing.T, out, bench string) benchOut {
+	t.Helper()
+	p := benchOut{config: map[string]string{}, metrics: map[string]map[string]float64{}, count: map[string]int{}}
+	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
+	for r.Scan() {
+		switch rec := r.Result(); rec := rec.(type) {
+		case *benchfmt.Result:
+			for _, c := range rec.Config {
+				p.config[c.Key] = string(c.Value)
+			}
+			name := strings.TrimPrefix(string(rec.Name.Full()), bench+"/")
+			p.count[name]++
+			m := map[string]float64{}
+			for _, v := range rec.Values { // as written, also where the reader tidied the unit (MB/s into B/s)
+				if v.OrigUnit != "" {
+					m[v.OrigUnit] = v.OrigValue
+				} else {
+					m[v.Unit] = v.Value
+				}
+			}
+			p.metrics[name] = m
+		case *benchfmt.SyntaxError:
+			t.Errorf("benchfmt: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	return p
+}
+
+// parsed is the output of a b_eff run: its configuration, MB/s per line
+// and the count of each line.
 type parsed struct {
 	config map[string]string
 	mbs    map[string]float64 // name without "BenchmarkBeff/" → MB/s
@@ -105,26 +144,13 @@ type parsed struct {
 
 func parse(t *testing.T, out string) parsed {
 	t.Helper()
-	p := parsed{config: map[string]string{}, mbs: map[string]float64{}, count: map[string]int{}}
-	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
-	for r.Scan() {
-		switch rec := r.Result(); rec := rec.(type) {
-		case *benchfmt.Result:
-			for _, c := range rec.Config {
-				p.config[c.Key] = string(c.Value)
-			}
-			name := strings.TrimPrefix(string(rec.Name.Full()), "Beff/")
-			p.count[name]++
-			for _, v := range rec.Values { // the reader tidies MB/s into B/s
-				if v.OrigUnit == "MB/s" {
-					p.mbs[name] = v.OrigValue
-				}
-			}
-		case *benchfmt.SyntaxError:
-			t.Errorf("benchfmt: %v", rec)
+	b := readBench(t, out, "Beff")
+	p := parsed{config: b.config, mbs: map[string]float64{}, count: b.count}
+	for name, m := range b.metrics {
+		if v, ok := m["MB/s"]; ok {
+			p.mbs[name] = v
 		}
 	}
-	require.NoError(t, r.Err())
 	return p
 }
 

@@ -10,48 +10,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/perf/benchfmt"
 
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
 var quickSkampi = []string{"-test.run", "^$", "-test.bench", "^BenchmarkSkampi$", "-test.short"}
-
-// skampiPoint is one line of a SKaMPI run: its metrics by unit.
-type skampiRun struct {
-	config map[string]string
-	points map[string]map[string]float64 // name without "Skampi/" → unit → value
-	count  map[string]int
-}
-
-func parseSkampi(t *testing.T, out string) skampiRun {
-	t.Helper()
-	p := skampiRun{config: map[string]string{}, points: map[string]map[string]float64{}, count: map[string]int{}}
-	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
-	for r.Scan() {
-		switch rec := r.Result(); rec := rec.(type) {
-		case *benchfmt.Result:
-			for _, c := range rec.Config {
-				p.config[c.Key] = string(c.Value)
-			}
-			name := strings.TrimPrefix(string(rec.Name.Full()), skampi.Bench+"/")
-			p.count[name]++
-			m := map[string]float64{}
-			for _, v := range rec.Values { // as written, also where benchfmt tidied the unit
-				if v.OrigUnit != "" {
-					m[v.OrigUnit] = v.OrigValue
-				} else {
-					m[v.Unit] = v.Value
-				}
-			}
-			p.points[name] = m
-		case *benchfmt.SyntaxError:
-			t.Errorf("benchfmt: %v", rec)
-		}
-	}
-	require.NoError(t, r.Err())
-	return p
-}
 
 // TestQuickSkampi runs the short suite on 1 to 5 processes (window
 // synchronisation where the node is not oversubscribed, barrier where it
@@ -68,7 +31,7 @@ func TestQuickSkampi(t *testing.T) {
 		t.Run("np="+strconv.Itoa(np)+"/"+sync, func(t *testing.T) {
 			res := mpirun(t, np, bin, append(quickSkampi, "-skampi.sync="+sync)...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
-			run := parseSkampi(t, res.stdout)
+			run := readBench(t, res.stdout, skampi.Bench)
 			assert.Equal(t, sync, run.config[skampi.KeySync])
 			checkSkampiPoints(t, np, run)
 			file := filepath.Join(t.TempDir(), "skampi.txt")
@@ -81,7 +44,7 @@ func TestQuickSkampi(t *testing.T) {
 	}
 }
 
-func checkSkampiPoints(t *testing.T, np int, run skampiRun) {
+func checkSkampiPoints(t *testing.T, np int, run benchOut) {
 	t.Helper()
 	ops := strings.Split(run.config[skampi.KeyOps], ",")
 	want := len(skampi.Ops)
@@ -90,7 +53,7 @@ func checkSkampiPoints(t *testing.T, np int, run skampiRun) {
 	}
 	assert.Len(t, ops, want)
 	seen := map[string]bool{}
-	for name, m := range run.points {
+	for name, m := range run.metrics {
 		assert.Equal(t, 1, run.count[name], "%s once", name)
 		op := strings.TrimPrefix(strings.SplitN(name, "/", 2)[0], "op=")
 		seen[op] = true

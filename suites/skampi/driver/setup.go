@@ -67,11 +67,9 @@ func setup(job *harness.Job) (any, error) {
 		Rule: skampi.Rule{Eps: *flagEps, Min: *flagMin, Max: *flagMax, Budget: flagBudget.Seconds()}}
 	lengths, step := *flagLengths, *flagStep
 	if job.Short {
-		lengths, step = shortDefault("skampi.L", lengths, "1:4Ki"), shortStep(step)
-		st.Rule.Max = shortInt("skampi.max", st.Rule.Max, 100)
-		if !harness.IsSet("skampi.budget") {
-			st.Rule.Budget = 0.05
-		}
+		lengths, step = short("skampi.L", lengths, "1:4Ki"), short("skampi.step", step, 8)
+		st.Rule.Max = short("skampi.max", st.Rule.Max, 100)
+		st.Rule.Budget = short("skampi.budget", st.Rule.Budget, 0.05)
 	}
 	var err error
 	if st.Plan.Lengths, err = skampi.ParseRange(lengths, step); err != nil {
@@ -89,21 +87,8 @@ func setup(job *harness.Job) (any, error) {
 	return st, st.decideCounts(job.Procs())
 }
 
-func shortDefault(flagName, v, short string) string {
-	if harness.IsSet(flagName) {
-		return v
-	}
-	return short
-}
-
-func shortStep(v float64) float64 {
-	if harness.IsSet("skampi.step") {
-		return v
-	}
-	return 8
-}
-
-func shortInt(flagName string, v, short int) int {
+// short is the -test.short value of a flag the command line did not set.
+func short[T any](flagName string, v, short T) T {
 	if harness.IsSet(flagName) {
 		return v
 	}

@@ -80,7 +80,7 @@ func bufferBytes(st *Settings, n int) int64 {
 
 func (r *run) close() {
 	for _, m := range r.groups {
-		if m.g != nil && m.g.Comm != mpi.World {
+		if m.g != nil {
 			r.s.Must("MPI_Comm_free", m.g.Comm.Free())
 		}
 	}
