@@ -583,10 +583,16 @@ static void free_made(ctx *c) {
 	c->nmade = 0;
 }
 
-/* schedule broadcasts rank 0's start and window of the batch. */
+/* schedule broadcasts rank 0's start and window of the batch. The
+ * barrier first brings every process into this loop: the processes come
+ * from Go, whose hand-over to the thread of MPI may take tens of
+ * microseconds, so a start taken before it would make the first
+ * repetitions late, and the window grow for nothing. */
 static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
+	int rc = MPI_Barrier(c->comm);
+	if (rc) return rc;
 	double sw[2] = {MPI_Wtime() - b->offset + b->lead, b->window};
-	int rc = MPI_Bcast(sw, 2, MPI_DOUBLE, 0, c->comm);
+	rc = MPI_Bcast(sw, 2, MPI_DOUBLE, 0, c->comm);
 	*t0 = sw[0];
 	*w = sw[1];
 	return rc;
@@ -595,7 +601,10 @@ static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 /* reps runs the repetitions of the batch. */
 static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double *start,
                 double *end, double *window, double *first) {
-	int64_t foot = (footprint(b->len, c->size) + 63) & ~(int64_t)63, off = 0;
+	/* cycled calls use slots of whole cache lines (one for empty messages) */
+	int64_t foot = (footprint(b->len, c->size) + 63) & ~(int64_t)63;
+	if (foot == 0) foot = 64;
+	int64_t slots = b->buflen / foot > 0 ? b->buflen / foot : 1;
 	double t0 = 0, w = 0;
 	int rc = b->window_sync ? schedule(b, c, &t0, &w) : 0;
 	*window = w;
@@ -604,17 +613,16 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		if (b->window_sync) {
 			double t = t0 + k * w;
 			arrive[k] = MPI_Wtime() - b->offset;
-			wait_until(t, b->offset, b->yield, c->comm);
+			if (!b->passive) wait_until(t, b->offset, b->yield, c->comm);
 		} else if ((rc = MPI_Barrier(c->comm))) {
 			break;
 		}
 		double s = MPI_Wtime();
 		for (int i = 0; i < b->calls && !rc; i++, c->call++) {
-			if (b->cycle) {
-				if (off + foot > b->buflen) off = 0;
+			if (b->cycle) { /* call n of the point uses slot n, round the buffers */
+				int64_t off = (c->call % slots) * foot;
 				c->sb = b->sbuf + off;
 				c->rb = b->rbuf + off;
-				off += foot;
 			}
 			rc = fn(c);
 		}

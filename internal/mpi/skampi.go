@@ -18,10 +18,11 @@ type Batch struct {
 	Offset          float64
 	WindowLen, Lead float64
 	Send, Recv      *Buffer
-	Cycle           bool  // every call uses the next part of the buffers
+	Cycle           bool  // call n of the point uses the n-th part of the buffers, round them
 	Seq             int64 // calls of the point before this batch
 	Inject          bool  // corrupt the first received message (tests only)
 	Yield           bool  // yield the processor while waiting (oversubscribed nodes)
+	Passive         bool  // window mode: this rank only answers and does not wait for the windows
 }
 
 // Times are what a batch measured on this rank, per repetition, in

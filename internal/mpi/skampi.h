@@ -28,10 +28,12 @@ typedef struct {
 	double lead;      /* rank 0: the first window starts this far ahead */
 	unsigned char *sbuf, *rbuf;
 	int64_t buflen;   /* bytes of each buffer */
-	int cycle;        /* 1: every call uses the next part of the buffers */
+	int cycle;        /* 1: call n of the point uses the n-th part of the buffers, round them */
 	int64_t seq;      /* calls of the point before this batch (validation) */
 	int inject;       /* corrupt the first received message (tests only) */
 	int yield;        /* yield the processor while waiting for a window */
+	int passive;      /* window mode: this rank only answers, so it does not wait for the
+	                     windows (a ping-pong responder, a master-worker worker) */
 } skampi_batch_t;
 
 /* The first validation failure a rank saw in a batch. */

@@ -25,7 +25,8 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		window_sync: cbool(b.Window), offset: C.double(b.Offset), window: C.double(b.WindowLen),
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
 		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), seq: C.int64_t(b.Seq),
-		inject: cbool(b.Inject), yield: cbool(b.Yield)}
+		inject: cbool(b.Inject), yield: cbool(b.Yield),
+		passive: cbool(b.Passive)}
 	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}
 	var w, t0 C.double
 	var f C.skampi_fault

@@ -25,7 +25,7 @@ const (
 	KeyProcs    = "skampi-procs"         // the process counts of collectives and master-worker
 	KeyChunks   = "skampi-chunks"        // the work item counts of master-worker
 	KeyWarmup   = "skampi-warmup"        // untimed calls before a point
-	KeyCache    = "skampi-cache"         // cold (buffers cycled) or warm
+	KeyCache    = "skampi-cache"         // auto, cold (buffers cycled) or warm
 	KeyPairMax  = "skampi-pair-max"      // ranks, hosts and 1-byte round trip of the slowest pair
 	KeyPairMin  = "skampi-pair-min"      // the same of the fastest pair
 	KeyWtick    = "skampi-wtick-s"       // MPI_Wtick
@@ -39,9 +39,22 @@ const (
 const (
 	SyncWindow  = "window"
 	SyncBarrier = "barrier"
+	CacheAuto   = "auto" // warm for ping-pong, cold for the rest
 	CacheCold   = "cold"
 	CacheWarm   = "warm"
 )
+
+// Cold says whether a point of pattern p cycles its buffers under cache
+// mode mode. In the default mode (auto) the ping-pong family reuses one
+// buffer, as the latency and bandwidth of OSU, IMB, SKaMPI and b_eff's
+// own ping-pong are defined; the other patterns move data that does not
+// come from cache.
+func Cold(mode string, p Pattern) bool {
+	if mode == CacheAuto {
+		return p != PingPong
+	}
+	return mode == CacheCold
+}
 
 // Metrics of a point's line.
 const (

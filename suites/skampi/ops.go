@@ -169,3 +169,12 @@ func (o Op) MinProcs() int {
 	}
 	return 1
 }
+
+// Answers says whether the processes other than rank 0 only answer rank
+// 0's messages (a ping-pong responder, a master-worker worker): the time
+// is rank 0's, so under window synchronisation they need not wait for
+// the windows, and a clock offset estimated too late cannot make them
+// start after rank 0 and lengthen its time.
+func (o Op) Answers() bool {
+	return o.Pattern == MasterWorker || o.Pattern == PingPong && !o.Exchange
+}

@@ -69,12 +69,40 @@ func TestRuleNext(t *testing.T) {
 	}
 }
 
+func TestMinRep(t *testing.T) {
+	assert.InDelta(t, 3e-6, MinRep(1e-9, 30e-9, 0.03), 1e-15) // the clock read: 3·30 ns/0.03
+	assert.InDelta(t, 1e-5, MinRep(1e-6, 30e-9, 0.03), 1e-15) // a coarse clock: ten ticks
+	assert.InDelta(t, 1e-8, MinRep(1e-9, 30e-9, 0), 1e-15)    // no ε: ticks only
+}
+
 func TestCallsPerRep(t *testing.T) {
 	assert.Equal(t, 1, CallsPerRep(1e-5, 1e-6))
-	assert.Equal(t, 4, CallsPerRep(3e-7, 1e-7)) // 10 ticks = 1 µs: ⌈1/0.3⌉
-	assert.Equal(t, MaxCalls, CallsPerRep(0, 3e-8))
-	assert.Equal(t, MaxCalls, CallsPerRep(-1e-9, 3e-8))
+	assert.Equal(t, 1, CallsPerRep(1e-6, 1e-6))
+	assert.Equal(t, 4, CallsPerRep(3e-7, 1e-6)) // ⌈1/0.3⌉
+	assert.Equal(t, 10, CallsPerRep(3e-7, 3e-6))
+	assert.Equal(t, MaxCalls, CallsPerRep(0, 3e-6))
+	assert.Equal(t, MaxCalls, CallsPerRep(-1e-9, 3e-6))
 	assert.Equal(t, 1, CallsPerRep(1e-9, 0))
+}
+
+func TestCold(t *testing.T) {
+	tests := []struct {
+		mode string
+		p    Pattern
+		cold bool
+	}{
+		{CacheAuto, PingPong, false},
+		{CacheAuto, Collective, true},
+		{CacheAuto, MasterWorker, true},
+		{CacheAuto, Simple, true},
+		{CacheCold, PingPong, true},
+		{CacheCold, Collective, true},
+		{CacheWarm, PingPong, false},
+		{CacheWarm, Collective, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.cold, Cold(tt.mode, tt.p), "%s %v", tt.mode, tt.p)
+	}
 }
 
 // fakeBatch runs the scheduling loop of skampi.c on a fake clock: each
@@ -176,6 +204,13 @@ func TestOpsTable(t *testing.T) {
 		}
 	}
 	assert.Equal(t, -1, OpIndex("nope"))
+}
+
+func TestAnswers(t *testing.T) {
+	for name, want := range map[string]bool{"send-recv": true, "bsend-recv": true, "sendrecv": false,
+		"sendrecv-replace": false, "allreduce": false, "mw-waitany": true, "wtime": false} {
+		assert.Equal(t, want, Ops[OpIndex(name)].Answers(), name)
+	}
 }
 
 func TestParseOps(t *testing.T) {

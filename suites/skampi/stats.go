@@ -145,16 +145,27 @@ func (r Rule) Next(p Progress) (next int, why int) {
 // MaxCalls is the most calls one repetition batches.
 const MaxCalls = 1000
 
+// MinRep is the shortest repetition, seconds: ten ticks of the clock
+// (SKaMPI's rule; wtick is MPI_Wtick), and long enough that the cost of a
+// clock read (clock), which a value subtracts but which varies by about
+// its own size, stays under a third of the error eps aimed for.
+func MinRep(wtick, clock, eps float64) float64 {
+	m := 10 * wtick
+	if eps > 0 {
+		m = max(m, 3*clock/eps)
+	}
+	return m
+}
+
 // CallsPerRep is how many calls one repetition batches: enough that a
-// repetition of calls of t seconds each lasts at least ten ticks of the
-// clock (tick: its resolution, or the cost of reading it if that is
-// more), at most MaxCalls.
-func CallsPerRep(t, tick float64) int {
-	if tick <= 0 || t >= 10*tick {
+// repetition of calls of t seconds each lasts at least minRep, at most
+// MaxCalls.
+func CallsPerRep(t, minRep float64) int {
+	if minRep <= 0 || t >= minRep {
 		return 1
 	}
-	if t <= 10*tick/MaxCalls {
+	if t <= minRep/MaxCalls {
 		return MaxCalls
 	}
-	return int(math.Ceil(10 * tick / t))
+	return int(math.Ceil(minRep / t))
 }

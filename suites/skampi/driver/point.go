@@ -52,7 +52,8 @@ type pointLoop struct {
 func (r *run) measure(g *harness.Group, pt skampi.Point) Result {
 	pl := &pointLoop{r: r, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
 	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
-		Send: r.send, Recv: r.recv, Cycle: r.st.Cache == skampi.CacheCold, Yield: r.st.Yield}
+		Send: r.send, Recv: r.recv, Cycle: skampi.Cold(r.st.Cache, skampi.Ops[pt.Op].Pattern), Yield: r.st.Yield}
+	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
 		pl.batch.Offset = r.offset()
 	}
@@ -68,25 +69,54 @@ func (r *run) measure(g *harness.Group, pt skampi.Point) Result {
 // offset is this rank's clock offset to rank 0 (Prepare broadcast them).
 func (r *run) offset() float64 { return r.st.Prep.Offsets[r.s.Rank] }
 
-// warmUp runs the warm-up calls (at least one, which also estimates the
-// time of a call) and decides on rank 0 the calls per repetition and the
-// first window.
+// warmUp runs the warm-up calls (at least one), then decides on rank 0
+// the calls per repetition and the first window.
 func (pl *pointLoop) warmUp() {
 	b := pl.batch
 	b.Reps = max(1, pl.r.st.Warmup)
-	t := pl.run(&b)
+	est := pl.perCall(&b)
+	prep := pl.r.st.Prep
+	minRep := skampi.MinRep(prep.Wtick, prep.Timer, pl.r.st.Rule.Eps)
+	b.Calls = pl.decideCalls(est, 1, minRep)
+	// The first calls of a point are often slow, and a call estimated too
+	// long batches too few: a few tries with the calls found measure again
+	// until a repetition lasts minRep.
+	for try := 0; try < 3 && b.Calls > 1; try++ {
+		b.Reps = 2
+		est = pl.perCall(&b)
+		calls := pl.decideCalls(est, b.Calls, minRep)
+		if calls == b.Calls {
+			break
+		}
+		b.Calls = calls
+	}
+	d := pl.g.Round([]float64{est}, 1, func(m []float64) []int64 {
+		return []int64{int64(math.Float64bits(skampi.FirstWindow(m[0]*float64(b.Calls), prep.OffsetErr)))}
+	})
+	pl.batch.Calls = b.Calls
+	pl.window = math.Float64frombits(uint64(d[0]))
+	pl.batch.Seq = b.Seq
+}
+
+// perCall runs the untimed batch b and returns this rank's shortest time
+// of a call (the cost of the clock read taken off); it advances b.Seq.
+func (pl *pointLoop) perCall(b *mpi.Batch) float64 {
+	t := pl.run(b)
+	b.Seq += int64(b.Reps * b.Calls)
 	est := math.Inf(1)
 	for k := range t.Start {
-		est = min(est, t.End[k]-t.Start[k]-pl.r.st.Prep.Timer)
+		est = min(est, (t.End[k]-t.Start[k]-pl.r.st.Prep.Timer)/float64(b.Calls))
 	}
-	d := pl.g.Round([]float64{est}, 2, func(m []float64) []int64 {
-		calls := skampi.CallsPerRep(m[0], max(pl.r.st.Prep.Wtick, pl.r.st.Prep.Timer))
-		w := skampi.FirstWindow(m[0]*float64(calls), pl.r.st.Prep.OffsetErr)
-		return []int64{int64(calls), int64(math.Float64bits(w))}
+	return est
+}
+
+// decideCalls decides on rank 0, from the slowest rank's estimate of a
+// call, the calls per repetition: never fewer than now.
+func (pl *pointLoop) decideCalls(est float64, now int, minRep float64) int {
+	d := pl.g.Round([]float64{est}, 1, func(m []float64) []int64 {
+		return []int64{int64(max(now, skampi.CallsPerRep(m[0], minRep)))}
 	})
-	pl.batch.Calls = int(d[0])
-	pl.window = math.Float64frombits(uint64(d[1]))
-	pl.batch.Seq = b.Seq + int64(b.Reps)
+	return int(d[0])
 }
 
 // run runs a batch in C and keeps its first validation failure.

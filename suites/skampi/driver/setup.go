@@ -31,7 +31,7 @@ var (
 	flagBudget    = flag.Duration("skampi.budget", time.Second, "skampi: time budget of one point (50ms with -test.short)")
 	flagSync      = flag.String("skampi.sync", skampi.SyncWindow, "skampi: how repetitions start together: window (clock offsets, a schedule of windows) or barrier (MPI_Barrier before each, as OSU and IMB)")
 	flagWarmup    = flag.Int("skampi.warmup", 2, "skampi: untimed calls before each point")
-	flagCache     = flag.String("skampi.cache", skampi.CacheCold, "skampi: cold (every call uses the next part of 32 MiB buffers) or warm (the same buffer every call)")
+	flagCache     = flag.String("skampi.cache", skampi.CacheAuto, "skampi: cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 )
 
@@ -116,8 +116,8 @@ func (st *Settings) checkChoices() error {
 	if st.Sync != skampi.SyncWindow && st.Sync != skampi.SyncBarrier {
 		return fmt.Errorf("-skampi.sync=%s: want %s or %s", st.Sync, skampi.SyncWindow, skampi.SyncBarrier)
 	}
-	if st.Cache != skampi.CacheCold && st.Cache != skampi.CacheWarm {
-		return fmt.Errorf("-skampi.cache=%s: want %s or %s", st.Cache, skampi.CacheCold, skampi.CacheWarm)
+	if st.Cache != skampi.CacheAuto && st.Cache != skampi.CacheCold && st.Cache != skampi.CacheWarm {
+		return fmt.Errorf("-skampi.cache=%s: want %s, %s or %s", st.Cache, skampi.CacheAuto, skampi.CacheCold, skampi.CacheWarm)
 	}
 	return nil
 }

@@ -68,11 +68,12 @@ func newRun(s *harness.Session, st *Settings) *run {
 }
 
 // bufferBytes is the size of each buffer: the largest footprint of a
-// call (a block per process), and with a cold cache at least BufferBytes.
+// call (a block per process), and when some points cycle their buffers at
+// least BufferBytes.
 func bufferBytes(st *Settings, n int) int64 {
 	l := st.Plan.Lengths.Lengths(4)
 	foot := l[len(l)-1] * int64(max(n, 2))
-	if st.Cache == skampi.CacheCold {
+	if st.Cache != skampi.CacheWarm {
 		return max(BufferBytes, 2*foot)
 	}
 	return foot
