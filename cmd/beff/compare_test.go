@@ -333,3 +333,77 @@ func TestGateCounts(t *testing.T) {
 	assert.False(t, g.Failed())
 	assert.GreaterOrEqual(t, g.Worse, 9)
 }
+
+// skampiSeed is a real SKaMPI run on 2 processes: send-recv, barrier,
+// allreduce, mw-waitany and wtime, lengths 1, 64 and 4096 bytes.
+const skampiSeed = "../../testdata/compare/skampi-seed.txt"
+
+// slowSkampi is the point that skampi-slow.txt makes 25% slower.
+const slowSkampi = "Skampi/op=allreduce/procs=2/L=64"
+
+// skampiInputs writes the synthetic SKaMPI runs of the gate tests into
+// dir: 6 runs per file with ±1 % jitter.
+//
+//	skampi-base.txt     seed 1
+//	skampi-same.txt     seed 2: unchanged
+//	skampi-slow.txt     seed 2, slowSkampi's times divided by 0.8
+//	skampi-slowlat.txt  seed 2, the 1-byte send-recv's times divided by 0.8
+//	skampi-np4.txt      seed 2, mpi-procs: 4
+func skampiInputs(t *testing.T, dir string) {
+	t.Helper()
+	write := func(name string, opt comparetest.Options) {
+		opt.Runs, opt.Jitter = 6, 0.01
+		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), skampiSeed, opt))
+	}
+	write("skampi-base.txt", comparetest.Options{Seed: 1})
+	write("skampi-same.txt", comparetest.Options{Seed: 2})
+	write("skampi-slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
+	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/op=send-recv/pair=max/L=1"), 0.8)})
+	write("skampi-np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4"}})
+}
+
+// TestGateSkampi checks that compare and gate take SKaMPI runs as they
+// take the other suites': a slower point fails the gate by name, a slower
+// latency fails it by the headline figure too, nothing changed passes, a
+// different process count is refused.
+func TestGateSkampi(t *testing.T) {
+	goldenDir, err := filepath.Abs("../../testdata/compare")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	skampiInputs(t, dir)
+	t.Chdir(dir)
+	gate := func(nw string) []string {
+		return []string{"gate", "-base", "skampi-base.txt", "-new", nw, "-max-drop", "5"}
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+	}{
+		{"slower point fails", gate("skampi-slow.txt"), 1,
+			[]string{"FAIL: 1 of 14 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
+		{"slower latency fails", gate("skampi-slowlat.txt"), 1,
+			[]string{"\nlatency ", "\nSkampi/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
+		{"unchanged passes", gate("skampi-same.txt"), 0,
+			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 11 SKaMPI experiments"}, ""},
+		{"process count refused", gate("skampi-np4.txt"), 2, nil,
+			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(tt.args...)
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+			for _, s := range tt.stdout {
+				assert.Contains(t, stdout, s)
+			}
+			if tt.stderr != "" {
+				assert.Contains(t, stderr, tt.stderr)
+			}
+		})
+	}
+	code, stdout, stderr := run("compare", "skampi-base.txt", "skampi-slow.txt")
+	require.Equal(t, 0, code, stderr)
+	checkGolden(t, filepath.Join(goldenDir, "compare-skampi.stdout"), filepath.Join(goldenDir, "compare-skampi.got-stdout"), stdout)
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
 // TestGoldenJSON compares the output of fold -json with
@@ -28,6 +30,7 @@ func TestGoldenJSON(t *testing.T) {
 	}{
 		{"short-np2", []string{"fold", "-json", "testdata/short-np2.txt"}},
 		{"io-synthetic", []string{"fold", "-json", "testdata/io-synthetic.txt"}},
+		{"skampi-short-np2", []string{"fold", "-json", "testdata/skampi-short-np2.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +58,7 @@ type jsonRun struct {
 	results.JSONRun
 	Beff   *befffold.JSONBeff     `json:"beff"`
 	BeffIO *beffiofold.JSONBeffIO `json:"beff_io"`
+	Skampi *skampifold.JSONSkampi `json:"skampi"`
 }
 
 // decodeDoc decodes the output of fold -json into the Go types, refusing
@@ -120,6 +124,80 @@ func TestFoldJSON(t *testing.T) {
 	// The protocol text and the benchfmt summary are not printed.
 	assert.NotContains(t, stdout, "b_eff = ")
 	assert.NotContains(t, stdout, "BenchmarkBeffFold")
+}
+
+// TestFoldJSONSkampi checks the SKaMPI detail of a real run against the
+// points of its file: every line is a point, in file order, under its
+// operation, with the line's own values.
+func TestFoldJSONSkampi(t *testing.T) {
+	const path = "../../testdata/skampi-short-np2.txt"
+	code, stdout, stderr := run("fold", "-json", path)
+	require.Equal(t, 0, code, stderr)
+	doc := decodeDoc(t, stdout)
+	require.Len(t, doc.Files, 1)
+	require.Len(t, doc.Files[0].Runs, 1)
+	r := doc.Files[0].Runs[0]
+	assert.Equal(t, "SKaMPI", r.Benchmark)
+	assert.False(t, r.Valid)
+	assert.Equal(t, []string{"short run"}, r.Reasons)
+	require.NotNil(t, r.Skampi)
+	assert.Nil(t, r.Beff)
+	assert.Equal(t, "window", r.Skampi.Sync)
+	assert.Equal(t, "auto", r.Skampi.Cache)
+	assert.Equal(t, 0.03, r.Skampi.Eps)
+	assert.Len(t, r.Skampi.Ops, 45, "every operation")
+
+	lines := readBenchLines(t, path)
+	var points []skampifold.JSONPoint
+	for _, op := range r.Skampi.Ops {
+		for _, pt := range op.Points {
+			assert.True(t, strings.HasPrefix(pt.Name, "op="+op.Name+"/") || pt.Name == "op="+op.Name, pt.Name)
+			points = append(points, pt)
+		}
+	}
+	require.Len(t, points, len(lines))
+	byName := map[string]map[string]float64{}
+	for _, l := range lines {
+		byName[l.name] = l.metrics
+	}
+	for _, pt := range points {
+		m, ok := byName[pt.Name]
+		require.True(t, ok, pt.Name)
+		assert.Equal(t, results.Float(m["us"]), pt.Us, pt.Name)
+		assert.Equal(t, results.Float(m["p99-us"]), pt.P99Us, pt.Name)
+		assert.Equal(t, int(m["n"]), pt.N, pt.Name)
+		assert.Equal(t, m["stop"] == 1, pt.Converged, pt.Name)
+	}
+	assert.Len(t, r.Experiments, len(lines))
+}
+
+// A benchLine is a BenchmarkSkampi line's name (without the benchmark)
+// and metrics.
+type benchLine struct {
+	name    string
+	metrics map[string]float64
+}
+
+// readBenchLines reads the BenchmarkSkampi lines of a file by hand.
+func readBenchLines(t *testing.T, path string) []benchLine {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []benchLine
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 || !strings.HasPrefix(f[0], "BenchmarkSkampi/") {
+			continue
+		}
+		bl := benchLine{name: strings.TrimPrefix(f[0], "BenchmarkSkampi/"), metrics: map[string]float64{}}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			require.NoError(t, err, l)
+			bl.metrics[f[i+1]] = v
+		}
+		out = append(out, bl)
+	}
+	return out
 }
 
 func TestFoldJSONUsage(t *testing.T) {

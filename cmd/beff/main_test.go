@@ -43,6 +43,8 @@ func TestGolden(t *testing.T) {
 		// internal/fold (TestIOSyntheticFile), where b_eff_io = 146.25 MB/s
 		// is computed by hand.
 		{"io-synthetic", []string{"fold", "testdata/io-synthetic.txt"}},
+		// A real -test.short run of every SKaMPI operation on 2 processes.
+		{"skampi-short-np2", []string{"fold", "testdata/skampi-short-np2.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -45,6 +46,12 @@ var (
 	rates = map[string]bool{"MB/s": true, "min-MB/s": true, "avg-MB/s": true}
 	times = map[string]bool{"ms/loop": true, "ns/op": true, "s": true}
 )
+
+// isTime says whether unit is a time: one of times, or microseconds (us,
+// or a unit ending in -us such as median-us).
+func isTime(unit string) bool {
+	return times[unit] || unit == "us" || strings.HasSuffix(unit, "-us")
+}
 
 // Write writes opt.Runs runs derived from the benchfmt in seed to w: each
 // line's rates are multiplied, and its times divided, by its factor (the
@@ -107,7 +114,7 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 					case rates[unit]:
 						out.Values[i].Value *= f
 						out.Values[i].OrigValue *= f
-					case times[unit]:
+					case isTime(unit):
 						out.Values[i].Value /= f
 						out.Values[i].OrigValue /= f
 					}

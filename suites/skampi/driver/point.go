@@ -79,9 +79,9 @@ func (pl *pointLoop) warmUp() {
 	minRep := skampi.MinRep(prep.Wtick, prep.Timer, pl.r.st.Rule.Eps)
 	b.Calls = pl.decideCalls(est, 1, minRep)
 	// The first calls of a point are often slow, and a call estimated too
-	// long batches too few: a few tries with the calls found measure again
-	// until a repetition lasts minRep.
-	for try := 0; try < 3 && b.Calls > 1; try++ {
+	// long batches too few: up to three tries with the calls found measure
+	// again until the calls stay (a repetition lasts minRep).
+	for try := 0; try < 3; try++ {
 		b.Reps = 2
 		est = pl.perCall(&b)
 		calls := pl.decideCalls(est, b.Calls, minRep)
