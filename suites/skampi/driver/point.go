@@ -52,7 +52,8 @@ type pointLoop struct {
 func (r *run) measure(g *harness.Group, pt skampi.Point) Result {
 	pl := &pointLoop{r: r, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
 	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
-		Send: r.send, Recv: r.recv, Cycle: skampi.Cold(r.st.Cache, skampi.Ops[pt.Op].Pattern), Yield: r.st.Yield}
+		Send: r.send, Recv: r.recv, Yield: r.st.Yield}
+	pl.batch.Cycle = skampi.Cold(r.st.Cache, pl.op.Pattern)
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
 		pl.batch.Offset = r.offset()

@@ -2,7 +2,6 @@ package fold
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -142,14 +142,18 @@ func TestWriteText(t *testing.T) {
 	assert.Regexp(t, `op=barrier/procs=4 +7\.000 .* 6\.900 +7\.000 +9\.500\n`, out)
 }
 
-func TestJSONDetail(t *testing.T) {
+// TestJSON writes the document of the synthetic run, decodes it strictly
+// and checks the common part against the fold and the SKaMPI detail
+// against the lines.
+func TestJSON(t *testing.T) {
 	p := foldText(t, synthText(synthConfig, synthLines))
-	data, err := json.Marshal(p.JSONDetail())
-	require.NoError(t, err)
+	var b bytes.Buffer
+	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{results.NewJSONFile("synth.txt", []results.Folded{p})}))
+	runs := resultstest.DecodeRuns(t, b.Bytes(), "skampi")[0]
+	require.Len(t, runs, 1)
+	resultstest.CheckCommon(t, runs[0], p)
 	var d JSONSkampi
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	require.NoError(t, dec.Decode(&d))
+	resultstest.Strict(t, runs[0].Detail, &d)
 	assert.Equal(t, "1 2 a b 5.000", d.PairMax)
 	assert.Equal(t, []string{"op=mw-waitany/procs=4/chunks=16/L=1", "op=send-recv/pair=max/L=1024", "op=allreduce/procs=2/L=1024"}, d.NotConverged)
 	require.Len(t, d.Ops, 5)
@@ -158,7 +162,7 @@ func TestJSONDetail(t *testing.T) {
 	assert.Equal(t, []results.Float{2.9, 3.0, 3.2}, ar.RankUs)
 	assert.False(t, ar.Converged)
 	assert.Equal(t, int64(1024), ar.LenBytes)
-	assert.Contains(t, string(data), `"us":null`, "no value: null, not 0")
+	assert.Contains(t, string(runs[0].Detail), `"us": null`, "no value: null, not 0")
 	mw := d.Ops[3].Points[0]
 	assert.Equal(t, 16, mw.Chunks)
 	assert.Equal(t, 0, mw.N)
