@@ -87,6 +87,7 @@ func baseParts() string {
 func TestGate(t *testing.T) {
 	dir := t.TempDir()
 	compareInputs(t, dir)
+	skampiInputs(t, dir)
 	t.Chdir(dir)
 	gate := func(base, nw string, extra ...string) []string {
 		return append([]string{"gate", "-base", base, "-new", nw, "-max-drop", "5"}, extra...)
@@ -121,6 +122,16 @@ func TestGate(t *testing.T) {
 			"not the same configuration: b_eff_io: base has 6 runs, new has 0"},
 		{"mixed side refused", gate("base.txt,np4.txt", "same.txt"), 2, nil,
 			"beff gate: base: the b_eff runs are not of one configuration: base.txt run 1 and np4.txt run 1 differ in mpi-procs: 2 vs 4"},
+		// SKaMPI runs gate as the other suites' do: a slower point by
+		// name, a slower latency by the headline figure too.
+		{"SKaMPI slower point fails", gate("skampi-base.txt", "skampi-slow.txt"), 1,
+			[]string{"FAIL: 1 of 14 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
+		{"SKaMPI slower latency fails", gate("skampi-base.txt", "skampi-slowlat.txt"), 1,
+			[]string{"\nlatency ", "\nSkampi/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
+		{"SKaMPI unchanged passes", gate("skampi-base.txt", "skampi-same.txt"), 0,
+			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 11 SKaMPI experiments"}, ""},
+		{"SKaMPI process count refused", gate("skampi-base.txt", "skampi-np4.txt"), 2, nil,
+			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
 		{"missing file", gate("base.txt", "nonexistent.txt"), 2, nil, "beff gate: open nonexistent.txt: no such file or directory"},
 		{"empty name", gate("base.txt,", "same.txt"), 2, nil, `beff gate: -base: "base.txt,": empty file name`},
 		{"no max-drop", []string{"gate", "-base", "base.txt", "-new", "same.txt"}, 2, nil, "beff gate: no -max-drop\nusage: beff gate"},
@@ -211,6 +222,7 @@ func TestCompareGolden(t *testing.T) {
 	require.NoError(t, err)
 	dir := t.TempDir()
 	compareInputs(t, dir)
+	skampiInputs(t, dir)
 	t.Chdir(dir)
 	tests := []struct {
 		name string
@@ -222,6 +234,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare-figures", []string{"compare", "-experiments", "none", baseParts(), "np4.txt", "beffonly.txt"}, 0},
 		{"gate-fail", []string{"gate", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 1},
 		{"gate-ok", []string{"gate", "-base", "base.txt", "-new", "same.txt", "-max-drop", "5"}, 0},
+		{"compare-skampi", []string{"compare", "skampi-base.txt", "skampi-slow.txt"}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,50 +373,4 @@ func skampiInputs(t *testing.T, dir string) {
 	write("skampi-slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
 	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/op=send-recv/pair=max/L=1"), 0.8)})
 	write("skampi-np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4"}})
-}
-
-// TestGateSkampi checks that compare and gate take SKaMPI runs as they
-// take the other suites': a slower point fails the gate by name, a slower
-// latency fails it by the headline figure too, nothing changed passes, a
-// different process count is refused.
-func TestGateSkampi(t *testing.T) {
-	goldenDir, err := filepath.Abs("../../testdata/compare")
-	require.NoError(t, err)
-	dir := t.TempDir()
-	skampiInputs(t, dir)
-	t.Chdir(dir)
-	gate := func(nw string) []string {
-		return []string{"gate", "-base", "skampi-base.txt", "-new", nw, "-max-drop", "5"}
-	}
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string
-		stderr string
-	}{
-		{"slower point fails", gate("skampi-slow.txt"), 1,
-			[]string{"FAIL: 1 of 14 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
-		{"slower latency fails", gate("skampi-slowlat.txt"), 1,
-			[]string{"\nlatency ", "\nSkampi/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
-		{"unchanged passes", gate("skampi-same.txt"), 0,
-			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 11 SKaMPI experiments"}, ""},
-		{"process count refused", gate("skampi-np4.txt"), 2, nil,
-			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(tt.args...)
-			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
-			for _, s := range tt.stdout {
-				assert.Contains(t, stdout, s)
-			}
-			if tt.stderr != "" {
-				assert.Contains(t, stderr, tt.stderr)
-			}
-		})
-	}
-	code, stdout, stderr := run("compare", "skampi-base.txt", "skampi-slow.txt")
-	require.Equal(t, 0, code, stderr)
-	checkGolden(t, filepath.Join(goldenDir, "compare-skampi.stdout"), filepath.Join(goldenDir, "compare-skampi.got-stdout"), stdout)
 }

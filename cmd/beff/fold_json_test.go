@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
 
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
@@ -178,25 +178,30 @@ type benchLine struct {
 	metrics map[string]float64
 }
 
-// readBenchLines reads the BenchmarkSkampi lines of a file by hand.
+// readBenchLines reads the BenchmarkSkampi lines of a file with benchfmt,
+// apart from the fold's own reader.
 func readBenchLines(t *testing.T, path string) []benchLine {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	var out []benchLine
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Fields(l)
-		if len(f) < 2 || !strings.HasPrefix(f[0], "BenchmarkSkampi/") {
+	r := benchfmt.NewReader(bytes.NewReader(data), path)
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok || string(res.Name.Base()) != "Skampi" {
 			continue
 		}
-		bl := benchLine{name: strings.TrimPrefix(f[0], "BenchmarkSkampi/"), metrics: map[string]float64{}}
-		for i := 2; i+1 < len(f); i += 2 {
-			v, err := strconv.ParseFloat(f[i], 64)
-			require.NoError(t, err, l)
-			bl.metrics[f[i+1]] = v
+		bl := benchLine{name: strings.TrimPrefix(string(res.Name), "Skampi/"), metrics: map[string]float64{}}
+		for _, v := range res.Values {
+			if v.OrigUnit != "" {
+				bl.metrics[v.OrigUnit] = v.OrigValue
+			} else {
+				bl.metrics[v.Unit] = v.Value
+			}
 		}
 		out = append(out, bl)
 	}
+	require.NoError(t, r.Err())
 	return out
 }
 

@@ -604,7 +604,7 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
 	int64_t foot = (footprint(b->len, c->size) + 63) & ~(int64_t)63;
 	if (foot == 0) foot = 64;
-	int64_t slots = b->buflen / foot > 0 ? b->buflen / foot : 1;
+	int64_t slots = b->buflen / foot > 0 ? b->buflen / foot : 1, slot = c->call % slots;
 	double t0 = 0, w = 0;
 	int rc = b->window_sync ? schedule(b, c, &t0, &w) : 0;
 	*window = w;
@@ -619,10 +619,10 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		}
 		double s = MPI_Wtime();
 		for (int i = 0; i < b->calls && !rc; i++, c->call++) {
-			if (b->cycle) { /* call n of the point uses slot n, round the buffers */
-				int64_t off = (c->call % slots) * foot;
-				c->sb = b->sbuf + off;
-				c->rb = b->rbuf + off;
+			if (b->cycle) { /* call n of the point uses slot n mod slots */
+				c->sb = b->sbuf + slot * foot;
+				c->rb = b->rbuf + slot * foot;
+				if (++slot == slots) slot = 0;
 			}
 			rc = fn(c);
 		}

@@ -44,18 +44,6 @@ const (
 	CacheWarm   = "warm"
 )
 
-// Cold says whether a point of pattern p cycles its buffers under cache
-// mode mode. In the default mode (auto) the ping-pong family reuses one
-// buffer, as the latency and bandwidth of OSU, IMB, SKaMPI and b_eff's
-// own ping-pong are defined; the other patterns move data that does not
-// come from cache.
-func Cold(mode string, p Pattern) bool {
-	if mode == CacheAuto {
-		return p != PingPong
-	}
-	return mode == CacheCold
-}
-
 // Metrics of a point's line.
 const (
 	MetricUs      = "us"          // cut-quantile mean, µs

@@ -178,3 +178,15 @@ func (o Op) MinProcs() int {
 func (o Op) Answers() bool {
 	return o.Pattern == MasterWorker || o.Pattern == PingPong && !o.Exchange
 }
+
+// Cold says whether a point of pattern p cycles its buffers under cache
+// mode mode. In the default mode (auto) the ping-pong family reuses one
+// buffer, as the latency and bandwidth of OSU, IMB, SKaMPI and b_eff's
+// own ping-pong are defined; the other patterns move data that does not
+// come from cache.
+func Cold(mode string, p Pattern) bool {
+	if mode == CacheAuto {
+		return p != PingPong
+	}
+	return mode == CacheCold
+}
