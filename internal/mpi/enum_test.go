@@ -35,4 +35,5 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, MaxSteps, int(cMaxSteps), "MaxSteps vs BEFF_MAXSTEPS in beff.h")
 	assert.Equal(t, skampi.OpNames(), cSkampiOps(), "SKaMPI operations: skampi.Ops vs the table of skampi.c")
 	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")
+	assert.Equal(t, skampi.MaxChunks, MaxChunks, "skampi.MaxChunks vs mpi.MaxChunks")
 }

@@ -14,18 +14,12 @@ const (
 	FoldBench = "SkampiFold" // its folded figures (fold -append)
 )
 
-// Configuration keys of a SKaMPI run.
+// Configuration keys of a SKaMPI run. Every suite has its own line,
+// KeySuite+<name> (Suite.ConfigLine).
 const (
-	KeyOps      = "skampi-ops"           // the operations measured, comma-separated, table order
-	KeySync     = "skampi-sync"          // window or barrier
-	KeyEps      = "skampi-eps"           // ε, the relative standard error aimed for
-	KeyReps     = "skampi-reps"          // min-max repetitions per point
-	KeyBudget   = "skampi-budget-s"      // time budget per point, seconds
-	KeyLengths  = "skampi-lengths"       // the message lengths, bytes, comma-separated
-	KeyProcs    = "skampi-procs"         // the process counts of collectives and master-worker
-	KeyChunks   = "skampi-chunks"        // the work item counts of master-worker
-	KeyWarmup   = "skampi-warmup"        // untimed calls before a point
-	KeyCache    = "skampi-cache"         // auto, cold (buffers cycled) or warm
+	KeySuites   = "skampi-suites"        // the suite file: its name and SHA-256 (first 16 hex digits), or "default"
+	KeySuite    = "skampi-suite-"        // prefix of a suite's line: its fields as field=value
+	KeyResumed  = "skampi-resumed"       // curves copied from a partial run: how many, of how many points, from which file
 	KeyPairMax  = "skampi-pair-max"      // ranks, hosts and 1-byte round trip of the slowest pair
 	KeyPairMin  = "skampi-pair-min"      // the same of the fastest pair
 	KeyWtick    = "skampi-wtick-s"       // MPI_Wtick
@@ -35,7 +29,7 @@ const (
 	KeyOffsetEr = "skampi-offset-err-us" // the largest half round trip of the offset estimates, µs
 )
 
-// Values of KeySync and KeyCache.
+// Values of the fields sync and cache of a suite.
 const (
 	SyncWindow  = "window"
 	SyncBarrier = "barrier"
@@ -91,6 +85,7 @@ const (
 // A Point is one data point: an operation at one setting of its
 // parameters.
 type Point struct {
+	Suite  string // the suite's name
 	Op     int    // index in Ops
 	Pair   string // ping-pong: PairMax or PairMin
 	Procs  int    // collective, master-worker: processes; simple: 1
@@ -98,12 +93,12 @@ type Point struct {
 	Len    int64  // bytes; 0 for operations without a length
 }
 
-// Name is the point's sub-benchmark name: op=<name>, then pair=<max|min>
+// Name is the point's sub-benchmark name: suite=<name>, op=<name>, then pair=<max|min>
 // (ping-pong) or procs=<p>, then chunks=<c> (master-worker), then
 // L=<bytes> where the operation has a length.
 func (p Point) Name() string {
 	o := Ops[p.Op]
-	parts := []string{"op=" + o.Name}
+	parts := []string{"suite=" + p.Suite, "op=" + o.Name}
 	switch o.Pattern {
 	case PingPong:
 		parts = append(parts, "pair="+p.Pair)

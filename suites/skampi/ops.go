@@ -43,6 +43,9 @@ const (
 	VaryChunks                  // work items of a master-worker round
 )
 
+// VaryNone is a suite's one point at fixed parameters.
+const VaryNone Vary = 0
+
 // An Op is one row of the operation table: an operation, how it is timed
 // and what its points vary. Its index in Ops is its number in C (the
 // table skampi_op_names of internal/mpi/skampi.c, same order).

@@ -258,20 +258,3 @@ func TestParseCounts(t *testing.T) {
 	_, err = ParseCounts("4:2", 1, 4)
 	assert.ErrorContains(t, err, "above the end")
 }
-
-func TestPlanPoints(t *testing.T) {
-	r, _ := ParseRange("1:4", 2)
-	pl := Plan{Ops: []int{OpIndex("send-recv"), OpIndex("barrier"), OpIndex("mw-send"), OpIndex("wtime")},
-		Lengths: r, Procs: []int{1, 2}, Chunks: []int{4}, Pairs: []string{PairMax, PairMin}}
-	var names []string
-	for _, p := range pl.Points() {
-		names = append(names, p.Name())
-	}
-	assert.Equal(t, []string{
-		"op=send-recv/pair=max/L=1", "op=send-recv/pair=max/L=2", "op=send-recv/pair=max/L=4",
-		"op=send-recv/pair=min/L=1", "op=send-recv/pair=min/L=2", "op=send-recv/pair=min/L=4",
-		"op=barrier/procs=1", "op=barrier/procs=2",
-		"op=mw-send/procs=2/chunks=4/L=1", "op=mw-send/procs=2/chunks=4/L=2", "op=mw-send/procs=2/chunks=4/L=4",
-		"op=wtime",
-	}, names, "master-worker needs 2 processes")
-}

@@ -1,0 +1,362 @@
+package skampi
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Suite is one named suite of a run (docs/skampi.md, "Suite files"):
+// operations measured along one parameter, the others fixed, with one
+// accuracy rule and one way to start repetitions.
+type Suite struct {
+	Name    string
+	Ops     []int // indexes in Ops, table order
+	Vary    Vary  // VaryLength, VaryProcs, VaryChunks, or 0 for one point
+	Lengths Range // VaryLength: the grid of lengths
+	Refine  bool  // VaryLength: add lengths where interpolation fails (Refiner)
+	Points  int   // refinement: most lengths per operation, 0 for twice the grid
+	Len     int64 // the length where it is not varied
+	Procs   []int // process counts: one unless VaryProcs
+	Chunks  []int // work items per repetition: one unless VaryChunks
+	Pair    string
+	Rule    Rule    // Eps, Min, Max, Budget of every point
+	Time    float64 // seconds: a refined curve adds no length after this long (0: no limit)
+	Sync    string
+	Cache   string
+	Warmup  int
+}
+
+// A Curve is one operation of a suite: the points that vary its
+// parameter.
+type Curve struct {
+	Suite *Suite
+	Op    int
+}
+
+// Curves are the suite's operations in table order.
+func (s *Suite) Curves() []Curve {
+	out := make([]Curve, len(s.Ops))
+	for i, op := range s.Ops {
+		out[i] = Curve{s, op}
+	}
+	return out
+}
+
+// Key names the curve: suite/op.
+func (c Curve) Key() string { return c.Suite.Name + "/" + Ops[c.Op].Name }
+
+// Refined says whether the curve's lengths are refined.
+func (c Curve) Refined() bool { return c.Suite.Refine && c.Suite.Vary == VaryLength }
+
+// Budget is the most lengths of a refined curve: Points, or twice the
+// grid.
+func (c Curve) Budget() int {
+	if c.Suite.Points > 0 {
+		return c.Suite.Points
+	}
+	return 2 * len(c.Suite.Lengths.Lengths(Ops[c.Op].Elem))
+}
+
+// Grid is the curve's points before refinement, ascending in the varied
+// parameter.
+func (c Curve) Grid() []Point {
+	s, o := c.Suite, Ops[c.Op]
+	base := c.At(s.Len)
+	base.Procs, base.Chunks = s.Procs[0], s.Chunks[0]
+	base = c.fix(base)
+	var out []Point
+	switch s.Vary {
+	case VaryLength:
+		for _, l := range s.Lengths.Lengths(o.Elem) {
+			p := base
+			p.Len = l
+			out = append(out, p)
+		}
+	case VaryProcs:
+		for _, n := range s.Procs {
+			p := base
+			p.Procs = n
+			if n >= o.MinProcs() {
+				out = append(out, c.fix(p))
+			}
+		}
+	case VaryChunks:
+		for _, k := range s.Chunks {
+			p := base
+			p.Chunks = k
+			out = append(out, p)
+		}
+	default:
+		out = append(out, base)
+	}
+	return out
+}
+
+// At is the curve's point at length l (the fixed parameters of the
+// suite).
+func (c Curve) At(l int64) Point {
+	s := c.Suite
+	return c.fix(Point{Suite: s.Name, Op: c.Op, Pair: s.Pair, Procs: s.Procs[0], Chunks: s.Chunks[0], Len: l})
+}
+
+// fix sets what the operation's pattern fixes: a pair of processes for
+// ping-pong, one for simple; no pair, chunks or length where the
+// operation has none.
+func (c Curve) fix(p Point) Point {
+	o := Ops[c.Op]
+	switch o.Pattern {
+	case PingPong:
+		p.Procs = 2
+	case Simple:
+		p.Procs = 1
+	}
+	if o.Pattern != PingPong {
+		p.Pair = ""
+	}
+	if o.Pattern != MasterWorker {
+		p.Chunks = 0
+	}
+	if o.Vary&VaryLength == 0 {
+		p.Len = 0
+	} else if p.Len > 0 || o.Elem > 1 {
+		p.Len = max(o.Elem, (p.Len+o.Elem-1)/o.Elem*o.Elem)
+	}
+	return p
+}
+
+// Names of Vary values in suite files.
+var varyNames = map[Vary]string{VaryLength: "length", VaryProcs: "procs", VaryChunks: "chunks", VaryNone: "none"}
+
+func (v Vary) String() string {
+	if s, ok := varyNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("Vary(%d)", int(v))
+}
+
+// A suiteField is one field of a suite: its name in suite files and
+// configuration lines, how to set it from text and how to write it.
+type suiteField struct {
+	name string
+	set  func(s *Suite, v string, n int) error
+	get  func(s *Suite) string
+}
+
+// suiteFields are the fields of a suite, in the order of configuration
+// lines (name is the key of the line, not a field of it).
+var suiteFields = []suiteField{
+	{"ops", setOps, func(s *Suite) string { return opNames(s.Ops) }},
+	{"vary", setVary, func(s *Suite) string { return s.Vary.String() }},
+	{"lengths", setLengths, func(s *Suite) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }},
+	{"step", floatField(func(s *Suite) *float64 { return &s.Lengths.Step }, 1, false), func(s *Suite) string { return fmtFloat(s.Lengths.Step) }},
+	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }},
+	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }},
+	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }},
+	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return joinInts(s.Procs) }},
+	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return joinInts(s.Chunks) }},
+	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }},
+	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }},
+	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }},
+	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }},
+	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return fmtDuration(s.Rule.Budget) }},
+	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return fmtDuration(s.Time) }},
+	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier), func(s *Suite) string { return s.Sync }},
+	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }},
+	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0), func(s *Suite) string { return strconv.Itoa(s.Warmup) }},
+}
+
+// MaxChunks is the most work items of a master-worker repetition
+// (SKAMPI_MAXCHUNKS of the C side; internal/mpi's tests check it).
+const MaxChunks = 30000
+
+// SuiteFieldNames are the fields a suite file may give, in order.
+func SuiteFieldNames() []string {
+	out := []string{"name"}
+	for _, f := range suiteFields {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+func findField(name string) *suiteField {
+	for i := range suiteFields {
+		if suiteFields[i].name == name {
+			return &suiteFields[i]
+		}
+	}
+	return nil
+}
+
+// ConfigLine is the suite's configuration line: the key
+// skampi-suite-<name> and every field as field=value, space-separated.
+func (s *Suite) ConfigLine() (key, value string) {
+	parts := make([]string, len(suiteFields))
+	for i, f := range suiteFields {
+		parts[i] = f.name + "=" + f.get(s)
+	}
+	return KeySuite + s.Name, strings.Join(parts, " ")
+}
+
+// ParseSuiteLine reads a configuration line of a suite back (its key
+// without or with the prefix skampi-suite-).
+func ParseSuiteLine(key, value string) (*Suite, error) {
+	s := &Suite{Name: strings.TrimPrefix(key, KeySuite)}
+	seen := map[string]bool{}
+	for _, kv := range strings.Fields(value) {
+		k, v, _ := strings.Cut(kv, "=")
+		f := findField(k)
+		if f == nil {
+			return nil, fmt.Errorf("%s: unknown field %q", key, k)
+		}
+		if err := f.set(s, v, 1<<30); err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", key, k, err)
+		}
+		seen[k] = true
+	}
+	for _, f := range suiteFields {
+		if !seen[f.name] {
+			return nil, fmt.Errorf("%s: no field %s", key, f.name)
+		}
+	}
+	return s, nil
+}
+
+var suiteName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]*[a-z][a-z0-9]*)*$`)
+
+// checkName accepts lowercase words joined by single hyphens, the last
+// not all digits (go test reads a trailing -<digits> as GOMAXPROCS).
+func checkName(name string) error {
+	if !suiteName.MatchString(name) {
+		return fmt.Errorf("%q: want lowercase letters and digits in words joined by -, starting with a letter, not ending in -<digits>", name)
+	}
+	return nil
+}
+
+func setOps(s *Suite, v string, _ int) error {
+	ops, err := ParseOps(v)
+	s.Ops = ops
+	return err
+}
+
+func setVary(s *Suite, v string, _ int) error {
+	for k, name := range varyNames {
+		if v == name {
+			s.Vary = k
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: want length, procs, chunks or none", v)
+}
+
+func setLengths(s *Suite, v string, _ int) error {
+	r, err := ParseRange(v, 2)
+	s.Lengths.From, s.Lengths.To = r.From, r.To
+	return err
+}
+
+func setRefine(s *Suite, v string, _ int) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("%q: want true or false", v)
+	}
+	s.Refine = b
+	return nil
+}
+
+func setLen(s *Suite, v string, _ int) error {
+	l, err := ParseBytes(v)
+	s.Len = l
+	return err
+}
+
+func floatField(p func(*Suite) *float64, above float64, belowOne bool) func(*Suite, string, int) error {
+	return func(s *Suite, v string, _ int) error {
+		x, err := strconv.ParseFloat(v, 64)
+		switch {
+		case err != nil || x != x:
+			return fmt.Errorf("%q: want a number", v)
+		case belowOne && !(x > above && x < 1):
+			return fmt.Errorf("%v: want a relative error between 0 and 1 (e.g. 0.03)", v)
+		case !belowOne && !(x > above) || x > 1e6:
+			return fmt.Errorf("%v: want a factor above %v (e.g. 2 or 1.4142)", v, above)
+		}
+		*p(s) = x
+		return nil
+	}
+}
+
+func intField(p func(*Suite) *int, lo int) func(*Suite, string, int) error {
+	return func(s *Suite, v string, _ int) error {
+		x, err := strconv.Atoi(v)
+		if err != nil || x < lo {
+			return fmt.Errorf("%q: want a whole number of at least %d", v, lo)
+		}
+		*p(s) = x
+		return nil
+	}
+}
+
+// countsField parses a list of counts from 1 to hi, or to the job's
+// processes n where hi is 0.
+func countsField(p func(*Suite) *[]int, what string, hi int) func(*Suite, string, int) error {
+	return func(s *Suite, v string, n int) error {
+		top := n
+		if hi > 0 {
+			top = hi
+		}
+		c, err := ParseCounts(v, 1, top)
+		if err != nil {
+			return fmt.Errorf("%v (%s from 1 to %d)", err, what, top)
+		}
+		*p(s) = c
+		return nil
+	}
+}
+
+func choiceField(p func(*Suite) *string, choices ...string) func(*Suite, string, int) error {
+	return func(s *Suite, v string, _ int) error {
+		for _, c := range choices {
+			if v == c {
+				*p(s) = v
+				return nil
+			}
+		}
+		return fmt.Errorf("%q: want %s", v, strings.Join(choices, " or "))
+	}
+}
+
+func durationField(p func(*Suite) *float64, positive bool) func(*Suite, string, int) error {
+	return func(s *Suite, v string, _ int) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || positive && d == 0 {
+			return fmt.Errorf("%q: want a duration such as 1s or 50ms", v)
+		}
+		*p(s) = d.Seconds()
+		return nil
+	}
+}
+
+func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func fmtDuration(sec float64) string {
+	return time.Duration(sec * float64(time.Second)).Round(time.Microsecond).String()
+}
+
+func opNames(ops []int) string {
+	names := make([]string, len(ops))
+	for i, op := range ops {
+		names[i] = Ops[op].Name
+	}
+	return strings.Join(names, ",")
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
