@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +34,9 @@ func TestQuickSkampi(t *testing.T) {
 			res := mpirun(t, np, bin, append(quickSkampi, "-skampi.sync="+sync)...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 			run := readBench(t, res.stdout, skampi.Bench)
-			assert.Equal(t, sync, run.config[skampi.KeySync])
+			for _, su := range skampiSuites(t, run) {
+				assert.Equal(t, sync, su.Sync, "-skampi.sync replaces the file's sync in suite %s", su.Name)
+			}
 			checkSkampiPoints(t, np, run)
 			file := filepath.Join(t.TempDir(), "skampi.txt")
 			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
@@ -44,29 +48,51 @@ func TestQuickSkampi(t *testing.T) {
 	}
 }
 
+// skampiSuites reads the suites of a run from its configuration lines.
+func skampiSuites(t *testing.T, run benchOut) map[string]*skampi.Suite {
+	t.Helper()
+	out := map[string]*skampi.Suite{}
+	for k, v := range run.config {
+		if strings.HasPrefix(k, skampi.KeySuite) {
+			su, err := skampi.ParseSuiteLine(k, v)
+			require.NoError(t, err)
+			out[su.Name] = su
+		}
+	}
+	require.NotEmpty(t, out, "suite lines")
+	return out
+}
+
+// checkSkampiPoints: every curve of the run's suites has points, each
+// reported once with valid repetitions, a positive time and at most the
+// short run's repetitions; collectives report their stragglers' spread.
+// On one process the ping-pong and master-worker operations are left out.
 func checkSkampiPoints(t *testing.T, np int, run benchOut) {
 	t.Helper()
-	ops := strings.Split(run.config[skampi.KeyOps], ",")
+	seen := map[string]bool{}
+	for name, m := range run.metrics {
+		assert.Equal(t, 1, run.count[name], "%s once", name)
+		parts := strings.SplitN(name, "/", 3)
+		seen[strings.TrimPrefix(parts[0], "suite=")+"/"+strings.TrimPrefix(parts[1], "op=")] = true
+		assert.Positive(t, m[skampi.MetricN], "%s: valid repetitions", name)
+		assert.Positive(t, m[skampi.MetricUs], "%s: a positive time", name)
+		assert.LessOrEqual(t, m[skampi.MetricN]+m[skampi.MetricInvalid], 100.0, "%s: -test.short caps the repetitions", name)
+		if strings.Contains(name, "procs=") && !strings.Contains(name, "op=mw-") {
+			assert.GreaterOrEqual(t, m[skampi.MetricRankMax], m[skampi.MetricRankMin], "%s: straggler spread", name)
+		}
+	}
+	ops := map[string]bool{}
+	for _, su := range skampiSuites(t, run) {
+		for _, c := range su.Curves() {
+			assert.True(t, seen[c.Key()], "%s measured", c.Key())
+			ops[skampi.Ops[c.Op].Name] = true
+		}
+	}
 	want := len(skampi.Ops)
 	if np == 1 {
 		want -= 17 // ping-pong and master-worker need two processes
 	}
-	assert.Len(t, ops, want)
-	seen := map[string]bool{}
-	for name, m := range run.metrics {
-		assert.Equal(t, 1, run.count[name], "%s once", name)
-		op := strings.TrimPrefix(strings.SplitN(name, "/", 2)[0], "op=")
-		seen[op] = true
-		assert.Positive(t, m[skampi.MetricN], "%s: valid repetitions", name)
-		assert.Positive(t, m[skampi.MetricUs], "%s: a positive time", name)
-		assert.LessOrEqual(t, m[skampi.MetricN]+m[skampi.MetricInvalid], 100.0, "%s: -test.short caps the repetitions", name)
-		if strings.Contains(name, "procs=") && !strings.HasPrefix(op, "mw-") {
-			assert.GreaterOrEqual(t, m[skampi.MetricRankMax], m[skampi.MetricRankMin], "%s: straggler spread", name)
-		}
-	}
-	for _, op := range ops {
-		assert.True(t, seen[op], "%s measured", op)
-	}
+	assert.Len(t, ops, want, "every operation the job can run is in some suite")
 }
 
 // TestSkampiValidationStops: a corrupted message stops the job with the
@@ -75,7 +101,7 @@ func TestSkampiValidationStops(t *testing.T) {
 	bin := mpiBinary(t, true)
 	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.testfault", "-skampi.ops=send-recv")...)
 	assert.Equal(t, 3, res.code, "stderr:\n%s", res.stderr)
-	assert.Contains(t, res.stderr, "validation FAILED: op=send-recv/pair=max/L=1")
+	assert.Contains(t, res.stderr, "validation FAILED: suite=pingpong/op=send-recv/pair=max/L=1")
 	assert.Regexp(t, `rank \d of the point: 1 failed checks; first in call \d+, from sender \d, byte 0: expected \d+, got \d+`, res.stderr)
 }
 
@@ -89,7 +115,7 @@ func TestSkampiBadInput(t *testing.T) {
 	}{
 		{3, "-skampi.eps=0", "between 0 and 1"},
 		{3, "-skampi.eps=1", "between 0 and 1"},
-		{3, "-skampi.min=200", "is above -skampi.max=100"},
+		{3, "-skampi.min=200", "-skampi.min: min-reps: 200 is above max-reps 100 (-test.short)"},
 		{3, "-skampi.L=64:1", "the start 64 is above the end 1"},
 		{3, "-skampi.step=1", "a factor above 1"},
 		{3, "-skampi.ops=allreduse", `no operation "allreduse": want all, a pattern`},
@@ -97,6 +123,10 @@ func TestSkampiBadInput(t *testing.T) {
 		{1, "-skampi.ops=send-recv", "needs 2 processes; the job has 1"},
 		{3, "-skampi.sync=fence", "want window or barrier"},
 		{3, "-skampi.chunks=0", "from 1 to"},
+		{3, "-skampi.suites=/nonexistent.yaml", "-skampi.suites: open /nonexistent.yaml: no such file or directory"},
+		{3, "-skampi.suites=testdata/skampi-bad-suites.yaml", "testdata/skampi-bad-suites.yaml:7: eps: 3: want a relative error between 0 and 1"},
+		{3, "-skampi.resume=/nonexistent.txt", "-skampi.resume: open /nonexistent.txt: no such file or directory"},
+		{3, "-skampi.resume=testdata/short-np2.txt", "no point of BenchmarkSkampi to resume from"},
 	}
 	for _, c := range cases {
 		t.Run(c.flag, func(t *testing.T) {
@@ -107,4 +137,149 @@ func TestSkampiBadInput(t *testing.T) {
 			assert.Empty(t, res.stdout, "nothing is measured or printed")
 		})
 	}
+}
+
+// resumeSuites plans the resume test: a quick suite, one long enough to
+// be killed in, and a last one.
+const resumeSuites = `
+defaults:
+  budget: 100ms
+suites:
+  - name: first
+    ops: send-recv
+    lengths: 1:64
+  - name: slow
+    ops: [allreduce, bcast]
+    lengths: 1:1Mi
+    min-reps: 30
+  - name: last
+    ops: wtime
+`
+
+// TestSkampiResume kills one rank (kill -9) while the second suite runs,
+// then resumes from the partial output: the resumed output has every
+// point of the plan exactly once, the finished curves copied as they
+// were, the curve that was running measured again after all others; a
+// resume with another configuration is refused with the difference named.
+func TestSkampiResume(t *testing.T) {
+	bin := mpiBinary(t, true)
+	dir := t.TempDir()
+	suites := filepath.Join(dir, "suites.yaml")
+	require.NoError(t, os.WriteFile(suites, []byte(resumeSuites), 0o644))
+	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkSkampi$", "-skampi.suites=" + suites}
+	partial := filepath.Join(dir, "partial.txt")
+	start := time.Now()
+	pid := killDuring(t, bin, partial, "suite=slow/op=allreduce/", args)
+	t.Logf("killed rank 1 (pid %d); the job ended after %v", pid, time.Since(start).Round(time.Millisecond))
+	part := readBench(t, readFile(t, partial), skampi.Bench)
+	require.NotEmpty(t, part.metrics, "points were flushed before the kill")
+
+	start = time.Now()
+	res := mpirun(t, 2, bin, append(args, "-skampi.resume="+partial)...)
+	t.Logf("resumed in %v", time.Since(start).Round(time.Millisecond))
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	whole := readBench(t, res.stdout, skampi.Bench)
+	assert.Contains(t, whole.config[skampi.KeyResumed], "copied from "+partial)
+	want := planNames(t, whole)
+	assert.Len(t, whole.metrics, len(want))
+	for _, n := range want {
+		assert.Equal(t, 1, whole.count[n], "%s once", n)
+	}
+	for name, m := range part.metrics {
+		if strings.HasPrefix(name, "suite=first/") {
+			assert.Equal(t, m, whole.metrics[name], "%s copied as it was", name)
+		}
+	}
+	order := benchOrder(res.stdout)
+	assert.True(t, strings.HasPrefix(order[len(order)-1], "suite=slow/op=allreduce/"), "the curve that was running comes last: %v", order[len(order)-3:])
+
+	bad := mpirun(t, 2, bin, append(args, "-skampi.resume="+partial, "-skampi.eps=0.1")...)
+	assert.Equal(t, 2, bad.code, "stderr:\n%s", bad.stderr)
+	assert.Contains(t, bad.stderr, "not the configuration of this run")
+	assert.Regexp(t, `skampi-suite-first: the file has "[^"]*eps=0\.03[^"]*", this run "[^"]*eps=0\.1`, bad.stderr)
+	assert.Empty(t, bad.stdout)
+}
+
+// killDuring runs bin on 2 processes with stdout to out and kills rank 1
+// with SIGKILL as soon as a line containing marker is in out; it returns
+// the pid it killed once the job has ended.
+func killDuring(t *testing.T, bin, out, marker string, args []string) int {
+	t.Helper()
+	f, err := os.Create(out)
+	require.NoError(t, err)
+	defer f.Close()
+	cmd := exec.Command("mpirun", append([]string{"--timeout", mpirunTimeout, "-np", "2", bin}, args...)...)
+	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+	cmd.Stdout = f
+	require.NoError(t, cmd.Start())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			t.Fatalf("the job ended (%v) before %q appeared", err, marker)
+		case <-time.After(20 * time.Millisecond):
+		}
+		if strings.Contains(readFile(t, out), marker) {
+			break
+		}
+	}
+	pid := rankPid(t, bin, 1)
+	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+	err = <-done
+	require.Error(t, err, "a job with a killed rank fails")
+	return pid
+}
+
+// rankPid finds the process of bin that is rank of the job.
+func rankPid(t *testing.T, bin string, rank int) int {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	require.NoError(t, err)
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		env, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if strings.HasPrefix(string(cmdline), bin+"\x00") && strings.Contains("\x00"+string(env)+"\x00", "\x00OMPI_COMM_WORLD_RANK="+strconv.Itoa(rank)+"\x00") {
+			return pid
+		}
+	}
+	t.Fatalf("no process of rank %d of %s", rank, bin)
+	return 0
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// planNames are the names of every point the run's suites plan before
+// refinement.
+func planNames(t *testing.T, run benchOut) []string {
+	var out []string
+	for _, su := range skampiSuites(t, run) {
+		for _, c := range su.Curves() {
+			for _, p := range c.Grid() {
+				out = append(out, p.Name())
+			}
+		}
+	}
+	return out
+}
+
+// benchOrder lists the sub-benchmark names of BenchmarkSkampi lines in
+// output order.
+func benchOrder(out string) []string {
+	var names []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "BenchmarkSkampi/") {
+			names = append(names, strings.TrimPrefix(f[0], "BenchmarkSkampi/"))
+		}
+	}
+	return names
 }

@@ -31,6 +31,9 @@ func (p *Progress) Total() int { return p.all }
 // Done counts one measurement.
 func (p *Progress) Done() { p.done++ }
 
+// Add counts n measurements done at once (copied, not measured).
+func (p *Progress) Add(n int) { p.done += n }
+
 // Log writes the progress when 2 s passed since the last line. Call it
 // between sub-benchmarks (see Session.Logf).
 func (p *Progress) Log() { p.write(false) }

@@ -8,17 +8,39 @@ import (
 )
 
 // diffSettings lists the settings in which a and b differ, as
-// "key: <a> vs <b>" with long values abbreviated. Both lists come from the
-// same function, so their keys are in the same order.
+// "key: <a> vs <b>" with long values abbreviated, in a's order, then the
+// keys only b has; a key one side lacks shows as "none".
 func diffSettings(a, b []results.Setting) []string {
+	bv := map[string]string{}
+	for _, s := range b {
+		bv[s.Key] = s.Value
+	}
 	var d []string
-	for i := range a {
-		if a[i].Value != b[i].Value {
-			va, vb := abbrevPair(a[i].Value, b[i].Value)
-			d = append(d, fmt.Sprintf("%s: %s vs %s", a[i].Key, va, vb))
+	seen := map[string]bool{}
+	for _, s := range a {
+		seen[s.Key] = true
+		if v, ok := bv[s.Key]; !ok || v != s.Value {
+			d = append(d, diffLine(s.Key, s.Value, orNone(v, ok)))
+		}
+	}
+	for _, s := range b {
+		if !seen[s.Key] {
+			d = append(d, diffLine(s.Key, "none", s.Value))
 		}
 	}
 	return d
+}
+
+func diffLine(key, a, b string) string {
+	va, vb := abbrevPair(a, b)
+	return fmt.Sprintf("%s: %s vs %s", key, va, vb)
+}
+
+func orNone(v string, ok bool) string {
+	if !ok {
+		return "none"
+	}
+	return v
 }
 
 // describe renders settings as "key value, key value, ...", long values
@@ -51,6 +73,9 @@ func abbrev(v string) string {
 // stays visible: when their abbreviations are equal, it names the first
 // item in which they differ.
 func abbrevPair(a, b string) (string, string) {
+	if fa, fb := strings.Fields(a), strings.Fields(b); len(fa) > 1 && len(fa) == len(fb) {
+		return differingFields(fa, fb)
+	}
 	sa, sb := abbrev(a), abbrev(b)
 	if sa != sb {
 		return sa, sb
@@ -62,4 +87,17 @@ func abbrevPair(a, b string) (string, string) {
 		}
 	}
 	return a, b
+}
+
+// differingFields shows of two values made of space-separated fields
+// (field=value) only the fields that differ.
+func differingFields(fa, fb []string) (string, string) {
+	var da, db []string
+	for i := range fa {
+		if fa[i] != fb[i] {
+			x, y := abbrevPair(fa[i], fb[i])
+			da, db = append(da, x), append(db, y)
+		}
+	}
+	return strings.Join(da, " "), strings.Join(db, " ")
 }

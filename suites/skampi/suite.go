@@ -308,6 +308,9 @@ func countsField(p func(*Suite) *[]int, what string, hi int) func(*Suite, string
 			top = hi
 		}
 		c, err := ParseCounts(v, 1, top)
+		if err != nil && hi == 0 {
+			return fmt.Errorf("%v (the job has %d processes)", err, n)
+		}
 		if err != nil {
 			return fmt.Errorf("%v (%s from 1 to %d)", err, what, top)
 		}

@@ -47,6 +47,9 @@ const (
 // job has too few processes for it (named in the notes): a file plans
 // runs of any size.
 func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error) {
+	if err := checkOver(l); err != nil {
+		return nil, nil, err
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, nil, yamlError(file, err)
@@ -83,6 +86,28 @@ func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error)
 		return nil, nil, fmt.Errorf("%s: no suite left to measure on %d process%s", at(file, list), l.Procs, plural(l.Procs))
 	}
 	return out, notes, nil
+}
+
+// checkOver checks every value of the command line, also those no suite
+// of the file uses.
+func checkOver(l Layers) error {
+	for _, name := range sortedFieldNames(l.Over) {
+		g := l.Over[name]
+		if f := findField(name); f != nil {
+			if err := f.set(&Suite{}, g.Value, l.Procs); err != nil {
+				return fmt.Errorf("%s: %s: %v", g.At, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func sortedFieldNames(m map[string]Given) []string {
+	keys := map[string]bool{}
+	for k := range m {
+		keys[k] = true
+	}
+	return sortedKeys(keys)
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -193,30 +218,58 @@ func resolve(entry, defaults map[string]Given, l Layers, where string) (*Suite, 
 	}
 	s := &Suite{Name: name.Value}
 	given := map[string]Given{}
-	for _, f := range suiteFields {
-		g, ok := pick(f.name, entry, defaults, l)
-		if !ok {
-			continue
-		}
+	set := func(f *suiteField, g Given) error {
 		if err := f.set(s, g.Value, l.Procs); err != nil {
-			return nil, nil, fmt.Errorf("%s: %s: %v", g.At, f.name, err)
+			return fmt.Errorf("%s: %s: %v", g.At, f.name, err)
 		}
 		given[f.name] = g
+		return nil
 	}
-	if _, ok := given["ops"]; !ok {
+	ops, ok := pick("ops", entry, defaults, l)
+	if !ok {
 		return nil, nil, fmt.Errorf("%s: suite %s: no ops (operations, patterns or all)", where, s.Name)
 	}
-	if _, ok := given["vary"]; !ok {
-		s.Vary = defaultVary(s.Ops)
+	if err := set(findField("ops"), ops); err != nil {
+		return nil, nil, err
+	}
+	s.Vary = defaultVary(s.Ops)
+	for _, f := range suiteFields[1:] {
+		lay := l
+		if !appliesTo(f.name, s.Vary) {
+			lay.Over = nil
+		}
+		if g, ok := pick(f.name, entry, defaults, lay); ok {
+			if err := set(&f, g); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if l.Short {
+		s.shorten(given, l.Over)
 	}
 	if err := checkSuite(s, given); err != nil {
 		return nil, nil, err
 	}
 	notes, err := s.keepOps(given["ops"], l.Procs)
-	if l.Short {
-		s.shorten(l.Over)
-	}
 	return s, notes, err
+}
+
+// appliesTo says whether a flag for field replaces it in a suite that
+// varies v: the fields of the range and refinement only where the length
+// varies, the fixed length only where it does not, the counts only where
+// they vary.
+func appliesTo(field string, v Vary) bool {
+	switch field {
+	case "lengths", "step", "refine", "points", "time":
+		return v == VaryLength
+	case "length":
+		return v != VaryLength
+	case "procs":
+		return v == VaryProcs
+	case "chunks":
+		return v == VaryChunks
+	}
+	return true
 }
 
 // pick returns a field's value from the first layer that gives it.
@@ -294,23 +347,39 @@ func (s *Suite) keepOps(ops Given, n int) ([]string, error) {
 
 // shorten applies -test.short to the fields the command line did not
 // give: lengths up to ShortTo at a step of at least ShortStep, at most
-// ShortMax repetitions and ShortBudget per point.
-func (s *Suite) shorten(over map[string]Given) {
-	if _, ok := over["lengths"]; !ok {
-		s.Lengths.To = min(s.Lengths.To, ShortTo)
-		s.Lengths.From = min(s.Lengths.From, s.Lengths.To)
+// ShortMax repetitions (fewer at least when the file asks for more) and
+// ShortBudget per point. What it changes is given by -test.short.
+func (s *Suite) shorten(given, over map[string]Given) {
+	short := func(field string, changed bool) {
+		if changed {
+			given[field] = Given{Value: suiteFieldValue(s, field), At: "-test.short"}
+		}
 	}
-	if _, ok := over["step"]; !ok {
+	cut := func(field string) bool { _, ok := over[field]; return !ok }
+	if cut("lengths") && s.Lengths.To > ShortTo {
+		s.Lengths.To, s.Lengths.From = ShortTo, min(s.Lengths.From, ShortTo)
+		short("lengths", true)
+	}
+	if cut("step") {
+		short("step", s.Lengths.Step < ShortStep)
 		s.Lengths.Step = max(s.Lengths.Step, ShortStep)
 	}
-	if _, ok := over["max-reps"]; !ok {
+	if cut("max-reps") {
+		short("max-reps", s.Rule.Max > ShortMax)
 		s.Rule.Max = min(s.Rule.Max, ShortMax)
-		s.Rule.Min = min(s.Rule.Min, s.Rule.Max)
+		if cut("min-reps") {
+			short("min-reps", s.Rule.Min > s.Rule.Max)
+			s.Rule.Min = min(s.Rule.Min, s.Rule.Max)
+		}
 	}
-	if _, ok := over["budget"]; !ok {
+	if cut("budget") {
+		short("budget", s.Rule.Budget > ShortBudget)
 		s.Rule.Budget = min(s.Rule.Budget, ShortBudget)
 	}
 }
+
+// suiteFieldValue is the text of a field of s.
+func suiteFieldValue(s *Suite, field string) string { return findField(field).get(s) }
 
 func plural(n int) string {
 	if n == 1 {

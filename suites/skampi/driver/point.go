@@ -29,6 +29,7 @@ const verdictFault = 1
 // A pointLoop is the state of one point on one rank of its communicator.
 type pointLoop struct {
 	r      *run
+	su     *skampi.Suite
 	g      *harness.Group
 	pt     skampi.Point
 	op     skampi.Op
@@ -49,17 +50,17 @@ type pointLoop struct {
 
 // measure runs one point on g: warm-up calls, then batches of repetitions
 // until rank 0's stopping rule says enough.
-func (r *run) measure(g *harness.Group, pt skampi.Point) Result {
-	pl := &pointLoop{r: r, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
+func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Result {
+	pl := &pointLoop{r: r, su: su, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
 	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield}
-	pl.batch.Cycle = skampi.Cold(r.st.Cache, pl.op.Pattern)
+	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern)
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
 		pl.batch.Offset = r.offset()
 	}
 	pl.warmUp()
-	first, _ := r.st.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
+	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
 	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
 	if stop.Verdict == verdictFault {
 		return Result{Fault: pl.faultReport()}
@@ -74,10 +75,10 @@ func (r *run) offset() float64 { return r.st.Prep.Offsets[r.s.Rank] }
 // the calls per repetition and the first window.
 func (pl *pointLoop) warmUp() {
 	b := pl.batch
-	b.Reps = max(1, pl.r.st.Warmup)
+	b.Reps = max(1, pl.su.Warmup)
 	est := pl.perCall(&b)
 	prep := pl.r.st.Prep
-	minRep := skampi.MinRep(prep.Wtick, prep.Timer, pl.r.st.Rule.Eps)
+	minRep := skampi.MinRep(prep.Wtick, prep.Timer, pl.su.Rule.Eps)
 	b.Calls = pl.decideCalls(est, 1, minRep)
 	// The first calls of a point are often slow, and a call estimated too
 	// long batches too few: up to three tries with the calls found measure
@@ -140,7 +141,7 @@ func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
 func (pl *pointLoop) step(k int64) []float64 {
 	b := &pl.batch
 	b.Reps = int(k)
-	b.Window = pl.r.st.Sync == skampi.SyncWindow
+	b.Window = pl.su.Sync == skampi.SyncWindow
 	b.WindowLen, b.Lead = pl.window, skampi.Lead(pl.r.st.Prep.Bcast, pl.window)
 	t := pl.run(b)
 	b.Seq += k * int64(b.Calls)
@@ -201,10 +202,10 @@ func (pl *pointLoop) decide(m []float64) (next, verdict int64) {
 	pl.invalid += bad
 	sum := skampi.Summarize(pl.values)
 	rep := pl.window
-	if pl.r.st.Sync == skampi.SyncBarrier {
+	if pl.su.Sync == skampi.SyncBarrier {
 		rep = 2 * sum.Mean * float64(pl.batch.Calls)
 	}
-	n, why := pl.r.st.Rule.Next(skampi.Progress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
+	n, why := pl.su.Rule.Next(skampi.Progress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
 		Total: sum.Mean * float64(sum.N*pl.batch.Calls), Elapsed: mpi.Wtime() - pl.t0, Rep: rep})
 	pl.window = skampi.Grow(pl.window, bad, k)
 	pl.why = why
@@ -230,7 +231,7 @@ func (pl *pointLoop) result() Result {
 	}
 	res := Result{Sum: skampi.Summarize(pl.values), Tries: pl.tries, Invalid: pl.invalid,
 		Calls: pl.batch.Calls, Why: pl.why, Ranks: ranks}
-	if pl.r.st.Sync == skampi.SyncWindow {
+	if pl.su.Sync == skampi.SyncWindow {
 		res.Window = pl.window
 	}
 	if math.IsInf(res.Sum.RSE, 0) {
@@ -239,11 +240,17 @@ func (pl *pointLoop) result() Result {
 	return res
 }
 
-// rankStats is the min, median and max of the gathered means.
+// rankStats is the min, median and max of the gathered means, over the
+// processes with a valid repetition (nil when none has one).
 func rankStats(all [][]int64) []float64 {
-	v := make([]float64, len(all))
-	for i, rec := range all {
-		v[i] = math.Float64frombits(uint64(rec[0]))
+	var v []float64
+	for _, rec := range all {
+		if x := math.Float64frombits(uint64(rec[0])); !math.IsNaN(x) {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return nil
 	}
 	lo, hi := v[0], v[0]
 	for _, x := range v {

@@ -56,11 +56,9 @@ func prepareRun(s *harness.Session) any {
 		}
 		return p
 	})
-	st.Plan.Pairs = []string{skampi.PairMax}
-	if st.Prep.Min != st.Prep.Max {
-		st.Plan.Pairs = append(st.Plan.Pairs, skampi.PairMin)
+	for _, su := range st.Suites {
+		su.Rule.Wtick = st.Prep.Wtick
 	}
-	st.Rule.Wtick = st.Prep.Wtick
 	return st
 }
 

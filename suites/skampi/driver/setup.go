@@ -6,34 +6,52 @@
 package driver
 
 import (
-	"errors"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/beff-suite/beff/harness"
-	"github.com/beff-suite/beff/internal/mpi"
-	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
-// Flags of the SKaMPI suite.
+// Flags of the SKaMPI suite. A run is planned by a suite file; the flags
+// that stand for a field of a suite (fieldFlags) give its value where
+// neither the suite nor the file's defaults do, and replace it in every
+// suite when set on the command line.
 var (
-	flagOps       = flag.String("skampi.ops", "all", "skampi: operations to measure, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
-	flagLengths   = flag.String("skampi.L", "1:4Mi", "skampi: message lengths from:to in bytes (suffixes k, Ki, M, Mi); 1:4Ki with -test.short")
-	flagStep      = flag.Float64("skampi.step", 2, "skampi: factor between message lengths (above 1; 8 with -test.short)")
+	flagSuites    = flag.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)")
+	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
+	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
+	flagLengths   = flag.String("skampi.L", "1:4Mi", "skampi: message lengths from:to in bytes (suffixes k, Ki, M, Mi) of suites that vary the length")
+	flagStep      = flag.Float64("skampi.step", 2, "skampi: factor between message lengths (above 1)")
+	flagRefine    = flag.Bool("skampi.refine", false, "skampi: refine the lengths where the time leaves a straight line (suites that vary the length)")
+	flagPoints    = flag.Int("skampi.points", 0, "skampi: most lengths of a refined curve; 0 for twice the grid")
+	flagLength    = flag.String("skampi.length", "256", "skampi: message length of suites that do not vary it, bytes")
 	flagProcs     = flag.String("skampi.procs", "N", "skampi: process counts of collectives and master-worker: a list of counts and ranges a:b, N for all")
 	flagChunks    = flag.String("skampi.chunks", "16", "skampi: work items of a master-worker repetition: a list of counts and ranges a:b")
+	flagPair      = flag.String("skampi.pair", skampi.PairMax, "skampi: the ping-pong pair: max (the largest round trip) or min")
 	flagEps       = flag.Float64("skampi.eps", 0.03, "skampi: the relative standard error σ/(√n·x̄) a point repeats until (0 < ε < 1)")
 	flagMin       = flag.Int("skampi.min", 8, "skampi: fewest repetitions of a point")
 	flagMax       = flag.Int("skampi.max", 1000, "skampi: most repetitions of a point (100 with -test.short)")
 	flagBudget    = flag.Duration("skampi.budget", time.Second, "skampi: time budget of one point (50ms with -test.short)")
+	flagTime      = flag.Duration("skampi.time", 0, "skampi: a refined curve adds no length after this long; 0 for no limit")
 	flagSync      = flag.String("skampi.sync", skampi.SyncWindow, "skampi: how repetitions start together: window (clock offsets, a schedule of windows) or barrier (MPI_Barrier before each, as OSU and IMB)")
 	flagWarmup    = flag.Int("skampi.warmup", 2, "skampi: untimed calls before each point")
 	flagCache     = flag.String("skampi.cache", skampi.CacheAuto, "skampi: cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 )
+
+// fieldFlags maps the flags that stand for a field of a suite to it.
+var fieldFlags = map[string]string{
+	"skampi.L": "lengths", "skampi.step": "step", "skampi.refine": "refine", "skampi.points": "points",
+	"skampi.length": "length", "skampi.procs": "procs", "skampi.chunks": "chunks", "skampi.pair": "pair",
+	"skampi.eps": "eps", "skampi.min": "min-reps", "skampi.max": "max-reps", "skampi.budget": "budget",
+	"skampi.time": "time", "skampi.sync": "sync", "skampi.warmup": "warmup", "skampi.cache": "cache",
+}
 
 // name keys the settings of the suite in the job.
 const name = "skampi"
@@ -50,139 +68,136 @@ func init() {
 // Settings are what rank 0 decides (Setup) and the run measures before
 // its first point (Prepare), the same on every rank.
 type Settings struct {
-	Plan      skampi.Plan
-	Rule      skampi.Rule
-	Sync      string
-	Warmup    int
-	Cache     string
-	Dropped   []string // operations of "all" that need more processes than the job has
+	File      string // the suite file as given, or skampi.DefaultSuitesName
+	FileSum   string // its SHA-256, first 16 hex digits
+	Suites    []*skampi.Suite
+	Notes     []string // operations left out of suites (too few processes)
+	Resume    *Resume  // what a partial run gives, or nil
 	TestFault bool
 	Yield     bool // the job oversubscribes a node: wait for windows with sched_yield
 	Prep      Prepared
 }
 
-// setup checks the flags on rank 0 and decides the settings.
+// setup reads the suite file and the flags on rank 0 and decides the
+// settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{Sync: *flagSync, Warmup: *flagWarmup, Cache: *flagCache, TestFault: *flagTestFault, Yield: job.Oversub != "",
-		Rule: skampi.Rule{Eps: *flagEps, Min: *flagMin, Max: *flagMax, Budget: flagBudget.Seconds()}}
-	lengths, step := *flagLengths, *flagStep
-	if job.Short {
-		lengths, step = short("skampi.L", lengths, "1:4Ki"), short("skampi.step", step, 8)
-		st.Rule.Max = short("skampi.max", st.Rule.Max, 100)
-		st.Rule.Budget = short("skampi.budget", st.Rule.Budget, 0.05)
-	}
-	var err error
-	if st.Plan.Lengths, err = skampi.ParseRange(lengths, step); err != nil {
-		return nil, fmt.Errorf("-skampi.L=%s -skampi.step=%v: %v", lengths, step, err)
-	}
-	if err := st.checkRule(); err != nil {
+	st := Settings{TestFault: *flagTestFault, Yield: job.Oversub != ""}
+	data, err := st.readFile()
+	if err != nil {
 		return nil, err
 	}
-	if err := st.checkChoices(); err != nil {
+	l := skampi.Layers{Procs: job.Procs(), Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
+	for fl, field := range fieldFlags {
+		g := skampi.Given{Value: flag.Lookup(fl).Value.String(), At: "-" + fl}
+		if harness.IsSet(fl) {
+			l.Over[field] = g
+		} else {
+			l.Base[field] = g
+		}
+	}
+	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
 		return nil, err
 	}
-	if err := st.decideOps(job.Procs()); err != nil {
+	if err := st.keepOps(job.Procs()); err != nil {
 		return nil, err
 	}
-	return st, st.decideCounts(job.Procs())
+	if *flagResume != "" {
+		st.Resume, err = readResume(*flagResume, st.want(job), st.curves())
+	}
+	return st, err
 }
 
-// short is the -test.short value of a flag the command line did not set.
-func short[T any](flagName string, v, short T) T {
-	if harness.IsSet(flagName) {
-		return v
+// readFile reads -skampi.suites, or takes the default file.
+func (st *Settings) readFile() ([]byte, error) {
+	st.File = *flagSuites
+	data := skampi.DefaultSuites
+	if st.File == "" {
+		st.File = skampi.DefaultSuitesName
+	} else {
+		var err error
+		if data, err = os.ReadFile(st.File); err != nil {
+			return nil, fmt.Errorf("-skampi.suites: %v", err)
+		}
 	}
-	return short
+	sum := sha256.Sum256(data)
+	st.FileSum = hex.EncodeToString(sum[:8])
+	return data, nil
 }
 
-func (st *Settings) checkRule() error {
-	r := st.Rule
-	switch {
-	case !(r.Eps > 0 && r.Eps < 1):
-		return fmt.Errorf("-skampi.eps=%v: want a relative error between 0 and 1 (e.g. 0.03)", r.Eps)
-	case r.Min < 1:
-		return fmt.Errorf("-skampi.min=%d: want at least 1 repetition", r.Min)
-	case r.Min > r.Max:
-		return fmt.Errorf("-skampi.min=%d is above -skampi.max=%d", r.Min, r.Max)
-	case r.Budget <= 0:
-		return fmt.Errorf("-skampi.budget=%v: want a positive duration (e.g. 1s)", *flagBudget)
-	case st.Warmup < 0:
-		return fmt.Errorf("-skampi.warmup=%d: want 0 or more calls", st.Warmup)
+// keepOps applies -skampi.ops: the suites keep the operations it names
+// (suites left without any are dropped); each operation it names on its
+// own must be in some suite.
+func (st *Settings) keepOps(n int) error {
+	if *flagOps == "all" {
+		return nil
 	}
-	return nil
-}
-
-func (st *Settings) checkChoices() error {
-	if st.Sync != skampi.SyncWindow && st.Sync != skampi.SyncBarrier {
-		return fmt.Errorf("-skampi.sync=%s: want %s or %s", st.Sync, skampi.SyncWindow, skampi.SyncBarrier)
-	}
-	if st.Cache != skampi.CacheAuto && st.Cache != skampi.CacheCold && st.Cache != skampi.CacheWarm {
-		return fmt.Errorf("-skampi.cache=%s: want %s, %s or %s", st.Cache, skampi.CacheAuto, skampi.CacheCold, skampi.CacheWarm)
-	}
-	return nil
-}
-
-// decideOps reads -skampi.ops. Operations asked for by name or pattern
-// that need more processes than the job has are refused; from "all" they
-// are dropped and named.
-func (st *Settings) decideOps(n int) error {
-	ops, err := skampi.ParseOps(*flagOps)
+	only, err := skampi.ParseOps(*flagOps)
 	if err != nil {
 		return fmt.Errorf("-skampi.ops=%s: %v", *flagOps, err)
 	}
-	all := *flagOps == "all"
-	for _, i := range ops {
-		o := skampi.Ops[i]
-		switch {
-		case o.MinProcs() <= n:
-			st.Plan.Ops = append(st.Plan.Ops, i)
-		case all:
-			st.Dropped = append(st.Dropped, o.Name)
-		default:
-			return fmt.Errorf("-skampi.ops: %s is a %s operation and needs %d processes; the job has %d", o.Name, o.Pattern, o.MinProcs(), n)
+	keep := map[int]bool{}
+	for _, i := range only {
+		keep[i] = true
+	}
+	found := map[int]bool{}
+	var suites []*skampi.Suite
+	for _, s := range st.Suites {
+		var ops []int
+		for _, i := range s.Ops {
+			if keep[i] {
+				ops, found[i] = append(ops, i), true
+			}
+		}
+		if s.Ops = ops; len(ops) > 0 {
+			suites = append(suites, s)
 		}
 	}
-	if len(st.Plan.Ops) == 0 {
-		return errors.New("-skampi.ops: nothing to measure")
+	st.Suites = suites
+	for _, w := range strings.Split(*flagOps, ",") {
+		i := skampi.OpIndex(strings.TrimSpace(w))
+		switch o := skampi.Ops[max(i, 0)]; {
+		case i < 0 || found[i]:
+		case o.MinProcs() > n:
+			return fmt.Errorf("-skampi.ops: %s is a %s operation and needs %d processes; the job has %d", o.Name, o.Pattern, o.MinProcs(), n)
+		default:
+			return fmt.Errorf("-skampi.ops: %s is in no suite of %s", o.Name, st.File)
+		}
+	}
+	if len(suites) == 0 {
+		return fmt.Errorf("-skampi.ops=%s: nothing to measure in %s", *flagOps, st.File)
 	}
 	return nil
 }
 
-func (st *Settings) decideCounts(n int) error {
-	var err error
-	if st.Plan.Procs, err = skampi.ParseCounts(*flagProcs, 1, n); err != nil {
-		return fmt.Errorf("-skampi.procs=%s: %v (the job has %d processes)", *flagProcs, err, n)
+// curves are the run's curves in suite file order.
+func (st *Settings) curves() []skampi.Curve {
+	var out []skampi.Curve
+	for _, s := range st.Suites {
+		out = append(out, s.Curves()...)
 	}
-	if st.Plan.Chunks, err = skampi.ParseCounts(*flagChunks, 1, mpi.MaxChunks); err != nil {
-		return fmt.Errorf("-skampi.chunks=%s: %v", *flagChunks, err)
-	}
-	return nil
+	return out
 }
 
 // config returns the configuration lines of the suite.
 func config(job *harness.Job) []string {
 	var st Settings
 	job.State(name, &st)
-	var ops []string
-	for _, i := range st.Plan.Ops {
-		ops = append(ops, skampi.Ops[i].Name)
-	}
 	p := st.Prep
-	lines := []string{
-		kv(skampi.KeyOps, strings.Join(ops, ",")),
-		kv(skampi.KeySync, st.Sync),
-		kv(skampi.KeyEps, fmt.Sprint(st.Rule.Eps)),
-		kv(skampi.KeyReps, fmt.Sprintf("%d-%d", st.Rule.Min, st.Rule.Max)),
-		kv(skampi.KeyBudget, fmt.Sprint(st.Rule.Budget)),
-		kv(skampi.KeyLengths, results.JoinInts(st.Plan.Lengths.Lengths(1))),
-		kv(skampi.KeyProcs, results.JoinInts(st.Plan.Procs)),
-		kv(skampi.KeyChunks, results.JoinInts(st.Plan.Chunks)),
-		kv(skampi.KeyWarmup, fmt.Sprint(st.Warmup)),
-		kv(skampi.KeyCache, st.Cache),
+	file := st.File
+	if file != skampi.DefaultSuitesName {
+		file += " sha256:" + st.FileSum
+	}
+	lines := []string{kv(skampi.KeySuites, file)}
+	for _, s := range st.Suites {
+		lines = append(lines, kv(s.ConfigLine()))
+	}
+	if st.Resume != nil {
+		lines = append(lines, kv(skampi.KeyResumed, st.Resume.describe()))
+	}
+	lines = append(lines,
 		kv(skampi.KeyWtick, fmt.Sprint(p.Wtick)),
 		kv(skampi.KeyTimer, fmt.Sprintf("%.3g", p.Timer)),
-		kv(skampi.KeyClock, p.clock()),
-	}
+		kv(skampi.KeyClock, p.clock()))
 	if !p.Global && len(p.Offsets) > 1 {
 		lines = append(lines, kv(skampi.KeyOffsets, p.offsetStats()), kv(skampi.KeyOffsetEr, fmt.Sprintf("%.3f", p.OffsetErr*1e6)))
 	}

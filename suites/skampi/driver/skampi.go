@@ -3,38 +3,114 @@ package driver
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
-// Benchmark is the body of BenchmarkSkampi: every point of the plan is a
-// sub-benchmark op=…/…, measured on its own communicator (the pair, the
-// first procs ranks, or rank 0 alone) while the other ranks wait.
+// Benchmark is the body of BenchmarkSkampi: curve by curve of the
+// suites, every point is a sub-benchmark suite=…/op=…/…, measured on its
+// own communicator (the pair, the first procs ranks, or rank 0 alone)
+// while the other ranks wait. Each line is written when its point is
+// done; a refined curve's lengths come in the order they were chosen.
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
 	var st Settings
 	if err := s.State(name, &st); err != nil {
 		b.Fatal(err)
 	}
-	if len(st.Dropped) > 0 {
-		s.Logf("SKaMPI: %d process: not measured: %v", s.Size, st.Dropped)
+	for _, n := range st.Notes {
+		s.Logf("SKaMPI: %s: not measured", n)
 	}
 	r := newRun(s, &st)
 	defer r.close()
-	points := st.Plan.Points()
-	r.progress = s.NewProgress("SKaMPI", len(points))
-	lastOp := -1
-	for _, pt := range points {
-		if pt.Op != lastOp {
-			r.clearBuffers()
-			lastOp = pt.Op
+	curves := st.order()
+	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
+	for _, c := range curves {
+		r.clearBuffers()
+		switch saved := st.Resume.saved(c); {
+		case saved != nil:
+			replay(b, saved)
+			r.progress.Add(len(saved))
+		case c.Refined():
+			r.refine(b, c)
+		default:
+			for _, pt := range c.Grid() {
+				r.point(b, c.Suite, pt)
+			}
 		}
-		b.Run(pt.Name(), func(b *testing.B) { r.point(b, pt) })
-		r.progress.Done()
 	}
 	r.progress.Finish()
+}
+
+// gridPoints counts the points of the curves before refinement.
+func gridPoints(curves []skampi.Curve) int {
+	n := 0
+	for _, c := range curves {
+		n += len(c.Grid())
+	}
+	return n
+}
+
+// refine measures a refined curve: rank 0 keeps the refiner and decides
+// each next length (−1 to stop) from the times measured so far; after
+// the curve's time limit no length beyond the grid is added.
+func (r *run) refine(b *testing.B, c skampi.Curve) {
+	var ref *skampi.Refiner
+	grid := c.Grid()
+	if r.s.IsRoot() {
+		lengths := make([]int64, len(grid))
+		for i, p := range grid {
+			lengths[i] = p.Len
+		}
+		ref = skampi.NewRefiner(lengths, skampi.Ops[c.Op].Elem, c.Suite.Rule.Eps, c.Budget())
+	}
+	start := time.Now()
+	for {
+		l := harness.Decide(r.s.World(), func() int64 {
+			over := c.Suite.Time > 0 && time.Since(start).Seconds() > c.Suite.Time
+			if over && ref.Tried() >= len(grid) {
+				return -1
+			}
+			m, ok := ref.Next()
+			if !ok {
+				return -1
+			}
+			return m
+		})
+		if l < 0 {
+			return
+		}
+		if res := r.point(b, c.Suite, c.At(l)); r.s.IsRoot() && res.Sum.N > 0 {
+			ref.Add(l, res.Sum.Mean)
+		}
+	}
+}
+
+// replay writes the lines a partial run saved for a curve, as they were
+// measured: each name once per -test.count, its occurrences in turn.
+func replay(b *testing.B, saved []skampi.Saved) {
+	var names []string
+	byName := map[string][]skampi.Saved{}
+	for _, sv := range saved {
+		if byName[sv.Name] == nil {
+			names = append(names, sv.Name)
+		}
+		byName[sv.Name] = append(byName[sv.Name], sv)
+	}
+	for _, n := range names {
+		k := 0
+		b.Run(n, func(b *testing.B) {
+			sv := byName[n][k%len(byName[n])]
+			k++
+			b.ReportMetric(0, "ns/op")
+			for _, m := range sv.Metrics {
+				b.ReportMetric(m.Value, m.Unit)
+			}
+		})
+	}
 }
 
 // A run is the state of BenchmarkSkampi on one rank.
@@ -71,12 +147,18 @@ func newRun(s *harness.Session, st *Settings) *run {
 // call (a block per process), and when some points cycle their buffers at
 // least BufferBytes.
 func bufferBytes(st *Settings, n int) int64 {
-	l := st.Plan.Lengths.Lengths(4)
-	foot := l[len(l)-1] * int64(max(n, 2))
-	if st.Cache != skampi.CacheWarm {
+	var longest int64
+	cycled := false
+	for _, c := range st.curves() {
+		s := c.Suite
+		longest = max(longest, s.Len, s.Lengths.To)+skampi.Ops[c.Op].Elem
+		cycled = cycled || skampi.Cold(s.Cache, skampi.Ops[c.Op].Pattern)
+	}
+	foot := longest * int64(max(n, 2))
+	if cycled {
 		return max(BufferBytes, 2*foot)
 	}
-	return foot
+	return max(foot, 1)
 }
 
 func (r *run) close() {
@@ -139,21 +221,27 @@ func (r *run) ranks(pt skampi.Point) (string, []int) {
 	return fmt.Sprintf("procs=%d", pt.Procs), ranks
 }
 
-// point measures one point on its communicator, brings the result to
-// rank 0 and reports it there.
-func (r *run) point(b *testing.B, pt skampi.Point) {
-	m := r.member(pt)
+// point runs the sub-benchmark of one point: it measures the point on
+// its communicator, brings the result to every rank and reports it on
+// rank 0. It returns the result (of the last run with -test.count).
+func (r *run) point(b *testing.B, su *skampi.Suite, pt skampi.Point) Result {
 	var res Result
-	if m.g != nil {
-		res = r.measure(m.g, pt)
-	}
-	res = harness.DecideAt(r.s.World(), m.root, func() Result { return res })
-	if res.Fault != "" {
-		r.s.Stop(harness.ExitValidation, res.Fault)
-	}
-	if r.s.IsRoot() {
-		res.report(b, pt)
-	}
+	b.Run(pt.Name(), func(b *testing.B) {
+		m := r.member(pt)
+		res = Result{}
+		if m.g != nil {
+			res = r.measure(m.g, su, pt)
+		}
+		res = harness.DecideAt(r.s.World(), m.root, func() Result { return res })
+		if res.Fault != "" {
+			r.s.Stop(harness.ExitValidation, res.Fault)
+		}
+		if r.s.IsRoot() {
+			res.report(b, pt)
+		}
+	})
+	r.progress.Done()
+	return res
 }
 
 // report writes the point's metrics.

@@ -3,6 +3,8 @@ package fold
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -13,8 +15,9 @@ type Folded struct {
 	results.Validity
 	Run    *results.Run
 	Config *Config
-	// Ops are the operations' tables, in the order of the run.
-	Ops []*OpTable
+	// Curves are the tables of the suites' operations, in the order of
+	// the run.
+	Curves []*Curve
 	// NotConverged are the points that stopped at the repetition maximum
 	// or the time budget before their error fell below ε; NoValue those
 	// without a single valid repetition.
@@ -28,33 +31,73 @@ type Folded struct {
 	BarrierUs             float64
 }
 
-// An OpTable is one operation's points in file order.
-type OpTable struct {
-	Op   skampi.Op
-	Rows []*Measurement
+// A Curve is one operation of a suite: its points in increasing order
+// of the varied parameter (a refined curve is measured out of order).
+type Curve struct {
+	Suite *skampi.Suite
+	Op    skampi.Op
+	Rows  []*Measurement
+	// Added counts the points refinement added to the grid.
+	Added int
 }
 
-// Fold folds a run: it must have at least one point.
+// Fold folds a run: it must have at least one point, and every point a
+// suite of the configuration.
 func Fold(r *results.Run) (*Folded, error) {
 	if len(r.Lines) == 0 {
 		return nil, errors.New("no SKaMPI points")
 	}
 	p := &Folded{Run: r, Config: r.Parsed.(*Config)}
-	byOp := map[int]*OpTable{}
+	byKey := map[string]*Curve{}
 	for _, l := range r.Lines {
 		m := l.Value.(*Measurement)
-		t := byOp[m.Op]
-		if t == nil {
-			t = &OpTable{Op: skampi.Ops[m.Op]}
-			byOp[m.Op] = t
-			p.Ops = append(p.Ops, t)
+		su := p.Config.Suites[m.Suite]
+		if su == nil {
+			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
 		}
-		t.Rows = append(t.Rows, m)
+		key := m.Suite + "/" + skampi.Ops[m.Op].Name
+		c := byKey[key]
+		if c == nil {
+			c = &Curve{Suite: su, Op: skampi.Ops[m.Op]}
+			byKey[key] = c
+			p.Curves = append(p.Curves, c)
+		}
+		c.Rows = append(c.Rows, m)
 		p.classify(m)
+	}
+	for _, c := range p.Curves {
+		c.order()
 	}
 	p.headline()
 	p.verdict()
 	return p, nil
+}
+
+// order sorts the rows by the varied parameter and marks the lengths
+// that refinement added to the grid.
+func (c *Curve) order() {
+	sort.SliceStable(c.Rows, func(i, j int) bool {
+		a, b := c.Rows[i], c.Rows[j]
+		if a.Procs != b.Procs {
+			return a.Procs < b.Procs
+		}
+		if a.Chunks != b.Chunks {
+			return a.Chunks < b.Chunks
+		}
+		return a.Len < b.Len
+	})
+	if !c.Suite.Refine || c.Suite.Vary != skampi.VaryLength {
+		return
+	}
+	grid := map[int64]bool{}
+	for _, l := range c.Suite.Lengths.Lengths(c.Op.Elem) {
+		grid[l] = true
+	}
+	for _, m := range c.Rows {
+		if m.Refined = !grid[m.Len]; m.Refined {
+			c.Added++
+		}
+	}
 }
 
 func (p *Folded) classify(m *Measurement) {
@@ -68,7 +111,7 @@ func (p *Folded) classify(m *Measurement) {
 
 // headline picks the headline figures from the tables.
 func (p *Folded) headline() {
-	for _, t := range p.Ops {
+	for _, t := range p.Curves {
 		for _, m := range t.Rows {
 			switch {
 			case !m.Has:
@@ -100,12 +143,30 @@ func (p *Folded) verdict() {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("%d point%s without a valid repetition", n, results.Plural(n)))
 	}
 	if n := len(p.NotConverged); n > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d point%s did not reach ε = %g (listed below; their error is in the rse column)",
-			n, len(p.Run.Lines), results.Plural(len(p.Run.Lines)), p.Config.Eps))
+		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d point%s did not reach their suite's ε (listed below; their error is in the rse column)",
+			n, len(p.Run.Lines), results.Plural(len(p.Run.Lines))))
 	}
-	if p.Config.Sync == skampi.SyncBarrier {
-		p.Notes = append(p.Notes, "repetitions started after MPI_Barrier: collective times include the barrier's exit skew")
+	if b := p.barrierSuites(); len(b) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("suite%s %s: repetitions started after MPI_Barrier: collective times include the barrier's exit skew",
+			results.Plural(len(b)), strings.Join(b, ", ")))
 	}
+	if p.Config.Resumed != "" {
+		p.Notes = append(p.Notes, "resumed: "+p.Config.Resumed+"; those points were measured by the earlier job")
+	}
+}
+
+// barrierSuites names the suites with points that started repetitions
+// after a barrier.
+func (p *Folded) barrierSuites() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range p.Curves {
+		if n := c.Suite.Name; c.Suite.Sync == skampi.SyncBarrier && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Source is the run p was folded from.

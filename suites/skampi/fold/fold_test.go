@@ -20,16 +20,12 @@ mpi-procs: 4
 mpi-hosts: a (2), b (2)
 mpi-oversubscribed: no
 beff-mode: full
-skampi-ops: send-recv,allreduce,barrier,mw-waitany,wtime
-skampi-sync: window
-skampi-eps: 0.03
-skampi-reps: 8-1000
-skampi-budget-s: 1
-skampi-lengths: 1,1024
-skampi-procs: 2,4
-skampi-chunks: 16
-skampi-warmup: 2
-skampi-cache: auto
+skampi-suites: synth.yaml sha256:0123456789abcdef
+skampi-suite-pp: ops=send-recv vary=length lengths=1:1024 step=1024 refine=true points=0 length=256 procs=2 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-suite-pp-min: ops=send-recv vary=length lengths=1:1 step=2 refine=false points=0 length=256 procs=2 chunks=16 pair=min eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-suite-coll: ops=barrier,allreduce vary=procs lengths=1:1 step=2 refine=false points=0 length=1024 procs=2,4 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-suite-mw: ops=mw-waitany vary=length lengths=1:1 step=2 refine=false points=0 length=256 procs=4 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-suite-local: ops=wtime vary=none lengths=1:1 step=2 refine=false points=0 length=256 procs=4 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
 skampi-wtick-s: 1e-09
 skampi-timer-s: 3e-08
 skampi-clock: offsets (best of 50 ping-pongs per rank)
@@ -40,17 +36,18 @@ skampi-pair-min: 0 1 a a 0.300
 `
 
 // synthLines are the points: the 1-byte ping-pong converged, the 1 KiB
-// one hit the repetition maximum, an allreduce on 2 processes hit the
-// time budget, the barrier on all 4 converged, one master-worker point
-// has no valid repetition.
+// one hit the repetition maximum, refinement added 32 bytes after it, an
+// allreduce on 2 processes hit the time budget, the barrier on all 4
+// converged, one master-worker point has no valid repetition.
 var synthLines = []string{
-	"BenchmarkSkampi/op=send-recv/pair=max/L=1 1 0.4 MB/s 10 calls 2 invalid 2.6 median-us 2.4 min-us 40 n 2.9 p90-us 3.1 p99-us 0.01 rse 1 stop 2.5 us 60 window-us",
-	"BenchmarkSkampi/op=send-recv/pair=max/L=1024 1 200 MB/s 1 calls 300 invalid 5.2 median-us 4.9 min-us 1000 n 6 p90-us 9 p99-us 0.045 rse 2 stop 5.12 us 80 window-us",
-	"BenchmarkSkampi/op=send-recv/pair=min/L=1 1 3.3 MB/s 10 calls 0 invalid 0.31 median-us 0.29 min-us 8 n 0.33 p90-us 0.35 p99-us 0.02 rse 1 stop 0.3 us 6 window-us",
-	"BenchmarkSkampi/op=allreduce/procs=2/L=1024 1 1 calls 4 invalid 3.1 median-us 2.8 min-us 30 n 3.5 p90-us 4 p99-us 0.08 rse 3 stop 3 us 2.9 rank-min-us 3.0 rank-med-us 3.2 rank-max-us 40 window-us",
-	"BenchmarkSkampi/op=barrier/procs=4 1 20 calls 0 invalid 7.1 median-us 6.9 min-us 16 n 7.4 p90-us 7.8 p99-us 0.005 rse 1 stop 7 us 6.9 rank-min-us 7.0 rank-med-us 9.5 rank-max-us 50 window-us",
-	"BenchmarkSkampi/op=mw-waitany/procs=4/chunks=16/L=1 1 1 calls 12 invalid 0 n 3 stop 100 window-us",
-	"BenchmarkSkampi/op=wtime 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us",
+	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1 1 0.4 MB/s 10 calls 2 invalid 2.6 median-us 2.4 min-us 40 n 2.9 p90-us 3.1 p99-us 0.01 rse 1 stop 2.5 us 60 window-us",
+	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1024 1 200 MB/s 1 calls 300 invalid 5.2 median-us 4.9 min-us 1000 n 6 p90-us 9 p99-us 0.045 rse 2 stop 5.12 us 80 window-us",
+	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=32 1 10 MB/s 8 calls 0 invalid 3.2 median-us 3.1 min-us 12 n 3.3 p90-us 3.4 p99-us 0.01 rse 1 stop 3.2 us 60 window-us",
+	"BenchmarkSkampi/suite=pp-min/op=send-recv/pair=min/L=1 1 3.3 MB/s 10 calls 0 invalid 0.31 median-us 0.29 min-us 8 n 0.33 p90-us 0.35 p99-us 0.02 rse 1 stop 0.3 us 6 window-us",
+	"BenchmarkSkampi/suite=coll/op=barrier/procs=4 1 20 calls 0 invalid 7.1 median-us 6.9 min-us 16 n 7.4 p90-us 7.8 p99-us 0.005 rse 1 stop 7 us 6.9 rank-min-us 7.0 rank-med-us 9.5 rank-max-us 50 window-us",
+	"BenchmarkSkampi/suite=coll/op=allreduce/procs=2/L=1024 1 1 calls 4 invalid 3.1 median-us 2.8 min-us 30 n 3.5 p90-us 4 p99-us 0.08 rse 3 stop 3 us 2.9 rank-min-us 3.0 rank-med-us 3.2 rank-max-us 40 window-us",
+	"BenchmarkSkampi/suite=mw/op=mw-waitany/procs=4/chunks=16/L=1 1 1 calls 12 invalid 0 n 3 stop 100 window-us",
+	"BenchmarkSkampi/suite=local/op=wtime 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us",
 }
 
 func synthText(config string, lines []string) string {
@@ -71,13 +68,17 @@ func foldText(t *testing.T, text string) *Folded {
 func TestFoldSynthetic(t *testing.T) {
 	p := foldText(t, synthText(synthConfig, synthLines))
 	var names []string
-	for _, op := range p.Ops {
-		names = append(names, op.Op.Name)
+	for _, c := range p.Curves {
+		names = append(names, c.Suite.Name+"/"+c.Op.Name)
 	}
-	assert.Equal(t, []string{"send-recv", "allreduce", "barrier", "mw-waitany", "wtime"}, names, "run order")
-	require.Len(t, p.Ops[0].Rows, 3)
-	assert.Equal(t, 2, p.Ops[0].Rows[2].Procs, "ping-pong points are on 2 processes")
-	assert.Equal(t, 1, p.Ops[4].Rows[0].Procs, "simple points are on 1")
+	assert.Equal(t, []string{"pp/send-recv", "pp-min/send-recv", "coll/barrier", "coll/allreduce", "mw/mw-waitany", "local/wtime"}, names, "run order")
+	pp := p.Curves[0]
+	require.Len(t, pp.Rows, 3)
+	assert.Equal(t, []int64{1, 32, 1024}, []int64{pp.Rows[0].Len, pp.Rows[1].Len, pp.Rows[2].Len}, "sorted by length")
+	assert.Equal(t, []bool{false, true, false}, []bool{pp.Rows[0].Refined, pp.Rows[1].Refined, pp.Rows[2].Refined}, "32 bytes is not on the grid")
+	assert.Equal(t, 1, pp.Added)
+	assert.Equal(t, 2, p.Curves[1].Rows[0].Procs, "ping-pong points are on 2 processes")
+	assert.Equal(t, 1, p.Curves[5].Rows[0].Procs, "simple points are on 1")
 
 	// The headline: the shortest send-recv on the slowest pair (not the
 	// faster pair=min), its longest for the bandwidth, the barrier on all.
@@ -94,25 +95,28 @@ func TestFoldSynthetic(t *testing.T) {
 	for _, m := range p.NoValue {
 		nv = append(nv, m.Name)
 	}
-	assert.Equal(t, []string{"op=send-recv/pair=max/L=1024", "op=allreduce/procs=2/L=1024"}, nc)
-	assert.Equal(t, []string{"op=mw-waitany/procs=4/chunks=16/L=1"}, nv)
+	assert.Equal(t, []string{"suite=pp/op=send-recv/pair=max/L=1024", "suite=coll/op=allreduce/procs=2/L=1024"}, nc)
+	assert.Equal(t, []string{"suite=mw/op=mw-waitany/procs=4/chunks=16/L=1"}, nv)
 	assert.False(t, p.Valid())
 	assert.Equal(t, []string{"1 point without a valid repetition"}, p.Reasons)
-	assert.Equal(t, []string{"2 of 7 points did not reach ε = 0.03 (listed below; their error is in the rse column)"}, p.Notes)
+	assert.Equal(t, []string{"2 of 8 points did not reach their suite's ε (listed below; their error is in the rse column)"}, p.Notes)
 }
 
 func TestFoldValidity(t *testing.T) {
-	good := append(append([]string(nil), synthLines[:5]...), synthLines[6])
+	good := append(append([]string(nil), synthLines[:6]...), synthLines[7])
 	p := foldText(t, synthText(synthConfig, good))
 	assert.True(t, p.Valid(), "points that did not reach ε are noted, not a reason: %v", p.Reasons)
 	assert.Len(t, p.Notes, 1)
 
 	cfg := strings.Replace(synthConfig, "beff-mode: full", "beff-mode: short (quick check, not a valid result)", 1)
 	cfg = strings.Replace(cfg, "mpi-oversubscribed: no", "mpi-oversubscribed: yes: 4 processes on 2 CPUs", 1)
-	cfg = strings.Replace(cfg, "skampi-sync: window", "skampi-sync: barrier", 1)
+	cfg = strings.Replace(cfg, "length=1024 procs=2,4 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window",
+		"length=1024 procs=2,4 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=barrier", 1)
+	cfg += "skampi-resumed: 2 curves (3 points) copied from part.txt\n"
 	p = foldText(t, synthText(cfg, good))
 	assert.Equal(t, []string{results.ShortReason, "oversubscribed (4 processes on 2 CPUs)"}, p.Reasons)
-	assert.Contains(t, p.Notes, "repetitions started after MPI_Barrier: collective times include the barrier's exit skew")
+	assert.Contains(t, p.Notes, "suite coll: repetitions started after MPI_Barrier: collective times include the barrier's exit skew")
+	assert.Contains(t, p.Notes, "resumed: 2 curves (3 points) copied from part.txt; those points were measured by the earlier job")
 }
 
 func TestWriteText(t *testing.T) {
@@ -127,19 +131,24 @@ func TestWriteText(t *testing.T) {
 		"-3.000 0.500 0.000 µs (min median max), uncertain by ±0.200 µs",
 		"MPI_Send/MPI_Recv ping-pong bandwidth, 1024 bytes, slowest pair",
 		"MPI_Barrier on 4 processes",
-		"\nallreduce (collective): MPI_Allreduce",
+		"\ncoll: allreduce (collective): MPI_Allreduce",
+		"\npp: send-recv (ping-pong): MPI_Send / MPI_Recv; times in µs; refinement added 1 length (+)\n",
+		"suite=pp/op=send-recv/pair=max/L=32 +",
+		"  suite file       synth.yaml sha256:0123456789abcdef\n",
+		"    pp             1 op, L 1…1024 ×1024 refined; ε 0.03, 8-1000 reps, 1s per point; window, cache auto\n",
+		"    coll           2 ops, procs 2,4, L 1024; ε 0.03",
 		"rank max",
-		"op=allreduce/procs=2/L=1024 *",
-		"op=mw-waitany/procs=4/chunks=16/L=1 -",
-		"\nPoints that did not reach ε = 0.03\n",
-		"  op=mw-waitany/procs=4/chunks=16/L=1: stopped at the time budget after 0 valid and 12 discarded repetitions, no error (fewer than two valid repetitions)\n",
-		"  op=send-recv/pair=max/L=1024: stopped at the repetition maximum after 1000 valid and 300 discarded repetitions, rse 0.0450\n",
-		"  op=allreduce/procs=2/L=1024: stopped at the time budget after 30 valid and 4 discarded repetitions, rse 0.0800\n",
+		"suite=coll/op=allreduce/procs=2/L=1024 *",
+		"suite=mw/op=mw-waitany/procs=4/chunks=16/L=1 -",
+		"\nPoints that did not reach their suite's ε\n",
+		"  suite=mw/op=mw-waitany/procs=4/chunks=16/L=1: stopped at the time budget after 0 valid and 12 discarded repetitions, no error (fewer than two valid repetitions)\n",
+		"  suite=pp/op=send-recv/pair=max/L=1024: stopped at the repetition maximum after 1000 valid and 300 discarded repetitions, rse 0.0450\n",
+		"  suite=coll/op=allreduce/procs=2/L=1024: stopped at the time budget after 30 valid and 4 discarded repetitions, rse 0.0800\n",
 	} {
 		assert.Contains(t, out, want)
 	}
 	// The barrier's straggler shows in its row: rank max 9.500.
-	assert.Regexp(t, `op=barrier/procs=4 +7\.000 .* 6\.900 +7\.000 +9\.500\n`, out)
+	assert.Regexp(t, `suite=coll/op=barrier/procs=4 +7\.000 .* 6\.900 +7\.000 +9\.500\n`, out)
 }
 
 // TestJSON writes the document of the synthetic run, decodes it strictly
@@ -155,15 +164,21 @@ func TestJSON(t *testing.T) {
 	var d JSONSkampi
 	resultstest.Strict(t, runs[0].Detail, &d)
 	assert.Equal(t, "1 2 a b 5.000", d.PairMax)
-	assert.Equal(t, []string{"op=mw-waitany/procs=4/chunks=16/L=1", "op=send-recv/pair=max/L=1024", "op=allreduce/procs=2/L=1024"}, d.NotConverged)
-	require.Len(t, d.Ops, 5)
-	ar := d.Ops[1].Points[0]
+	assert.Equal(t, []string{"suite=mw/op=mw-waitany/procs=4/chunks=16/L=1", "suite=pp/op=send-recv/pair=max/L=1024", "suite=coll/op=allreduce/procs=2/L=1024"}, d.NotConverged)
+	require.Len(t, d.Curves, 6)
+	require.Len(t, d.Suites, 5)
+	assert.Equal(t, JSONSuite{Name: "coll", Ops: []string{"barrier", "allreduce"}, Vary: "procs", FromBytes: 1, ToBytes: 1, Step: 2,
+		LengthBytes: 1024, Procs: []int{2, 4}, Chunks: []int{16}, Pair: "max", Eps: 0.03, MinReps: 8, MaxReps: 1000, BudgetS: 1,
+		Sync: "window", Cache: "auto", Warmup: 2}, d.Suites[0], "suites by name")
+	assert.Equal(t, 1, d.Curves[0].Added)
+	assert.True(t, d.Curves[0].Points[1].Refined)
+	ar := d.Curves[3].Points[0]
 	assert.Equal(t, results.Float(3), ar.Us)
 	assert.Equal(t, []results.Float{2.9, 3.0, 3.2}, ar.RankUs)
 	assert.False(t, ar.Converged)
 	assert.Equal(t, int64(1024), ar.LenBytes)
 	assert.Contains(t, string(runs[0].Detail), `"us": null`, "no value: null, not 0")
-	mw := d.Ops[3].Points[0]
+	mw := d.Curves[4].Points[0]
 	assert.Equal(t, 16, mw.Chunks)
 	assert.Equal(t, 0, mw.N)
 }
@@ -174,14 +189,16 @@ func TestParseErrors(t *testing.T) {
 		name, config, line, err string
 	}{
 		{"unknown operation", synthConfig, strings.Replace(line, "op=send-recv", "op=send-recieve", 1), `unknown operation "send-recieve"`},
-		{"no op first", synthConfig, strings.Replace(line, "op=send-recv/pair=max", "pair=max/op=send-recv", 1), "want op=<operation>/"},
+		{"no op first", synthConfig, strings.Replace(line, "op=send-recv/pair=max", "pair=max/op=send-recv", 1), "want suite=<name>/op=<operation>/"},
+		{"no suite", synthConfig, strings.Replace(line, "suite=pp/", "", 1), "want suite=<name>/op=<operation>/"},
 		{"parts out of order", synthConfig, strings.Replace(line, "pair=max/L=1", "L=1/pair=max", 1), "not in the order the suite writes them"},
 		{"unknown part", synthConfig, strings.Replace(line, "pair=max", "peer=max", 1), "unknown part peer="},
 		{"bad length", synthConfig, strings.Replace(line, "L=1 ", "L=x ", 1), "L=x"},
 		{"no n", synthConfig, strings.Replace(line, " 40 n", "", 1), "no n metric"},
 		{"negative time", synthConfig, strings.Replace(line, " 2.5 us", " -2.5 us", 1), "is not a time"},
-		{"eps out of range", strings.Replace(synthConfig, "skampi-eps: 0.03", "skampi-eps: 1.5", 1), line, `skampi-eps: "1.5" is not a relative error between 0 and 1`},
-		{"no ops", strings.Replace(synthConfig, "skampi-ops: send-recv,allreduce,barrier,mw-waitany,wtime\n", "", 1), line, skampi.KeyOps},
+		{"eps out of range", strings.Replace(synthConfig, "pair=max eps=0.03", "pair=max eps=1.5", 1), line, `skampi-suite-pp: eps: 1.5: want a relative error between 0 and 1`},
+		{"field missing", strings.Replace(synthConfig, " warmup=2\nskampi-suite-pp-min", "\nskampi-suite-pp-min", 1), line, "skampi-suite-pp: no field warmup"},
+		{"no suites", strings.Replace(synthConfig, "skampi-suites: synth.yaml sha256:0123456789abcdef\n", "", 1), line, skampi.KeySuites},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

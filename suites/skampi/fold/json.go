@@ -10,28 +10,55 @@ import (
 // JSONSkampi is what a SKaMPI run adds to its JSON object, under "skampi"
 // (docs/fold-json.md).
 type JSONSkampi struct {
-	Sync  string  `json:"sync"`  // window or barrier
-	Eps   float64 `json:"eps"`   // ε
-	Reps  string  `json:"reps"`  // min-max repetitions
-	Cache string  `json:"cache"` // cold or warm
-	Clock string  `json:"clock"`
+	File    string `json:"suite_file"` // the suite file: its name and SHA-256, or "default"
+	Resumed string `json:"resumed,omitempty"`
+	Clock   string `json:"clock"`
 	// PairMax and PairMin are "a b host-a host-b rtt-us" of the slowest
 	// and the fastest pair ("" on one process).
 	PairMax string `json:"pair_max"`
 	PairMin string `json:"pair_min"`
-	// Ops are the operations in run order.
-	Ops []JSONOp `json:"ops"`
+	// Suites are the run's suites by name.
+	Suites []JSONSuite `json:"suites"`
+	// Curves are the suites' operations in run order.
+	Curves []JSONCurve `json:"curves"`
 	// NotConverged names the points that did not reach ε (with or without
 	// a value).
 	NotConverged []string `json:"not_converged"`
 }
 
-// A JSONOp is one operation's points.
-type JSONOp struct {
-	Name    string      `json:"name"`
+// A JSONSuite is one suite: the fields of its configuration line.
+type JSONSuite struct {
+	Name        string   `json:"name"`
+	Ops         []string `json:"ops"`
+	Vary        string   `json:"vary"` // length, procs, chunks or none
+	FromBytes   int64    `json:"from_bytes"`
+	ToBytes     int64    `json:"to_bytes"`
+	Step        float64  `json:"step"`
+	Refine      bool     `json:"refine"`
+	Points      int      `json:"points"` // most lengths of a refined curve, 0: twice the grid
+	LengthBytes int64    `json:"length_bytes"`
+	Procs       []int    `json:"procs"`
+	Chunks      []int    `json:"chunks"`
+	Pair        string   `json:"pair"`
+	Eps         float64  `json:"eps"`
+	MinReps     int      `json:"min_reps"`
+	MaxReps     int      `json:"max_reps"`
+	BudgetS     float64  `json:"budget_s"`
+	TimeS       float64  `json:"time_s"`
+	Sync        string   `json:"sync"`
+	Cache       string   `json:"cache"`
+	Warmup      int      `json:"warmup"`
+}
+
+// A JSONCurve is one operation of a suite: its points in increasing
+// order of the varied parameter.
+type JSONCurve struct {
+	Suite   string      `json:"suite"`
+	Op      string      `json:"op"`
 	Pattern string      `json:"pattern"`
 	Call    string      `json:"call"`
 	Ref     string      `json:"reference_of,omitempty"` // the library operation a hand-built one stands for
+	Added   int         `json:"refined_added"`          // lengths refinement added to the grid
 	Points  []JSONPoint `json:"points"`
 }
 
@@ -39,6 +66,7 @@ type JSONOp struct {
 // when the point has no valid repetition).
 type JSONPoint struct {
 	Name      string          `json:"name"` // the sub-benchmark name
+	Refined   bool            `json:"refined"` // a length refinement added
 	Pair      string          `json:"pair,omitempty"`
 	Procs     int             `json:"procs"`
 	Chunks    int             `json:"chunks,omitempty"`
@@ -61,19 +89,33 @@ type JSONPoint struct {
 // JSONDetail is the run's SKaMPI detail.
 func (p *Folded) JSONDetail() any {
 	c := p.Config
-	d := JSONSkampi{Sync: c.Sync, Eps: c.Eps, Reps: c.Reps, Cache: c.Cache, Clock: c.Clock,
-		PairMax: c.PairMax, PairMin: c.PairMin, NotConverged: []string{}}
-	for _, t := range p.Ops {
-		op := JSONOp{Name: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref}
+	d := JSONSkampi{File: c.File, Resumed: c.Resumed, Clock: c.Clock, PairMax: c.PairMax, PairMin: c.PairMin,
+		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}}
+	for _, n := range c.SuiteNames() {
+		d.Suites = append(d.Suites, jsonSuite(c.Suites[n]))
+	}
+	for _, t := range p.Curves {
+		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Added: t.Added}
 		for _, m := range t.Rows {
-			op.Points = append(op.Points, jsonPoint(t.Op, m))
+			cv.Points = append(cv.Points, jsonPoint(t.Op, m))
 		}
-		d.Ops = append(d.Ops, op)
+		d.Curves = append(d.Curves, cv)
 	}
 	for _, m := range append(append([]*Measurement(nil), p.NoValue...), p.NotConverged...) {
 		d.NotConverged = append(d.NotConverged, m.Name)
 	}
 	return d
+}
+
+func jsonSuite(s *skampi.Suite) JSONSuite {
+	ops := make([]string, len(s.Ops))
+	for i, op := range s.Ops {
+		ops[i] = skampi.Ops[op].Name
+	}
+	return JSONSuite{Name: s.Name, Ops: ops, Vary: s.Vary.String(), FromBytes: s.Lengths.From, ToBytes: s.Lengths.To,
+		Step: s.Lengths.Step, Refine: s.Refine, Points: s.Points, LengthBytes: s.Len, Procs: s.Procs, Chunks: s.Chunks,
+		Pair: s.Pair, Eps: s.Rule.Eps, MinReps: s.Rule.Min, MaxReps: s.Rule.Max, BudgetS: s.Rule.Budget, TimeS: s.Time,
+		Sync: s.Sync, Cache: s.Cache, Warmup: s.Warmup}
 }
 
 func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
@@ -83,7 +125,7 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 		}
 		return results.Float(x)
 	}
-	jp := JSONPoint{Name: m.Name, Pair: m.Pair, Procs: m.Procs, Chunks: m.Chunks, LenBytes: m.Len,
+	jp := JSONPoint{Name: m.Name, Refined: m.Refined, Pair: m.Pair, Procs: m.Procs, Chunks: m.Chunks, LenBytes: m.Len,
 		Us: v(m.Us, m.Has), MedianUs: v(m.Median, m.Has), MinUs: v(m.Min, m.Has), P90Us: v(m.P90, m.Has),
 		P99Us: v(m.P99, m.Has), RSE: v(m.RSE, m.HasRSE), N: m.N, Invalid: m.Invalid, Calls: m.Calls,
 		Converged: m.Converged(), WindowUs: v(m.WindowUs, m.WindowUs > 0)}

@@ -2,6 +2,7 @@ package fold
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,29 +13,22 @@ import (
 // Config is the configuration of a SKaMPI run.
 type Config struct {
 	results.Common
-	Ops      []string // skampi-ops
-	Sync     string   // skampi-sync
-	Eps      float64  // skampi-eps
-	Reps     string   // skampi-reps: min-max
-	Lengths  string   // skampi-lengths
-	Procs    string   // skampi-procs
-	Cache    string   // skampi-cache
-	Clock    string   // skampi-clock
-	Offsets  string   // skampi-offsets-us: min median max
-	PairMax  string   // skampi-pair-max: a b host-a host-b rtt-us
-	PairMin  string   // skampi-pair-min
-	Wtick    string   // skampi-wtick-s
-	Timer    string   // skampi-timer-s
-	Oversub  string   // validity reason of an oversubscribed run, or ""
-	Budget   string   // skampi-budget-s
-	Warmup   string   // skampi-warmup
-	Chunks   string   // skampi-chunks
-	OffsetEr string   // skampi-offset-err-us
+	File     string                   // skampi-suites: the suite file
+	Suites   map[string]*skampi.Suite // skampi-suite-<name>, by name
+	Resumed  string                   // skampi-resumed, or ""
+	Clock    string                   // skampi-clock
+	Offsets  string                   // skampi-offsets-us: min median max
+	PairMax  string                   // skampi-pair-max: a b host-a host-b rtt-us
+	PairMin  string                   // skampi-pair-min
+	Wtick    string                   // skampi-wtick-s
+	Timer    string                   // skampi-timer-s
+	Oversub  string                   // validity reason of an oversubscribed run, or ""
+	OffsetEr string                   // skampi-offset-err-us
 }
 
 func parseConfig(cfg results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: cfg, Suite: "SKaMPI"}
-	c := &Config{}
+	c := &Config{Suites: map[string]*skampi.Suite{}}
 	if err := c.ReadProcs(r); err != nil {
 		return nil, err
 	}
@@ -42,28 +36,37 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		return nil, err
 	}
 	c.ReadInfo(r)
-	ops, err := r.Need(skampi.KeyOps)
-	if err != nil {
+	var err error
+	if c.File, err = r.Need(skampi.KeySuites); err != nil {
 		return nil, err
 	}
-	c.Ops = strings.Split(ops, ",")
-	if c.Sync, err = r.Need(skampi.KeySync); err != nil {
-		return nil, err
+	for k, v := range cfg {
+		if strings.HasPrefix(k, skampi.KeySuite) {
+			s, err := skampi.ParseSuiteLine(k, v)
+			if err != nil {
+				return nil, err
+			}
+			c.Suites[s.Name] = s
+		}
 	}
-	eps, err := r.Need(skampi.KeyEps)
-	if err != nil {
-		return nil, err
+	if len(c.Suites) == 0 {
+		return nil, fmt.Errorf("not SKaMPI output: no %s<name> configuration line", skampi.KeySuite)
 	}
-	if c.Eps, err = strconv.ParseFloat(eps, 64); err != nil || !(c.Eps > 0 && c.Eps < 1) {
-		return nil, fmt.Errorf("%s: %q is not a relative error between 0 and 1", skampi.KeyEps, eps)
-	}
-	c.Reps, c.Lengths, c.Procs = cfg[skampi.KeyReps], cfg[skampi.KeyLengths], cfg[skampi.KeyProcs]
-	c.Cache, c.Clock, c.Offsets = cfg[skampi.KeyCache], cfg[skampi.KeyClock], cfg[skampi.KeyOffsets]
+	c.Resumed, c.Clock, c.Offsets = cfg[skampi.KeyResumed], cfg[skampi.KeyClock], cfg[skampi.KeyOffsets]
 	c.PairMax, c.PairMin = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin]
-	c.Wtick, c.Timer, c.Budget = cfg[skampi.KeyWtick], cfg[skampi.KeyTimer], cfg[skampi.KeyBudget]
-	c.Warmup, c.Chunks, c.OffsetEr = cfg[skampi.KeyWarmup], cfg[skampi.KeyChunks], cfg[skampi.KeyOffsetEr]
+	c.Wtick, c.Timer, c.OffsetEr = cfg[skampi.KeyWtick], cfg[skampi.KeyTimer], cfg[skampi.KeyOffsetEr]
 	c.Oversub = cfg.Oversubscribed()
 	return c, nil
+}
+
+// SuiteNames are the names of the run's suites, sorted.
+func (c *Config) SuiteNames() []string {
+	out := make([]string, 0, len(c.Suites))
+	for n := range c.Suites {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // A Measurement is one point's line.
@@ -83,22 +86,24 @@ type Measurement struct {
 	RankMax           float64
 	MBps              float64 // ping-pong with a length
 	Line              int
+	// Refined marks a length that refinement added to the suite's grid.
+	Refined bool
 }
 
 // Converged reports whether the point reached its ε.
 func (m *Measurement) Converged() bool { return m.Stop == skampi.Converged }
 
-// parseName reads op=…/(pair=…|procs=…)/(chunks=…)/(L=…) back into a
-// point: it must be exactly the name the driver gives it.
+// parseName reads suite=…/op=…/(pair=…|procs=…)/(chunks=…)/(L=…) back
+// into a point: it must be exactly the name the driver gives it.
 func parseName(parts []results.Part) (skampi.Point, error) {
-	if len(parts) == 0 || parts[0].Key != "op" {
-		return skampi.Point{}, fmt.Errorf("want op=<operation>/…")
+	if len(parts) < 2 || parts[0].Key != "suite" || parts[1].Key != "op" {
+		return skampi.Point{}, fmt.Errorf("want suite=<name>/op=<operation>/…")
 	}
-	pt := skampi.Point{Op: skampi.OpIndex(parts[0].Value)}
+	pt := skampi.Point{Suite: parts[0].Value, Op: skampi.OpIndex(parts[1].Value)}
 	if pt.Op < 0 {
-		return pt, fmt.Errorf("unknown operation %q", parts[0].Value)
+		return pt, fmt.Errorf("unknown operation %q", parts[1].Value)
 	}
-	for _, p := range parts[1:] {
+	for _, p := range parts[2:] {
 		var err error
 		switch p.Key {
 		case "pair":

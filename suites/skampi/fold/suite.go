@@ -56,19 +56,18 @@ func (*Suite) ParseLine(l *results.Line) (string, any, error) {
 func (*Suite) Fold(r *results.Run) (results.Folded, error) { return Fold(r) }
 
 // Settings are what decides what a run measures: the processes, the
-// operations, the lengths and process counts, the synchronisation, the
-// caches and the mode.
+// mode and every suite (its configuration line).
 func (*Suite) Settings(r *results.Run) []results.Setting {
 	c := r.Parsed.(*Config)
-	return []results.Setting{
+	out := []results.Setting{
 		{Key: results.KeyProcs, Value: strconv.Itoa(c.N)},
-		{Key: skampi.KeyOps, Value: strings.Join(c.Ops, ",")},
-		{Key: skampi.KeyLengths, Value: c.Lengths},
-		{Key: skampi.KeyProcs, Value: c.Procs},
-		{Key: skampi.KeySync, Value: c.Sync},
-		{Key: skampi.KeyCache, Value: c.Cache},
 		{Key: results.KeyMode, Value: c.Mode},
 	}
+	for _, n := range c.SuiteNames() {
+		k, v := c.Suites[n].ConfigLine()
+		out = append(out, results.Setting{Key: k, Value: v})
+	}
+	return out
 }
 
 // Experiments are the points with a value: their cut-quantile mean in µs.

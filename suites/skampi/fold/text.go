@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -22,19 +23,49 @@ func (p *Folded) WriteText(w io.Writer) error {
 
 func (p *Folded) writeRun(w io.Writer) {
 	c := p.Config
-	fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d operations\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Ops))
+	fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Curves))
 	t := results.Text{W: w}
 	t.Job(&c.Common)
 	t.Info("processes", strconv.Itoa(c.N))
-	t.Info("sync", c.Sync)
-	t.Info("accuracy", fmt.Sprintf("ε = %g, %s repetitions, %s s per point", c.Eps, c.Reps, c.Budget))
-	t.Info("cache", c.Cache)
+	t.Info("suite file", c.File)
+	for _, n := range c.SuiteNames() {
+		t.Info("  "+n, suiteText(c.Suites[n]))
+	}
+	if c.Resumed != "" {
+		t.Info("resumed", c.Resumed)
+	}
 	t.Info("clock", fmt.Sprintf("%s; Wtick %s s; a clock read costs %s s (subtracted)", c.Clock, c.Wtick, c.Timer))
 	if c.Offsets != "" {
 		t.Info("offsets", fmt.Sprintf("%s µs (min median max), uncertain by ±%s µs", c.Offsets, c.OffsetEr))
 	}
 	t.Info("slowest pair", pairText(c.PairMax))
 	t.Info("fastest pair", pairText(c.PairMin))
+}
+
+// suiteText describes a suite in one line: what it varies over which
+// values, its accuracy rule, synchronisation and caches.
+func suiteText(s *skampi.Suite) string {
+	var vary string
+	switch s.Vary {
+	case skampi.VaryLength:
+		vary = fmt.Sprintf("L %d…%d ×%g", s.Lengths.From, s.Lengths.To, s.Lengths.Step)
+		if s.Refine {
+			vary += " refined"
+		}
+	case skampi.VaryProcs:
+		vary = fmt.Sprintf("procs %s, L %d", results.JoinInts(s.Procs), s.Len)
+	case skampi.VaryChunks:
+		vary = fmt.Sprintf("chunks %s, L %d", results.JoinInts(s.Chunks), s.Len)
+	default:
+		vary = "one point"
+	}
+	return fmt.Sprintf("%d op%s, %s; ε %g, %d-%d reps, %s per point; %s, cache %s",
+		len(s.Ops), results.Plural(len(s.Ops)), vary, s.Rule.Eps, s.Rule.Min, s.Rule.Max, skampiDuration(s.Rule.Budget), s.Sync, s.Cache)
+}
+
+// skampiDuration renders seconds as a duration ("1s", "50ms").
+func skampiDuration(sec float64) string {
+	return time.Duration(sec * float64(time.Second)).String()
 }
 
 // pairText renders "a b host-a host-b rtt-us".
@@ -64,12 +95,16 @@ func (p *Folded) writeFigures(w io.Writer) {
 	}
 }
 
-// writeTables writes a table per operation: its varied parameters, the
+// writeTables writes a table per curve: its varied parameters, the
 // point's times in µs and its accuracy; a point that did not reach ε is
-// marked *, one without a value -.
+// marked *, one without a value -, a length refinement added +.
 func (p *Folded) writeTables(w io.Writer) {
-	for _, t := range p.Ops {
-		fmt.Fprintf(w, "\n%s (%s): %s; times in µs\n", t.Op.Name, t.Op.Pattern, t.Op.Call)
+	for _, t := range p.Curves {
+		added := ""
+		if t.Added > 0 {
+			added = fmt.Sprintf("; refinement added %d length%s (+)", t.Added, results.Plural(t.Added))
+		}
+		fmt.Fprintf(w, "\n%s: %s (%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, t.Op.Call, added)
 		tab := results.Table{Left: 1}
 		tab.Add(append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)...)
 		for _, m := range t.Rows {
@@ -81,6 +116,9 @@ func (p *Folded) writeTables(w io.Writer) {
 
 func rowCells(m *Measurement) []string {
 	name := m.Name
+	if m.Refined {
+		name += " +"
+	}
 	if !m.Has {
 		return []string{name + " -", "-", "-", "-", "-", "-", "-", strconv.Itoa(m.N), strconv.Itoa(m.Invalid), strconv.Itoa(m.Calls)}
 	}
@@ -130,7 +168,7 @@ func (p *Folded) writeNotConverged(w io.Writer) {
 	if len(list) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nPoints that did not reach ε = %g\n", p.Config.Eps)
+	fmt.Fprintf(w, "\nPoints that did not reach their suite's ε\n")
 	for _, m := range list {
 		why := "the repetition maximum"
 		if m.Stop == skampi.HitBudget {
