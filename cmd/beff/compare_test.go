@@ -125,11 +125,11 @@ func TestGate(t *testing.T) {
 		// SKaMPI runs gate as the other suites' do: a slower point by
 		// name, a slower latency by the headline figure too.
 		{"SKaMPI slower point fails", gate("skampi-base.txt", "skampi-slow.txt"), 1,
-			[]string{"FAIL: 1 of 14 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
+			[]string{"FAIL: 1 of 22 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
 		{"SKaMPI slower latency fails", gate("skampi-base.txt", "skampi-slowlat.txt"), 1,
-			[]string{"\nlatency ", "\nSkampi/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
+			[]string{"\nlatency ", "\nSkampi/suite=pingpong/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
 		{"SKaMPI unchanged passes", gate("skampi-base.txt", "skampi-same.txt"), 0,
-			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 11 SKaMPI experiments"}, ""},
+			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 19 SKaMPI experiments"}, ""},
 		{"SKaMPI process count refused", gate("skampi-base.txt", "skampi-np4.txt"), 2, nil,
 			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
 		{"missing file", gate("base.txt", "nonexistent.txt"), 2, nil, "beff gate: open nonexistent.txt: no such file or directory"},
@@ -348,11 +348,12 @@ func TestGateCounts(t *testing.T) {
 }
 
 // skampiSeed is a real SKaMPI run on 2 processes: send-recv, barrier,
-// allreduce, mw-waitany and wtime, lengths 1, 64 and 4096 bytes.
+// allreduce, mw-waitany and wtime from the default suite file, lengths 1,
+// 64 and 4096 bytes, without refinement.
 const skampiSeed = "../../testdata/compare/skampi-seed.txt"
 
 // slowSkampi is the point that skampi-slow.txt makes 25% slower.
-const slowSkampi = "Skampi/op=allreduce/procs=2/L=64"
+const slowSkampi = "Skampi/suite=coll-length/op=allreduce/procs=2/L=64"
 
 // skampiInputs writes the synthetic SKaMPI runs of the gate tests into
 // dir: 6 runs per file with ±1 % jitter.
@@ -371,6 +372,6 @@ func skampiInputs(t *testing.T, dir string) {
 	write("skampi-base.txt", comparetest.Options{Seed: 1})
 	write("skampi-same.txt", comparetest.Options{Seed: 2})
 	write("skampi-slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
-	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/op=send-recv/pair=max/L=1"), 0.8)})
+	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/suite=pingpong/op=send-recv/pair=max/L=1"), 0.8)})
 	write("skampi-np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4"}})
 }

@@ -127,8 +127,8 @@ func TestFoldJSON(t *testing.T) {
 }
 
 // TestFoldJSONSkampi checks the SKaMPI detail of a real run against the
-// points of its file: every line is a point, in file order, under its
-// operation, with the line's own values.
+// points of its file: every line is a point, under its suite and
+// operation in increasing length, with the line's own values.
 func TestFoldJSONSkampi(t *testing.T) {
 	const path = "../../testdata/skampi-short-np2.txt"
 	code, stdout, stderr := run("fold", "-json", path)
@@ -142,16 +142,28 @@ func TestFoldJSONSkampi(t *testing.T) {
 	assert.Equal(t, []string{"short run"}, r.Reasons)
 	require.NotNil(t, r.Skampi)
 	assert.Nil(t, r.Beff)
-	assert.Equal(t, "window", r.Skampi.Sync)
-	assert.Equal(t, "auto", r.Skampi.Cache)
-	assert.Equal(t, 0.03, r.Skampi.Eps)
-	assert.Len(t, r.Skampi.Ops, 45, "every operation")
+	assert.Equal(t, "default", r.Skampi.File)
+	require.Len(t, r.Skampi.Suites, 7, "the default file's suites")
+	ops := map[string]bool{}
+	for _, su := range r.Skampi.Suites {
+		assert.Equal(t, "window", su.Sync, su.Name)
+		assert.Equal(t, "auto", su.Cache, su.Name)
+		assert.Equal(t, 0.03, su.Eps, su.Name)
+		for _, op := range su.Ops {
+			ops[op] = true
+		}
+	}
+	assert.Len(t, ops, 45, "every operation")
 
 	lines := readBenchLines(t, path)
 	var points []skampifold.JSONPoint
-	for _, op := range r.Skampi.Ops {
-		for _, pt := range op.Points {
-			assert.True(t, strings.HasPrefix(pt.Name, "op="+op.Name+"/") || pt.Name == "op="+op.Name, pt.Name)
+	for _, c := range r.Skampi.Curves {
+		prefix := "suite=" + c.Suite + "/op=" + c.Op
+		for i, pt := range c.Points {
+			assert.True(t, strings.HasPrefix(pt.Name, prefix+"/") || pt.Name == prefix, pt.Name)
+			if i > 0 && pt.Procs == c.Points[i-1].Procs {
+				assert.Greater(t, pt.LenBytes, c.Points[i-1].LenBytes, "%s: in increasing length", pt.Name)
+			}
 			points = append(points, pt)
 		}
 	}

@@ -57,10 +57,14 @@ func describe(s []results.Setting) string {
 const abbrevLen = 40
 
 // abbrev shortens a long comma-separated value to
-// "<n> values <first>…<last>".
+// "<n> values <first>…<last>", and a long list of space-separated
+// fields to its first field.
 func abbrev(v string) string {
 	if len(v) <= abbrevLen {
 		return v
+	}
+	if f := strings.Fields(v); len(f) > 1 {
+		return abbrev(f[0]) + " …" // field=value list: its first field
 	}
 	items := strings.Split(v, ",")
 	if len(items) < 3 {

@@ -25,8 +25,8 @@ type Given struct{ Value, At string }
 // file.
 type Layers struct {
 	Procs int              // the job's processes, N in counts
-	Base  map[string]Given // for fields neither the entry nor the file's defaults give
-	Over  map[string]Given // replace every other value (flags set on the command line)
+	Base  map[string]Given // for fields neither the entry nor the file's defaults give (flag defaults)
+	Over  map[string]Given // replace every other value where they apply (flags set on the command line)
 	Short bool             // -test.short: shorten every suite (Shorten)
 }
 

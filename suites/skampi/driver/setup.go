@@ -88,11 +88,10 @@ func setup(job *harness.Job) (any, error) {
 	}
 	l := skampi.Layers{Procs: job.Procs(), Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
 	for fl, field := range fieldFlags {
-		g := skampi.Given{Value: flag.Lookup(fl).Value.String(), At: "-" + fl}
+		f := flag.Lookup(fl)
+		l.Base[field] = skampi.Given{Value: f.DefValue, At: "-" + fl}
 		if harness.IsSet(fl) {
-			l.Over[field] = g
-		} else {
-			l.Base[field] = g
+			l.Over[field] = skampi.Given{Value: f.Value.String(), At: "-" + fl}
 		}
 	}
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
