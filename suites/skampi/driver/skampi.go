@@ -151,7 +151,7 @@ func bufferBytes(st *Settings, n int) int64 {
 	cycled := false
 	for _, c := range st.curves() {
 		s := c.Suite
-		longest = max(longest, s.Len, s.Lengths.To)+skampi.Ops[c.Op].Elem
+		longest = max(longest, s.Len, s.Lengths.To) + skampi.Ops[c.Op].Elem
 		cycled = cycled || skampi.Cold(s.Cache, skampi.Ops[c.Op].Pattern)
 	}
 	foot := longest * int64(max(n, 2))

@@ -65,7 +65,7 @@ type JSONCurve struct {
 // A JSONPoint is one point: its parameters and summary (times in µs, null
 // when the point has no valid repetition).
 type JSONPoint struct {
-	Name      string          `json:"name"` // the sub-benchmark name
+	Name      string          `json:"name"`    // the sub-benchmark name
 	Refined   bool            `json:"refined"` // a length refinement added
 	Pair      string          `json:"pair,omitempty"`
 	Procs     int             `json:"procs"`
