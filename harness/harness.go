@@ -99,10 +99,14 @@ func run(m *testing.M) int {
 }
 
 // initFailed reports a failed MPI initialisation. Before (or instead of)
-// MPI no broadcast is possible: the launcher's rank 0 speaks for all.
+// MPI no broadcast is possible: the launcher's rank 0 speaks for all, and
+// the others wait a moment before they exit, since mpirun ends the job
+// (and may drop rank 0's message) when the first process exits non-zero.
 func initFailed(err error) int {
 	if mpi.LauncherRank() == 0 {
 		fmt.Fprintf(os.Stderr, "beff: -mpi.thread=%s: %v\n", *mpiThread, err)
+	} else {
+		time.Sleep(time.Second)
 	}
 	var me *mpi.Error
 	if errors.As(err, &me) {
