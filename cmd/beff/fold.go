@@ -67,11 +67,15 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
+	merged, err := results.MergeRuns(list, allFolded(inputs))
+	if err != nil {
+		return fail(err)
+	}
 	var out bytes.Buffer
 	if *jsonFlag {
-		err = writeFoldJSON(&out, inputs)
+		err = writeFoldJSON(&out, inputs, merged)
 	} else {
-		err = writeProtocols(&out, list, inputs)
+		err = writeProtocols(&out, list, inputs, merged)
 	}
 	if err == nil && *appendFlag {
 		err = appendFigures(fs.Args(), list, inputs)
@@ -155,28 +159,35 @@ func foldedLines(f *results.File, list []results.Suite) string {
 	return strings.Join(s, " and ") + " lines"
 }
 
-// writeFoldJSON writes the JSON document of the inputs.
-func writeFoldJSON(w io.Writer, inputs []input) error {
+// allFolded lists the folded runs of every input in order.
+func allFolded(inputs []input) []results.Folded {
+	var all []results.Folded
+	for _, in := range inputs {
+		all = append(all, in.folded...)
+	}
+	return all
+}
+
+// writeFoldJSON writes the JSON document of the inputs and the merged
+// runs.
+func writeFoldJSON(w io.Writer, inputs []input, merged []results.Folded) error {
 	files := make([]results.JSONFile, len(inputs))
 	for i, in := range inputs {
 		files[i] = results.NewJSONFile(in.file.Name, in.folded)
 	}
-	return results.WriteJSON(w, files)
+	return results.WriteJSONMerged(w, files, merged)
 }
 
-// writeProtocols writes the protocol of every folded run, then the
-// summary of all of them.
-func writeProtocols(w io.Writer, list []results.Suite, inputs []input) error {
-	var all []results.Folded
-	for _, in := range inputs {
-		for _, p := range in.folded {
-			if len(all) > 0 {
-				io.WriteString(w, "\n\n")
-			}
-			if err := p.WriteText(w); err != nil {
-				return err
-			}
-			all = append(all, p)
+// writeProtocols writes the protocol of every folded run and of every
+// merged one, then the summary of the runs.
+func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded) error {
+	all := allFolded(inputs)
+	for i, p := range append(append([]results.Folded(nil), all...), merged...) {
+		if i > 0 {
+			io.WriteString(w, "\n\n")
+		}
+		if err := p.WriteText(w); err != nil {
+			return err
 		}
 	}
 	io.WriteString(w, "\n")

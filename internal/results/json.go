@@ -68,6 +68,9 @@ func OrNull(v float64) Float {
 type JSONDoc struct {
 	Schema string     `json:"schema"` // JSONSchema, "beff-fold/1"
 	Files  []JSONFile `json:"files"`
+	// Merged are the runs of the suites that merge runs (Merger), one
+	// per group of runs of one configuration; absent when none.
+	Merged []JSONRun `json:"merged,omitempty"`
 }
 
 // A JSONFile is one input file: its name as given on the command line and
@@ -166,14 +169,21 @@ type JSONExperiment struct {
 // WriteJSON writes the document {"schema": JSONSchema, "files": files} to
 // w, indented by two spaces, with a final newline. Characters such as <
 // and & are written as they are, not escaped for HTML.
-func WriteJSON(w io.Writer, files []JSONFile) error {
+func WriteJSON(w io.Writer, files []JSONFile) error { return WriteJSONMerged(w, files, nil) }
+
+// WriteJSONMerged writes the document of the files with the merged runs.
+func WriteJSONMerged(w io.Writer, files []JSONFile, merged []Folded) error {
 	if files == nil {
 		files = []JSONFile{}
+	}
+	doc := JSONDoc{Schema: JSONSchema, Files: files}
+	for _, p := range merged {
+		doc.Merged = append(doc.Merged, NewJSONRun(p))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(JSONDoc{Schema: JSONSchema, Files: files})
+	return enc.Encode(doc)
 }
 
 // NewJSONFile returns the entry of the file name with the folded runs, in

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 )
 
@@ -42,6 +43,51 @@ type Suite interface {
 	Experiments(r *Run) []Experiment
 	// FoldUnits are the units of the folded figures with their direction.
 	FoldUnits() []Unit
+}
+
+// A Merger is a suite whose runs of one configuration also fold into
+// one run: per measurement the median over the runs and the spread
+// between them (SKaMPI's post-processor). Merge gets at least two folded
+// runs of the suite with the same Settings.
+type Merger interface {
+	Merge(runs []Folded) (Folded, error)
+}
+
+// MergeRuns merges, for every suite of list that is a Merger, each group
+// of at least two folded runs with the same Settings into one, in the
+// order the groups start.
+func MergeRuns(list []Suite, folded []Folded) ([]Folded, error) {
+	var out []Folded
+	for _, s := range list {
+		m, ok := s.(Merger)
+		if !ok {
+			continue
+		}
+		var keys []string
+		groups := map[string][]Folded{}
+		for _, f := range folded {
+			r := f.Source()
+			if !Same(r.Suite, s) {
+				continue
+			}
+			k := fmt.Sprint(s.Settings(r))
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], f)
+		}
+		for _, k := range keys {
+			if len(groups[k]) < 2 {
+				continue
+			}
+			p, err := m.Merge(groups[k])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // Same reports whether a and b are the same suite: the same benchmark.

@@ -15,6 +15,8 @@ type Folded struct {
 	results.Validity
 	Run    *results.Run
 	Config *Config
+	// Sources are the runs a merged run merges (nil for one run).
+	Sources []*results.Run
 	// Curves are the tables of the suites' operations, in the order of
 	// the run.
 	Curves []*Curve

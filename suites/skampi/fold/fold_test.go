@@ -2,6 +2,7 @@ package fold
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -207,4 +208,62 @@ func TestParseErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.err)
 		})
 	}
+}
+
+// TestMerge merges three runs of the synthetic configuration (as
+// -test.count=3 writes them): per point the median over the runs and the
+// fastest and slowest run's value; a point stops for the worst reason of
+// its runs; a point only some runs have is merged over those and noted.
+func TestMerge(t *testing.T) {
+	scaled := func(f string) []string {
+		out := append([]string(nil), synthLines...)
+		out[0] = strings.Replace(out[0], " 2.5 us", " "+f+" us", 1)
+		return out
+	}
+	third := scaled("2.0")
+	third[4] = strings.Replace(third[4], " 1 stop", " 2 stop", 1) // the barrier hit the maximum once
+	text := synthConfig + strings.Join(scaled("2.5"), "\n") + "\n" + strings.Join(scaled("4.0"), "\n") + "\n" +
+		strings.Join(append(third, "BenchmarkSkampi/suite=local/op=comm-rank 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us"), "\n") + "\n"
+	f, err := results.Read(strings.NewReader(text), "synth.txt", []results.Suite{New()})
+	require.NoError(t, err)
+	require.Len(t, f.Runs, 3)
+	var folded []results.Folded
+	for _, r := range f.Runs {
+		p, err := Fold(r)
+		require.NoError(t, err)
+		folded = append(folded, p)
+	}
+	merged, err := results.MergeRuns([]results.Suite{New()}, folded)
+	require.NoError(t, err)
+	require.Len(t, merged, 1)
+	p := merged[0].(*Folded)
+	lat := p.Curves[0].Rows[0]
+	assert.Equal(t, "suite=pp/op=send-recv/pair=max/L=1", lat.Name)
+	assert.Equal(t, 2.5, lat.Us, "median of 2.5, 4.0, 2.0")
+	assert.Equal(t, []float64{2.0, 4.0}, []float64{lat.RunMin, lat.RunMax})
+	assert.Equal(t, 3, lat.Runs)
+	assert.Equal(t, 2.5, p.LatencyUs)
+	barrier := p.Curves[2].Rows[0]
+	assert.False(t, barrier.Converged(), "stopped at the maximum in one run")
+	assert.Contains(t, p.Notes, "1 point not in every run (merged over the runs that have them)")
+
+	var b bytes.Buffer
+	require.NoError(t, p.WriteText(&b))
+	assert.Contains(t, b.String(), "SKaMPI, median of 3 runs, = 2.500 µs")
+	assert.Contains(t, b.String(), "Merged from 3 runs (synth.txt run 1, synth.txt run 2, synth.txt run 3)")
+	assert.Regexp(t, `suite=pp/op=send-recv/pair=max/L=1 +2\.500 .* 3 +2\.000 +4\.000\n`, b.String())
+
+	b.Reset()
+	require.NoError(t, results.WriteJSONMerged(&b, nil, merged))
+	var doc struct {
+		Merged []struct {
+			Skampi JSONSkampi `json:"skampi"`
+		} `json:"merged"`
+	}
+	require.NoError(t, json.Unmarshal(b.Bytes(), &doc))
+	require.Len(t, doc.Merged, 1)
+	d := doc.Merged[0].Skampi
+	assert.Equal(t, []string{"synth.txt run 1", "synth.txt run 2", "synth.txt run 3"}, d.MergedFrom)
+	assert.Equal(t, []results.Float{2, 4}, d.Curves[0].Points[0].RunUs)
+	assert.Equal(t, 3, d.Curves[0].Points[0].Runs)
 }

@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -10,9 +11,11 @@ import (
 // JSONSkampi is what a SKaMPI run adds to its JSON object, under "skampi"
 // (docs/fold-json.md).
 type JSONSkampi struct {
-	File    string `json:"suite_file"` // the suite file: its name and SHA-256, or "default"
-	Resumed string `json:"resumed,omitempty"`
-	Clock   string `json:"clock"`
+	File string `json:"suite_file"` // the suite file: its name and SHA-256, or "default"
+	// MergedFrom names the runs of a merged run ("file run i").
+	MergedFrom []string `json:"merged_from,omitempty"`
+	Resumed    string   `json:"resumed,omitempty"`
+	Clock      string   `json:"clock"`
 	// PairMax and PairMin are "a b host-a host-b rtt-us" of the slowest
 	// and the fastest pair ("" on one process).
 	PairMax string `json:"pair_max"`
@@ -84,6 +87,10 @@ type JSONPoint struct {
 	WindowUs  results.Float   `json:"window_us"`         // null in barrier mode
 	RankUs    []results.Float `json:"rank_us,omitempty"` // collectives: min, median, max of the per-process means
 	MBps      results.Float   `json:"mbps,omitempty"`
+	// A merged run's point: the runs merged and the fastest and the
+	// slowest run's us.
+	Runs  int             `json:"runs,omitempty"`
+	RunUs []results.Float `json:"run_us,omitempty"`
 }
 
 // JSONDetail is the run's SKaMPI detail.
@@ -93,6 +100,9 @@ func (p *Folded) JSONDetail() any {
 		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}}
 	for _, n := range c.SuiteNames() {
 		d.Suites = append(d.Suites, jsonSuite(c.Suites[n]))
+	}
+	for _, r := range p.Sources {
+		d.MergedFrom = append(d.MergedFrom, fmt.Sprintf("%s run %d", r.File, r.Index))
 	}
 	for _, t := range p.Curves {
 		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Added: t.Added}
@@ -134,6 +144,12 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 	}
 	if o.Pattern == skampi.PingPong && m.MBps > 0 {
 		jp.MBps = results.Float(m.MBps)
+	}
+	if m.Runs > 0 {
+		jp.Runs = m.Runs
+		if m.Has {
+			jp.RunUs = []results.Float{results.Float(m.RunMin), results.Float(m.RunMax)}
+		}
 	}
 	return jp
 }

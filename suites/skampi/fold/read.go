@@ -88,6 +88,10 @@ type Measurement struct {
 	Line              int
 	// Refined marks a length that refinement added to the suite's grid.
 	Refined bool
+	// A merged point (Suite.Merge): the runs it merges, and the fastest
+	// and the slowest run's value (µs).
+	Runs           int
+	RunMin, RunMax float64
 }
 
 // Converged reports whether the point reached its ε.

@@ -14,16 +14,25 @@ import (
 // slowest pair when measured), the run, the headline figures, the notes,
 // then a table per operation and the list of points that did not reach ε.
 func (p *Folded) WriteText(w io.Writer) error {
-	head := fmt.Sprintf("SKaMPI: %d points", len(p.Run.Lines))
+	name := "SKaMPI"
+	if p.Sources != nil {
+		name = fmt.Sprintf("SKaMPI, median of %d runs,", len(p.Sources))
+	}
+	head := fmt.Sprintf("%s: %d points", name, len(p.Run.Lines))
 	if p.LatencyUs > 0 {
-		head = fmt.Sprintf("SKaMPI = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
+		head = fmt.Sprintf("%s = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", name, results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
 	}
 	return results.WriteProtocolHead(w, head, &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
 }
 
 func (p *Folded) writeRun(w io.Writer) {
 	c := p.Config
-	fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Curves))
+	if p.Sources != nil {
+		fmt.Fprintf(w, "Merged from %d runs (%s): %d points of %d curves; per point the median over the runs, and the fastest and the slowest run's mean\n",
+			len(p.Sources), sourcesText(p.Sources), len(p.Run.Lines), len(p.Curves))
+	} else {
+		fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Curves))
+	}
 	t := results.Text{W: w}
 	t.Job(&c.Common)
 	t.Info("processes", strconv.Itoa(c.N))
@@ -106,9 +115,17 @@ func (p *Folded) writeTables(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\n%s: %s (%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, t.Op.Call, added)
 		tab := results.Table{Left: 1}
-		tab.Add(append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)...)
+		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)
+		if p.Sources != nil {
+			head = append(head, "runs", "run min", "run max")
+		}
+		tab.Add(head...)
 		for _, m := range t.Rows {
-			tab.Add(append(rowCells(m), extraCells(t.Op, m)...)...)
+			row := append(rowCells(m), extraCells(t.Op, m)...)
+			if p.Sources != nil {
+				row = append(row, runCells(m)...)
+			}
+			tab.Add(row...)
 		}
 		tab.Write(w)
 	}
@@ -131,6 +148,14 @@ func rowCells(m *Measurement) []string {
 	}
 	n := func(v float64) string { return results.Num(v, 4, 3) }
 	return []string{name, n(m.Us), n(m.Median), n(m.Min), n(m.P90), n(m.P99), rse, strconv.Itoa(m.N), strconv.Itoa(m.Invalid), strconv.Itoa(m.Calls)}
+}
+
+// runCells are a merged point's runs and the spread of its value.
+func runCells(m *Measurement) []string {
+	if !m.Has {
+		return []string{strconv.Itoa(m.Runs), "-", "-"}
+	}
+	return []string{strconv.Itoa(m.Runs), results.Num(m.RunMin, 4, 3), results.Num(m.RunMax, 4, 3)}
 }
 
 func extraHead(o skampi.Op) []string {

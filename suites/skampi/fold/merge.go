@@ -1,0 +1,126 @@
+package fold
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// Merge folds runs of one configuration into one run, as SKaMPI's
+// post-processor does: per point the median over the runs of each time
+// and count, and the spread of the value (us) between the runs (the
+// fastest and the slowest run's). A point stops for the worst reason any
+// run stopped for; it has a value when some run gave one.
+func (*Suite) Merge(runs []results.Folded) (results.Folded, error) {
+	if len(runs) < 2 {
+		return nil, errors.New("merging SKaMPI runs: fewer than two")
+	}
+	first := runs[0].(*Folded)
+	src := &results.Run{Suite: first.Run.Suite, File: first.Run.File, FileConfig: first.Run.FileConfig,
+		Parsed: first.Run.Parsed, Line: first.Run.Line}
+	var names []string
+	byName := map[string][]*Measurement{}
+	var sources []*results.Run
+	for _, f := range runs {
+		p := f.(*Folded)
+		sources = append(sources, p.Run)
+		for _, l := range p.Run.Lines {
+			if byName[l.Name] == nil {
+				names = append(names, l.Name)
+			}
+			byName[l.Name] = append(byName[l.Name], l.Value.(*Measurement))
+		}
+	}
+	for _, n := range names {
+		m := mergePoint(byName[n])
+		src.Lines = append(src.Lines, &results.Line{Full: skampi.Bench + "/" + n, Name: n, Value: m, Line: m.Line})
+	}
+	p, err := Fold(src)
+	if err != nil {
+		return nil, err
+	}
+	p.Sources = sources
+	if n := missing(byName, len(runs)); n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d point%s not in every run (merged over the runs that have them)", n, results.Plural(n)))
+	}
+	return p, nil
+}
+
+// mergePoint is the median point of ms.
+func mergePoint(ms []*Measurement) *Measurement {
+	m := *ms[0]
+	m.Runs = len(ms)
+	var with []*Measurement
+	for _, x := range ms {
+		m.Stop = max(m.Stop, x.Stop)
+		if x.Has {
+			with = append(with, x)
+		}
+	}
+	med := func(f func(*Measurement) float64, list []*Measurement) float64 {
+		v := make([]float64, len(list))
+		for i, x := range list {
+			v[i] = f(x)
+		}
+		return skampi.Median(v)
+	}
+	m.N = int(math.Round(med(func(x *Measurement) float64 { return float64(x.N) }, ms)))
+	m.Invalid = int(math.Round(med(func(x *Measurement) float64 { return float64(x.Invalid) }, ms)))
+	m.Calls = int(math.Round(med(func(x *Measurement) float64 { return float64(x.Calls) }, ms)))
+	m.WindowUs = med(func(x *Measurement) float64 { return x.WindowUs }, ms)
+	m.Has = len(with) > 0
+	if !m.Has {
+		return &m
+	}
+	m.Us = med(func(x *Measurement) float64 { return x.Us }, with)
+	m.Median = med(func(x *Measurement) float64 { return x.Median }, with)
+	m.Min = med(func(x *Measurement) float64 { return x.Min }, with)
+	m.P90 = med(func(x *Measurement) float64 { return x.P90 }, with)
+	m.P99 = med(func(x *Measurement) float64 { return x.P99 }, with)
+	m.RankMin = med(func(x *Measurement) float64 { return x.RankMin }, with)
+	m.RankMed = med(func(x *Measurement) float64 { return x.RankMed }, with)
+	m.RankMax = med(func(x *Measurement) float64 { return x.RankMax }, with)
+	m.RunMin, m.RunMax = m.Us, m.Us
+	var rse []*Measurement
+	for _, x := range with {
+		m.RunMin, m.RunMax = math.Min(m.RunMin, x.Us), math.Max(m.RunMax, x.Us)
+		if x.HasRSE {
+			rse = append(rse, x)
+		}
+	}
+	m.HasRSE = len(rse) > 0
+	m.RSE = 0
+	if m.HasRSE {
+		m.RSE = med(func(x *Measurement) float64 { return x.RSE }, rse)
+	}
+	if m.MBps > 0 && m.Us > 0 {
+		m.MBps = float64(m.Len) / m.Us
+	}
+	return &m
+}
+
+// missing counts the points that fewer than n runs have.
+func missing(byName map[string][]*Measurement, n int) int {
+	c := 0
+	for _, ms := range byName {
+		if len(ms) < n {
+			c++
+		}
+	}
+	return c
+}
+
+// sourcesText names the merged runs: "file run i, …".
+func sourcesText(runs []*results.Run) string {
+	parts := make([]string, len(runs))
+	for i, r := range runs {
+		parts[i] = fmt.Sprintf("%s run %d", r.File, r.Index)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
