@@ -161,8 +161,8 @@ var suiteFields = []suiteField{
 	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }},
 	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }},
 	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }},
-	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return fmtDuration(s.Rule.Budget) }},
-	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return fmtDuration(s.Time) }},
+	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return DurationText(s.Rule.Budget) }},
+	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return DurationText(s.Time) }},
 	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier), func(s *Suite) string { return s.Sync }},
 	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }},
 	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0), func(s *Suite) string { return strconv.Itoa(s.Warmup) }},
@@ -344,7 +344,9 @@ func durationField(p func(*Suite) *float64, positive bool) func(*Suite, string, 
 
 func fmtFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func fmtDuration(sec float64) string {
+// DurationText writes seconds as a duration such as 1s or 50ms (to the
+// microsecond), as suite files give them.
+func DurationText(sec float64) string {
 	return time.Duration(sec * float64(time.Second)).Round(time.Microsecond).String()
 }
 

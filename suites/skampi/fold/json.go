@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -101,8 +100,8 @@ func (p *Folded) JSONDetail() any {
 	for _, n := range c.SuiteNames() {
 		d.Suites = append(d.Suites, jsonSuite(c.Suites[n]))
 	}
-	for _, r := range p.Sources {
-		d.MergedFrom = append(d.MergedFrom, fmt.Sprintf("%s run %d", r.File, r.Index))
+	if p.Sources != nil {
+		d.MergedFrom = sourceNames(p.Sources)
 	}
 	for _, t := range p.Curves {
 		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Added: t.Added}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
-	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -115,12 +113,11 @@ func missing(byName map[string][]*Measurement, n int) int {
 	return c
 }
 
-// sourcesText names the merged runs: "file run i, …".
-func sourcesText(runs []*results.Run) string {
-	parts := make([]string, len(runs))
+// sourceNames names the merged runs: "file run i", in merge order.
+func sourceNames(runs []*results.Run) []string {
+	out := make([]string, len(runs))
 	for i, r := range runs {
-		parts[i] = fmt.Sprintf("%s run %d", r.File, r.Index)
+		out[i] = fmt.Sprintf("%s run %d", r.File, r.Index)
 	}
-	sort.Strings(parts)
-	return strings.Join(parts, ", ")
+	return out
 }

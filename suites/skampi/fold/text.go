@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -29,7 +29,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	c := p.Config
 	if p.Sources != nil {
 		fmt.Fprintf(w, "Merged from %d runs (%s): %d points of %d curves; per point the median over the runs, and the fastest and the slowest run's mean\n",
-			len(p.Sources), sourcesText(p.Sources), len(p.Run.Lines), len(p.Curves))
+			len(p.Sources), strings.Join(sourceNames(p.Sources), ", "), len(p.Run.Lines), len(p.Curves))
 	} else {
 		fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Curves))
 	}
@@ -69,12 +69,7 @@ func suiteText(s *skampi.Suite) string {
 		vary = "one point"
 	}
 	return fmt.Sprintf("%d op%s, %s; ε %g, %d-%d reps, %s per point; %s, cache %s",
-		len(s.Ops), results.Plural(len(s.Ops)), vary, s.Rule.Eps, s.Rule.Min, s.Rule.Max, skampiDuration(s.Rule.Budget), s.Sync, s.Cache)
-}
-
-// skampiDuration renders seconds as a duration ("1s", "50ms").
-func skampiDuration(sec float64) string {
-	return time.Duration(sec * float64(time.Second)).String()
+		len(s.Ops), results.Plural(len(s.Ops)), vary, s.Rule.Eps, s.Rule.Min, s.Rule.Max, skampi.DurationText(s.Rule.Budget), s.Sync, s.Cache)
 }
 
 // pairText renders "a b host-a host-b rtt-us".
