@@ -115,6 +115,7 @@ func TestSkampiBadInput(t *testing.T) {
 	}{
 		{3, "-skampi.eps=0", "between 0 and 1"},
 		{3, "-skampi.eps=1", "between 0 and 1"},
+		{3, "-skampi.eps=abc", `-skampi.eps: eps: "abc": want a number`},
 		{3, "-skampi.min=200", "-skampi.min: min-reps: 200 is above max-reps 100 (-test.short)"},
 		{3, "-skampi.L=64:1", "the start 64 is above the end 1"},
 		{3, "-skampi.step=1", "a factor above 1"},

@@ -3,7 +3,8 @@ package skampi
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -75,7 +76,7 @@ func (p *Partial) add(rec *benchfmt.Result) error {
 		_, line := rec.Pos()
 		return fmt.Errorf("%s:%d: Benchmark%s: want suite=<name>/op=<operation>/…", p.File, line, full)
 	}
-	s := Saved{Name: name, Curve: strings.TrimPrefix(parts[0], "suite=") + "/" + strings.TrimPrefix(parts[1], "op=")}
+	s := Saved{Name: name, Curve: CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="))}
 	for _, v := range rec.Values {
 		m := Metric{v.Unit, v.Value}
 		if v.OrigUnit != "" {
@@ -112,20 +113,11 @@ func (p *Partial) Plan(keys []string) (done map[string][]Saved, order []string) 
 		order = append(order, running)
 	}
 	for k := range done {
-		if !contains(keys, k) {
+		if !slices.Contains(keys, k) {
 			delete(done, k)
 		}
 	}
 	return done, order
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Differs names every key of want, and every suite line of either side,
@@ -142,7 +134,7 @@ func (p *Partial) Differs(want map[string]string) []string {
 		}
 	}
 	var out []string
-	for _, k := range sortedKeys(keys) {
+	for _, k := range slices.Sorted(maps.Keys(keys)) {
 		got, ok := p.Config[k]
 		w, inRun := want[k]
 		switch {
@@ -154,14 +146,5 @@ func (p *Partial) Differs(want map[string]string) []string {
 			out = append(out, fmt.Sprintf("%s: the file has %q, this run %q", k, got, w))
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Suite is one named suite of a run (docs/skampi.md, "Suite files"):
@@ -45,8 +47,11 @@ func (s *Suite) Curves() []Curve {
 	return out
 }
 
-// Key names the curve: suite/op.
-func (c Curve) Key() string { return c.Suite.Name + "/" + Ops[c.Op].Name }
+// Key names the curve: CurveKey of its suite and operation.
+func (c Curve) Key() string { return CurveKey(c.Suite.Name, Ops[c.Op].Name) }
+
+// CurveKey names the curve of operation op in suite: suite/op.
+func CurveKey(suite, op string) string { return suite + "/" + op }
 
 // Refined says whether the curve's lengths are refined.
 func (c Curve) Refined() bool { return c.Suite.Refine && c.Suite.Vary == VaryLength }
@@ -65,8 +70,6 @@ func (c Curve) Budget() int {
 func (c Curve) Grid() []Point {
 	s, o := c.Suite, Ops[c.Op]
 	base := c.At(s.Len)
-	base.Procs, base.Chunks = s.Procs[0], s.Chunks[0]
-	base = c.fix(base)
 	var out []Point
 	switch s.Vary {
 	case VaryLength:
@@ -155,8 +158,8 @@ var suiteFields = []suiteField{
 	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }},
 	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }},
 	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }},
-	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return joinInts(s.Procs) }},
-	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return joinInts(s.Chunks) }},
+	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return results.JoinInts(s.Procs) }},
+	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return results.JoinInts(s.Chunks) }},
 	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }},
 	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }},
 	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }},
@@ -356,12 +359,4 @@ func opNames(ops []int) string {
 		names[i] = Ops[op].Name
 	}
 	return strings.Join(names, ",")
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

@@ -3,7 +3,9 @@ package skampi
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -91,7 +93,7 @@ func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error)
 // checkOver checks every value of the command line, also those no suite
 // of the file uses.
 func checkOver(l Layers) error {
-	for _, name := range sortedFieldNames(l.Over) {
+	for _, name := range slices.Sorted(maps.Keys(l.Over)) {
 		g := l.Over[name]
 		if f := findField(name); f != nil {
 			if err := f.set(&Suite{}, g.Value, l.Procs); err != nil {
@@ -100,14 +102,6 @@ func checkOver(l Layers) error {
 		}
 	}
 	return nil
-}
-
-func sortedFieldNames(m map[string]Given) []string {
-	keys := map[string]bool{}
-	for k := range m {
-		keys[k] = true
-	}
-	return sortedKeys(keys)
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -352,7 +346,7 @@ func (s *Suite) keepOps(ops Given, n int) ([]string, error) {
 func (s *Suite) shorten(given, over map[string]Given) {
 	short := func(field string, changed bool) {
 		if changed {
-			given[field] = Given{Value: suiteFieldValue(s, field), At: "-test.short"}
+			given[field] = Given{Value: findField(field).get(s), At: "-test.short"}
 		}
 	}
 	cut := func(field string) bool { _, ok := over[field]; return !ok }
@@ -377,9 +371,6 @@ func (s *Suite) shorten(given, over map[string]Given) {
 		s.Rule.Budget = min(s.Rule.Budget, ShortBudget)
 	}
 }
-
-// suiteFieldValue is the text of a field of s.
-func suiteFieldValue(s *Suite, field string) string { return findField(field).get(s) }
 
 func plural(n int) string {
 	if n == 1 {

@@ -12,45 +12,42 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
-// Flags of the SKaMPI suite. A run is planned by a suite file; the flags
-// that stand for a field of a suite (fieldFlags) give its value where
-// neither the suite nor the file's defaults do, and replace it in every
-// suite when set on the command line.
+// Flags of the SKaMPI suite. A run is planned by a suite file.
 var (
 	flagSuites    = flag.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)")
 	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
 	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
-	flagLengths   = flag.String("skampi.L", "1:4Mi", "skampi: message lengths from:to in bytes (suffixes k, Ki, M, Mi) of suites that vary the length")
-	flagStep      = flag.Float64("skampi.step", 2, "skampi: factor between message lengths (above 1)")
-	flagRefine    = flag.Bool("skampi.refine", false, "skampi: refine the lengths where the time leaves a straight line (suites that vary the length)")
-	flagPoints    = flag.Int("skampi.points", 0, "skampi: most lengths of a refined curve; 0 for twice the grid")
-	flagLength    = flag.String("skampi.length", "256", "skampi: message length of suites that do not vary it, bytes")
-	flagProcs     = flag.String("skampi.procs", "N", "skampi: process counts of collectives and master-worker: a list of counts and ranges a:b, N for all")
-	flagChunks    = flag.String("skampi.chunks", "16", "skampi: work items of a master-worker repetition: a list of counts and ranges a:b")
-	flagPair      = flag.String("skampi.pair", skampi.PairMax, "skampi: the ping-pong pair: max (the largest round trip) or min")
-	flagEps       = flag.Float64("skampi.eps", 0.03, "skampi: the relative standard error σ/(√n·x̄) a point repeats until (0 < ε < 1)")
-	flagMin       = flag.Int("skampi.min", 8, "skampi: fewest repetitions of a point")
-	flagMax       = flag.Int("skampi.max", 1000, "skampi: most repetitions of a point (100 with -test.short)")
-	flagBudget    = flag.Duration("skampi.budget", time.Second, "skampi: time budget of one point (50ms with -test.short)")
-	flagTime      = flag.Duration("skampi.time", 0, "skampi: a refined curve adds no length after this long; 0 for no limit")
-	flagSync      = flag.String("skampi.sync", skampi.SyncWindow, "skampi: how repetitions start together: window (clock offsets, a schedule of windows) or barrier (MPI_Barrier before each, as OSU and IMB)")
-	flagWarmup    = flag.Int("skampi.warmup", 2, "skampi: untimed calls before each point")
-	flagCache     = flag.String("skampi.cache", skampi.CacheAuto, "skampi: cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 )
 
-// fieldFlags maps the flags that stand for a field of a suite to it.
-var fieldFlags = map[string]string{
-	"skampi.L": "lengths", "skampi.step": "step", "skampi.refine": "refine", "skampi.points": "points",
-	"skampi.length": "length", "skampi.procs": "procs", "skampi.chunks": "chunks", "skampi.pair": "pair",
-	"skampi.eps": "eps", "skampi.min": "min-reps", "skampi.max": "max-reps", "skampi.budget": "budget",
-	"skampi.time": "time", "skampi.sync": "sync", "skampi.warmup": "warmup", "skampi.cache": "cache",
+// fieldFlags are the flags that stand for a field of a suite: each gives
+// the field's value where neither the suite nor the file's defaults do
+// (its default) and, set on the command line, replaces it in every suite
+// where it applies. Their values are text, checked by the suite file's
+// own parsers, so a bad one gets the same message from rank 0 as a bad
+// field.
+var fieldFlags = []struct{ flag, field, def, usage string }{
+	{"skampi.L", "lengths", "1:4Mi", "message lengths from:to in bytes (suffixes k, Ki, M, Mi) of suites that vary the length"},
+	{"skampi.step", "step", "2", "factor between message lengths (above 1)"},
+	{"skampi.refine", "refine", "false", "refine the lengths where the time leaves a straight line (suites that vary the length)"},
+	{"skampi.points", "points", "0", "most lengths of a refined curve; 0 for twice the grid"},
+	{"skampi.time", "time", "0s", "a refined curve adds no length after this long; 0s for no limit"},
+	{"skampi.length", "length", "256", "message length of suites that do not vary it, bytes"},
+	{"skampi.procs", "procs", "N", "process counts of suites that vary them: a list of counts and ranges a:b, N for all"},
+	{"skampi.chunks", "chunks", "16", "work items of a master-worker repetition: a list of counts and ranges a:b with vary: chunks"},
+	{"skampi.pair", "pair", skampi.PairMax, "the ping-pong pair: max (the largest round trip) or min"},
+	{"skampi.eps", "eps", "0.03", "the relative standard error σ/(√n·x̄) a point repeats until (0 < ε < 1)"},
+	{"skampi.min", "min-reps", "8", "fewest repetitions of a point"},
+	{"skampi.max", "max-reps", "1000", "most repetitions of a point (100 with -test.short)"},
+	{"skampi.budget", "budget", "1s", "time budget of one point (50ms with -test.short)"},
+	{"skampi.sync", "sync", skampi.SyncWindow, "how repetitions start together: window (clock offsets, a schedule of windows) or barrier (MPI_Barrier before each, as OSU and IMB)"},
+	{"skampi.warmup", "warmup", "2", "untimed calls before each point"},
+	{"skampi.cache", "cache", skampi.CacheAuto, "cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)"},
 }
 
 // name keys the settings of the suite in the job.
@@ -61,6 +58,9 @@ const name = "skampi"
 const BufferBytes = 32 << 20
 
 func init() {
+	for _, f := range fieldFlags {
+		flag.String(f.flag, f.def, "skampi: "+f.usage)
+	}
 	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + skampi.Bench,
 		Setup: setup, Prepare: prepareRun, Config: config, Units: skampi.Units})
 }
@@ -87,11 +87,10 @@ func setup(job *harness.Job) (any, error) {
 		return nil, err
 	}
 	l := skampi.Layers{Procs: job.Procs(), Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
-	for fl, field := range fieldFlags {
-		f := flag.Lookup(fl)
-		l.Base[field] = skampi.Given{Value: f.DefValue, At: "-" + fl}
-		if harness.IsSet(fl) {
-			l.Over[field] = skampi.Given{Value: f.Value.String(), At: "-" + fl}
+	for _, f := range fieldFlags {
+		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
+		if harness.IsSet(f.flag) {
+			l.Over[f.field] = skampi.Given{Value: flag.Lookup(f.flag).Value.String(), At: "-" + f.flag}
 		}
 	}
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {

@@ -57,7 +57,7 @@ func Fold(r *results.Run) (*Folded, error) {
 		if su == nil {
 			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
 		}
-		key := m.Suite + "/" + skampi.Ops[m.Op].Name
+		key := skampi.CurveKey(m.Suite, skampi.Ops[m.Op].Name)
 		c := byKey[key]
 		if c == nil {
 			c = &Curve{Suite: su, Op: skampi.Ops[m.Op]}

@@ -53,53 +53,50 @@ func (*Suite) Merge(runs []results.Folded) (results.Folded, error) {
 func mergePoint(ms []*Measurement) *Measurement {
 	m := *ms[0]
 	m.Runs = len(ms)
-	var with []*Measurement
+	var with, rse []*Measurement
 	for _, x := range ms {
 		m.Stop = max(m.Stop, x.Stop)
 		if x.Has {
 			with = append(with, x)
 		}
-	}
-	med := func(f func(*Measurement) float64, list []*Measurement) float64 {
-		v := make([]float64, len(list))
-		for i, x := range list {
-			v[i] = f(x)
-		}
-		return skampi.Median(v)
-	}
-	m.N = int(math.Round(med(func(x *Measurement) float64 { return float64(x.N) }, ms)))
-	m.Invalid = int(math.Round(med(func(x *Measurement) float64 { return float64(x.Invalid) }, ms)))
-	m.Calls = int(math.Round(med(func(x *Measurement) float64 { return float64(x.Calls) }, ms)))
-	m.WindowUs = med(func(x *Measurement) float64 { return x.WindowUs }, ms)
-	m.Has = len(with) > 0
-	if !m.Has {
-		return &m
-	}
-	m.Us = med(func(x *Measurement) float64 { return x.Us }, with)
-	m.Median = med(func(x *Measurement) float64 { return x.Median }, with)
-	m.Min = med(func(x *Measurement) float64 { return x.Min }, with)
-	m.P90 = med(func(x *Measurement) float64 { return x.P90 }, with)
-	m.P99 = med(func(x *Measurement) float64 { return x.P99 }, with)
-	m.RankMin = med(func(x *Measurement) float64 { return x.RankMin }, with)
-	m.RankMed = med(func(x *Measurement) float64 { return x.RankMed }, with)
-	m.RankMax = med(func(x *Measurement) float64 { return x.RankMax }, with)
-	m.RunMin, m.RunMax = m.Us, m.Us
-	var rse []*Measurement
-	for _, x := range with {
-		m.RunMin, m.RunMax = math.Min(m.RunMin, x.Us), math.Max(m.RunMax, x.Us)
 		if x.HasRSE {
 			rse = append(rse, x)
 		}
 	}
-	m.HasRSE = len(rse) > 0
-	m.RSE = 0
+	m.N = int(math.Round(median(ms, func(x *Measurement) float64 { return float64(x.N) })))
+	m.Invalid = int(math.Round(median(ms, func(x *Measurement) float64 { return float64(x.Invalid) })))
+	m.Calls = int(math.Round(median(ms, func(x *Measurement) float64 { return float64(x.Calls) })))
+	m.WindowUs = median(ms, func(x *Measurement) float64 { return x.WindowUs })
+	m.Has, m.HasRSE, m.RSE = len(with) > 0, len(rse) > 0, 0
 	if m.HasRSE {
-		m.RSE = med(func(x *Measurement) float64 { return x.RSE }, rse)
+		m.RSE = median(rse, func(x *Measurement) float64 { return x.RSE })
+	}
+	if !m.Has {
+		return &m
+	}
+	times := func(x *Measurement) []*float64 {
+		return []*float64{&x.Us, &x.Median, &x.Min, &x.P90, &x.P99, &x.RankMin, &x.RankMed, &x.RankMax}
+	}
+	for i, t := range times(&m) {
+		*t = median(with, func(x *Measurement) float64 { return *times(x)[i] })
+	}
+	m.RunMin, m.RunMax = m.Us, m.Us
+	for _, x := range with {
+		m.RunMin, m.RunMax = math.Min(m.RunMin, x.Us), math.Max(m.RunMax, x.Us)
 	}
 	if m.MBps > 0 && m.Us > 0 {
 		m.MBps = float64(m.Len) / m.Us
 	}
 	return &m
+}
+
+// median is the median of f over ms.
+func median(ms []*Measurement, f func(*Measurement) float64) float64 {
+	v := make([]float64, len(ms))
+	for i, x := range ms {
+		v[i] = f(x)
+	}
+	return skampi.Median(v)
 }
 
 // missing counts the points that fewer than n runs have.

@@ -2,7 +2,8 @@ package fold
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,14 +61,7 @@ func parseConfig(cfg results.Config) (*Config, error) {
 }
 
 // SuiteNames are the names of the run's suites, sorted.
-func (c *Config) SuiteNames() []string {
-	out := make([]string, 0, len(c.Suites))
-	for n := range c.Suites {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func (c *Config) SuiteNames() []string { return slices.Sorted(maps.Keys(c.Suites)) }
 
 // A Measurement is one point's line.
 type Measurement struct {
