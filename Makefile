@@ -1,6 +1,6 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
-#   make beff / make beffio                     one of the two
+#   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, seconds)
 #   make test                                   unit tests + real mpirun jobs
 #   make deps                                   install Open MPI, pkg-config, Chromium and npm (Debian) if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
@@ -15,7 +15,7 @@ PLOTLY_VERSION := 4.1.1
 PLOTLY_SHA256  := ea907f854b6cec4f6a2fa71540ec019a21ed2c61e6a109ddd5c072103a96eed0
 PLOTLY_DIR     := internal/report/assets/vendor
 
-.PHONY: all bench beff beffio test deps deps-mpi apt assets build vet clean
+.PHONY: all bench beff beffio skampi test deps deps-mpi apt assets build vet clean
 
 all: test
 
@@ -69,11 +69,13 @@ build: deps-mpi
 bench: build
 	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
 
-## beff, beffio: one benchmark only
+## beff, beffio, skampi: one benchmark only
 beff: build
 	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeff$$' tools/bench.sh
 beffio: build
 	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeffIO$$' tools/bench.sh
+skampi: build
+	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkSkampi$$' tools/bench.sh
 
 ## test: vet, unit tests, and the integration tests that run real mpirun jobs;
 ## BEFF_REQUIRE_BROWSER=1: the browser test of beff report fails rather than skips
