@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/suites/skampi"
+	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
 // chromiumPath is Debian's Chromium, which `make deps` installs.
@@ -92,7 +95,8 @@ func TestBrowser(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
 	for _, name := range []string{"vm-2026-11-21-np2.txt", "vm-2026-11-21-np4.txt",
-		"vm-2026-11-21-np2-run11.txt", "vm-2026-11-21-np2-run12.txt"} {
+		"vm-2026-11-21-np2-run11.txt", "vm-2026-11-21-np2-run12.txt",
+		"vm-2026-11-23-np2.txt", "vm-2026-11-23-np4.txt", "vm-2026-11-23-np2-run3.txt"} {
 		paths = append(paths, copyFile(t, filepath.Join("../../results", name), dir, name))
 	}
 	paths = append(paths, copyFile(t, "testdata/hostile.txt", dir, `<img src=x onerror="window.beffPwned=5">.txt`))
@@ -102,7 +106,7 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, os.WriteFile(trunc, good[:len(good)/3], 0o644))
 	paths = append(paths, trunc)
 	site := report.Load(paths, suites())
-	require.Len(t, site.Entries, 5)
+	require.Len(t, site.Entries, 8)
 	require.Len(t, site.Skipped, 1)
 	out := filepath.Join(dir, "site")
 	require.NoError(t, site.Write(out, report.Options{Now: now, Library: lib}))
@@ -237,17 +241,27 @@ func TestBrowser(t *testing.T) {
 		assert.Contains(t, body, "truncated.txt:")
 		assert.Contains(t, body, `<script>window.beffPwned=1;alert(1)</script>`, "the hostile label shows as text")
 		assert.Contains(t, body, `<img src=x onerror="window.beffPwned=5">.txt`)
-		// Sorting: click b_eff twice, descending; the run without b_eff last.
-		col := `Array.from(document.querySelectorAll('#runs thead th')).findIndex(th => th.textContent === 'b_eff')`
+		// Sorting: click b_eff twice, descending; the runs without b_eff last.
+		col := `Array.from(document.querySelectorAll('#runs thead th')).findIndex(th => th.dataset.rank === 'beff.beff')`
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.JSPath(`document.querySelectorAll('#runs thead th')[`+col+`]`))))
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.JSPath(`document.querySelectorAll('#runs thead th')[`+col+`]`))))
-		vals := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.cells[`+col+`].getAttribute('data-v')).join(' ')`)
+		vals := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.cells[`+col+`].getAttribute('data-v') || '-').join(' ')`)
 		f := strings.Fields(vals)
-		require.Len(t, f, len(site.Entries)-1, "runs with b_eff: %q", vals)
-		for i := 1; i < len(f); i++ {
-			assert.GreaterOrEqual(t, parseF(t, f[i-1]), parseF(t, f[i]), "descending b_eff: %s", vals)
+		var withBeff []*report.Entry
+		for _, e := range site.Entries {
+			if e.Folded[0] != nil {
+				withBeff = append(withBeff, e)
+			}
 		}
-		assert.Equal(t, ids["vm-2026-11-21-np2-run12.txt"], eval(t, `document.querySelector('#runs tbody tr:last-child').dataset.id`))
+		require.Len(t, f, len(site.Entries), "b_eff cells: %q", vals)
+		for i := range f {
+			switch {
+			case i >= len(withBeff):
+				assert.Equal(t, "-", f[i], "runs without b_eff last: %s", vals)
+			case i > 0:
+				assert.GreaterOrEqual(t, parseF(t, f[i-1]), parseF(t, f[i]), "descending b_eff: %s", vals)
+			}
+		}
 		eval(t, `(() => { document.querySelector('.scroll').scrollLeft = 0; return ''; })()`)
 		shot(t, "index.png", screenshot(t))
 		clean(t, "index")
@@ -339,6 +353,190 @@ func TestBrowser(t *testing.T) {
 		clean(t, "compare page")
 	})
 
+	// The SKaMPI pages: suites in run order, each with its curves.
+	type suitePlot struct {
+		name                   string
+		curves, bands, refs    int
+		refined                int // markers of refined lengths
+		refsLikeTheirLibraryOp bool
+	}
+	skampiPlots := func(e *report.Entry) []suitePlot {
+		sk := e.Folded[2].(*skampifold.Folded)
+		var out []suitePlot
+		index := map[string]int{}
+		for _, c := range sk.Curves {
+			i, ok := index[c.Suite.Name]
+			if !ok {
+				i = len(out)
+				index[c.Suite.Name] = i
+				out = append(out, suitePlot{name: c.Suite.Name})
+			}
+			out[i].curves++
+			out[i].refined += c.Added
+			if c.Op.Pattern == skampi.Collective {
+				out[i].bands++
+			}
+			if c.Op.Ref != "" {
+				out[i].refs++
+			}
+		}
+		return out
+	}
+	// traceCount counts the traces of a plot that match a JS condition on t.
+	traceCount := func(t *testing.T, plot, cond string) int {
+		return evalInt(t, `document.getElementById('`+plot+`').data.filter(t => `+cond+`).length`)
+	}
+
+	t.Run("skampi run", func(t *testing.T) {
+		e := entryOf(site, ids["vm-2026-11-23-np2.txt"])
+		want := skampiPlots(e)
+		require.Len(t, want, 7, "the default suite file")
+		open(t, "runs/"+e.ID+".html")
+		for i, w := range want {
+			plot := fmt.Sprintf("skampi-plot-%d", i)
+			poll(t, `document.querySelectorAll('#`+plot+` svg.main-svg').length > 0`)
+			assert.Contains(t, eval(t, `document.querySelector('#`+plot+` .gtitle').textContent`), "suite "+w.name)
+			if w.name == "simple" {
+				assert.Equal(t, w.curves, evalInt(t, `document.getElementById('`+plot+`').data[0].x.length`), "a bar per local operation")
+				continue
+			}
+			assert.Equal(t, w.curves, traceCount(t, plot, `t.mode === 'lines+markers'`), "%s: a curve per operation", w.name)
+			assert.Equal(t, w.bands, traceCount(t, plot, `t.fill === 'tonexty'`), "%s: a stragglers band per collective", w.name)
+			assert.Equal(t, w.refs, traceCount(t, plot, `t.line.dash === 'dot'`), "%s: references dotted", w.name)
+			assert.Equal(t, w.refined, evalInt(t, `document.getElementById('`+plot+`').data.reduce((n, t) => n + (t.marker && Array.isArray(t.marker.symbol) ? t.marker.symbol.filter(s => s.startsWith('diamond')).length : 0), 0)`),
+				"%s: refined lengths marked", w.name)
+			// A reference has the colour of the library operation it implements.
+			assert.Equal(t, 0, evalInt(t, `(() => { const d = document.getElementById('`+plot+`').data.filter(t => t.mode === 'lines+markers');
+				return d.filter(t => t.line.dash === 'dot' && !d.some(o => o.line.dash !== 'dot' && o.line.color === t.line.color)).length; })()`),
+				"%s: every reference drawn in its library operation's colour", w.name)
+		}
+		assert.Greater(t, want[0].refined, 0, "the ping-pong suite is refined")
+		assert.Greater(t, want[0].curves, 1, "ping-pong variants overlaid")
+		shot(t, "skampi-run.png", screenshot(t))
+		for i, name := range map[int]string{0: "pingpong", 3: "coll-long", 4: "coll-length"} {
+			png, err := chromedp.Run(bctx, chromedp.Screenshot(chromedp.ID(fmt.Sprintf("skampi-plot-%d", i))))
+			require.NoError(t, err)
+			shot(t, "skampi-"+name+".png", png)
+		}
+
+		// The band off, then the ping-pong bandwidth.
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("skampi-band"))))
+		poll(t, `document.getElementById('skampi-plot-4').data.every(t => t.fill !== 'tonexty')`)
+		eval(t, `(() => { const s = document.getElementById('skampi-y'); s.value = 'mbps'; s.dispatchEvent(new Event('change')); return ''; })()`)
+		poll(t, `document.querySelector('#skampi-plot-0 .ytitle').textContent.includes('MB/s')`)
+		assert.Equal(t, want[0].curves, traceCount(t, "skampi-plot-0", `true`))
+		assert.Contains(t, eval(t, `document.querySelector('#skampi-plot-4 .gtitle').textContent`), "no ping-pong in this suite")
+		clean(t, "SKaMPI run page")
+	})
+
+	t.Run("skampi compare", func(t *testing.T) {
+		a, b := ids["vm-2026-11-23-np2.txt"], ids["vm-2026-11-23-np2-run3.txt"]
+		open(t, "compare.html#suite=skampi&runs="+a+","+b)
+		poll(t, `document.querySelectorAll('#compare-plot .scatterlayer .trace').length === 2`)
+		assert.Equal(t, "pingpong", eval(t, `document.getElementById('skampi-suite').value`))
+		assert.Equal(t, "send-recv", eval(t, `document.getElementById('skampi-op').value`))
+		assert.Equal(t, "true", eval(t, `String(document.getElementById('pick-`+ids["vm-2026-11-21-np2.txt"]+`').disabled)`), "a run without SKaMPI cannot be picked")
+		legend := eval(t, `Array.from(document.querySelectorAll('#compare-plot .legendtext')).map(e => e.textContent).join('|')`)
+		assert.Contains(t, legend, "vm-2026-11-23-np2.txt #1")
+		assert.Contains(t, legend, "vm-2026-11-23-np2-run3.txt #1")
+		shot(t, "skampi-compare.png", screenshot(t))
+
+		// Another suite: all its operations of both runs, then one with bands.
+		eval(t, `(() => { const s = document.getElementById('skampi-suite'); s.value = 'coll-length'; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+		n := 0
+		for _, w := range skampiPlots(entryOf(site, a)) {
+			if w.name == "coll-length" {
+				n = w.curves
+			}
+		}
+		require.Positive(t, n)
+		eval(t, `(() => { const s = document.getElementById('skampi-op'); s.value = ''; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+		poll(t, fmt.Sprintf(`document.getElementById('compare-plot').data.length === %d`, 2*n))
+		eval(t, `(() => { const s = document.getElementById('skampi-op'); s.value = 'bcast'; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("skampi-cband"))))
+		poll(t, `document.getElementById('compare-plot').data.length === 6`)
+		assert.Equal(t, 2, traceCount(t, "compare-plot", `t.fill === 'tonexty'`))
+		img, err := chromedp.Run(bctx, chromedp.Evaluate[string](
+			`Plotly.toImage(document.getElementById('compare-plot'), {format: 'svg', width: 900, height: 500}).then(u => u.slice(0, 40))`,
+			chromedp.EvalAwaitPromise))
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(img, "data:image/svg"), "svg image: %s", img)
+		shot(t, "skampi-compare-bcast.png", screenshot(t))
+		clean(t, "SKaMPI comparison")
+	})
+
+	t.Run("ranking", func(t *testing.T) {
+		open(t, "index.html")
+		// By default the first column (b_eff) has weight 1: the VALID
+		// b_eff runs are scored, nothing is reordered.
+		scored := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => r.querySelector('td.score').dataset.v !== '').map(r => r.dataset.id).sort().join(' ')`)
+		var want []string
+		for _, e := range site.Entries {
+			if e.Folded[0] != nil && len(e.Reasons(site.Suites)) == 0 {
+				want = append(want, e.ID)
+			}
+		}
+		slices.Sort(want)
+		assert.Equal(t, strings.Join(want, " "), scored)
+
+		// SKaMPI latency alone.
+		setWeights := func(t *testing.T, w map[string]string) {
+			for k, v := range w {
+				eval(t, `(() => { const i = document.querySelector('input.weight[data-rank="`+k+`"]'); i.value = '`+v+`'; i.dispatchEvent(new Event('change')); return ''; })()`)
+			}
+		}
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`#ranking summary`))))
+		setWeights(t, map[string]string{"beff.beff": "0", "skampi.latency": "1"})
+		ranked := func(t *testing.T) []string {
+			return strings.Fields(eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => r.querySelector('td.rank').dataset.v !== '').map(r => r.dataset.id + '=' + r.querySelector('td.rank').dataset.v + ':' + r.querySelector('td.score').dataset.v).join(' ')`))
+		}
+		lat := func(file string) float64 { return figureOf(t, entryOf(site, ids[file]), "latency") }
+		best := min(lat("vm-2026-11-23-np2.txt"), lat("vm-2026-11-23-np2-run3.txt"))
+		got := ranked(t)
+		require.Len(t, got, 2, "the VALID SKaMPI runs: %v", got)
+		checkScore := func(t *testing.T, entry string, rank int, score float64) {
+			t.Helper()
+			id, rs, _ := strings.Cut(entry, "=")
+			r, sc, _ := strings.Cut(rs, ":")
+			assert.Equal(t, fmt.Sprint(rank), r, "rank of %s", id)
+			assert.InDelta(t, score, parseF(t, sc), 1e-6*score, "score of %s", id)
+		}
+		for i, e := range got {
+			id, _, _ := strings.Cut(e, "=")
+			file := filepath.Base(entryOf(site, id).File)
+			checkScore(t, e, i+1, 100*best/lat(file))
+		}
+		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "2 of 8 runs ranked by SKaMPI latency")
+		assert.Equal(t, "NOT VALID", eval(t, `document.querySelector('#runs tr[data-id="`+ids["vm-2026-11-23-np4.txt"]+`"] td.score').title`))
+
+		// With the NOT VALID runs: the oversubscribed np4 ranks last.
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("rank-invalid"))))
+		got = ranked(t)
+		require.Len(t, got, 3)
+		checkScore(t, got[2], 3, 100*best/lat("vm-2026-11-23-np4.txt"))
+		assert.True(t, strings.HasPrefix(got[2], ids["vm-2026-11-23-np4.txt"]+"="))
+		shot(t, "ranking.png", screenshot(t))
+
+		// b_eff and latency: only the run with both suites is ranked.
+		setWeights(t, map[string]string{"beff.beff": "2", "skampi.latency": "1"})
+		got = ranked(t)
+		require.Len(t, got, 1, "%v", got)
+		checkScore(t, got[0], 1, 100)
+		assert.True(t, strings.HasPrefix(got[0], ids["vm-2026-11-23-np2-run3.txt"]+"="))
+		assert.Equal(t, ids["vm-2026-11-23-np2-run3.txt"], eval(t, `document.querySelector('#runs tbody tr').dataset.id`), "the ranked run first")
+		assert.Contains(t, eval(t, `document.querySelector('#runs tr[data-id="`+ids["vm-2026-11-23-np2.txt"]+`"] td.score').title`), "no b_eff")
+
+		// The weights are in the address: opening it again gives the same list.
+		hash := eval(t, `location.hash`)
+		assert.Equal(t, "#rank=beff.beff:2,skampi.latency:1&invalid=1", hash)
+		order := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.dataset.id).join(' ')`)
+		require.NoError(t, chromedp.Do(bctx, chromedp.Reload()))
+		poll(t, `document.body.getAttribute('data-ready') === 'true' && document.getElementById('ranking').open`)
+		assert.Equal(t, order, eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.dataset.id).join(' ')`))
+		assert.Equal(t, got, ranked(t))
+		clean(t, "ranking")
+	})
+
 	t.Run("hostile", func(t *testing.T) {
 		id := ids[`<img src=x onerror="window.beffPwned=5">.txt`]
 		open(t, "runs/"+id+".html")
@@ -356,6 +554,29 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "", eval(t, `Array.from(document.querySelectorAll('#compare-plot img, #compare-plot script, #compare-plot a')).map(e => e.outerHTML).join(' ')`))
 		clean(t, "hostile comparison")
 	})
+}
+
+// entryOf is the entry with run ID id.
+func entryOf(site *report.Site, id string) *report.Entry {
+	for _, e := range site.Entries {
+		if e.ID == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// figureOf is the value of the named figure of an entry's SKaMPI run.
+func figureOf(t *testing.T, e *report.Entry, name string) float64 {
+	t.Helper()
+	require.NotNil(t, e)
+	for _, f := range e.Folded[2].Figures() {
+		if f.Name == name {
+			return f.Value
+		}
+	}
+	t.Fatalf("%s: no SKaMPI figure %s", e.File, name)
+	return 0
 }
 
 func parseF(t *testing.T, s string) float64 {

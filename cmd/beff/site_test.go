@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/beff-suite/beff/suites/beff"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
 // now is the generation time of the test sites.
@@ -65,8 +68,9 @@ type siteData struct {
 	ID    string               `json:"id"`
 	Label string               `json:"label"`
 	Href  string               `json:"href"`
-	Beff  *befffold.PlotData   `json:"beff"`
-	IO    *beffiofold.PlotData `json:"io"`
+	Beff   *befffold.PlotData   `json:"beff"`
+	IO     *beffiofold.PlotData `json:"io"`
+	Skampi *skampifold.PlotData `json:"skampi"`
 }
 
 // folded returns the b_eff and b_eff_io runs of entry e (nil where absent).
@@ -92,7 +96,7 @@ func TestSiteResults(t *testing.T) {
 	index := string(files["index.html"])
 	compare := string(files["compare.html"])
 	assert.Equal(t, len(site.Entries), strings.Count(index, `<tr data-id="`), "one index row per run")
-	var beffRuns, ioRuns int
+	var beffRuns, ioRuns, skampiRuns int
 	for _, r := range site.Entries {
 		page := "runs/" + r.ID + ".html"
 		rBeff, rIO := folded(r)
@@ -120,6 +124,20 @@ func TestSiteResults(t *testing.T) {
 			assert.Equal(t, "rings (logavg)", d.Beff.Curves[0].Name)
 			assert.Equal(t, "random (logavg)", d.Beff.Curves[1].Name)
 		}
+		if sk, ok := r.Folded[2].(*skampifold.Folded); ok {
+			skampiRuns++
+			assert.Contains(t, html, `<section id="skampi">`)
+			require.NotNil(t, d.Skampi)
+			points := 0
+			for i, su := range d.Skampi.Suites {
+				assert.Contains(t, html, fmt.Sprintf(`<div id="skampi-plot-%d" class="plot big" role="img" aria-label="SKaMPI suite %s">`, i, su.Name))
+				for _, c := range su.Curves {
+					points += len(c.X)
+				}
+			}
+			assert.Equal(t, len(sk.Run.Lines), points, "%s: every point in a plot", page)
+			assert.Contains(t, index, `data-rank="skampi.latency" data-v="`+strconv.FormatFloat(sk.LatencyUs, 'g', -1, 64)+`"`)
+		}
 		if rIO != nil {
 			ioRuns++
 			for i := range 3 {
@@ -136,6 +154,7 @@ func TestSiteResults(t *testing.T) {
 	}
 	assert.Positive(t, beffRuns)
 	assert.Positive(t, ioRuns)
+	assert.Positive(t, skampiRuns)
 	assert.Contains(t, index, "2026-11-21T12:00:00Z")
 
 	var cd struct{ Runs []siteData }
@@ -269,4 +288,22 @@ func TestSiteGolden(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(gotPath, got, 0o644))
 	t.Errorf("index.html differs from %s (written to %s)", golden, gotPath)
+}
+
+// TestColumnsRankable: every index column of every suite has a unit its
+// suite declares, so the ranking knows whether higher or lower is better.
+func TestColumnsRankable(t *testing.T) {
+	for _, su := range suites() {
+		pg, ok := su.(report.Pages)
+		if !ok {
+			continue
+		}
+		units := map[string]string{}
+		for _, u := range su.FoldUnits() {
+			units[u.Name] = u.Better
+		}
+		for _, c := range pg.Columns() {
+			assert.Contains(t, []string{"higher", "lower"}, units[c.Unit], "%s: column %s: unit %q", su.Name(), c.Label, c.Unit)
+		}
+	}
 }

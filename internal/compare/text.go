@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // Legend explains the cells of the tables.
@@ -184,9 +186,7 @@ func (t *Table) write(w io.Writer) error {
 
 // unitLabel shows unit with the arrow of its direction.
 func unitLabel(unit string, d Direction) string {
-	if unit == "us" {
-		unit = "µs"
-	}
+	unit = results.UnitText(unit)
 	if d == HigherIsBetter {
 		return unit + " ↑"
 	}

@@ -27,8 +27,21 @@ type pageInfo struct {
 // A suiteInfo is a suite with pages, as the templates see it.
 type suiteInfo struct {
 	Name, Key, Anchor string
-	Columns           []Column
+	Columns           []columnInfo
 	Controls          template.HTML
+}
+
+// A columnInfo is an index column as the templates see it.
+type columnInfo struct {
+	Column
+	// Rank names the column in the ranking: <suite key>.<figure>.
+	Rank string
+	// Better is "higher" or "lower", from the suite's FoldUnits; "" for
+	// a unit the suite does not declare (the ranking leaves it out).
+	Better string
+	// Weight is the ranking's default weight: 1 for the site's first
+	// column, 0 for the others.
+	Weight int
 }
 
 // withPages lists the suites of the site that have pages, with the index
@@ -42,12 +55,30 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 	for i, su := range s.Suites {
 		if pg := pages(su); pg != nil {
 			key, anchor := pg.SiteKeys()
-			out = append(out, suiteInfo{Name: su.Name(), Key: key, Anchor: anchor, Columns: pg.Columns()})
+			info := suiteInfo{Name: su.Name(), Key: key, Anchor: anchor}
+			for _, c := range pg.Columns() {
+				col := columnInfo{Column: c, Rank: key + "." + c.Figure, Better: better(su, c.Unit)}
+				if len(out) == 0 && len(info.Columns) == 0 {
+					col.Weight = 1
+				}
+				info.Columns = append(info.Columns, col)
+			}
+			out = append(out, info)
 			index = append(index, i)
 		}
 	}
 	s.pageInfos, s.pageIndex = out, index
 	return out, index
+}
+
+// better is the direction of unit among the folded units of su, or "".
+func better(su results.Suite, unit string) string {
+	for _, u := range su.FoldUnits() {
+		if u.Name == unit {
+			return u.Better
+		}
+	}
+	return ""
 }
 
 type indexPage struct {
@@ -77,7 +108,8 @@ type row struct {
 type cell struct {
 	Has   bool
 	Value float64
-	First bool // the suite's first column: also on the comparison page
+	First bool   // the suite's first column: also on the comparison page
+	Rank  string // the column's name in the ranking (columnInfo.Rank)
 }
 
 // has says whether an entry has a suite: the run attribute data-<Key>.
@@ -95,7 +127,7 @@ func (s *Site) newRow(e *Entry) row {
 		p := e.Folded[index[k]]
 		r.Has = append(r.Has, has{info.Key, p != nil})
 		for j, col := range info.Columns {
-			c := cell{First: j == 0}
+			c := cell{First: j == 0, Rank: col.Rank}
 			if p != nil {
 				c.Value, c.Has = figure(p, col.Figure)
 			}

@@ -45,16 +45,19 @@ type Pages interface {
 type Column struct {
 	Figure string // the figure's name (results.Figure.Name)
 	Label  string // the column's heading
+	Unit   string // the figure's unit, one of the suite's FoldUnits
 }
 
 // Funcs are the template functions of the site, for the suites' own
 // templates too: mbps and sig format numbers as the protocols do, numval
-// gives the sort key of a number in a table cell, join is strings.Join.
+// gives the sort key of a number in a table cell, join is strings.Join,
+// unit writes a unit as people read it (µs).
 var Funcs = template.FuncMap{
 	"mbps":   func(v float64) string { return results.Num(v, 5, 1) },
 	"sig":    func(v float64) string { return results.Num(v, 4, 1) },
 	"numval": numValue,
 	"join":   strings.Join,
+	"unit":   results.UnitText,
 }
 
 // numValue is the sort key of a number in a table cell.

@@ -35,7 +35,7 @@ var _ Pages = toyPages{}
 
 func (toyPages) SiteKeys() (string, string) { return "toy", "toysection" }
 func (toyPages) Columns() []Column {
-	return []Column{{Figure: "toy", Label: "toy mean"}, {Figure: "nothing", Label: "never there"}}
+	return []Column{{Figure: "toy", Label: "toy mean", Unit: "MB/s"}, {Figure: "nothing", Label: "never there", Unit: "parsecs"}}
 }
 func (toyPages) SiteReasons(f results.Folded) []string {
 	return append(f.Verdict().Reasons, "toys are never valid")
@@ -125,8 +125,13 @@ func TestRenderWithPages(t *testing.T) {
 	files, err := site.Render(Options{Now: now, Library: stubLibrary})
 	require.NoError(t, err)
 	index := string(files["index.html"])
-	assert.Contains(t, index, `<th scope="col" data-type="num">toy mean</th>`+"\n"+`<th scope="col" data-type="num">never there</th>`)
-	assert.Contains(t, index, `<td class="num" data-v="101.5">101.50</td>`+"\n"+`<td class="num" data-v="">–</td>`)
+	assert.Contains(t, index, `<th scope="col" data-type="num" data-rank="toy.toy" data-better="higher" data-label="toy mean">toy mean <span class="unit">MB/s</span></th>`+"\n"+
+		`<th scope="col" data-type="num" data-rank="toy.nothing" data-better="" data-label="never there">never there <span class="unit">parsecs</span></th>`)
+	assert.Contains(t, index, `<td class="num" data-rank="toy.toy" data-v="101.5">101.50</td>`+"\n"+`<td class="num" data-rank="toy.nothing" data-v="">–</td>`)
+	// The ranking: a weight for each column with a direction (not for a
+	// unit the suite does not declare), the site's first column weighted 1.
+	assert.Contains(t, index, `<label>toy mean <input type="number" class="weight" min="0" step="any" value="1" data-rank="toy.toy" data-default="1" aria-label="weight of toy mean"></label>`)
+	assert.NotContains(t, index, `data-rank="toy.nothing" data-default`)
 	assert.Contains(t, index, "<li>toy: toys are never valid</li>", "the site's reasons")
 	run := string(files["runs/a-1.html"])
 	assert.Contains(t, run, `<p class="toc"><a href="#toysection">toy</a> · <a href="#protocol">protocol</a>`)

@@ -126,6 +126,14 @@ func Seconds(s float64) string {
 	return Num(s, 4, 1)
 }
 
+// UnitText is a unit as people read it: benchfmt's "us" is "µs".
+func UnitText(unit string) string {
+	if unit == "us" {
+		return "µs"
+	}
+	return unit
+}
+
 // Sig3 formats v with 3 significant digits, without exponent.
 func Sig3(v float64) string {
 	dec := max(0, 2-int(math.Floor(math.Log10(v))))

@@ -207,12 +207,18 @@ func (s *Suite) ConfigLine() (key, value string) {
 // without or with the prefix skampi-suite-).
 func ParseSuiteLine(key, value string) (*Suite, error) {
 	s := &Suite{Name: strings.TrimPrefix(key, KeySuite)}
+	if err := checkName(s.Name); err != nil {
+		return nil, fmt.Errorf("%s: suite name %v", key, err)
+	}
 	seen := map[string]bool{}
 	for _, kv := range strings.Fields(value) {
 		k, v, _ := strings.Cut(kv, "=")
 		f := findField(k)
 		if f == nil {
 			return nil, fmt.Errorf("%s: unknown field %q", key, k)
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("%s: %s again", key, k)
 		}
 		if err := f.set(s, v, 1<<30); err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", key, k, err)

@@ -110,6 +110,14 @@ func TestDefaultSuites(t *testing.T) {
 			assert.Contains(t, strings.Join(notes, "\n"), "suite pingpong: send-recv is a ping-pong operation and needs 2 processes; the job has 1")
 		}
 	}
+	// A results file's suite line must name the suite as a suite file
+	// does: the name goes into pages and plots.
+	first, _ := parse(t, string(DefaultSuites), Layers{Procs: 2})
+	k, v := first[0].ConfigLine()
+	_, err := ParseSuiteLine(KeySuite+"<img_src=x_onerror=alert(1)>", v)
+	assert.ErrorContains(t, err, "suite name")
+	_, err = ParseSuiteLine(k, v+" eps=0.1")
+	assert.ErrorContains(t, err, "eps again")
 	suites, _ := parse(t, string(DefaultSuites), Layers{Procs: 2})
 	assert.True(t, suites[0].Refine)
 	assert.Equal(t, 30.0, suites[0].Time)

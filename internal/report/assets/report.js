@@ -163,13 +163,7 @@
     }
 
     // Runs and suite named in the address: compare.html#runs=a,b&suite=io
-    var hash = {};
-    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
-      var i = kv.indexOf('=');
-      if (i > 0) {
-        hash[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
-      }
-    });
+    var hash = hashParams();
     each(document.querySelectorAll('input[name=suite]'), function (r) {
       if (r.value === hash.suite) {
         r.checked = true;
@@ -202,6 +196,152 @@
     draw();
   }
 
+  // hashParams reads the page address's fragment: #a=1&b=x,y.
+  function hashParams() {
+    var out = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      var i = kv.indexOf('=');
+      if (i > 0) {
+        out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+      }
+    });
+    return out;
+  }
+
+  // ---- ranking (index) ----
+
+  // ranking scores the index's runs by the reader's weights (seed 002: each
+  // reader defines his own weights and gets a personal ranked list): the
+  // weighted geometric mean of a run's figures, each relative to the best
+  // ranked run (v/best where higher is better, best/v where lower is),
+  // times 100. A run without a weighted figure gets no score, nor a NOT
+  // VALID run unless the reader includes those.
+  function ranking() {
+    var table = $('runs'), status = $('rank-status'), invalid = $('rank-invalid');
+    var inputs = document.querySelectorAll('#ranking input.weight');
+    var heads = {};
+    each(table.tHead.rows[0].cells, function (th) {
+      if (th.hasAttribute('data-rank')) {
+        heads[th.getAttribute('data-rank')] = th;
+      }
+    });
+
+    function weights() {
+      var out = [];
+      each(inputs, function (i) {
+        var w = parseFloat(i.value), key = i.getAttribute('data-rank');
+        if (w > 0 && isFinite(w)) {
+          out.push({ key: key, w: w, lower: heads[key].getAttribute('data-better') === 'lower', label: heads[key].getAttribute('data-label') });
+        }
+      });
+      return out;
+    }
+
+    function figure(row, key) {
+      var v = row.querySelector('td[data-rank="' + key + '"]').getAttribute('data-v');
+      return v === '' ? NaN : parseFloat(v);
+    }
+
+    // why is the reason row r gets no score under weights ws, or ''.
+    function why(r, ws) {
+      if (!ws.length) {
+        return 'no figure weighted';
+      }
+      if (!invalid.checked && r.querySelector('td.validity').getAttribute('data-valid') !== 'true') {
+        return 'NOT VALID';
+      }
+      var lacks = ws.filter(function (x) { return !(figure(r, x.key) > 0); });
+      return lacks.length ? 'no ' + lacks.map(function (x) { return x.label; }).join(', ') : '';
+    }
+
+    function setCell(td, v, text, title) {
+      td.setAttribute('data-v', v);
+      td.textContent = text;
+      td.title = title;
+    }
+
+    // score fills the rank and score columns; with sort, the ranked runs
+    // come first, best first, the others after them in file order.
+    var fileOrder = Array.prototype.slice.call(table.tBodies[0].rows);
+    function score(sort) {
+      var ws = weights(), rows = fileOrder;
+      var ranked = rows.filter(function (r) { return !why(r, ws); });
+      var best = {};
+      ws.forEach(function (x) {
+        var vs = ranked.map(function (r) { return figure(r, x.key); });
+        best[x.key] = x.lower ? Math.min.apply(null, vs) : Math.max.apply(null, vs);
+      });
+      var sum = ws.reduce(function (a, x) { return a + x.w; }, 0);
+      rows.forEach(function (r) {
+        r.beffScore = null;
+        var reason = why(r, ws);
+        if (reason) {
+          setCell(r.querySelector('td.score'), '', '–', reason);
+          setCell(r.querySelector('td.rank'), '', '–', reason);
+          return;
+        }
+        var log = 0;
+        ws.forEach(function (x) {
+          var v = figure(r, x.key);
+          log += x.w * Math.log(x.lower ? best[x.key] / v : v / best[x.key]);
+        });
+        r.beffScore = 100 * Math.exp(log / sum);
+      });
+      ranked.sort(function (a, b) { return b.beffScore - a.beffScore; });
+      ranked.forEach(function (r, i) {
+        var rank = i > 0 && ranked[i - 1].beffScore - r.beffScore < 1e-9 ? ranked[i - 1].beffRank : i + 1;
+        r.beffRank = rank;
+        setCell(r.querySelector('td.score'), String(r.beffScore), r.beffScore.toPrecision(3), '');
+        setCell(r.querySelector('td.rank'), String(rank), String(rank), '');
+      });
+      if (sort) {
+        var body = table.tBodies[0];
+        ranked.concat(rows.filter(function (r) { return r.beffScore === null; })).forEach(function (r) { body.appendChild(r); });
+        each(table.tHead.rows[0].cells, function (c) { c.removeAttribute('aria-sort'); });
+        table.tHead.querySelector('th.rank').setAttribute('aria-sort', 'ascending');
+      }
+      var by = ws.map(function (x) { return x.label + ' ×' + x.w; }).join(', ');
+      status.textContent = ws.length ?
+        ranked.length + ' of ' + rows.length + ' runs ranked by ' + by + (ranked.length < rows.length ? '; the others are marked – (hover for why)' : '') :
+        'give a figure a weight above 0 to rank';
+      return ws;
+    }
+
+    // rank scores, sorts and keeps the weights in the address.
+    function rank() {
+      var ws = score(true);
+      var h = 'rank=' + ws.map(function (x) { return x.key + ':' + x.w; }).join(',') + (invalid.checked ? '&invalid=1' : '');
+      try {
+        history.replaceState(null, '', '#' + h);
+      } catch (e) {
+        location.hash = h;
+      }
+    }
+
+    var hash = hashParams();
+    if (hash.rank !== undefined) {
+      var given = {};
+      hash.rank.split(',').forEach(function (kw) {
+        var i = kw.lastIndexOf(':');
+        if (i > 0) {
+          given[kw.slice(0, i)] = kw.slice(i + 1);
+        }
+      });
+      each(inputs, function (i) { i.value = given[i.getAttribute('data-rank')] || '0'; });
+      invalid.checked = hash.invalid === '1';
+      $('ranking').open = true;
+    }
+    score(hash.rank !== undefined);
+    each(inputs, function (i) { i.addEventListener('change', rank); });
+    invalid.addEventListener('change', rank);
+    $('rank-apply').addEventListener('click', rank);
+    $('rank-reset').addEventListener('click', function () {
+      each(inputs, function (i) { i.value = i.getAttribute('data-default'); });
+      invalid.checked = false;
+      rank();
+    });
+  }
+
   // ---- index ----
 
   function indexPage() {
@@ -210,6 +350,7 @@
       each(document.querySelectorAll('#runs input.pick:checked'), function (i) { ids.push(i.value); });
       location.href = 'compare.html#runs=' + ids.map(encodeURIComponent).join(',');
     });
+    ranking();
   }
 
   function start() {

@@ -34,7 +34,7 @@ func (*Suite) SiteKeys() (string, string) { return "beff", "beff" }
 
 // Columns are b_eff and b_eff per process.
 func (*Suite) Columns() []report.Column {
-	return []report.Column{{Figure: "beff", Label: "b_eff"}, {Figure: "beff-per-proc", Label: "b_eff per process"}}
+	return []report.Column{{Figure: "beff", Label: "b_eff", Unit: "MB/s"}, {Figure: "beff-per-proc", Label: "b_eff per process", Unit: "MB/s"}}
 }
 
 // SiteReasons adds to the verdict's reasons the shortcut of the two

@@ -41,7 +41,7 @@ func (*Suite) SiteKeys() (string, string) { return "io", "beffio" }
 
 // Columns are b_eff_io.
 func (*Suite) Columns() []report.Column {
-	return []report.Column{{Figure: "beffio", Label: "b_eff_io"}}
+	return []report.Column{{Figure: "beffio", Label: "b_eff_io", Unit: "MB/s"}}
 }
 
 // SiteReasons are the verdict's reasons.

@@ -18,11 +18,16 @@ func (p *Folded) WriteText(w io.Writer) error {
 	if p.Sources != nil {
 		name = fmt.Sprintf("SKaMPI, median of %d runs,", len(p.Sources))
 	}
-	head := fmt.Sprintf("%s: %d points", name, len(p.Run.Lines))
+	return results.WriteProtocolHead(w, p.headText(name), &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
+}
+
+// headText is the head of the protocol (and of the run page's section):
+// the 1-byte latency of the slowest pair, or the number of points.
+func (p *Folded) headText(name string) string {
 	if p.LatencyUs > 0 {
-		head = fmt.Sprintf("%s = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", name, results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
+		return fmt.Sprintf("%s = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", name, results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
 	}
-	return results.WriteProtocolHead(w, head, &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
+	return fmt.Sprintf("%s: %d points", name, len(p.Run.Lines))
 }
 
 func (p *Folded) writeRun(w io.Writer) {
@@ -88,11 +93,7 @@ func (p *Folded) writeFigures(w io.Writer) {
 	t := results.Text{W: w, Width: 64}
 	figs := p.Figures()
 	for _, f := range figs {
-		unit := f.Unit
-		if unit == "us" {
-			unit = "µs"
-		}
-		t.Figure(f.Label, results.Num(f.Value, 5, 3), unit)
+		t.Figure(f.Label, results.Num(f.Value, 5, 3), results.UnitText(f.Unit))
 	}
 	if len(figs) == 0 {
 		t.Absent("headline figures", "neither send-recv nor barrier on all processes measured")

@@ -1,0 +1,108 @@
+package fold
+
+import (
+	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// PlotData is what the plots of one SKaMPI run need (site/plot.js draws
+// them): per suite its curves over the varied parameter.
+type PlotData struct {
+	Suites []PlotSuite `json:"suites"`
+}
+
+// A PlotSuite is one suite: one plot on a run page.
+type PlotSuite struct {
+	Name string `json:"name"`
+	// Vary is the parameter of the x axis: length, procs, chunks, or
+	// none (one point per operation: a bar per operation).
+	Vary   string      `json:"vary"`
+	Pair   string      `json:"pair,omitempty"` // ping-pong: max or min
+	Text   string      `json:"text"`           // the suite in one line, as in the protocol
+	Curves []PlotCurve `json:"curves"`
+}
+
+// A PlotCurve is one operation of a suite, its points in increasing order
+// of the varied parameter.
+type PlotCurve struct {
+	Op      string `json:"op"`
+	Pattern string `json:"pattern"`
+	Call    string `json:"call"`
+	// Ref is the library operation a hand-built reference stands for
+	// ("" for a library operation): plot.js draws the two alike.
+	Ref string `json:"ref,omitempty"`
+	// X is the varied parameter of each point (bytes, processes or work
+	// items; 0 for a suite that varies nothing).
+	X []int64 `json:"x"`
+	// Us is the point's time (cut-quantile mean, µs; null: no valid
+	// repetition), RSE its relative standard error.
+	Us  []report.PlotNum `json:"us"`
+	RSE []report.PlotNum `json:"rse"`
+	// Refined marks the lengths refinement added to the grid, Converged
+	// the points that reached their ε.
+	Refined   []bool `json:"refined"`
+	Converged []bool `json:"converged"`
+	// Lo and Hi are the fastest and the slowest process's mean time of a
+	// collective (the stragglers band); absent for the other patterns.
+	Lo []report.PlotNum `json:"lo,omitempty"`
+	Hi []report.PlotNum `json:"hi,omitempty"`
+	// MBps is a ping-pong's bandwidth (null without a length).
+	MBps []report.PlotNum `json:"mbps,omitempty"`
+}
+
+// newPlotData gathers the curves of p by suite, in the order of the run.
+func newPlotData(p *Folded) *PlotData {
+	d := &PlotData{Suites: []PlotSuite{}}
+	index := map[string]int{}
+	for _, c := range p.Curves {
+		i, ok := index[c.Suite.Name]
+		if !ok {
+			i = len(d.Suites)
+			index[c.Suite.Name] = i
+			d.Suites = append(d.Suites, PlotSuite{Name: c.Suite.Name, Vary: c.Suite.Vary.String(), Text: suiteText(c.Suite)})
+		}
+		if c.Op.Pattern == skampi.PingPong {
+			d.Suites[i].Pair = c.Suite.Pair
+		}
+		d.Suites[i].Curves = append(d.Suites[i].Curves, plotCurve(c))
+	}
+	return d
+}
+
+func plotCurve(c *Curve) PlotCurve {
+	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref}
+	num := func(v float64, ok bool) report.PlotNum {
+		if !ok {
+			return report.Missing
+		}
+		return report.PlotNum(v)
+	}
+	for _, m := range c.Rows {
+		pc.X = append(pc.X, varied(c.Suite.Vary, m))
+		pc.Us = append(pc.Us, num(m.Us, m.Has))
+		pc.RSE = append(pc.RSE, num(m.RSE, m.HasRSE))
+		pc.Refined = append(pc.Refined, m.Refined)
+		pc.Converged = append(pc.Converged, m.Converged())
+		switch c.Op.Pattern {
+		case skampi.Collective:
+			pc.Lo = append(pc.Lo, num(m.RankMin, m.Has))
+			pc.Hi = append(pc.Hi, num(m.RankMax, m.Has))
+		case skampi.PingPong:
+			pc.MBps = append(pc.MBps, num(m.MBps, m.MBps > 0))
+		}
+	}
+	return pc
+}
+
+// varied is the value of m's varied parameter.
+func varied(v skampi.Vary, m *Measurement) int64 {
+	switch v {
+	case skampi.VaryLength:
+		return m.Len
+	case skampi.VaryProcs:
+		return int64(m.Procs)
+	case skampi.VaryChunks:
+		return int64(m.Chunks)
+	}
+	return 0
+}

@@ -1,0 +1,93 @@
+package fold
+
+import (
+	"embed"
+	"html/template"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// The SKaMPI part of the report: a section with the figures, the suites
+// and one plot per suite on every run page, the choice of suite,
+// operation and axis on the comparison page (site/*).
+
+//go:embed site
+var siteFS embed.FS
+
+var site = report.NewSiteFiles(siteFS, nil)
+
+var _ report.Pages = (*Suite)(nil)
+
+// SiteKeys: the plot data and controls are "skampi", the section "skampi".
+func (*Suite) SiteKeys() (string, string) { return "skampi", "skampi" }
+
+// Columns are the headline figures: the latency, the ping-pong bandwidth
+// and the barrier.
+func (*Suite) Columns() []report.Column {
+	return []report.Column{
+		{Figure: "latency", Label: "SKaMPI latency", Unit: "us"},
+		{Figure: "bandwidth", Label: "SKaMPI ping-pong", Unit: "MB/s"},
+		{Figure: "barrier", Label: "SKaMPI barrier", Unit: "us"},
+	}
+}
+
+// SiteReasons are the verdict's reasons.
+func (*Suite) SiteReasons(f results.Folded) []string { return f.Verdict().Reasons }
+
+// A suiteRow is a row of the suite table of a run page.
+type suiteRow struct {
+	Plot, Name, Text, Vary string
+	Curves, Points, Added  int
+	NotConverged           int
+}
+
+// Section renders the SKaMPI section of a run page.
+func (*Suite) Section(f results.Folded) (template.HTML, error) {
+	p := f.(*Folded)
+	return site.Section(struct {
+		*Folded
+		Head   string
+		Figs   []results.Figure
+		Suites []suiteRow
+	}{p, p.headText("SKaMPI"), p.Figures(), suiteRows(p)})
+}
+
+// suiteRows summarise the suites in the order of the plot data, each
+// with the id of its plot.
+func suiteRows(p *Folded) []suiteRow {
+	var rows []suiteRow
+	index := map[string]int{}
+	for _, c := range p.Curves {
+		i, ok := index[c.Suite.Name]
+		if !ok {
+			i = len(rows)
+			index[c.Suite.Name] = i
+			rows = append(rows, suiteRow{Plot: plotID(i), Name: c.Suite.Name, Text: suiteText(c.Suite), Vary: c.Suite.Vary.String()})
+		}
+		r := &rows[i]
+		r.Curves++
+		r.Points += len(c.Rows)
+		r.Added += c.Added
+		for _, m := range c.Rows {
+			if !m.Has || !m.Converged() {
+				r.NotConverged++
+			}
+		}
+	}
+	return rows
+}
+
+// plotID is the element id of the i-th suite's plot (suite names are the
+// user's: they do not go into ids).
+func plotID(i int) string { return "skampi-plot-" + strconv.Itoa(i) }
+
+// Controls renders the SKaMPI controls of the comparison page.
+func (*Suite) Controls() (template.HTML, error) { return site.Controls() }
+
+// PlotData is the data of the SKaMPI plots of a run.
+func (*Suite) PlotData(f results.Folded) any { return newPlotData(f.(*Folded)) }
+
+// Script is the SKaMPI drawing code.
+func (*Suite) Script() []byte { return site.Script() }
