@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# tools/bench.sh: run the full b_eff with ./beff.test under mpirun and store the
+# tools/bench.sh: run the suites with ./beff.test under mpirun and store the
 # result in results/ without overwriting anything. Called by `make bench`.
 # Environment: NP (processes), ARGS (extra flags of the test binary), GO,
 # MPIRUN_ARGS (extra mpirun flags, e.g. --hostfile hosts), BENCH (the -test.bench
-# pattern: b_eff and b_eff_io by default).
+# pattern: b_eff, b_eff_io and SKaMPI by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NP=${NP:-2}
@@ -31,7 +31,7 @@ tmp=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.txt")
 trap 'rm -f "$tmp"' EXIT
 start=$(date +%s)
 # shellcheck disable=SC2086
-mpirun "${mpiargs[@]}" ${MPIRUN_ARGS:-} -np "$NP" ./beff.test -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO)\$}" ${ARGS:-} >"$tmp"
+mpirun "${mpiargs[@]}" ${MPIRUN_ARGS:-} -np "$NP" ./beff.test -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)\$}" ${ARGS:-} >"$tmp"
 end=$(date +%s)
 echo "bench: $NP processes took $((end - start)) s" >&2
 "$GO" run ./cmd/beff fold -append "$tmp" >/dev/null
