@@ -1,6 +1,6 @@
 # beff — effective bandwidth benchmarks under MPI.
-#   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), then SKaMPI's default suite file, stored in results/
-#   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, seconds)
+#   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
+#   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make test                                   unit tests + real mpirun jobs
 #   make deps                                   install Open MPI, pkg-config, Chromium and npm (Debian) if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
@@ -65,7 +65,7 @@ assets:
 build: deps-mpi
 	$(GO) test -c -tags mpi -ldflags '$(LDFLAGS)' -o beff.test .
 
-## bench: b_eff, b_eff_io, then SKaMPI on NP processes; results/<host>-<date>-np<NP>.txt
+## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>.txt
 bench: build
 	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
 

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -467,73 +469,61 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("ranking", func(t *testing.T) {
 		open(t, "index.html")
-		// By default the first column (b_eff) has weight 1: the VALID
-		// b_eff runs are scored, nothing is reordered.
-		scored := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => r.querySelector('td.score').dataset.v !== '').map(r => r.dataset.id).sort().join(' ')`)
-		var want []string
-		for _, e := range site.Entries {
-			if e.Folded[0] != nil && len(e.Reasons(site.Suites)) == 0 {
-				want = append(want, e.ID)
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`#ranking summary`))))
+		// got is the ranking table: "system=rank:score" per system, "–"
+		// for those not ranked.
+		got := func(t *testing.T) []string {
+			return strings.Split(eval(t, `Array.from(document.querySelectorAll('#rank-table tbody tr')).map(r =>
+				r.querySelector('td.system').textContent + '=' + r.querySelector('td.rank').textContent + ':' + r.querySelector('td.score').dataset.v).join('|')`), "|")
+		}
+		check := func(t *testing.T, w map[string]float64, invalid bool) {
+			t.Helper()
+			want := rankSystems(site, w, invalid)
+			g := got(t)
+			require.Len(t, g, len(want), "%v", g)
+			for i := range want {
+				gl, gs, _ := strings.Cut(g[i], ":")
+				wl, ws, _ := strings.Cut(want[i], ":")
+				assert.Equal(t, wl, gl, "system and rank %d", i)
+				if ws == "" {
+					assert.Empty(t, gs, "%s: no score", wl)
+				} else {
+					assert.InDelta(t, parseF(t, ws), parseF(t, gs), 1e-6, "%s: score", wl)
+				}
 			}
 		}
-		slices.Sort(want)
-		assert.Equal(t, strings.Join(want, " "), scored)
-
-		// SKaMPI latency alone.
 		setWeights := func(t *testing.T, w map[string]string) {
 			for k, v := range w {
 				eval(t, `(() => { const i = document.querySelector('input.weight[data-rank="`+k+`"]'); i.value = '`+v+`'; i.dispatchEvent(new Event('change')); return ''; })()`)
 			}
 		}
-		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS(`#ranking summary`))))
+		// By default the first column, b_eff, has weight 1.
+		check(t, map[string]float64{"beff.beff": 1}, false)
+		assert.Contains(t, got(t)[0], "vm (4) · Open MPI v4.1.4=1:", "the 4-process b_eff is higher")
+
+		// SKaMPI's latency alone: the oversubscribed np4 SKaMPI run is NOT
+		// VALID, so vm (4) is not ranked, until NOT VALID runs count.
 		setWeights(t, map[string]string{"beff.beff": "0", "skampi.latency": "1"})
-		ranked := func(t *testing.T) []string {
-			return strings.Fields(eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(r => r.querySelector('td.rank').dataset.v !== '').map(r => r.dataset.id + '=' + r.querySelector('td.rank').dataset.v + ':' + r.querySelector('td.score').dataset.v).join(' ')`))
-		}
-		lat := func(file string) float64 { return figureOf(t, entryOf(site, ids[file]), "latency") }
-		best := min(lat("vm-2026-11-23-np2.txt"), lat("vm-2026-11-23-np2-run3.txt"))
-		got := ranked(t)
-		require.Len(t, got, 2, "the VALID SKaMPI runs: %v", got)
-		checkScore := func(t *testing.T, entry string, rank int, score float64) {
-			t.Helper()
-			id, rs, _ := strings.Cut(entry, "=")
-			r, sc, _ := strings.Cut(rs, ":")
-			assert.Equal(t, fmt.Sprint(rank), r, "rank of %s", id)
-			assert.InDelta(t, score, parseF(t, sc), 1e-6*score, "score of %s", id)
-		}
-		for i, e := range got {
-			id, _, _ := strings.Cut(e, "=")
-			file := filepath.Base(entryOf(site, id).File)
-			checkScore(t, e, i+1, 100*best/lat(file))
-		}
-		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "2 of 8 runs ranked by SKaMPI latency")
-		assert.Equal(t, "NOT VALID", eval(t, `document.querySelector('#runs tr[data-id="`+ids["vm-2026-11-23-np4.txt"]+`"] td.score').title`))
-
-		// With the NOT VALID runs: the oversubscribed np4 ranks last.
+		check(t, map[string]float64{"skampi.latency": 1}, false)
+		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "1 of 3 systems ranked by SKaMPI latency ×1")
+		assert.Contains(t, eval(t, `document.getElementById('rank-table').textContent`), "no SKaMPI latency")
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("rank-invalid"))))
-		got = ranked(t)
-		require.Len(t, got, 3)
-		checkScore(t, got[2], 3, 100*best/lat("vm-2026-11-23-np4.txt"))
-		assert.True(t, strings.HasPrefix(got[2], ids["vm-2026-11-23-np4.txt"]+"="))
-		shot(t, "ranking.png", screenshot(t))
+		check(t, map[string]float64{"skampi.latency": 1}, true)
 
-		// b_eff and latency: only the run with both suites is ranked.
+		// b_eff and the latency, from different files of one system.
 		setWeights(t, map[string]string{"beff.beff": "2", "skampi.latency": "1"})
-		got = ranked(t)
-		require.Len(t, got, 1, "%v", got)
-		checkScore(t, got[0], 1, 100)
-		assert.True(t, strings.HasPrefix(got[0], ids["vm-2026-11-23-np2-run3.txt"]+"="))
-		assert.Equal(t, ids["vm-2026-11-23-np2-run3.txt"], eval(t, `document.querySelector('#runs tbody tr').dataset.id`), "the ranked run first")
-		assert.Contains(t, eval(t, `document.querySelector('#runs tr[data-id="`+ids["vm-2026-11-23-np2.txt"]+`"] td.score').title`), "no b_eff")
+		check(t, map[string]float64{"beff.beff": 2, "skampi.latency": 1}, true)
+		assert.Contains(t, got(t)[0], "vm (2) · Open MPI v4.1.4=1:")
+		table, err := chromedp.Run(bctx, chromedp.Screenshot(chromedp.ID("ranking")))
+		require.NoError(t, err)
+		shot(t, "ranking.png", table)
 
-		// The weights are in the address: opening it again gives the same list.
-		hash := eval(t, `location.hash`)
-		assert.Equal(t, "#rank=beff.beff:2,skampi.latency:1&invalid=1", hash)
-		order := eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.dataset.id).join(' ')`)
+		// The weights are in the address: the page opened again ranks alike.
+		assert.Equal(t, "#rank=beff.beff:2,skampi.latency:1&invalid=1", eval(t, `location.hash`))
+		before := got(t)
 		require.NoError(t, chromedp.Do(bctx, chromedp.Reload()))
 		poll(t, `document.body.getAttribute('data-ready') === 'true' && document.getElementById('ranking').open`)
-		assert.Equal(t, order, eval(t, `Array.from(document.querySelectorAll('#runs tbody tr')).map(r => r.dataset.id).join(' ')`))
-		assert.Equal(t, got, ranked(t))
+		assert.Equal(t, before, got(t))
 		clean(t, "ranking")
 	})
 
@@ -554,6 +544,91 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, "", eval(t, `Array.from(document.querySelectorAll('#compare-plot img, #compare-plot script, #compare-plot a')).map(e => e.outerHTML).join(' ')`))
 		clean(t, "hostile comparison")
 	})
+}
+
+// rankSystems is what the index's ranking must show for weights w (key
+// <suite key>.<figure>): per system (hosts · library) in index order the
+// median of each weighted figure over its runs, counting a run's figure
+// only where its suite's run is valid unless invalid; the systems with
+// every weighted figure ranked by the weighted geometric mean of their
+// figures relative to the best, "label=rank:score", then the others,
+// "label=–:".
+func rankSystems(site *report.Site, w map[string]float64, invalid bool) []string {
+	type system struct {
+		label  string
+		values map[string][]float64
+		score  float64
+	}
+	var list []*system
+	by := map[string]*system{}
+	lower := map[string]bool{}
+	for _, e := range site.Entries {
+		key := e.Hosts() + " · " + e.MPILibrary()
+		s := by[key]
+		if s == nil {
+			lib, _, _ := strings.Cut(e.MPILibrary(), ",")
+			s = &system{label: e.Hosts() + " · " + lib, values: map[string][]float64{}}
+			by[key] = s
+			list = append(list, s)
+		}
+		for i, su := range site.Suites {
+			pg, f := su.(report.Pages), e.Folded[i]
+			if f == nil || (!invalid && len(pg.SiteReasons(f)) > 0) {
+				continue
+			}
+			data, _ := pg.SiteKeys()
+			for _, fig := range f.Figures() {
+				if k := data + "." + fig.Name; w[k] > 0 {
+					s.values[k] = append(s.values[k], fig.Value)
+					lower[k] = fig.Unit == "us"
+				}
+			}
+		}
+	}
+	median := func(v []float64) float64 {
+		v = slices.Sorted(slices.Values(v))
+		if len(v)%2 == 1 {
+			return v[len(v)/2]
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	var ranked, rest []*system
+	for _, s := range list {
+		if len(s.values) == len(w) {
+			ranked = append(ranked, s)
+		} else {
+			rest = append(rest, s)
+		}
+	}
+	sum, logs := 0.0, make([]float64, len(ranked))
+	for k, wk := range w {
+		sum += wk
+		best := median(ranked[0].values[k])
+		for _, s := range ranked {
+			if m := median(s.values[k]); (lower[k] && m < best) || (!lower[k] && m > best) {
+				best = m
+			}
+		}
+		for i, s := range ranked {
+			r := median(s.values[k]) / best
+			if lower[k] {
+				r = 1 / r
+			}
+			logs[i] += wk * math.Log(r)
+		}
+	}
+	for i, s := range ranked {
+		s.score = 100 * math.Exp(logs[i]/sum)
+	}
+	slices.SortStableFunc(ranked, func(a, b *system) int { return cmp.Compare(b.score, a.score) })
+	var out []string
+	for i, s := range ranked {
+		out = append(out, fmt.Sprintf("%s=%d:%g", s.label, i+1, s.score))
+	}
+	for _, s := range rest {
+		out = append(out, s.label+"=–:")
+	}
+	return out
 }
 
 // entryOf is the entry with run ID id.

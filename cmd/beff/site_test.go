@@ -65,9 +65,9 @@ func scriptJSON(t *testing.T, page, id string) []byte {
 // siteData is the JSON of a run page (or of a run on the comparison page)
 // as the suites write their plot data.
 type siteData struct {
-	ID    string               `json:"id"`
-	Label string               `json:"label"`
-	Href  string               `json:"href"`
+	ID     string               `json:"id"`
+	Label  string               `json:"label"`
+	Href   string               `json:"href"`
 	Beff   *befffold.PlotData   `json:"beff"`
 	IO     *beffiofold.PlotData `json:"io"`
 	Skampi *skampifold.PlotData `json:"skampi"`
@@ -136,7 +136,7 @@ func TestSiteResults(t *testing.T) {
 				}
 			}
 			assert.Equal(t, len(sk.Run.Lines), points, "%s: every point in a plot", page)
-			assert.Contains(t, index, `data-rank="skampi.latency" data-v="`+strconv.FormatFloat(sk.LatencyUs, 'g', -1, 64)+`"`)
+			assert.Contains(t, index, fmt.Sprintf(`data-rank="skampi.latency" data-valid="%t" data-v="%s"`, sk.Valid(), strconv.FormatFloat(sk.LatencyUs, 'g', -1, 64)))
 		}
 		if rIO != nil {
 			ioRuns++

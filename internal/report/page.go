@@ -110,6 +110,7 @@ type cell struct {
 	Value float64
 	First bool   // the suite's first column: also on the comparison page
 	Rank  string // the column's name in the ranking (columnInfo.Rank)
+	Valid bool   // the suite's run is valid (the ranking uses valid figures only)
 }
 
 // has says whether an entry has a suite: the run attribute data-<Key>.
@@ -126,8 +127,9 @@ func (s *Site) newRow(e *Entry) row {
 	for k, info := range infos {
 		p := e.Folded[index[k]]
 		r.Has = append(r.Has, has{info.Key, p != nil})
+		valid := p != nil && len(pages(s.Suites[index[k]]).SiteReasons(p)) == 0
 		for j, col := range info.Columns {
-			c := cell{First: j == 0, Rank: col.Rank}
+			c := cell{First: j == 0, Rank: col.Rank, Valid: valid}
 			if p != nil {
 				c.Value, c.Has = figure(p, col.Figure)
 			}

@@ -127,7 +127,8 @@ func TestRenderWithPages(t *testing.T) {
 	index := string(files["index.html"])
 	assert.Contains(t, index, `<th scope="col" data-type="num" data-rank="toy.toy" data-better="higher" data-label="toy mean">toy mean <span class="unit">MB/s</span></th>`+"\n"+
 		`<th scope="col" data-type="num" data-rank="toy.nothing" data-better="" data-label="never there">never there <span class="unit">parsecs</span></th>`)
-	assert.Contains(t, index, `<td class="num" data-rank="toy.toy" data-v="101.5">101.50</td>`+"\n"+`<td class="num" data-rank="toy.nothing" data-v="">–</td>`)
+	assert.Contains(t, index, `<td class="num" data-rank="toy.toy" data-valid="false" data-v="101.5">101.50</td>`+"\n"+`<td class="num" data-rank="toy.nothing" data-valid="false" data-v="">–</td>`, "toys are never valid")
+	assert.Contains(t, index, `<tr data-id="a-1" data-system="toyhost (2) · " data-system-label="toyhost (2) · ">`)
 	// The ranking: a weight for each column with a direction (not for a
 	// unit the suite does not declare), the site's first column weighted 1.
 	assert.Contains(t, index, `<label>toy mean <input type="number" class="weight" min="0" step="any" value="1" data-rank="toy.toy" data-default="1" aria-label="weight of toy mean"></label>`)

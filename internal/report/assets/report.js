@@ -210,106 +210,156 @@
 
   // ---- ranking (index) ----
 
-  // ranking scores the index's runs by the reader's weights (seed 002: each
-  // reader defines his own weights and gets a personal ranked list): the
-  // weighted geometric mean of a run's figures, each relative to the best
-  // ranked run (v/best where higher is better, best/v where lower is),
-  // times 100. A run without a weighted figure gets no score, nor a NOT
-  // VALID run unless the reader includes those.
+  // ranking ranks the systems of the index by the reader's weights (seed
+  // 002: each reader defines his own weights and gets a personal ranked
+  // list of all clusters). A system is a machine as its runs name it (hosts
+  // with their processes, and the MPI library: the row's data-system); its
+  // figure is the median over its runs that have it, from VALID runs of the
+  // figure's suite only unless the reader includes the others. Its score is the weighted geometric
+  // mean of its figures, each relative to the best ranked system (v/best
+  // where higher is better, best/v where lower is), times 100. A system
+  // without a weighted figure is not ranked.
   function ranking() {
-    var table = $('runs'), status = $('rank-status'), invalid = $('rank-invalid');
+    var runs = Array.prototype.slice.call($('runs').tBodies[0].rows);
+    var status = $('rank-status'), invalid = $('rank-invalid'), out = $('rank-table');
     var inputs = document.querySelectorAll('#ranking input.weight');
     var heads = {};
-    each(table.tHead.rows[0].cells, function (th) {
+    each($('runs').tHead.rows[0].cells, function (th) {
       if (th.hasAttribute('data-rank')) {
         heads[th.getAttribute('data-rank')] = th;
       }
     });
 
     function weights() {
-      var out = [];
+      var ws = [];
       each(inputs, function (i) {
-        var w = parseFloat(i.value), key = i.getAttribute('data-rank');
+        var w = parseFloat(i.value), key = i.getAttribute('data-rank'), th = heads[key];
         if (w > 0 && isFinite(w)) {
-          out.push({ key: key, w: w, lower: heads[key].getAttribute('data-better') === 'lower', label: heads[key].getAttribute('data-label') });
+          ws.push({ key: key, w: w, lower: th.getAttribute('data-better') === 'lower',
+            label: th.getAttribute('data-label'), unit: th.querySelector('.unit').textContent });
         }
       });
-      return out;
+      return ws;
     }
 
-    function figure(row, key) {
-      var v = row.querySelector('td[data-rank="' + key + '"]').getAttribute('data-v');
-      return v === '' ? NaN : parseFloat(v);
-    }
-
-    // why is the reason row r gets no score under weights ws, or ''.
-    function why(r, ws) {
-      if (!ws.length) {
-        return 'no figure weighted';
+    // figure is run's value of a figure, NaN where it has none or (unless
+    // the reader includes them) where the run of the figure's suite is NOT
+    // VALID.
+    function figure(run, key) {
+      var td = run.querySelector('td[data-rank="' + key + '"]'), v = td.getAttribute('data-v');
+      if (v === '' || (!invalid.checked && td.getAttribute('data-valid') !== 'true')) {
+        return NaN;
       }
-      if (!invalid.checked && r.querySelector('td.validity').getAttribute('data-valid') !== 'true') {
-        return 'NOT VALID';
-      }
-      var lacks = ws.filter(function (x) { return !(figure(r, x.key) > 0); });
-      return lacks.length ? 'no ' + lacks.map(function (x) { return x.label; }).join(', ') : '';
+      return parseFloat(v);
     }
 
-    function setCell(td, v, text, title) {
-      td.setAttribute('data-v', v);
-      td.textContent = text;
-      td.title = title;
+    function median(vs) {
+      vs = vs.slice().sort(function (a, b) { return a - b; });
+      var m = vs.length >> 1;
+      return vs.length % 2 ? vs[m] : (vs[m - 1] + vs[m]) / 2;
     }
 
-    // score fills the rank and score columns; with sort, the ranked runs
-    // come first, best first, the others after them in file order.
-    var fileOrder = Array.prototype.slice.call(table.tBodies[0].rows);
-    function score(sort) {
-      var ws = weights(), rows = fileOrder;
-      var ranked = rows.filter(function (r) { return !why(r, ws); });
-      var best = {};
-      ws.forEach(function (x) {
-        var vs = ranked.map(function (r) { return figure(r, x.key); });
-        best[x.key] = x.lower ? Math.min.apply(null, vs) : Math.max.apply(null, vs);
-      });
-      var sum = ws.reduce(function (a, x) { return a + x.w; }, 0);
-      rows.forEach(function (r) {
-        r.beffScore = null;
-        var reason = why(r, ws);
-        if (reason) {
-          setCell(r.querySelector('td.score'), '', '–', reason);
-          setCell(r.querySelector('td.rank'), '', '–', reason);
-          return;
+    // systems gathers, per system in the order of the index, the runs used
+    // and the median of each weighted figure.
+    function systems(ws) {
+      var by = {}, list = [];
+      runs.forEach(function (r) {
+        var key = r.getAttribute('data-system'), s = by[key];
+        if (!s) {
+          s = by[key] = { label: r.getAttribute('data-system-label'), runs: [], values: {} };
+          list.push(s);
         }
-        var log = 0;
+        var used = false;
         ws.forEach(function (x) {
           var v = figure(r, x.key);
-          log += x.w * Math.log(x.lower ? best[x.key] / v : v / best[x.key]);
+          if (v > 0) {
+            (s.values[x.key] = s.values[x.key] || []).push(v);
+            used = true;
+          }
         });
-        r.beffScore = 100 * Math.exp(log / sum);
+        if (used) {
+          s.runs.push(r.querySelector('td.file').getAttribute('data-v') + ' #' + r.cells[2].getAttribute('data-v'));
+        }
       });
-      ranked.sort(function (a, b) { return b.beffScore - a.beffScore; });
-      ranked.forEach(function (r, i) {
-        var rank = i > 0 && ranked[i - 1].beffScore - r.beffScore < 1e-9 ? ranked[i - 1].beffRank : i + 1;
-        r.beffRank = rank;
-        setCell(r.querySelector('td.score'), String(r.beffScore), r.beffScore.toPrecision(3), '');
-        setCell(r.querySelector('td.rank'), String(rank), String(rank), '');
+      list.forEach(function (s) {
+        s.fig = {};
+        s.lacks = ws.filter(function (x) { return !s.values[x.key]; }).map(function (x) { return x.label; });
+        ws.forEach(function (x) {
+          if (s.values[x.key]) {
+            s.fig[x.key] = median(s.values[x.key]);
+          }
+        });
       });
-      if (sort) {
-        var body = table.tBodies[0];
-        ranked.concat(rows.filter(function (r) { return r.beffScore === null; })).forEach(function (r) { body.appendChild(r); });
-        each(table.tHead.rows[0].cells, function (c) { c.removeAttribute('aria-sort'); });
-        table.tHead.querySelector('th.rank').setAttribute('aria-sort', 'ascending');
+      return list;
+    }
+
+    function cell(tr, text, cls, title) {
+      var td = document.createElement('td');
+      td.textContent = text;
+      if (cls) {
+        td.className = cls;
       }
-      var by = ws.map(function (x) { return x.label + ' ×' + x.w; }).join(', ');
+      if (title) {
+        td.title = title;
+      }
+      tr.appendChild(td);
+      return td;
+    }
+
+    function head(ws) {
+      var tr = document.createElement('tr');
+      ['rank', 'system', 'runs'].concat(ws.map(function (x) { return x.label + ' [' + x.unit + '] ×' + x.w; }), ['score', 'not ranked because'])
+        .forEach(function (h) {
+          var th = document.createElement('th');
+          th.scope = 'col';
+          th.textContent = h;
+          tr.appendChild(th);
+        });
+      out.tHead.textContent = '';
+      out.tHead.appendChild(tr);
+    }
+
+    function score() {
+      var ws = weights(), list = systems(ws);
+      var ranked = ws.length ? list.filter(function (s) { return !s.lacks.length; }) : [];
+      var sum = ws.reduce(function (a, x) { return a + x.w; }, 0);
+      ws.forEach(function (x) {
+        var vs = ranked.map(function (s) { return s.fig[x.key]; });
+        var best = x.lower ? Math.min.apply(null, vs) : Math.max.apply(null, vs);
+        ranked.forEach(function (s) {
+          s.log = (s.log || 0) + x.w * Math.log(x.lower ? best / s.fig[x.key] : s.fig[x.key] / best);
+        });
+      });
+      ranked.forEach(function (s) { s.score = 100 * Math.exp(s.log / sum); });
+      ranked.sort(function (a, b) { return b.score - a.score; });
+      head(ws);
+      var body = out.tBodies[0];
+      body.textContent = '';
+      ranked.forEach(function (s, i) {
+        s.rank = i > 0 && ranked[i - 1].score - s.score < 1e-9 ? ranked[i - 1].rank : i + 1;
+      });
+      ranked.concat(list.filter(function (s) { return ranked.indexOf(s) < 0; })).forEach(function (s) {
+        var tr = document.createElement('tr'), on = ranked.indexOf(s) >= 0;
+        cell(tr, on ? String(s.rank) : '–', 'num rank');
+        cell(tr, s.label, 'system');
+        cell(tr, String(s.runs.length), 'num', s.runs.join('\n'));
+        ws.forEach(function (x) {
+          var v = s.fig[x.key];
+          cell(tr, v === undefined ? '–' : v.toPrecision(5), 'num').setAttribute('data-v', v === undefined ? '' : String(v));
+        });
+        cell(tr, on ? s.score.toPrecision(3) : '–', 'num score').setAttribute('data-v', on ? String(s.score) : '');
+        cell(tr, on ? '' : (ws.length ? 'no ' + s.lacks.join(', ') : 'no figure weighted'), 'why');
+        body.appendChild(tr);
+      });
       status.textContent = ws.length ?
-        ranked.length + ' of ' + rows.length + ' runs ranked by ' + by + (ranked.length < rows.length ? '; the others are marked – (hover for why)' : '') :
+        ranked.length + ' of ' + list.length + ' systems ranked by ' + ws.map(function (x) { return x.label + ' ×' + x.w; }).join(', ') :
         'give a figure a weight above 0 to rank';
       return ws;
     }
 
-    // rank scores, sorts and keeps the weights in the address.
+    // rank scores and keeps the weights in the address.
     function rank() {
-      var ws = score(true);
+      var ws = score();
       var h = 'rank=' + ws.map(function (x) { return x.key + ':' + x.w; }).join(',') + (invalid.checked ? '&invalid=1' : '');
       try {
         history.replaceState(null, '', '#' + h);
@@ -331,10 +381,9 @@
       invalid.checked = hash.invalid === '1';
       $('ranking').open = true;
     }
-    score(hash.rank !== undefined);
+    score();
     each(inputs, function (i) { i.addEventListener('change', rank); });
     invalid.addEventListener('change', rank);
-    $('rank-apply').addEventListener('click', rank);
     $('rank-reset').addEventListener('click', function () {
       each(inputs, function (i) { i.value = i.getAttribute('data-default'); });
       invalid.checked = false;
