@@ -357,30 +357,24 @@ func TestBrowser(t *testing.T) {
 
 	// The SKaMPI pages: suites in run order, each with its curves.
 	type suitePlot struct {
-		name                   string
-		curves, bands, refs    int
-		refined                int // markers of refined lengths
-		refsLikeTheirLibraryOp bool
+		name                string
+		curves, bands, refs int
+		refined             int // markers of refined lengths
 	}
 	skampiPlots := func(e *report.Entry) []suitePlot {
-		sk := e.Folded[2].(*skampifold.Folded)
 		var out []suitePlot
-		index := map[string]int{}
-		for _, c := range sk.Curves {
-			i, ok := index[c.Suite.Name]
-			if !ok {
-				i = len(out)
-				index[c.Suite.Name] = i
-				out = append(out, suitePlot{name: c.Suite.Name})
+		for _, curves := range e.Folded[2].(*skampifold.Folded).BySuite() {
+			sp := suitePlot{name: curves[0].Suite.Name, curves: len(curves)}
+			for _, c := range curves {
+				sp.refined += c.Added
+				if c.Op.Pattern == skampi.Collective {
+					sp.bands++
+				}
+				if c.Op.Ref != "" {
+					sp.refs++
+				}
 			}
-			out[i].curves++
-			out[i].refined += c.Added
-			if c.Op.Pattern == skampi.Collective {
-				out[i].bands++
-			}
-			if c.Op.Ref != "" {
-				out[i].refs++
-			}
+			out = append(out, sp)
 		}
 		return out
 	}

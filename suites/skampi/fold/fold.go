@@ -75,6 +75,23 @@ func Fold(r *results.Run) (*Folded, error) {
 	return p, nil
 }
 
+// BySuite groups the curves by suite, the suites in the order the run
+// reached them.
+func (p *Folded) BySuite() [][]*Curve {
+	var out [][]*Curve
+	index := map[string]int{}
+	for _, c := range p.Curves {
+		i, ok := index[c.Suite.Name]
+		if !ok {
+			i = len(out)
+			index[c.Suite.Name] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], c)
+	}
+	return out
+}
+
 // order sorts the rows by the varied parameter and marks the lengths
 // that refinement added to the grid.
 func (c *Curve) order() {

@@ -53,18 +53,16 @@ type PlotCurve struct {
 // newPlotData gathers the curves of p by suite, in the order of the run.
 func newPlotData(p *Folded) *PlotData {
 	d := &PlotData{Suites: []PlotSuite{}}
-	index := map[string]int{}
-	for _, c := range p.Curves {
-		i, ok := index[c.Suite.Name]
-		if !ok {
-			i = len(d.Suites)
-			index[c.Suite.Name] = i
-			d.Suites = append(d.Suites, PlotSuite{Name: c.Suite.Name, Vary: c.Suite.Vary.String(), Text: suiteText(c.Suite)})
+	for _, curves := range p.BySuite() {
+		su := curves[0].Suite
+		ps := PlotSuite{Name: su.Name, Vary: su.Vary.String(), Text: suiteText(su)}
+		for _, c := range curves {
+			if c.Op.Pattern == skampi.PingPong {
+				ps.Pair = su.Pair
+			}
+			ps.Curves = append(ps.Curves, plotCurve(c))
 		}
-		if c.Op.Pattern == skampi.PingPong {
-			d.Suites[i].Pair = c.Suite.Pair
-		}
-		d.Suites[i].Curves = append(d.Suites[i].Curves, plotCurve(c))
+		d.Suites = append(d.Suites, ps)
 	}
 	return d
 }

@@ -58,23 +58,19 @@ func (*Suite) Section(f results.Folded) (template.HTML, error) {
 // with the id of its plot.
 func suiteRows(p *Folded) []suiteRow {
 	var rows []suiteRow
-	index := map[string]int{}
-	for _, c := range p.Curves {
-		i, ok := index[c.Suite.Name]
-		if !ok {
-			i = len(rows)
-			index[c.Suite.Name] = i
-			rows = append(rows, suiteRow{Plot: plotID(i), Name: c.Suite.Name, Text: suiteText(c.Suite), Vary: c.Suite.Vary.String()})
-		}
-		r := &rows[i]
-		r.Curves++
-		r.Points += len(c.Rows)
-		r.Added += c.Added
-		for _, m := range c.Rows {
-			if !m.Has || !m.Converged() {
-				r.NotConverged++
+	for i, curves := range p.BySuite() {
+		su := curves[0].Suite
+		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Vary: su.Vary.String(), Curves: len(curves)}
+		for _, c := range curves {
+			r.Points += len(c.Rows)
+			r.Added += c.Added
+			for _, m := range c.Rows {
+				if !m.Has || !m.Converged() {
+					r.NotConverged++
+				}
 			}
 		}
+		rows = append(rows, r)
 	}
 	return rows
 }
