@@ -60,7 +60,7 @@ func TestPlotData(t *testing.T) {
 func TestSuiteRows(t *testing.T) {
 	rows := suiteRows(foldText(t, synthText(synthConfig, synthLines)))
 	require.Len(t, rows, 5)
-	assert.Equal(t, suiteRow{Plot: "skampi-plot-0", Name: "pp", Text: rows[0].Text, Vary: "length", Curves: 1, Points: 3, Added: 1, NotConverged: 1}, rows[0])
-	assert.Equal(t, suiteRow{Plot: "skampi-plot-2", Name: "coll", Text: rows[2].Text, Vary: "procs", Curves: 2, Points: 2, NotConverged: 1}, rows[2])
+	assert.Equal(t, suiteRow{Plot: "skampi-plot-0", Name: "pp", Text: rows[0].Text, Curves: 1, Points: 3, Added: 1, NotConverged: 1}, rows[0])
+	assert.Equal(t, suiteRow{Plot: "skampi-plot-2", Name: "coll", Text: rows[2].Text, Curves: 2, Points: 2, NotConverged: 1}, rows[2])
 	assert.Equal(t, 1, rows[3].NotConverged, "no value counts as short of ε")
 }

@@ -38,9 +38,9 @@ func (*Suite) SiteReasons(f results.Folded) []string { return f.Verdict().Reason
 
 // A suiteRow is a row of the suite table of a run page.
 type suiteRow struct {
-	Plot, Name, Text, Vary string
-	Curves, Points, Added  int
-	NotConverged           int
+	Plot, Name, Text      string
+	Curves, Points, Added int
+	NotConverged          int
 }
 
 // Section renders the SKaMPI section of a run page.
@@ -60,7 +60,7 @@ func suiteRows(p *Folded) []suiteRow {
 	var rows []suiteRow
 	for i, curves := range p.BySuite() {
 		su := curves[0].Suite
-		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Vary: su.Vary.String(), Curves: len(curves)}
+		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves)}
 		for _, c := range curves {
 			r.Points += len(c.Rows)
 			r.Added += c.Added
