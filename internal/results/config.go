@@ -46,6 +46,27 @@ func (c ConfigReader) OptPosInt(key string) (int64, error) {
 	return PosInt(key, v)
 }
 
+// Increasing returns the value of key as a comma-separated list of
+// positive whole numbers in increasing order; the line must be there.
+func (c ConfigReader) Increasing(key string) ([]int64, error) {
+	v, err := c.Need(key)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, s := range strings.Split(v, ",") {
+		n, err := PosInt(key, strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 0 && n <= out[len(out)-1] {
+			return nil, fmt.Errorf("%s: %s: the values must increase", key, v)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 // PosInt parses the value v of key as a positive whole number.
 func PosInt(key, v string) (int64, error) {
 	n, err := strconv.ParseInt(v, 10, 64)

@@ -257,3 +257,21 @@ func TestJoinWith(t *testing.T) {
 	assert.Equal(t, "a and b", results.JoinWith([]string{"a", "b"}, "and"))
 	assert.Equal(t, "a, b or c", results.JoinWith([]string{"a", "b", "c"}, "or"))
 }
+
+// TestIncreasing: a list line of positive whole numbers, each larger than
+// the one before, with its key named in every error.
+func TestIncreasing(t *testing.T) {
+	r := results.ConfigReader{Suite: "toy", Config: results.Config{"a": "1, 8,4096", "b": "1,0", "c": "2,2", "d": "3,x"}}
+	got, err := r.Increasing("a")
+	require.NoError(t, err)
+	assert.Equal(t, []int64{1, 8, 4096}, got)
+	for key, want := range map[string]string{
+		"b": `b: "0" is not a positive whole number`,
+		"c": "c: 2,2: the values must increase",
+		"d": `d: "x" is not a positive whole number`,
+		"e": "not toy output: no e configuration line",
+	} {
+		_, err := r.Increasing(key)
+		assert.EqualError(t, err, want)
+	}
+}

@@ -200,19 +200,9 @@ func parseConfig(cfg results.Config) (*Config, error) {
 
 // readSizes reads beff-sizes: increasing, the last Lmax.
 func (c *Config) readSizes(r results.ConfigReader) error {
-	sizes, err := r.Need(beff.KeySizes)
-	if err != nil {
+	var err error
+	if c.Sizes, err = r.Increasing(beff.KeySizes); err != nil {
 		return err
-	}
-	for _, s := range strings.Split(sizes, ",") {
-		l, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil || l <= 0 {
-			return fmt.Errorf("%s: %q is not a positive number of bytes", beff.KeySizes, s)
-		}
-		if len(c.Sizes) > 0 && l <= c.Sizes[len(c.Sizes)-1] {
-			return fmt.Errorf("%s: %s: the sizes must increase", beff.KeySizes, sizes)
-		}
-		c.Sizes = append(c.Sizes, l)
 	}
 	if last := c.Sizes[len(c.Sizes)-1]; last != c.Lmax {
 		return fmt.Errorf("%s: the largest size %d differs from %s %d", beff.KeySizes, last, beff.KeyLmax, c.Lmax)

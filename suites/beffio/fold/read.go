@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
@@ -289,18 +288,11 @@ func parseConfig(cfg results.Config) (*Config, error) {
 
 // readPartitions reads beffio-partitions: increasing, at most N.
 func (c *Config) readPartitions(r results.ConfigReader) error {
-	v, err := r.Need(beffio.KeyPartitions)
+	parts, err := r.Increasing(beffio.KeyPartitions)
 	if err != nil {
 		return err
 	}
-	for _, s := range strings.Split(v, ",") {
-		p, err := results.PosInt(beffio.KeyPartitions, strings.TrimSpace(s))
-		if err != nil {
-			return err
-		}
-		if len(c.Partitions) > 0 && int(p) <= c.Partitions[len(c.Partitions)-1] {
-			return fmt.Errorf("%s: %s: the partitions must increase", beffio.KeyPartitions, v)
-		}
+	for _, p := range parts {
 		if int(p) > c.N {
 			return fmt.Errorf("%s: partition %d is larger than %s %d", beffio.KeyPartitions, p, results.KeyProcs, c.N)
 		}
