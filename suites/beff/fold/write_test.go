@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beff"
 )
 
@@ -35,20 +36,7 @@ func TestWriteText(t *testing.T) {
 		assert.Regexp(t, want, text)
 	}
 
-	// The text must not disturb benchfmt output that follows it: no line
-	// may parse as a configuration, unit or benchmark line.
-	r := benchfmt.NewReader(strings.NewReader(text+"BenchmarkX 1 1 ns/op\n"), "text")
-	var results int
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.Result:
-			results++
-			assert.Empty(t, rec.Config, "configuration read from the protocol text")
-		default:
-			t.Errorf("protocol text parses as %#v", rec)
-		}
-	}
-	assert.Equal(t, 1, results)
+	resultstest.NoBenchfmtLines(t, text)
 }
 
 func TestSummaryRoundTrip(t *testing.T) {

@@ -132,8 +132,8 @@ func TestWriteText(t *testing.T) {
 		"-3.000 0.500 0.000 µs (min median max), uncertain by ±0.200 µs",
 		"MPI_Send/MPI_Recv ping-pong bandwidth, 1024 bytes, slowest pair",
 		"MPI_Barrier on 4 processes",
-		"\ncoll: allreduce (collective): MPI_Allreduce",
-		"\npp: send-recv (ping-pong): MPI_Send / MPI_Recv; times in µs; refinement added 1 length (+)\n",
+		"\nSuite coll, allreduce (collective): MPI_Allreduce",
+		"\nSuite pp, send-recv (ping-pong): MPI_Send / MPI_Recv; times in µs; refinement added 1 length (+)\n",
 		"suite=pp/op=send-recv/pair=max/L=32 +",
 		"  suite file       synth.yaml sha256:0123456789abcdef\n",
 		"    pp             1 op, L 1…1024 ×1024 refined; ε 0.03, 8-1000 reps, 1s per point; window, cache auto\n",
@@ -150,6 +150,7 @@ func TestWriteText(t *testing.T) {
 	}
 	// The barrier's straggler shows in its row: rank max 9.500.
 	assert.Regexp(t, `suite=coll/op=barrier/procs=4 +7\.000 .* 6\.900 +7\.000 +9\.500\n`, out)
+	resultstest.NoBenchfmtLines(t, out)
 }
 
 // TestJSON writes the document of the synthetic run, decodes it strictly

@@ -109,7 +109,7 @@ func (p *Folded) writeTables(w io.Writer) {
 		if t.Added > 0 {
 			added = fmt.Sprintf("; refinement added %d length%s (+)", t.Added, results.Plural(t.Added))
 		}
-		fmt.Fprintf(w, "\n%s: %s (%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, t.Op.Call, added)
+		fmt.Fprintf(w, "\nSuite %s, %s (%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, t.Op.Call, added)
 		tab := results.Table{Left: 1}
 		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)
 		if p.Sources != nil {
