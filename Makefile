@@ -1,9 +1,11 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
-#   make test                                   unit tests + real mpirun jobs
-#   make deps                                   install Open MPI, pkg-config, Chromium and npm (Debian) if missing, and the assets
+#   make test                                   unit tests + real MPI jobs
+#   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
+#   make deps                                   install the MPI library, pkg-config, Chromium and npm (Debian) if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
+# MPI=openmpi (default) or MPI=mpich picks the MPI library for all of them.
 
 NP      ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
@@ -15,16 +17,39 @@ PLOTLY_VERSION := 4.1.1
 PLOTLY_SHA256  := ea907f854b6cec4f6a2fa71540ec019a21ed2c61e6a109ddd5c072103a96eed0
 PLOTLY_DIR     := internal/report/assets/vendor
 
-.PHONY: all bench beff beffio skampi test deps deps-mpi apt assets build vet clean
+# the MPI library: Debian packages, pkg-config name (the cgo layer's build tag
+# picks it), launcher
+MPI ?= openmpi
+ifeq ($(MPI),openmpi)
+MPI_PKGS := openmpi-bin libopenmpi-dev
+MPI_PC   := ompi-c
+MPI_RUN  := mpirun.openmpi
+else ifeq ($(MPI),mpich)
+MPI_PKGS := mpich libmpich-dev
+MPI_PC   := mpich
+MPI_RUN  := mpiexec.hydra
+else
+$(error MPI=$(MPI): the MPI library is openmpi or mpich)
+endif
+TAGS := mpi,$(MPI)
+export BEFF_MPI := $(MPI)
+
+.PHONY: all bench beff beffio skampi test cluster-test deps deps-mpi deps-cluster apt assets build vet clean
 
 all: test
 
-## deps-mpi: Open MPI (mpirun, headers, pkg-config file) from Debian when missing:
-## all that building and running the benchmarks needs.
+## deps-mpi: the MPI library MPI names (launcher, headers, pkg-config file)
+## from Debian when missing: all that building and running the benchmarks needs.
 deps-mpi:
-	@if command -v mpirun >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists mpi-c; then \
-		echo "deps: Open MPI present: $$(mpirun --version 2>/dev/null | head -1)"; \
-	else $(MAKE) --no-print-directory apt PKGS="openmpi-bin libopenmpi-dev pkg-config"; fi
+	@if command -v $(MPI_RUN) >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(MPI_PC); then \
+		echo "deps: $(MPI) present: $$(pkg-config --modversion $(MPI_PC))"; \
+	else $(MAKE) --no-print-directory apt PKGS="$(MPI_PKGS) pkg-config"; fi
+
+## deps-cluster: what the emulated cluster needs (iproute2, iperf3)
+deps-cluster: deps-mpi
+	@if command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 && command -v iperf3 >/dev/null 2>&1; then \
+		echo "deps: iproute2 and iperf3 present"; \
+	else $(MAKE) --no-print-directory apt PKGS="iproute2 iperf3"; fi
 
 ## deps: deps-mpi, plus Chromium (browser test of beff report) and npm (assets)
 ## when missing, then the assets.
@@ -63,30 +88,35 @@ assets:
 
 ## build: the MPI test binary ./beff.test
 build: deps-mpi
-	$(GO) test -c -tags mpi -ldflags '$(LDFLAGS)' -o beff.test .
+	$(GO) test -c -tags $(TAGS) -ldflags '$(LDFLAGS)' -o beff.test .
 
-## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>.txt
+## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-mpich].txt
 bench: build
-	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
 
 ## beff, beffio, skampi: one benchmark only
 beff: build
-	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeff$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeff$$' tools/bench.sh
 beffio: build
-	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeffIO$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeffIO$$' tools/bench.sh
 skampi: build
-	@NP=$(NP) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkSkampi$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkSkampi$$' tools/bench.sh
 
 ## test: vet, unit tests, and the integration tests that run real mpirun jobs;
 ## BEFF_REQUIRE_BROWSER=1: the browser test of beff report fails rather than skips
 test: deps
 	$(GO) vet ./...
-	$(GO) vet -tags mpi ./...
-	$(GO) test -tags mpi -count=1 ./internal/mpi/ ./harness/
+	$(GO) vet -tags $(TAGS) ./...
+	$(GO) test -tags $(TAGS) -count=1 ./internal/mpi/ ./harness/
 	BEFF_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
 
+## cluster-test: b_eff, b_eff_io and SKaMPI across emulated nodes (network
+## namespaces, rate-limited links; needs root), the link figures, and faults
+cluster-test: deps-cluster
+	BEFF_CLUSTER_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestCluster' .
+
 vet:
-	$(GO) vet ./... && $(GO) vet -tags mpi ./...
+	$(GO) vet ./... && $(GO) vet -tags $(TAGS) ./...
 
 clean:
 	rm -f beff.test q.txt io.txt

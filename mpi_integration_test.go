@@ -1,9 +1,10 @@
 package beff_test
 
-// Integration tests: real mpirun jobs on a test binary built with -tags mpi.
-// Every mpirun runs under its own --timeout, so a rank that fails makes the
-// job fail instead of hanging it. Set BEFF_SKIP_MPI=1 to skip them on a
-// machine without MPI (make test installs Open MPI and runs them).
+// Integration tests: real MPI jobs on a test binary built with -tags mpi,
+// under the library BEFF_MPI names (launch_test.go). Every job runs under its
+// launcher's own timeout, so a rank that fails makes the job fail instead of
+// hanging it. Set BEFF_SKIP_MPI=1 to skip them on a machine without MPI
+// (make test installs the library and runs them).
 
 import (
 	"bytes"
@@ -18,13 +19,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 )
-
-const mpirunTimeout = "300" // seconds, mpirun --timeout
 
 var (
 	buildOnce sync.Once
@@ -32,25 +32,26 @@ var (
 	buildErr  error
 )
 
-// mpiBinary builds the test binary with (or without) -tags mpi once per test
-// process.
+// mpiBinary builds the test binary with (or without) the tags of the test
+// library once per test process.
 func mpiBinary(t *testing.T, tags bool) string {
 	t.Helper()
 	if os.Getenv("BEFF_SKIP_MPI") == "1" {
 		t.Skip("BEFF_SKIP_MPI=1")
 	}
-	if n, err := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_SIZE")); err == nil && n > 1 {
+	if n, ok := mpi.LauncherSize(); ok && n > 1 {
 		t.Skip("inside an MPI job: the integration tests launch their own")
 	}
-	if _, err := exec.LookPath("mpirun"); err != nil {
-		t.Fatal("mpirun not found: run `make deps` (installs Open MPI) or set BEFF_SKIP_MPI=1")
+	lib := testLib(t)
+	if _, err := lib.launcher(); err != nil {
+		t.Fatal(err)
 	}
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "beff-it-")
 		if buildErr != nil {
 			return
 		}
-		for _, b := range []struct{ out, tag string }{{"beff.test", "mpi"}, {"nompi.test", ""}} {
+		for _, b := range []struct{ out, tag string }{{"beff.test", lib.tags}, {"nompi.test", ""}} {
 			args := []string{"test", "-c", "-o", filepath.Join(buildDir, b.out)}
 			if b.tag != "" {
 				args = append(args, "-tags", b.tag)
@@ -74,13 +75,17 @@ type jobResult struct {
 	code           int
 }
 
-// mpirun runs bin on np processes (oversubscribed) with args.
+// mpirun runs bin on np processes (oversubscribed) with args, under the
+// test library's launcher.
 func mpirun(t *testing.T, np int, bin string, args ...string) jobResult {
 	t.Helper()
-	full := append([]string{"--oversubscribe", "--timeout", mpirunTimeout, "-np", strconv.Itoa(np), bin}, args...)
-	cmd := exec.Command("mpirun", full...)
-	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-		"OMPI_MCA_rmaps_base_oversubscribe=1")
+	return runJob(t, testLib(t).command(t, np, bin, args...))
+}
+
+// runJob runs a launcher's command and returns what it wrote and its exit
+// code.
+func runJob(t *testing.T, cmd *exec.Cmd) jobResult {
+	t.Helper()
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	err := cmd.Run()
@@ -89,7 +94,7 @@ func mpirun(t *testing.T, np int, bin string, args ...string) jobResult {
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("mpirun: %v", err)
+		t.Fatalf("%s: %v", cmd.Path, err)
 	}
 	return jobResult{so.String(), se.String(), code}
 }
@@ -160,7 +165,7 @@ func parse(t *testing.T, out string) parsed {
 // gives a positive b_eff.
 func TestQuickBeff(t *testing.T) {
 	bin := mpiBinary(t, true)
-	for np := 1; np <= 5; np++ {
+	for np := 1; np <= testLib(t).procs(5); np++ {
 		t.Run(fmt.Sprintf("np=%d", np), func(t *testing.T) {
 			res := mpirun(t, np, bin, append(quick, "-beff.seed=42")...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
@@ -288,7 +293,7 @@ func TestGoTestUnderMpirun(t *testing.T) {
 	mpiBinary(t, true) // skips and checks like the others
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
-	res := mpirun(t, 2, goBin, "test", "-tags", "mpi", "-run", "^$", "-bench", "^BenchmarkBeff$", "-short", ".")
+	res := mpirun(t, 2, goBin, "test", "-tags", testLib(t).tags, "-run", "^$", "-bench", "^BenchmarkBeff$", "-short", ".")
 	require.Equal(t, 0, res.code, "stderr:\n%s\nstdout:\n%s", res.stderr, res.stdout)
 	p := parse(t, res.stdout)
 	require.NotEmpty(t, p.count)

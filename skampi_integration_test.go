@@ -25,7 +25,7 @@ var quickSkampi = []string{"-test.run", "^$", "-test.bench", "^BenchmarkSkampi$"
 // fold of the output works.
 func TestQuickSkampi(t *testing.T) {
 	bin := mpiBinary(t, true)
-	for np := 1; np <= 5; np++ {
+	for np := 1; np <= testLib(t).procs(5); np++ {
 		sync := skampi.SyncWindow
 		if np > 2 {
 			sync = skampi.SyncBarrier
@@ -209,8 +209,7 @@ func killDuring(t *testing.T, bin, out, marker string, args []string) int {
 	f, err := os.Create(out)
 	require.NoError(t, err)
 	defer f.Close()
-	cmd := exec.Command("mpirun", append([]string{"--timeout", mpirunTimeout, "-np", "2", bin}, args...)...)
-	cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+	cmd := testLib(t).command(t, 2, bin, args...)
 	cmd.Stdout = f
 	require.NoError(t, cmd.Start())
 	done := make(chan error, 1)
@@ -244,7 +243,7 @@ func rankPid(t *testing.T, bin string, rank int) int {
 		}
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
 		env, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-		if strings.HasPrefix(string(cmdline), bin+"\x00") && strings.Contains("\x00"+string(env)+"\x00", "\x00OMPI_COMM_WORLD_RANK="+strconv.Itoa(rank)+"\x00") {
+		if strings.HasPrefix(string(cmdline), bin+"\x00") && testLib(t).rankOf(string(env), rank) {
 			return pid
 		}
 	}

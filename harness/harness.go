@@ -50,7 +50,7 @@ const (
 	ExitBadInput   = 2 // flags, paths or rank counts rejected before measuring
 	ExitValidation = 3 // a received message failed validation
 	ExitMPI        = 4 // an MPI call failed
-	ExitSuite      = 5 // the first exit code a suite may define
+	ExitSuite      = 5 // the first exit code a suite may define (5 to 9)
 )
 
 var mpiThread = flag.String("mpi.thread", "single", "MPI thread level to ask for: single (default: what a plain C program gets from MPI_Init; beff makes every MPI call from the thread that initialised MPI), funneled, serialized or multiple")
@@ -81,6 +81,8 @@ func run(m *testing.M) int {
 		s.Stop(ExitBadInput, oc.Err)
 	}
 	s.Job = oc.Job
+	s.handleTermination()
+	s.startLifeline()
 	forceFlags()
 	prepare(s)
 	if s.IsRoot() {
@@ -91,6 +93,7 @@ func run(m *testing.M) int {
 	code := mpi.Serve(m.Run) // every MPI call on this thread
 	// Agree on one exit code (a failed test on any rank fails the job).
 	code = int(s.World().MaxAll([]int64{int64(code)})[0])
+	sayGoodbye()
 	if err := mpi.Finalize(); err != nil {
 		fmt.Fprintf(os.Stderr, "beff: %v\n", err)
 		return ExitMPI

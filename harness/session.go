@@ -116,6 +116,7 @@ func (s *Session) Stop(code int, msg string) {
 	if f, ok := s.Out.(*os.File); ok {
 		f.Sync()
 	}
+	sayGoodbye()
 	mpi.Finalize()
 	os.Exit(code)
 }
@@ -131,6 +132,7 @@ func (s *Session) Fail(context string, err error) {
 // Abort takes the whole job down from this rank with code, without
 // waiting for the others (MPI_Abort).
 func (s *Session) Abort(code int) {
+	sayGoodbye()
 	mpi.Abort(mpi.World, code)
 	os.Exit(code)
 }

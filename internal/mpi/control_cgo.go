@@ -3,7 +3,6 @@
 package mpi
 
 /*
-#cgo pkg-config: mpi-c
 #include <stdlib.h>
 #include <string.h>
 #include "control.h"

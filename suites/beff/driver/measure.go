@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -17,6 +18,7 @@ import (
 func (r *run) measure(b *testing.B, pt point) {
 	k := loopKey{pt.p.Name, pt.m}
 	l := r.st.Sizes[pt.si]
+	defer r.s.Watch("b_eff "+beff.Name(pt.p.Name, l, pt.m), r.predicted(pt), "beff.watchdog", *flagWatchdog)()
 	ll := r.decideLoopLength(k, pt.p, l, pt.forceLL)
 	times, fault, faultRep := r.repeat(pt, l, ll)
 	var tmax []float64
@@ -34,6 +36,16 @@ func (r *run) measure(b *testing.B, pt point) {
 		r.report(b, pt, l, ll, tmax[:pt.reps])
 	}
 	r.progress.Done()
+}
+
+// predicted is about how long a measurement takes, for the watchdog: its
+// repetitions (and a probe) of the loop time target, or under the shortcut
+// (loop length 1 of a size predicted slow) the shortcut's limit.
+func (r *run) predicted(pt point) time.Duration {
+	if pt.forceLL != 0 {
+		return time.Duration(r.st.Shortcut * float64(time.Second))
+	}
+	return time.Duration(float64(pt.reps+1) * r.st.Target * float64(time.Second))
 }
 
 // decideLoopLength decides the loop length on rank 0: forced, or from the

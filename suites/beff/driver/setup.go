@@ -26,6 +26,7 @@ var (
 	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
 	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
+	flagWatchdog  = harness.WatchdogFlag("beff", "b_eff")
 )
 
 // name keys the settings of b_eff in the job.
@@ -71,6 +72,9 @@ func setup(job *harness.Job) (any, error) {
 	}
 	if math.IsNaN(st.Rmax) || math.IsInf(st.Rmax, 0) || st.Rmax < 0 {
 		return nil, fmt.Errorf("-beff.rmax=%v: Rmax must be a positive number of GFlop/s (or 0 for none)", *flagRmax)
+	}
+	if err := harness.CheckWatchdog("beff.watchdog", *flagWatchdog); err != nil {
+		return nil, err
 	}
 	if math.IsNaN(st.Shortcut) || st.Shortcut < 0 {
 		return nil, fmt.Errorf("-beff.shortcut-limit=%v: the limit must be a number of seconds ≥ 0", *flagShortcut)

@@ -59,6 +59,7 @@ func Benchmark(b *testing.B) {
 	r.table = beffio.Table(r.st.MPART)
 	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
 	r.prepareDir()
+	s.OnAbort(r.removeScratch)
 	defer r.cleanup()
 	r.reportHints()
 	maxMem := int64(0)
@@ -157,6 +158,25 @@ func (r *run) cleanup() {
 	}
 }
 
+// removeScratch removes the files of this rank, and the directory the run
+// created, when the process ends early (its watchdog fired, or the launcher
+// terminated it): with the network gone there is no barrier to wait for, so
+// every rank removes what it knows of.
+func (r *run) removeScratch() {
+	if r.st.Keep || r.st.Dir == "" {
+		return
+	}
+	for _, f := range r.files {
+		os.Remove(f)
+	}
+	if r.st.OwnDir {
+		os.RemoveAll(r.st.Dir)
+	}
+}
+
+// seconds is a time in seconds as a duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
 func (r *run) path(n int, t beffio.Type, rank int) string {
 	if t == beffio.Separated {
 		return filepath.Join(r.st.Dir, fmt.Sprintf("beffio_n%d_%s_r%d.dat", n, t, rank))
@@ -215,6 +235,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Ty
 			os.Remove(path) // an existing file of the same name is removed first
 		}
 	}
+	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *flagWatchdog)()
 	p.g.Barrier()
 	t0 := mpi.Wtime()
 	fh := r.open(p, comm, path, acc, t)

@@ -41,6 +41,7 @@ type measured struct {
 // pattern measures one pattern and returns the bytes it moved (all ranks).
 func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) int64 {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
+	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
 	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Type: pat.Type, Len: pat.Mem, L: pat.L,
 		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Access: acc}}
 	if acc == beffio.Read {

@@ -35,6 +35,7 @@ var (
 	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start); time-driven patterns that reach their share stop early and the run is NOT VALID")
 	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
 	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
+	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
 	flagCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -78,6 +79,9 @@ func setup(job *harness.Job) (any, error) {
 		Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop), DropCaches: "off"}
 	if job.Short && !harness.IsSet("beffio.T") {
 		st.T = 6
+	}
+	if err := harness.CheckWatchdog("beffio.watchdog", *flagWatchdog); err != nil {
+		return nil, err
 	}
 	for _, check := range []func(*harness.Job) error{st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
 		if err := check(job); err != nil {

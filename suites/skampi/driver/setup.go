@@ -23,6 +23,7 @@ var (
 	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
 	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
+	flagWatchdog  = harness.WatchdogFlag("skampi", "skampi")
 )
 
 // fieldFlags are the flags that stand for a field of a suite: each gives
@@ -82,6 +83,9 @@ type Settings struct {
 // settings.
 func setup(job *harness.Job) (any, error) {
 	st := Settings{TestFault: *flagTestFault, Yield: job.Oversub != ""}
+	if err := harness.CheckWatchdog("skampi.watchdog", *flagWatchdog); err != nil {
+		return nil, err
+	}
 	data, err := st.readFile()
 	if err != nil {
 		return nil, err

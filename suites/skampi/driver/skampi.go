@@ -227,6 +227,7 @@ func (r *run) ranks(pt skampi.Point) (string, []int) {
 func (r *run) point(b *testing.B, su *skampi.Suite, pt skampi.Point) Result {
 	var res Result
 	b.Run(pt.Name(), func(b *testing.B) {
+		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *flagWatchdog)()
 		m := r.member(pt)
 		res = Result{}
 		if m.g != nil {

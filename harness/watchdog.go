@@ -1,0 +1,171 @@
+package harness
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The watchdog ends the job from any rank whose current measurement makes
+// no progress for too long — a link that went down leaves MPI waiting in
+// TCP retransmissions for a quarter of an hour, with no error — and the
+// cleanup hooks (a suite's scratch files) run when it fires and when the
+// launcher terminates the process (SIGTERM, SIGINT, SIGHUP). Unlike the
+// rest of the harness it acts on one rank alone: the others cannot be
+// asked, the network being the thing that failed.
+
+// WatchdogFactor times the predicted time of a measurement, but at least
+// WatchdogFloor, is how long it may take before the watchdog fires (at
+// most the suite's -<suite>.watchdog). The floor lies above the time Open
+// MPI's daemons take to notice a node that stopped answering with the
+// keepalive settings of tools/bench.sh (about 16 s): their way of ending
+// the job is the cleaner one, and a process that ends before they noticed
+// leaves mpirun waiting for the lost node.
+const (
+	WatchdogFactor  = 10
+	WatchdogFloor   = 30 * time.Second
+	DefaultWatchdog = 10 * time.Minute
+)
+
+// ExitWatchdog is the exit code of a process its watchdog ended;
+// ExitLost that of rank 0 when another process was lost (lifeline.go).
+const (
+	ExitWatchdog = 10
+	ExitLost     = 11
+)
+
+// WatchdogFlag defines the flag -<prefix>.watchdog of a suite.
+func WatchdogFlag(prefix, suite string) *time.Duration {
+	return flag.Duration(prefix+".watchdog", DefaultWatchdog, suite+": end the job when one measurement makes no progress for this long "+
+		fmt.Sprintf("(sooner: %d× its predicted time, but at least %v); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor))
+}
+
+// WatchLimit is how long a measurement predicted to take predicted may run
+// under a watchdog of at most bound (0: off).
+func WatchLimit(predicted, bound time.Duration) time.Duration {
+	if bound <= 0 {
+		return 0
+	}
+	return min(bound, max(WatchdogFactor*predicted, WatchdogFloor))
+}
+
+// watched is the measurement in progress.
+type watched struct {
+	what  string        // its name, "" for none
+	flag  string        // the flag that bounds it
+	start time.Time     // when it started
+	limit time.Duration // how long it may take
+}
+
+type watch struct {
+	mu      sync.Mutex
+	current watched
+	hooks   []func()
+	started bool
+}
+
+var dog watch
+
+// Watch starts the watchdog's clock for the measurement what, predicted to
+// take predicted, under the suite's flag (its name, e.g. "beff.watchdog",
+// and value). The returned function stops the clock; where Watch was
+// called inside another measurement, the clock of that one starts anew.
+func (s *Session) Watch(what string, predicted time.Duration, flagName string, bound time.Duration) func() {
+	limit := WatchLimit(predicted, bound)
+	if limit == 0 {
+		return func() {}
+	}
+	dog.mu.Lock()
+	prev := dog.current
+	dog.current = watched{what, flagName, time.Now(), limit}
+	if !dog.started {
+		dog.started = true
+		go s.watchLoop()
+	}
+	dog.mu.Unlock()
+	return func() {
+		dog.mu.Lock()
+		dog.current = prev
+		dog.current.start = time.Now()
+		dog.mu.Unlock()
+	}
+}
+
+// OnAbort adds a hook that the watchdog and the termination handler run
+// before the process ends (on this rank).
+func (s *Session) OnAbort(f func()) {
+	dog.mu.Lock()
+	dog.hooks = append(dog.hooks, f)
+	dog.mu.Unlock()
+}
+
+// watchLoop checks the clock four times a second.
+func (s *Session) watchLoop() {
+	for range time.Tick(250 * time.Millisecond) {
+		dog.mu.Lock()
+		w := dog.current
+		dog.mu.Unlock()
+		if el := time.Since(w.start); w.what != "" && el > w.limit {
+			s.endNow(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
+				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, flagLimit(w.flag)))
+		}
+	}
+}
+
+func flagLimit(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return "?"
+}
+
+// inProgress is the measurement in progress, or "".
+func inProgress() string {
+	dog.mu.Lock()
+	defer dog.mu.Unlock()
+	return dog.current.what
+}
+
+// endNow prints msg with this rank, runs the cleanup hooks and exits with
+// code, without MPI: the MPI library may be the part that hangs.
+func (s *Session) endNow(code int, msg string) {
+	fmt.Fprintf(s.Log, "beff: rank %d: %s\n", s.Rank, msg)
+	sayGoodbye() // this rank named its own end
+	dog.mu.Lock()
+	hooks := dog.hooks
+	dog.hooks = nil
+	dog.mu.Unlock()
+	for _, h := range hooks {
+		h()
+	}
+	os.Exit(code)
+}
+
+// handleTermination runs the cleanup hooks when the launcher terminates the
+// process (it sends SIGTERM when another process failed, or on ^C), naming
+// the measurement in progress.
+func (s *Session) handleTermination() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	go func() {
+		sig := <-ch
+		msg := fmt.Sprintf("terminated (%v)", sig)
+		what := inProgress()
+		if what != "" {
+			msg += " during " + what
+		}
+		s.endNow(128+int(sig.(syscall.Signal)), msg)
+	}()
+}
+
+// CheckWatchdog checks the value of a -<suite>.watchdog flag.
+func CheckWatchdog(name string, d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("-%s=%v: the watchdog's limit must be a positive duration, or 0 to turn it off", name, d)
+	}
+	return nil
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# tools/cluster.sh: an emulated cluster on one Linux machine, for running beff
+# on "N nodes" without N machines. Needs root and iproute2.
+#
+# A cluster ID has K nodes n0 … n<K-1>. Each node is a network namespace
+# beff-<ID>-n<i> with one interface eth0 (10.77.0.<i+1>/24), joined through
+# a veth pair to a bridge in a namespace of its own, beff-<ID>-sw. Each link
+# is shaped in both directions with a token bucket (tc tbf) to RATE (tc's
+# notation: 1gbit, 500mbit; "none" leaves it unshaped). Nothing is created in
+# the machine's own namespace, so clusters with different IDs never collide.
+# Processes started on a node see its hostname (a UTS namespace), an
+# /etc/hosts that names every node (bind-mounted in a private mount
+# namespace), System V IPC and a /dev/shm of their own (an IPC namespace and
+# a tmpfs), so that no MPI library takes two nodes for one and talks through
+# shared memory; the rest of the file system is the machine's, shared by all
+# nodes.
+#
+#   cluster.sh up ID K [RATE]      create (RATE default 1gbit)
+#   cluster.sh down ID             kill what runs on its nodes, remove it all
+#   cluster.sh gc                  remove every cluster whose owner process is gone
+#   cluster.sh list                the clusters present
+#   cluster.sh exec ID NODE CMD…   run CMD on a node (NODE: n0, n1, …)
+#   cluster.sh link ID NODE up|down   take a node's link down or up again
+#   cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS…
+#                                  run the library's launcher on n0 with the
+#                                  agent and interfaces set; ARGS as for
+#                                  mpirun (Open MPI) or mpiexec.hydra (MPICH)
+#   cluster.sh agent ID HOST CMD…  the remote-shell agent the launchers call
+#
+# The owner of a cluster is the process that ran `up` (or BEFF_CLUSTER_OWNER):
+# `gc` removes clusters whose owner is gone, so an interrupted test leaves
+# nothing behind for long.
+set -euo pipefail
+
+STATE=${BEFF_CLUSTER_STATE:-/run/beff-cluster}
+SELF=$(readlink -f "$0")
+SUBNET=10.77.0
+
+die() { echo "cluster: $*" >&2; exit 2; }
+
+need_root() { [ "$(id -u)" = 0 ] || die "needs root (network namespaces, tc)"; }
+
+check_id() {
+	case "$1" in
+	'' | *[!a-z0-9]* ) die "cluster ID '$1': lower-case letters and digits only" ;;
+	esac
+	[ ${#1} -le 16 ] || die "cluster ID '$1': at most 16 characters"
+}
+
+ns() { echo "beff-$1-$2"; }
+
+ns_exists() { ip netns list 2>/dev/null | awk '{print $1}' | grep -qx "$1"; }
+
+nodes_of() { cat "$STATE/$1/nodes" 2>/dev/null || die "no cluster '$1' (see: cluster.sh list)"; }
+
+# shape DEV NS RATE: a token bucket of RATE on the egress of DEV in NS. The
+# bucket holds 1 ms of traffic but at least 64 KiB, so that a segmentation-
+# offloaded packet fits; the queue holds at most 20 ms.
+shape() {
+	local dev=$1 n=$2 rate=$3
+	[ "$rate" = none ] && return 0
+	ip netns exec "$n" tc qdisc add dev "$dev" root tbf rate "$rate" burst "$(burst "$rate")" latency 20ms
+}
+
+# burst RATE: bytes in 1 ms at RATE (bit/s, tc suffixes k/m/g), at least 64 KiB.
+burst() {
+	local r=${1,,} m=1
+	case "$r" in
+	*gbit) m=1000000000; r=${r%gbit} ;;
+	*mbit) m=1000000; r=${r%mbit} ;;
+	*kbit) m=1000; r=${r%kbit} ;;
+	*bit) r=${r%bit} ;;
+	*) die "rate '$1': write it as tc does, e.g. 1gbit, 500mbit" ;;
+	esac
+	case "$r" in '' | *[!0-9]*) die "rate '$1': a whole number with a unit, e.g. 1gbit" ;; esac
+	local b=$((r * m / 8 / 1000))
+	[ "$b" -ge 65536 ] || b=65536
+	echo "$b"
+}
+
+up() {
+	local id=$1 k=$2 rate=${3:-1gbit}
+	check_id "$id"
+	case "$k" in '' | *[!0-9]*) die "nodes '$k': a number from 1 to 200" ;; esac
+	[ "$k" -ge 1 ] && [ "$k" -le 200 ] || die "nodes '$k': a number from 1 to 200"
+	[ "$rate" = none ] || burst "$rate" >/dev/null
+	[ ! -e "$STATE/$id" ] || die "cluster '$id' exists (cluster.sh down $id)"
+	mkdir -p "$STATE/$id"
+	echo "${BEFF_CLUSTER_OWNER:-$PPID}" >"$STATE/$id/owner"
+	echo "$rate" >"$STATE/$id/rate"
+	trap 'down "$id" >/dev/null 2>&1' ERR
+	local sw; sw=$(ns "$id" sw)
+	ip netns add "$sw"
+	ip -n "$sw" link set lo up
+	ip -n "$sw" link add br0 type bridge
+	ip -n "$sw" link set br0 up
+	{ echo "127.0.0.1 localhost"; } >"$STATE/$id/hosts"
+	local i n
+	for ((i = 0; i < k; i++)); do
+		n=$(ns "$id" "n$i")
+		ip netns add "$n"
+		ip -n "$n" link set lo up
+		ip link add eth0 netns "$n" type veth peer name "p$i" netns "$sw"
+		ip -n "$n" addr add "$SUBNET.$((i + 1))/24" dev eth0
+		ip -n "$n" link set eth0 up
+		ip -n "$sw" link set "p$i" master br0 up
+		shape eth0 "$n" "$rate"
+		shape "p$i" "$sw" "$rate"
+		echo "$SUBNET.$((i + 1)) n$i" >>"$STATE/$id/hosts"
+	done
+	printf '#!/bin/sh\nexec %q agent %q "$@"\n' "$SELF" "$id" >"$STATE/$id/agent"
+	chmod +x "$STATE/$id/agent"
+	echo "$k" >"$STATE/$id/nodes"
+	trap - ERR
+	echo "cluster $id: $k nodes n0..n$((k - 1)) ($SUBNET.1-$k), links $rate; agent $STATE/$id/agent" >&2
+}
+
+down() {
+	local id=$1 n
+	check_id "$id"
+	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^beff-$id-" || true); do
+		ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+		ip netns del "$n" 2>/dev/null || true
+	done
+	rm -rf "${STATE:?}/$id"
+}
+
+gc() {
+	local d id owner
+	for d in "$STATE"/*/; do
+		[ -d "$d" ] || continue
+		id=$(basename "$d"); owner=$(cat "$d/owner" 2>/dev/null || echo 0)
+		if ! kill -0 "$owner" 2>/dev/null; then echo "cluster: removing $id (owner $owner gone)" >&2; down "$id"; fi
+	done
+	# namespaces of clusters whose state is gone
+	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep '^beff-' || true); do
+		id=${n#beff-}; id=${id%%-*}
+		[ -d "$STATE/$id" ] || { ip netns pids "$n" | xargs -r kill -9 2>/dev/null || true; ip netns del "$n" 2>/dev/null || true; }
+	done
+}
+
+# on ID NODE CMD…: CMD in the node's network namespace, with the node's
+# hostname and /etc/hosts, in a private mount namespace.
+on() {
+	local id=$1 node=$2; shift 2
+	local n; n=$(ns "$id" "$node")
+	ip netns exec "$n" unshare --uts --ipc --mount --propagation private \
+		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm && shift 2 && exec "$@"' \
+		sh "$node" "$STATE/$id/hosts" "$@"
+}
+
+# agent ID HOST CMD…: what ssh would do — run the words of CMD as one shell
+# command on HOST — or fail as ssh fails for a host it cannot reach (exit 255).
+agent() {
+	local id=$1 host=$2; shift 2
+	local k; k=$(nodes_of "$id")
+	case "$host" in
+	n[0-9]*) ;;
+	*) echo "ssh: Could not resolve hostname $host: Name or service not known" >&2; exit 255 ;;
+	esac
+	local i=${host#n}
+	[ "$i" -lt "$k" ] && ns_exists "$(ns "$id" "$host")" ||
+		{ echo "ssh: connect to host $host port 22: No route to host" >&2; exit 255; }
+	on "$id" "$host" sh -c "$*"
+}
+
+exec_cmd() {
+	local id=$1 node=$2; shift 2
+	nodes_of "$id" >/dev/null
+	ns_exists "$(ns "$id" "$node")" || die "cluster $id has no node '$node'"
+	on "$id" "$node" "$@"
+}
+
+link() {
+	local id=$1 node=$2 state=$3
+	case "$state" in up | down) ;; *) die "link: up or down, not '$state'" ;; esac
+	ip -n "$(ns "$id" "$node")" link set eth0 "$state"
+}
+
+mpirun_cmd() {
+	local id=$1; shift
+	local lib=${MPI:-openmpi}
+	if [ "${1:-}" = -mpi ]; then lib=$2; shift 2; fi
+	nodes_of "$id" >/dev/null
+	case "$lib" in
+	openmpi)
+		# --bind-to none: every node sees the machine's cores, and Open MPI
+		# would pin the first process of each node to core 0, one core
+		# shared by all nodes (4 ms per message, the scheduler's tick).
+		# The keepalive probes of the daemons' links end the job about 11 s
+		# after a node stops answering (default: 5 min, and never once an
+		# abort is under way).
+		exec_cmd "$id" n0 mpirun.openmpi --mca plm_rsh_agent "$STATE/$id/agent" --mca plm_rsh_no_tree_spawn 1 \
+			--mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --bind-to none \
+			--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 "$@" ;;
+	mpich)
+		exec_cmd "$id" n0 mpiexec.hydra -launcher rsh -launcher-exec "$STATE/$id/agent" -iface eth0 "$@" ;;
+	*) die "MPI library '$lib': openmpi or mpich" ;;
+	esac
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+up) need_root; [ $# -ge 2 ] || die "usage: cluster.sh up ID K [RATE]"; up "$@" ;;
+down) need_root; [ $# -eq 1 ] || die "usage: cluster.sh down ID"; down "$1" ;;
+gc) need_root; gc ;;
+list) ls "$STATE" 2>/dev/null || true ;;
+exec) need_root; [ $# -ge 3 ] || die "usage: cluster.sh exec ID NODE CMD..."; exec_cmd "$@" ;;
+link) need_root; [ $# -eq 3 ] || die "usage: cluster.sh link ID NODE up|down"; link "$@" ;;
+mpirun) need_root; [ $# -ge 1 ] || die "usage: cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS..."; mpirun_cmd "$@" ;;
+agent) [ $# -ge 3 ] || die "usage: cluster.sh agent ID HOST CMD..."; agent "$@" ;;
+*) sed -n '2,/^set -euo/p' "$SELF" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+esac
