@@ -15,13 +15,16 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -240,6 +243,290 @@ func TestClusterSuites(t *testing.T) {
 			}
 			require.Greater(t, runs["b_eff"].figure(t, "beff"), 0.0)
 			require.Greater(t, runs["b_eff_io"].figure(t, "beffio"), 0.0)
+			if p.ppn > 1 {
+				checkPairs(t, lib, runs["SKaMPI"].Config)
+			}
 		})
 	}
+}
+
+// checkPairs: SKaMPI's pair with the largest round trip crosses nodes, the
+// one with the smallest does not (configuration lines "A B hostA hostB
+// round-trip-µs").
+func checkPairs(t *testing.T, lib mpiLib, config map[string]string) {
+	t.Helper()
+	max := strings.Fields(config["skampi-pair-max"])
+	min := strings.Fields(config["skampi-pair-min"])
+	require.Len(t, max, 5, "skampi-pair-max")
+	require.Len(t, min, 5, "skampi-pair-min")
+	t.Logf("%s: SKaMPI pairs: max %v, min %v", lib.name, max, min)
+	assert.NotEqual(t, max[2], max[3], "the slowest pair crosses nodes")
+	assert.Equal(t, min[2], min[3], "the fastest pair shares a node")
+}
+
+// iperf3 measures a plain TCP stream from n0 to n1 for 3 s, in MB/s
+// received.
+func (c *cluster) iperf3(t *testing.T) float64 {
+	t.Helper()
+	c.exec(t, "n1", "iperf3", "-s", "-1", "-D")
+	var out []byte
+	var err error
+	for try := 0; try < 20; try++ { // until the server listens
+		out, err = exec.Command(clusterScript, "exec", c.id, "n0", "iperf3", "-c", "n1", "-t", "3", "-J").Output()
+		if err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	require.NoError(t, err, "iperf3: %s", out)
+	var r struct {
+		End struct {
+			SumReceived struct {
+				BitsPerSecond float64 `json:"bits_per_second"`
+			} `json:"sum_received"`
+		} `json:"end"`
+	}
+	require.NoError(t, json.Unmarshal(out, &r))
+	return r.End.SumReceived.BitsPerSecond / 8 / 1e6
+}
+
+// TestClusterLink checks b_eff's ping-pong bandwidth at Lmax = 4 MiB across
+// one link against iperf3 over the same link, run just before and just
+// after: within 10% of their mean, and at least 70% of the link's rate.
+// Lmax is large against the token bucket (125 kB, 1 ms at the rate), which
+// lets short messages pass faster than the rate.
+func TestClusterLink(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 2, linkRate)
+	before := c.iperf3(t)
+	res := c.run(t, lib, placement{2, 1, false}, bin, "-test.run", "^$", "-test.bench", "^BenchmarkBeff$",
+		"-beff.patterns=pingpong", "-beff.lmax=4194304")
+	after := c.iperf3(t)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	pp := parse(t, res.stdout).mbs["pat=pingpong/L=4194304/mthd=sendrecv"]
+	tcp := (before + after) / 2
+	t.Logf("%s: link %s = %.1f MB/s; iperf3 %.1f and %.1f MB/s; b_eff ping-pong at Lmax %.1f MB/s = %.1f%% of the rate, %.1f%% of iperf3",
+		lib.name, linkRate, linkMBps, before, after, pp, 100*pp/linkMBps, 100*pp/tcp)
+	assert.GreaterOrEqual(t, pp, 0.7*linkMBps, "ping-pong reaches 70%% of the link's rate")
+	assert.InEpsilon(t, tcp, pp, 0.10, "ping-pong within 10%% of iperf3")
+}
+
+// TestClusterPlacement runs b_eff on 2 nodes with 2 processes each, ranks
+// placed in blocks (0,1 on n0) and round-robin (0,2 on n0): in blocks half
+// the neighbours of the ring patterns share a node, round-robin none do, so
+// b_eff and above all the rings at Lmax are clearly higher in blocks.
+func TestClusterPlacement(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 2, linkRate)
+	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short", "-beff.lmax=1048576"}
+	fig := map[bool]foldedRun{}
+	for _, rr := range []bool{false, true} {
+		p := placement{2, 2, rr}
+		res := c.run(t, lib, p, bin, args...)
+		require.Equal(t, 0, res.code, "%s: stderr:\n%s", p, res.stderr)
+		fig[rr] = foldRuns(t, res.stdout)["b_eff"]
+	}
+	seq, rr := fig[false], fig[true]
+	for _, f := range []string{"beff", "beff-lmax-rings-per-proc"} {
+		t.Logf("%s: %s: blocks %.1f MB/s, round-robin %.1f MB/s, ratio %.2f", lib.name, f, seq.figure(t, f), rr.figure(t, f), seq.figure(t, f)/rr.figure(t, f))
+		assert.Greater(t, seq.figure(t, f), 1.2*rr.figure(t, f), "%s: blocks clearly above round-robin", f)
+	}
+}
+
+// A liveJob is a job under way whose stderr the test watches.
+type liveJob struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	errb strings.Builder
+	done chan struct{}
+	code int
+}
+
+func (j *liveJob) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.errb.Write(p)
+}
+
+func (j *liveJob) stderr() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.errb.String()
+}
+
+func startJob(t *testing.T, cmd *exec.Cmd) *liveJob {
+	t.Helper()
+	j := &liveJob{cmd: cmd, done: make(chan struct{})}
+	cmd.Stderr = j
+	require.NoError(t, cmd.Start())
+	go func() {
+		err := cmd.Wait()
+		j.code = 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			j.code = ee.ExitCode()
+		} else if err != nil {
+			j.code = -1
+		}
+		close(j.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-j.done:
+		default:
+			cmd.Process.Kill()
+		}
+	})
+	return j
+}
+
+// waitFor waits until stderr holds marker; the job must not end before.
+func (j *liveJob) waitFor(t *testing.T, marker string) {
+	t.Helper()
+	for !strings.Contains(j.stderr(), marker) {
+		select {
+		case <-j.done:
+			t.Fatalf("the job ended (exit %d) before %q; stderr:\n%s", j.code, marker, j.stderr())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// wait waits for the end of the job, at most limit (then it fails the test,
+// which kills the job), and returns how long it took from since.
+func (j *liveJob) wait(t *testing.T, since time.Time, limit time.Duration) time.Duration {
+	t.Helper()
+	select {
+	case <-j.done:
+		return time.Since(since)
+	case <-time.After(limit):
+		t.Fatalf("the job has not ended %v after the fault; stderr:\n%s", limit, j.stderr())
+		return 0
+	}
+}
+
+// benchCommand is tools/bench.sh on the cluster, placed as p, storing into
+// results.
+func (c *cluster) benchCommand(lib mpiLib, p placement, bin, bench, results string, args ...string) *exec.Cmd {
+	hosts := p.launchArgs(lib)
+	hosts = hosts[:len(hosts)-2] // bench.sh gives the process count
+	if lib.name == "openmpi" {
+		hosts = hosts[2:] // and the timeout
+	}
+	cmd := exec.Command("tools/bench.sh")
+	cmd.Env = append(os.Environ(), "NP="+strconv.Itoa(p.np()), "MPI="+lib.name, "BEFF_CLUSTER="+c.id,
+		"BEFF_RESULTS="+results, "BEFF_BIN="+bin, "BENCH="+bench, "MPIRUN_ARGS="+strings.Join(hosts, " "),
+		"ARGS="+strings.Join(args, " "), "BEFF_TIMEOUT=300")
+	return cmd
+}
+
+// kill9 kills the process of rank on node with SIGKILL.
+func (c *cluster) kill9(t *testing.T, lib mpiLib, bin, node string, rank int) {
+	t.Helper()
+	out, err := exec.Command("ip", "netns", "pids", "beff-"+c.id+"-"+node).Output()
+	require.NoError(t, err)
+	for _, f := range strings.Fields(string(out)) {
+		cmdline, _ := os.ReadFile("/proc/" + f + "/cmdline")
+		env, _ := os.ReadFile("/proc/" + f + "/environ")
+		if strings.HasPrefix(string(cmdline), bin+"\x00") && lib.rankOf(string(env), rank) {
+			pid, _ := strconv.Atoi(f)
+			require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+			return
+		}
+	}
+	t.Fatalf("no process of rank %d on %s", rank, node)
+}
+
+// TestClusterKill kills rank 1 (node n1) with SIGKILL in the middle of each
+// suite run by tools/bench.sh: the job ends within 30 s, non-zero, with a
+// message that names rank 1, and nothing is left in the results folder.
+func TestClusterKill(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 2, linkRate)
+	for _, s := range []struct{ bench, marker string }{
+		{"^BenchmarkBeff$", "[beff] b_eff on"},
+		{"^BenchmarkBeffIO$", "[beff] b_eff_io on"},
+		{"^BenchmarkSkampi$", "[beff] SKaMPI on"},
+	} {
+		t.Run(strings.Trim(s.bench, "^$"), func(t *testing.T) {
+			results := t.TempDir()
+			j := startJob(t, c.benchCommand(lib, placement{2, 1, false}, bin, s.bench, results, "-test.short"))
+			j.waitFor(t, s.marker)
+			time.Sleep(500 * time.Millisecond)
+			c.kill9(t, lib, bin, "n1", 1)
+			took := j.wait(t, time.Now(), 60*time.Second)
+			t.Logf("%s: %s: the job ended %.1f s after the kill, exit %d", lib.name, s.bench, took.Seconds(), j.code)
+			assert.Less(t, took, 30*time.Second)
+			assert.NotEqual(t, 0, j.code)
+			assert.Regexp(t, `lost rank 1 \(on n1\)|process rank 1 with PID \d+ on node n1|ended the job was rank 1 on n1`, j.stderr())
+			left, _ := os.ReadDir(results)
+			assert.Empty(t, left, "nothing in results/")
+		})
+	}
+}
+
+// TestClusterLinkDown takes node n1's link down in the middle of b_eff_io:
+// the job ends within 60 s (the watchdog on every rank, bounded here by
+// -beffio.watchdog=25s, above the 15 s the partition of rank 0 alone takes;
+// under Open MPI its daemons' keepalive comes first), a message names the
+// measurement in progress, and the scratch directory is gone.
+func TestClusterLinkDown(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 2, linkRate)
+	j := startJob(t, c.command(t, lib, placement{2, 1, false}, bin, append(quickIO, "-beffio.T=30", "-beffio.watchdog=25s")...))
+	j.waitFor(t, "[beff] b_eff_io on")
+	dir := regexp.MustCompile(`dir (\S+)`).FindStringSubmatch(j.stderr())
+	require.NotNil(t, dir, "the log names the scratch directory")
+	time.Sleep(time.Second)
+	out, err := exec.Command(clusterScript, "link", c.id, "n1", "down").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	took := j.wait(t, time.Now(), 90*time.Second)
+	t.Logf("%s: link down: the job ended %.1f s later, exit %d; stderr:\n%s", lib.name, took.Seconds(), j.code, tail(j.stderr(), 12))
+	assert.Less(t, took, 60*time.Second)
+	assert.NotEqual(t, 0, j.code)
+	assert.Regexp(t, `(watchdog: |terminated \(\w+\) during ).*b_eff_io partition \d+, \w+, type \w+`, j.stderr())
+	for try := 0; try < 50 && dirExists(dir[1]); try++ { // a process may still be on its way out
+		time.Sleep(100 * time.Millisecond)
+	}
+	assert.NoDirExists(t, dir[1], "the scratch directory is removed")
+}
+
+// TestClusterUnreachable starts tools/bench.sh on a node that does not
+// answer: the launcher's error reaches the user as it wrote it, the exit is
+// non-zero and nothing is left in the results folder. Open MPI ends at
+// once; MPICH's hydra waits for the node for ever (MPICH issue 1620), and
+// bench.sh's guard ends it 10 s after its timeout, here 15 s.
+func TestClusterUnreachable(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 2, linkRate)
+	results := t.TempDir()
+	cmd := c.benchCommand(lib, placement{2, 1, false}, bin, "^BenchmarkBeff$", results, "-test.short")
+	for i, e := range cmd.Env {
+		if strings.HasPrefix(e, "MPIRUN_ARGS=") {
+			cmd.Env[i] = strings.Replace(e, "n1", "n7", 1)
+		}
+	}
+	cmd.Env = append(cmd.Env, "BEFF_TIMEOUT=15")
+	j := startJob(t, cmd)
+	took := j.wait(t, time.Now(), 60*time.Second)
+	t.Logf("%s: unreachable node: exit %d after %.1f s; stderr:\n%s", lib.name, j.code, took.Seconds(), tail(j.stderr(), 12))
+	assert.NotEqual(t, 0, j.code)
+	assert.Contains(t, j.stderr(), "ssh: connect to host n7 port 22: No route to host")
+	left, _ := os.ReadDir(results)
+	assert.Empty(t, left)
+}
+
+func dirExists(d string) bool {
+	_, err := os.Stat(d)
+	return err == nil
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(l[max(0, len(l)-n):], "\n")
 }

@@ -259,13 +259,14 @@ func TestWithoutMPIBuild(t *testing.T) {
 // largest size with 2 repetitions; the fold says so.
 func TestShortcut(t *testing.T) {
 	bin := mpiBinary(t, true)
-	res := mpirun(t, 3, bin, append(quick, "-beff.shortcut-limit=0")...)
+	np := testLib(t).procs(3)
+	res := mpirun(t, np, bin, append(quick, "-beff.shortcut-limit=0")...)
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	assert.Contains(t, res.stderr, "best method only")
 	p := parse(t, res.stdout)
 	sizes := strings.Split(p.config["beff-sizes"], ",")
 	big := sizes[len(sizes)-2:]
-	for _, pat := range beff.PureSet(3, 3, 0).Patterns {
+	for _, pat := range beff.PureSet(np, 3, 0).Patterns {
 		for i, l := range big {
 			n := 0
 			for _, m := range beff.Methods {

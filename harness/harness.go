@@ -83,6 +83,7 @@ func run(m *testing.M) int {
 	s.Job = oc.Job
 	s.handleTermination()
 	s.startLifeline()
+	s.logProcesses()
 	forceFlags()
 	prepare(s)
 	if s.IsRoot() {

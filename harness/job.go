@@ -23,6 +23,7 @@ type node struct {
 	memMiB    int64 // node memory
 	procsNode int   // processes of the job on the node
 	cpus      int   // CPUs online on the node
+	pid       int   // the rank's process id
 }
 
 const hostLen = 256 // bytes of a host name in the gathered record
@@ -38,11 +39,12 @@ func probeLocal(s *Session) []node {
 	if len(host) > hostLen {
 		host = host[:hostLen]
 	}
-	in := make([]byte, hostLen+24)
+	in := make([]byte, hostLen+32)
 	copy(in, host)
 	putInt64(in[hostLen:], nodeMemMiB())
 	putInt64(in[hostLen+8:], int64(nloc))
 	putInt64(in[hostLen+16:], int64(onlineCPUs()))
+	putInt64(in[hostLen+24:], int64(os.Getpid()))
 	all := make([]byte, len(in)*s.Size)
 	s.Must("gathering host names", s.World().Comm.GatherBytes(in, all, 0))
 	if !s.IsRoot() {
@@ -52,7 +54,8 @@ func probeLocal(s *Session) []node {
 	for r := range out {
 		rec := all[r*len(in) : (r+1)*len(in)]
 		out[r] = node{host: string(bytes.TrimRight(rec[:hostLen], "\x00")),
-			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:]))}
+			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:])),
+			pid: int(getInt64(rec[hostLen+24:]))}
 	}
 	return out
 }
@@ -133,6 +136,7 @@ func describeJob(provided string, nodes []node) Job {
 	for i, n := range nodes {
 		perProc := n.memMiB / int64(n.procsNode)
 		job.Hosts = append(job.Hosts, n.host)
+		job.PIDs = append(job.PIDs, n.pid)
 		if job.MemMiB < 0 || perProc < job.MemMiB {
 			job.MemMiB = perProc
 		}

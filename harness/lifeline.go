@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -32,6 +33,22 @@ var lines struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	ending bool
+}
+
+// logProcesses names the host and process id of every rank on stderr, so
+// that a launcher's report of a lost process id (MPICH's hydra names no
+// rank) can be read as a rank; tools/bench.sh does.
+func (s *Session) logProcesses() {
+	const most = 256
+	var parts []string
+	for r, h := range s.Job.Hosts {
+		if r == most {
+			parts = append(parts, fmt.Sprintf("… %d more", len(s.Job.Hosts)-most))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("rank %d on %s (pid %d)", r, h, s.Job.PIDs[r]))
+	}
+	s.Logf("processes: %s", strings.Join(parts, ", "))
 }
 
 // startLifeline connects every rank to rank 0. A rank that cannot connect

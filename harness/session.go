@@ -30,6 +30,7 @@ type Job struct {
 	Library    string   // first line of MPI_Get_library_version
 	Thread     string   // thread level provided
 	Hosts      []string // processor name of each rank
+	PIDs       []int    // process id of each rank
 	Oversub    string   // "" or how the job oversubscribes a node's CPUs
 	MemMiB     int64    // smallest node memory / processes on that node, MiB
 	TotalMiB   int64    // memory of all nodes of the job, MiB
@@ -58,7 +59,7 @@ func (j *Job) State(name string, v any) error {
 // newSession makes the session of MPI_COMM_WORLD; stdout is silenced on
 // every rank but 0.
 func newSession() *Session {
-	s := &Session{Log: os.Stderr, Out: os.Stdout}
+	s := &Session{Log: quietWhenEnding{os.Stderr}, Out: os.Stdout}
 	s.world = &Group{s: s, Comm: mpi.World}
 	var err error
 	s.Rank, err = mpi.World.Rank()
@@ -110,6 +111,7 @@ func (s *Session) Elapsed() time.Duration { return time.Since(s.start) }
 // finalises MPI and exits with code. All ranks must call it (the decision to
 // stop is itself taken on rank 0 and followed).
 func (s *Session) Stop(code int, msg string) {
+	endingWait()
 	if s.IsRoot() && msg != "" {
 		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
 	}
@@ -125,6 +127,7 @@ func (s *Session) Stop(code int, msg string) {
 // prints the error with its rank and aborts MPI_COMM_WORLD, which takes
 // every process down (no hang).
 func (s *Session) Fail(context string, err error) {
+	endingWait()
 	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
 	s.Abort(ExitMPI)
 }
@@ -132,6 +135,7 @@ func (s *Session) Fail(context string, err error) {
 // Abort takes the whole job down from this rank with code, without
 // waiting for the others (MPI_Abort).
 func (s *Session) Abort(code int) {
+	endingWait()
 	sayGoodbye()
 	mpi.Abort(mpi.World, code)
 	os.Exit(code)

@@ -3,9 +3,11 @@ package harness
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -55,7 +57,8 @@ func WatchLimit(predicted, bound time.Duration) time.Duration {
 
 // watched is the measurement in progress.
 type watched struct {
-	what  string        // its name, "" for none
+	what  string        // what it is, "" for none
+	base  string        // its name, as given to Watch
 	flag  string        // the flag that bounds it
 	start time.Time     // when it started
 	limit time.Duration // how long it may take
@@ -70,10 +73,37 @@ type watch struct {
 
 var dog watch
 
+// ending is set once the process is ending outside the measurement (endNow).
+var ending atomic.Bool
+
+// endingWait blocks a stop of the job that the measurement asks for while
+// the process is ending anyway: endNow exits.
+func endingWait() {
+	if ending.Load() {
+		select {}
+	}
+}
+
+// Checkpoint blocks the measurement for good once the process is ending: a
+// suite calls it before it creates what its cleanup hook removes.
+func Checkpoint() { endingWait() }
+
+// quietWhenEnding writes to w until the process is ending.
+type quietWhenEnding struct{ w io.Writer }
+
+func (q quietWhenEnding) Write(p []byte) (int, error) {
+	if ending.Load() {
+		return len(p), nil
+	}
+	return q.w.Write(p)
+}
+
 // Watch starts the watchdog's clock for the measurement what, predicted to
 // take predicted, under the suite's flag (its name, e.g. "beff.watchdog",
-// and value). The returned function stops the clock; where Watch was
-// called inside another measurement, the clock of that one starts anew.
+// and value). The returned function ends the measurement: where Watch was
+// called inside another measurement, the clock of that one starts anew;
+// otherwise the clock goes on for what comes next (the barriers and
+// decisions between measurements can hang as well), with the same limit.
 func (s *Session) Watch(what string, predicted time.Duration, flagName string, bound time.Duration) func() {
 	limit := WatchLimit(predicted, bound)
 	if limit == 0 {
@@ -81,7 +111,7 @@ func (s *Session) Watch(what string, predicted time.Duration, flagName string, b
 	}
 	dog.mu.Lock()
 	prev := dog.current
-	dog.current = watched{what, flagName, time.Now(), limit}
+	dog.current = watched{what, what, flagName, time.Now(), limit}
 	if !dog.started {
 		dog.started = true
 		go s.watchLoop()
@@ -89,8 +119,16 @@ func (s *Session) Watch(what string, predicted time.Duration, flagName string, b
 	dog.mu.Unlock()
 	return func() {
 		dog.mu.Lock()
-		dog.current = prev
-		dog.current.start = time.Now()
+		next := prev
+		switch {
+		case prev.what == "":
+			next = dog.current
+			next.what = "the step after " + what
+		case prev.base != "":
+			next.what = prev.base + " (the step after " + what + ")"
+		}
+		next.start = time.Now()
+		dog.current = next
 		dog.mu.Unlock()
 	}
 }
@@ -132,8 +170,15 @@ func inProgress() string {
 
 // endNow prints msg with this rank, runs the cleanup hooks and exits with
 // code, without MPI: the MPI library may be the part that hangs.
+//
+// The measurement goes on meanwhile on the main thread and may trip over
+// what the hooks remove: from here on its messages are dropped and its
+// ways of stopping the job wait for the exit (endingWait).
 func (s *Session) endNow(code int, msg string) {
-	fmt.Fprintf(s.Log, "beff: rank %d: %s\n", s.Rank, msg)
+	if ending.Swap(true) {
+		select {} // another goroutine is ending the process
+	}
+	fmt.Fprintf(os.Stderr, "beff: rank %d: %s\n", s.Rank, msg)
 	sayGoodbye() // this rank named its own end
 	dog.mu.Lock()
 	hooks := dog.hooks
@@ -141,6 +186,12 @@ func (s *Session) endNow(code int, msg string) {
 	dog.mu.Unlock()
 	for _, h := range hooks {
 		h()
+	}
+	if code == ExitWatchdog {
+		// MPICH's hydra takes a process that exits with a code for one
+		// that ended: cut off from its node, it then waits for ever for the
+		// node's report. A process killed by a signal makes it end the job.
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 	}
 	os.Exit(code)
 }

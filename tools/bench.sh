@@ -5,7 +5,8 @@
 # MPI (openmpi or mpich: whose launcher starts the job; ./beff.test must be
 # built against it, as make does), MPIRUN_ARGS (extra launcher flags, e.g.
 # --hostfile hosts), BEFF_CLUSTER (see below), BEFF_RESULTS (the folder of
-# results, default results/), BENCH (the -test.bench pattern: b_eff and b_eff_io by
+# results, default results/), BEFF_BIN (the test binary, default ./beff.test),
+# BENCH (the -test.bench pattern: b_eff and b_eff_io by
 # default; make skampi runs SKaMPI in a job of its own, as a full b_eff before
 # it in the same job doubles its small-message times).
 set -euo pipefail
@@ -16,7 +17,7 @@ case "$NP" in ''|*[!0-9]*|0) echo "bench: NP=$NP: the number of processes must b
 
 timeout=${BEFF_TIMEOUT:-3600}
 cores=$(nproc 2>/dev/null || echo 1)
-oversub=
+oversub= guard=()
 if [ "$NP" -gt "$cores" ] && [ -z "${MPIRUN_ARGS:-}" ] && [ -z "${BEFF_CLUSTER:-}" ]; then
 	oversub=1
 	echo "bench: $NP processes on $cores cores: oversubscribed, the figures check correctness, not speed" >&2
@@ -36,6 +37,9 @@ openmpi)
 	fi ;;
 mpich)
 	export MPIEXEC_TIMEOUT=$timeout
+	# hydra waits for ever for a node that cannot be reached (MPICH issue
+	# 1620), even past its own timeout: a guard ends it 10 s after that
+	guard=(timeout -k 5 $((timeout + 10)))
 	prog=(mpiexec.hydra) flags=(-n "$NP") suffix=-mpich
 	[ -z "$oversub" ] || echo "bench: MPICH spins without yielding: oversubscribed jobs are slow" >&2 ;;
 *) echo "bench: MPI=$MPI: the MPI library is openmpi or mpich" >&2; exit 2 ;;
@@ -43,6 +47,7 @@ esac
 # BEFF_CLUSTER=ID: on the emulated cluster ID (tools/cluster.sh), launched
 # from its node n0; MPIRUN_ARGS names the hosts (e.g. --host n0:2,n1:2)
 [ -z "${BEFF_CLUSTER:-}" ] || prog=(tools/cluster.sh mpirun "$BEFF_CLUSTER" -mpi "${MPI:-openmpi}")
+prog=("${guard[@]}" "${prog[@]}")
 results=${BEFF_RESULTS:-results}
 
 host=$(hostname -s 2>/dev/null || hostname)
@@ -53,10 +58,25 @@ i=2
 while [ -e "$out" ]; do out=$results/$host-$date-np$NP$suffix-run$i.txt; i=$((i + 1)); done
 
 tmp=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.txt")
-trap 'rm -f "$tmp"' EXIT
+errlog=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.err")
+trap 'rm -f "$tmp" "$errlog"' EXIT
 start=$(date +%s)
+rc=0
 # shellcheck disable=SC2086
-"${prog[@]}" "${flags[@]}" ${MPIRUN_ARGS:-} ./beff.test -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO)\$}" ${ARGS:-} >"$tmp"
+"${prog[@]}" "${flags[@]}" ${MPIRUN_ARGS:-} "${BEFF_BIN:-./beff.test}" -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO)\$}" ${ARGS:-} >"$tmp" 2> >(tee "$errlog" >&2) || rc=$?
+wait # for tee
+if [ "$rc" != 0 ]; then
+	# what the launcher wrote to stdout (MPICH's hydra reports a lost
+	# process there, by process id and host: the harness's list of
+	# processes on stderr gives its rank)
+	grep -vE '^(Benchmark|[a-z][a-z0-9-]*: |Unit |PASS|FAIL|ok |goos|goarch|pkg|cpu)' "$tmp" >&2 || true
+	sed -n 's/.*PID \([0-9]*\) RUNNING AT \([^ ]*\).*/\1 \2/p' "$tmp" | while read -r pid host; do
+		r=$(grep -o "rank [0-9]* on $host (pid $pid)" "$errlog" | head -1)
+		[ -z "$r" ] || echo "bench: the process that ended the job was $r" >&2
+	done
+	echo "bench: the job failed (exit $rc); nothing stored" >&2
+	exit "$rc"
+fi
 end=$(date +%s)
 echo "bench: $NP processes took $((end - start)) s" >&2
 "$GO" run ./cmd/beff fold -append "$tmp" >/dev/null

@@ -189,10 +189,12 @@ mpirun_cmd() {
 		# shared by all nodes (4 ms per message, the scheduler's tick).
 		# The keepalive probes of the daemons' links end the job about 11 s
 		# after a node stops answering (default: 5 min, and never once an
-		# abort is under way).
+		# abort is under way). The nodes share the machine's cores, which
+		# no node sees oversubscribed: waiting processes yield the core.
 		exec_cmd "$id" n0 mpirun.openmpi --mca plm_rsh_agent "$STATE/$id/agent" --mca plm_rsh_no_tree_spawn 1 \
 			--mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --bind-to none \
-			--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 "$@" ;;
+			--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 \
+			--mca mpi_yield_when_idle 1 "$@" ;;
 	mpich)
 		exec_cmd "$id" n0 mpiexec.hydra -launcher rsh -launcher-exec "$STATE/$id/agent" -iface eth0 "$@" ;;
 	*) die "MPI library '$lib': openmpi or mpich" ;;

@@ -40,6 +40,7 @@ type run struct {
 func Benchmark(b *testing.B) {
 	r := newRun(b, harness.Current(b))
 	defer r.close()
+	defer r.s.Watch("b_eff", 0, "beff.watchdog", *flagWatchdog)() // between measurements
 	measured := r.st.Measured
 	var plan beff.ShortcutPlan
 	for k, si := range measured {

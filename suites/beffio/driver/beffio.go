@@ -58,8 +58,10 @@ func Benchmark(b *testing.B) {
 	}
 	r.table = beffio.Table(r.st.MPART)
 	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
+	// every rank, also one that waits while smaller partitions run
+	defer s.Watch("b_eff_io", seconds(r.st.T), "beffio.watchdog", *flagWatchdog)()
 	r.prepareDir()
-	s.OnAbort(r.removeScratch)
+	s.OnAbort(r.cleanupLocal)
 	defer r.cleanup()
 	r.reportHints()
 	maxMem := int64(0)
@@ -154,22 +156,6 @@ func (r *run) cleanup() {
 	}
 	r.world.Comm.Barrier()
 	if r.st.OwnDir && r.s.IsRoot() {
-		os.RemoveAll(r.st.Dir)
-	}
-}
-
-// removeScratch removes the files of this rank, and the directory the run
-// created, when the process ends early (its watchdog fired, or the launcher
-// terminated it): with the network gone there is no barrier to wait for, so
-// every rank removes what it knows of.
-func (r *run) removeScratch() {
-	if r.st.Keep || r.st.Dir == "" {
-		return
-	}
-	for _, f := range r.files {
-		os.Remove(f)
-	}
-	if r.st.OwnDir {
 		os.RemoveAll(r.st.Dir)
 	}
 }
@@ -284,6 +270,7 @@ func (r *run) fileComm(p *partition, t beffio.Type) (mpi.Comm, func()) {
 // open opens the file of type t for access method acc with the hints
 // given for it.
 func (r *run) open(p *partition, comm mpi.Comm, path string, acc beffio.Access, t beffio.Type) mpi.File {
+	harness.Checkpoint() // no file is created after the cleanup hook ran
 	mode := map[beffio.Access]mpi.OpenMode{beffio.Write: mpi.OpenCreate, beffio.Rewrite: mpi.OpenWrite, beffio.Read: mpi.OpenRead}[acc]
 	info := r.info(p.n, acc, t, 0)
 	fh, err := mpi.OpenFile(comm, path, mode, info)

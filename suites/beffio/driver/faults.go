@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +18,7 @@ func (r *run) agreeIO(p *partition, where string, err error) {
 	failed := []int64{0}
 	if err != nil {
 		failed[0] = 1
-		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io %s: %v\n", r.s.Rank, where, err)
+		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io %s: %v%s\n", r.s.Rank, where, err, fullNote(r.st.Dir))
 	}
 	if p.g.MaxAll(failed)[0] == 0 {
 		return
@@ -42,17 +41,33 @@ func (r *run) stopIO(p *partition, msg string) {
 }
 
 // cleanupLocal removes this rank's files without collectives (the job is
-// stopping).
+// stopping), and the directory the run created: every rank does, since
+// any of them may be the one cut off. A second pass catches a file whose
+// creation was under way on the main thread when a termination ran it.
 func (r *run) cleanupLocal() {
-	if r.st.Keep {
+	if r.st.Keep || r.st.Dir == "" {
 		return
 	}
-	for _, f := range r.files {
-		os.Remove(f)
+	for pass := 0; pass < 2; pass++ {
+		for _, f := range r.files {
+			os.Remove(f)
+		}
+		if r.st.OwnDir {
+			os.RemoveAll(r.st.Dir)
+		}
+		if pass == 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
-	if r.st.OwnDir && r.s.IsRoot() {
-		os.RemoveAll(r.st.Dir)
+}
+
+// fullNote says that the file system of dir is full, if it is.
+func fullNote(dir string) string {
+	var fs syscall.Statfs_t
+	if syscall.Statfs(dir, &fs) == nil && fs.Bavail == 0 {
+		return " (the file system is full)"
 	}
+	return ""
 }
 
 // checkSize reports an error when the file is shorter than end: the data
@@ -63,12 +78,7 @@ func checkSize(path string, end int64) error {
 		return err
 	}
 	if fi.Size() < end {
-		msg := fmt.Sprintf("%s is %d bytes after the writes, the data written reaches byte %d: the MPI library lost data", path, fi.Size(), end)
-		var fs syscall.Statfs_t
-		if syscall.Statfs(filepath.Dir(path), &fs) == nil && fs.Bavail == 0 {
-			msg += " (the file system is full)"
-		}
-		return errors.New(msg)
+		return fmt.Errorf("%s is %d bytes after the writes, the data written reaches byte %d: the MPI library lost data%s", path, fi.Size(), end, fullNote(filepath.Dir(path)))
 	}
 	return nil
 }

@@ -26,8 +26,10 @@ func Benchmark(b *testing.B) {
 	}
 	r := newRun(s, &st)
 	defer r.close()
+	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *flagWatchdog)() // between points
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
+	s.Logf("SKaMPI on %d processes: %d suites, %d curves, %d points before refinement", s.Size, len(st.Suites), len(curves), r.progress.Total())
 	for _, c := range curves {
 		r.clearBuffers()
 		switch saved := st.Resume.saved(c); {
