@@ -218,16 +218,17 @@ func foldRuns(t *testing.T, stdout string) map[string]foldedRun {
 	return runs
 }
 
-// TestClusterSuites runs b_eff, b_eff_io and SKaMPI in one job on 3 nodes
-// with 1 process each and on 2 nodes with 2 each, and folds the output: the
-// configuration names the nodes, every suite gives its figures.
+// TestClusterSuites runs b_eff, b_eff_io and SKaMPI in one job on 2 and 3
+// nodes with 1 process each and on 2 nodes with 2 each, and folds the
+// output: the configuration names the nodes, every suite gives its figures.
 func TestClusterSuites(t *testing.T) {
 	bin := mpiBinary(t, true)
 	lib := testLib(t)
 	c := startCluster(t, 3, linkRate)
 	all := []string{"-test.run", "^$", "-test.bench", "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)$", "-test.short"}
-	for _, p := range []placement{{3, 1, false}, {2, 2, false}} {
+	for _, p := range []placement{{2, 1, false}, {3, 1, false}, {2, 2, false}} {
 		t.Run(p.String(), func(t *testing.T) {
+			lib.needCores(t, p.np())
 			res := c.run(t, lib, p, bin, all...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 			runs := foldRuns(t, res.stdout)
@@ -321,6 +322,7 @@ func TestClusterPlacement(t *testing.T) {
 	lib := testLib(t)
 	c := startCluster(t, 2, linkRate)
 	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short", "-beff.lmax=1048576"}
+	lib.needCores(t, 4)
 	fig := map[bool]foldedRun{}
 	for _, rr := range []bool{false, true} {
 		p := placement{2, 2, rr}

@@ -128,6 +128,10 @@ func (s *Session) Stop(code int, msg string) {
 // every process down (no hang).
 func (s *Session) Fail(context string, err error) {
 	endingWait()
+	// a call fails when its peer died: let the lifeline name the lost
+	// rank first (it ends the process), rather than this symptom
+	time.Sleep(300 * time.Millisecond)
+	endingWait()
 	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
 	s.Abort(ExitMPI)
 }
