@@ -465,6 +465,9 @@ func TestClusterKill(t *testing.T) {
 			assert.Regexp(t, `lost rank 1 \(on n1\)|process rank 1 with PID \d+ on node n1|ended the job was rank 1 on n1`, j.stderr())
 			left, _ := os.ReadDir(results)
 			assert.Empty(t, left, "nothing in results/")
+			if dir := regexp.MustCompile(`b_eff_io on .*, dir (\S+)`).FindStringSubmatch(j.stderr()); dir != nil {
+				assert.NoDirExists(t, dir[1], "no scratch files left")
+			}
 		})
 	}
 }

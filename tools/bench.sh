@@ -74,6 +74,14 @@ if [ "$rc" != 0 ]; then
 		r=$(grep -o "rank [0-9]* on $host (pid $pid)" "$errlog" | head -1)
 		[ -z "$r" ] || echo "bench: the process that ended the job was $r" >&2
 	done
+	# b_eff_io's scratch files, where its processes could not remove them
+	# (MPICH's hydra kills them with SIGKILL): beff's own file names only
+	d=$(sed -n 's/^\[beff\] b_eff_io on .*, dir \(.*\)$/\1/p' "$errlog" | head -1)
+	if [ -n "$d" ] && [ -d "$d" ]; then
+		rm -f "$d"/beffio_n*_*.dat "$d"/beffio_n*_*.dat-*.lock
+		case "$(basename "$d")" in beffio-*) rmdir "$d" 2>/dev/null || true ;; esac
+		echo "bench: removed what was left of b_eff_io's scratch files in $d" >&2
+	fi
 	echo "bench: the job failed (exit $rc); nothing stored" >&2
 	exit "$rc"
 fi
