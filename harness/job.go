@@ -124,7 +124,7 @@ func setupOutcome(s *Session, provided string, nodes []node) outcome {
 // describeJob is the Job before the suites' settings.
 func describeJob(provided string, nodes []node) Job {
 	job := Job{
-		Library:   strings.TrimSpace(strings.SplitN(mpi.LibraryVersion(), "\n", 2)[0]),
+		Library:   strings.Join(strings.Fields(strings.SplitN(mpi.LibraryVersion(), "\n", 2)[0]), " "), // MPICH puts a tab in it
 		Thread:    provided,
 		Short:     testing.Short(),
 		GoVersion: runtime.Version(),
