@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -100,19 +102,6 @@ func (l mpiLib) needCores(t *testing.T, np int) {
 // rankOf reports whether the environment of a process (NUL-separated, as
 // /proc/<pid>/environ) says it is rank of a job of this library.
 func (l mpiLib) rankOf(environ string, rank int) bool {
-	return containsEnv(environ, l.rankEnv+"="+strconv.Itoa(rank))
+	return slices.Contains(strings.Split(environ, "\x00"), l.rankEnv+"="+strconv.Itoa(rank))
 }
 
-func containsEnv(environ, kv string) bool {
-	for start := 0; start < len(environ); {
-		end := start
-		for end < len(environ) && environ[end] != 0 {
-			end++
-		}
-		if environ[start:end] == kv {
-			return true
-		}
-		start = end + 1
-	}
-	return false
-}
