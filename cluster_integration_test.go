@@ -128,8 +128,9 @@ func (p placement) String() string {
 	return s
 }
 
-// launchArgs are the launcher flags of p for lib.
-func (p placement) launchArgs(lib mpiLib) []string {
+// hostArgs are the launcher flags that place the processes as p for lib
+// (tools/bench.sh gives the process count and the timeout itself).
+func (p placement) hostArgs(lib mpiLib) []string {
 	var hosts []string
 	for i := 0; i < p.nodes; i++ {
 		h := "n" + strconv.Itoa(i)
@@ -139,15 +140,22 @@ func (p placement) launchArgs(lib mpiLib) []string {
 		hosts = append(hosts, h)
 	}
 	list := strings.Join(hosts, ",")
+	if lib.name == "mpich" {
+		return []string{"-hosts", list}
+	}
+	if p.roundRobin {
+		return []string{"--host", list, "--map-by", "node"}
+	}
+	return []string{"--host", list}
+}
+
+// launchArgs are all the launcher flags of a job placed as p.
+func (p placement) launchArgs(lib mpiLib) []string {
 	n := strconv.Itoa(p.np())
 	if lib.name == "mpich" {
-		return []string{"-hosts", list, "-n", n}
+		return append(p.hostArgs(lib), "-n", n)
 	}
-	a := []string{"--timeout", strconv.Itoa(mpirunTimeout), "--host", list, "-np", n}
-	if p.roundRobin {
-		a = append(a, "--map-by", "node")
-	}
-	return a
+	return append([]string{"--timeout", strconv.Itoa(mpirunTimeout), "-np", n}, p.hostArgs(lib)...)
 }
 
 // command is a job of bin with args placed as p, launched on node n0.
@@ -411,11 +419,7 @@ func (j *liveJob) wait(t *testing.T, since time.Time, limit time.Duration) time.
 // benchCommand is tools/bench.sh on the cluster, placed as p, storing into
 // results.
 func (c *cluster) benchCommand(lib mpiLib, p placement, bin, bench, results string, args ...string) *exec.Cmd {
-	hosts := p.launchArgs(lib)
-	hosts = hosts[:len(hosts)-2] // bench.sh gives the process count
-	if lib.name == "openmpi" {
-		hosts = hosts[2:] // and the timeout
-	}
+	hosts := p.hostArgs(lib)
 	cmd := exec.Command("tools/bench.sh")
 	cmd.Env = append(os.Environ(), "NP="+strconv.Itoa(p.np()), "MPI="+lib.name, "BEFF_CLUSTER="+c.id,
 		"BEFF_RESULTS="+results, "BEFF_BIN="+bin, "BENCH="+bench, "MPIRUN_ARGS="+strings.Join(hosts, " "),

@@ -104,4 +104,3 @@ func (l mpiLib) needCores(t *testing.T, np int) {
 func (l mpiLib) rankOf(environ string, rank int) bool {
 	return slices.Contains(strings.Split(environ, "\x00"), l.rankEnv+"="+strconv.Itoa(rank))
 }
-

@@ -111,7 +111,7 @@ func (s *Session) Elapsed() time.Duration { return time.Since(s.start) }
 // finalises MPI and exits with code. All ranks must call it (the decision to
 // stop is itself taken on rank 0 and followed).
 func (s *Session) Stop(code int, msg string) {
-	endingWait()
+	Checkpoint()
 	if s.IsRoot() && msg != "" {
 		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
 	}
@@ -127,11 +127,11 @@ func (s *Session) Stop(code int, msg string) {
 // prints the error with its rank and aborts MPI_COMM_WORLD, which takes
 // every process down (no hang).
 func (s *Session) Fail(context string, err error) {
-	endingWait()
+	Checkpoint()
 	// a call fails when its peer died: let the lifeline name the lost
 	// rank first (it ends the process), rather than this symptom
 	time.Sleep(300 * time.Millisecond)
-	endingWait()
+	Checkpoint()
 	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
 	s.Abort(ExitMPI)
 }
@@ -139,7 +139,7 @@ func (s *Session) Fail(context string, err error) {
 // Abort takes the whole job down from this rank with code, without
 // waiting for the others (MPI_Abort).
 func (s *Session) Abort(code int) {
-	endingWait()
+	Checkpoint()
 	sayGoodbye()
 	mpi.Abort(mpi.World, code)
 	os.Exit(code)

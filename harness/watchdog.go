@@ -46,9 +46,9 @@ func WatchdogFlag(prefix, suite string) *time.Duration {
 		fmt.Sprintf("(sooner: %d× its predicted time, but at least %v); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor))
 }
 
-// WatchLimit is how long a measurement predicted to take predicted may run
+// watchLimit is how long a measurement predicted to take predicted may run
 // under a watchdog of at most bound (0: off).
-func WatchLimit(predicted, bound time.Duration) time.Duration {
+func watchLimit(predicted, bound time.Duration) time.Duration {
 	if bound <= 0 {
 		return 0
 	}
@@ -60,6 +60,7 @@ type watched struct {
 	what  string        // what it is, "" for none
 	base  string        // its name, as given to Watch
 	flag  string        // the flag that bounds it
+	bound time.Duration // and its value
 	start time.Time     // when it started
 	limit time.Duration // how long it may take
 }
@@ -76,17 +77,14 @@ var dog watch
 // ending is set once the process is ending outside the measurement (endNow).
 var ending atomic.Bool
 
-// endingWait blocks a stop of the job that the measurement asks for while
-// the process is ending anyway: endNow exits.
-func endingWait() {
+// Checkpoint blocks for good once the process is ending (endNow exits): the
+// harness's ways of stopping the job call it, and a suite calls it before
+// it creates what its cleanup hook removes.
+func Checkpoint() {
 	if ending.Load() {
 		select {}
 	}
 }
-
-// Checkpoint blocks the measurement for good once the process is ending: a
-// suite calls it before it creates what its cleanup hook removes.
-func Checkpoint() { endingWait() }
 
 // quietWhenEnding writes to w until the process is ending.
 type quietWhenEnding struct{ w io.Writer }
@@ -105,13 +103,13 @@ func (q quietWhenEnding) Write(p []byte) (int, error) {
 // otherwise the clock goes on for what comes next (the barriers and
 // decisions between measurements can hang as well), with the same limit.
 func (s *Session) Watch(what string, predicted time.Duration, flagName string, bound time.Duration) func() {
-	limit := WatchLimit(predicted, bound)
+	limit := watchLimit(predicted, bound)
 	if limit == 0 {
 		return func() {}
 	}
 	dog.mu.Lock()
 	prev := dog.current
-	dog.current = watched{what, what, flagName, time.Now(), limit}
+	dog.current = watched{what, what, flagName, bound, time.Now(), limit}
 	if !dog.started {
 		dog.started = true
 		go s.watchLoop()
@@ -149,16 +147,9 @@ func (s *Session) watchLoop() {
 		dog.mu.Unlock()
 		if el := time.Since(w.start); w.what != "" && el > w.limit {
 			s.endNow(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
-				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, flagLimit(w.flag)))
+				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, w.bound))
 		}
 	}
-}
-
-func flagLimit(name string) string {
-	if f := flag.Lookup(name); f != nil {
-		return f.Value.String()
-	}
-	return "?"
 }
 
 // inProgress is the measurement in progress, or "".
@@ -173,7 +164,7 @@ func inProgress() string {
 //
 // The measurement goes on meanwhile on the main thread and may trip over
 // what the hooks remove: from here on its messages are dropped and its
-// ways of stopping the job wait for the exit (endingWait).
+// ways of stopping the job wait for the exit (Checkpoint).
 func (s *Session) endNow(code int, msg string) {
 	if ending.Swap(true) {
 		select {} // another goroutine is ending the process

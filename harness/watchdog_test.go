@@ -18,7 +18,7 @@ func TestWatchLimit(t *testing.T) {
 		{time.Hour, 0, 0},               // off
 		{0, time.Minute, WatchdogFloor}, // unknown prediction
 	} {
-		assert.Equal(t, c.want, WatchLimit(c.predicted, c.bound), "%v, at most %v", c.predicted, c.bound)
+		assert.Equal(t, c.want, watchLimit(c.predicted, c.bound), "%v, at most %v", c.predicted, c.bound)
 	}
 	assert.Error(t, CheckWatchdog("x.watchdog", -time.Second))
 	assert.NoError(t, CheckWatchdog("x.watchdog", 0))
