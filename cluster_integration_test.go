@@ -209,8 +209,11 @@ func foldRuns(t *testing.T, stdout string) map[string]foldedRun {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "run.txt")
 	require.NoError(t, os.WriteFile(file, []byte(stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", "-json", file).Output()
-	require.NoError(t, err, "beff fold -json: %s", out)
+	var stderr strings.Builder
+	cmd := exec.Command("go", "run", "./cmd/beff", "fold", "-json", file)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, "beff fold -json: %s\nthe output folded:\n%s", stderr.String(), stdout)
 	var doc struct {
 		Files []struct {
 			Runs []foldedRun `json:"runs"`
@@ -236,7 +239,6 @@ func TestClusterSuites(t *testing.T) {
 	all := []string{"-test.run", "^$", "-test.bench", "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)$", "-test.short"}
 	for _, p := range []placement{{2, 1, false}, {3, 1, false}, {2, 2, false}} {
 		t.Run(p.String(), func(t *testing.T) {
-			lib.needCores(t, p.np())
 			res := c.run(t, lib, p, bin, all...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 			runs := foldRuns(t, res.stdout)
@@ -330,7 +332,6 @@ func TestClusterPlacement(t *testing.T) {
 	lib := testLib(t)
 	c := startCluster(t, 2, linkRate)
 	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short", "-beff.lmax=1048576"}
-	lib.needCores(t, 4)
 	fig := map[bool]foldedRun{}
 	for _, rr := range []bool{false, true} {
 		p := placement{2, 2, rr}

@@ -14,6 +14,7 @@ const (
 	KeyHosts        = "mpi-hosts"          // host names with their process counts
 	KeyProcsPerNode = "mpi-procs-per-node" // the most processes on one node
 	KeyOversub      = "mpi-oversubscribed" // "no", or "yes: <how>"
+	KeyPreload      = "mpi-preload"        // LD_PRELOAD of the processes, when set
 	KeyMode         = "beff-mode"          // ModeFull or a short mode
 )
 

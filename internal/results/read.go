@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -284,4 +285,22 @@ func fileConfig(res *benchfmt.Result) Config {
 		}
 	}
 	return m
+}
+
+// RoundedMBps is the largest MB/s value whose printed form has fewer than
+// three significant digits: the testing package writes MB/s with two
+// decimals, so 0.004 MB/s prints as 0.00.
+const RoundedMBps = 1.0
+
+// PreciseMBps returns the bandwidth a suite should use for a line: the
+// printed MB/s, or, when testing's two decimals leave it fewer than three
+// significant digits, the same bandwidth computed from the line's other
+// (four-digit) metrics. computed is that bandwidth (≤ 0 or not finite:
+// not known, the printed value stays, as does a negative one, which no
+// rounding explains).
+func PreciseMBps(printed, computed float64) float64 {
+	if !(printed >= 0 && printed < RoundedMBps) || !(computed > 0) || math.IsInf(computed, 0) {
+		return printed
+	}
+	return computed
 }

@@ -275,3 +275,23 @@ func TestIncreasing(t *testing.T) {
 		assert.EqualError(t, err, want)
 	}
 }
+
+func TestPreciseMBps(t *testing.T) {
+	for _, c := range []struct{ printed, computed, want float64 }{
+		{0, 0.0042, 0.0042},           // 0.0042 MB/s printed as 0.00
+		{0.42, 0.4213, 0.4213},        // two significant digits
+		{1, 1.004, 1},                 // three: the printed value stays
+		{3793.62, 3793.7, 3793.62},    //
+		{0, 0, 0},                     // nothing to compute from
+		{0, math.Inf(1), 0},           // a loop time of 0
+		{-3, 0.5, -3},                 // no rounding explains a negative value
+		{math.NaN(), 0.5, math.NaN()}, //
+	} {
+		got := results.PreciseMBps(c.printed, c.computed)
+		if math.IsNaN(c.want) {
+			assert.True(t, math.IsNaN(got), "%v, %v", c.printed, c.computed)
+			continue
+		}
+		assert.Equal(t, c.want, got, "%v, %v", c.printed, c.computed)
+	}
+}

@@ -170,7 +170,9 @@ func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
 }
 
 // checkMeasurements checks that every measurement is one the
-// configuration defines, with sane values.
+// configuration defines, with sane values. A best bandwidth below
+// results.RoundedMBps is taken from the loop time, as printed it has
+// fewer than three significant digits (0.004 MB/s prints as 0.00).
 func checkMeasurements(run *Run, set *beff.Set, want []*beff.Pattern) error {
 	cfg := run.Config
 	for _, m := range run.Measurements {
@@ -185,6 +187,7 @@ func checkMeasurements(run *Run, set *beff.Set, want []*beff.Pattern) error {
 		case !slices.Contains(cfg.Sizes, m.L):
 			return lineErr(run, m, "run %d: size %d is not in %s", run.Index, m.L, beff.KeySizes)
 		}
+		m.MBps = results.PreciseMBps(m.MBps, beff.Bandwidth(m.L, p.Messages(), m.LoopLen, m.MsPerLoop/1e3))
 		for _, v := range []struct {
 			name string
 			v    float64

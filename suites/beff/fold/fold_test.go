@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -354,6 +355,23 @@ func edit(text string, fn func(line string) []string) string {
 		out = append(out, fn(l)...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestRoundedBandwidth: a best bandwidth that testing's two decimals print
+// as 0.00 MB/s is taken from the loop time and folds as the printed one.
+func TestRoundedBandwidth(t *testing.T) {
+	mbps := regexp.MustCompile(`\s+[0-9.]+ MB/s`)
+	text := edit(readShortNP2(t), func(l string) []string {
+		if strings.HasPrefix(l, "BenchmarkBeff/pat=ring2/L=1/") {
+			l = mbps.ReplaceAllString(l, "\t   0.00 MB/s")
+		}
+		return []string{l}
+	})
+	require.True(t, strings.Contains(text, "pat=ring2/L=1/mthd=sendrecv         \t       1\t   2716075 ns/op\t   0.00 MB/s\t"), "the line is edited")
+	ps := mustFold(t, text)
+	// 1 byte, 2 messages, 1881 iterations in 0.8688 ms (4.33 MB/s printed).
+	assert.InEpsilon(t, 1*2*1881/0.8688e-3/1e6, ps[0].Run.Lookup("ring2", 1, beff.Sendrecv).MBps, 1e-12)
+	assert.InEpsilon(t, 9954.0487, ps[0].Beff, 1e-4)
 }
 
 func TestRefusals(t *testing.T) {

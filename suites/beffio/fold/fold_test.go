@@ -186,6 +186,22 @@ func mustFold(t *testing.T, text string) *Folded {
 // 104240040 B = 104.24004 MB per access method, 38.8 % of 256 MiB
 // (268435456 B) and 24.85× the 4 MiB cache. Total memory / b_eff_io =
 // 268.435456 MB / 146.25 MB/s = 1.8355 s = 0.030591 min.
+// TestRoundedBandwidth: a bandwidth that testing's two decimals print as
+// 0.00 MB/s is taken as MB / s, and folds as the exact one.
+func TestRoundedBandwidth(t *testing.T) {
+	rounded := regexp.MustCompile(`^[0-9.e+-]+ MB/s`)
+	text := ioEdit(func(l string) []string {
+		if name, metrics, ok := strings.Cut(l, "ns/op\t"); ok && strings.HasPrefix(name, "BenchmarkBeffIO/n=1/acc=read/") {
+			l = name + "ns/op\t" + rounded.ReplaceAllString(metrics, "0.00 MB/s")
+		}
+		return []string{l}
+	})
+	require.NotEqual(t, ioHand().text(), text)
+	p := mustFold(t, text)
+	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-5, "b_eff_io")
+	assert.InEpsilon(t, 120, p.Partitions[0].Access[beffio.Read], 1e-5)
+}
+
 func TestFoldByHand(t *testing.T) {
 	p := mustFold(t, ioHand().text())
 	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12, "b_eff_io")
@@ -447,7 +463,12 @@ func TestFoldRefusals(t *testing.T) {
 		{"not rewritten", strings.Replace(text, "beffio-rewrite: all", "beffio-rewrite: scatter", 1),
 			fmt.Sprintf("io.txt:%d: n=1/acc=rewrite/type=shared/pat=9/l=1048576/L=1048576: b_eff_io run 1: type shared is not rewritten with beffio-rewrite: scatter",
 				at("n=1/acc=rewrite/type=shared/pat=9/l=1048576/L=1048576"))},
-		{"zero total", replaceLine("n=1/acc=read/type=shared/pat=total", "MB/s", "MB/s\t0 MB/s"),
+		{"zero total", ioEdit(func(l string) []string {
+			if strings.HasPrefix(l, "BenchmarkBeffIO/n=1/acc=read/type=shared/pat=total ") {
+				l = strings.Replace(strings.Replace(l, "MB/s", "MB/s\t0 MB/s", 1), " MB\t", " MB\t0 MB\t", 1)
+			}
+			return []string{l}
+		}),
 			fmt.Sprintf("io.txt:%d: n=1/acc=read/type=shared/pat=total: pattern-type bandwidth 0 MB/s is not positive", at("n=1/acc=read/type=shared/pat=total"))},
 		{"missing metric", replaceLine("n=1/acc=read/type=shared/pat=total", " MB\t", " GB\t"),
 			fmt.Sprintf("io.txt:%d: n=1/acc=read/type=shared/pat=total: missing metric MB", at("n=1/acc=read/type=shared/pat=total"))},

@@ -208,6 +208,8 @@ func (ms metrics) count(unit string, dst *int64, required bool) (bool, error) {
 //   - phase lines: s.
 //
 // Values must be finite and not negative, counts whole, sharedfp 0 or 1.
+// A bandwidth below results.RoundedMBps is taken as MB / s, as printed it
+// has fewer than three significant digits.
 func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	ms := metrics(l.Metrics)
 	m := &Measurement{Key: k, SharedFP: -1, Line: l.Line, Metrics: l.Metrics}
@@ -217,8 +219,14 @@ func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	if _, err := ms.get(beffio.MetricMBps, &m.MBps, true); err != nil {
 		return nil, err
 	}
-	if _, err := ms.get(beffio.MetricMB, &m.MB, true); err != nil || k.Pat == beffio.PatTotal {
-		return m, err
+	if _, err := ms.get(beffio.MetricMB, &m.MB, true); err != nil {
+		return nil, err
+	}
+	if m.Seconds > 0 {
+		m.MBps = results.PreciseMBps(m.MBps, m.MB/m.Seconds)
+	}
+	if k.Pat == beffio.PatTotal {
+		return m, nil
 	}
 	if _, err := ms.count(beffio.MetricReps, &m.Reps, true); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package fold
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,6 +65,19 @@ func foldText(t *testing.T, text string) *Folded {
 	p, err := Fold(f.Runs[0])
 	require.NoError(t, err)
 	return p
+}
+
+// TestRoundedBandwidth: a ping-pong bandwidth that testing's two decimals
+// print as 0.00 MB/s is taken as bytes per µs of the mean time.
+func TestRoundedBandwidth(t *testing.T) {
+	lines := slices.Clone(synthLines)
+	lines[0] = strings.Replace(lines[0], " 0.4 MB/s ", " 0.00 MB/s ", 1)
+	lines[0] = strings.Replace(lines[0], " 2.5 us ", " 400 us ", 1)
+	require.NotEqual(t, synthLines[0], lines[0])
+	p := foldText(t, synthText(synthConfig, lines))
+	assert.Equal(t, 400.0, p.LatencyUs)
+	assert.Equal(t, 1/400.0, p.Curves[0].Rows[0].MBps, "1 byte in 400 µs")
+	assert.Equal(t, 200.0, p.Curves[0].Rows[2].MBps, "a printed 200 MB/s stays")
 }
 
 func TestFoldSynthetic(t *testing.T) {

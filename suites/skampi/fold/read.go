@@ -144,6 +144,11 @@ func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m.RSE, m.HasRSE = l.Metrics[skampi.MetricRSE]
 	m.RankMin, m.RankMed, m.RankMax = get(skampi.MetricRankMin), get(skampi.MetricRankMed), get(skampi.MetricRankMax)
 	m.MBps = get(skampi.MetricMBps)
+	if _, ok := l.Metrics[skampi.MetricMBps]; ok && m.Us > 0 {
+		// Below results.RoundedMBps the printed value has fewer than three
+		// significant digits; bytes per µs is MB/s.
+		m.MBps = results.PreciseMBps(m.MBps, float64(pt.Len)/m.Us)
+	}
 	if m.Has && !(m.Us > 0) && m.N > 0 {
 		// A mean of 0 µs is possible for the cheapest local calls; a
 		// negative or NaN one is not.
