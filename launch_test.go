@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -56,7 +57,8 @@ func (l mpiLib) launcher() (string, error) {
 }
 
 // command is a job of np processes of bin with args, under the launcher's
-// own timeout; Open MPI may place more processes than cores.
+// own timeout. Either library may place more processes than cores, and
+// then yields the core while it waits.
 func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.Cmd {
 	t.Helper()
 	path, err := l.launcher()
@@ -67,7 +69,16 @@ func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.
 	var cmd *exec.Cmd
 	switch l.name {
 	case "mpich":
-		cmd = exec.Command(path, append([]string{"-n", n, bin}, args...)...)
+		var flags []string
+		if np > runtime.NumCPU() {
+			// MPICH polls without yielding the core (tools/mpich-yield.c)
+			lib, err := yieldLib()
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags = []string{"-genv", "LD_PRELOAD", lib}
+		}
+		cmd = exec.Command(path, append(append(flags, "-n", n, bin), args...)...)
 		cmd.Env = append(os.Environ(), "MPIEXEC_TIMEOUT="+strconv.Itoa(mpirunTimeout))
 	default:
 		cmd = exec.Command(path, append([]string{"--oversubscribe", "--timeout", strconv.Itoa(mpirunTimeout), "-np", n, bin}, args...)...)
@@ -77,27 +88,15 @@ func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.
 	return cmd
 }
 
-// procs is the largest process count a test that loops over counts up to
-// upTo runs: all of them under Open MPI, which yields the core while it waits
-// when oversubscribed; under MPICH, which spins (a job of more processes than
-// cores takes 10 to 30 times as long), no more than the cores, but 2.
-func (l mpiLib) procs(upTo int) int {
-	if l.name == "mpich" {
-		return min(upTo, max(2, runtime.NumCPU()))
+// yieldLib is the path of mpich-yield.so, built once per test binary by
+// tools/mpich-yield.sh.
+var yieldLib = sync.OnceValues(func() (string, error) {
+	out, err := exec.Command("tools/mpich-yield.sh").Output()
+	if err != nil {
+		return "", fmt.Errorf("tools/mpich-yield.sh: %w", err)
 	}
-	return upTo
-}
-
-// needCores skips a job of np processes under MPICH on a machine with fewer
-// cores: MPICH 4.0 (ch4:ucx) spins while it waits, such a job runs 10 to 30
-// times as long, and its 1-byte bandwidths fall below what the MB/s column
-// prints (0.005 MB/s), which the fold refuses.
-func (l mpiLib) needCores(t *testing.T, np int) {
-	t.Helper()
-	if l.name == "mpich" && np > runtime.NumCPU() {
-		t.Skipf("MPICH spins while it waits: %d processes on %d cores would take 10-30 times as long", np, runtime.NumCPU())
-	}
-}
+	return strings.TrimSpace(string(out)), nil
+})
 
 // rankOf reports whether the environment of a process (NUL-separated, as
 // /proc/<pid>/environ) says it is rank of a job of this library.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -165,13 +166,18 @@ func parse(t *testing.T, out string) parsed {
 // gives a positive b_eff.
 func TestQuickBeff(t *testing.T) {
 	bin := mpiBinary(t, true)
-	for np := 1; np <= testLib(t).procs(5); np++ {
+	for np := 1; np <= 5; np++ {
 		t.Run(fmt.Sprintf("np=%d", np), func(t *testing.T) {
 			res := mpirun(t, np, bin, append(quick, "-beff.seed=42")...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 			p := parse(t, res.stdout)
 			assert.Equal(t, strconv.Itoa(np), p.config["mpi-procs"])
 			assert.Equal(t, "42", p.config["beff-seed"])
+			if testLib(t).name == "mpich" && np > runtime.NumCPU() {
+				assert.True(t, strings.HasSuffix(p.config["mpi-preload"], "/mpich-yield.so"), "mpi-preload: %q", p.config["mpi-preload"])
+			} else {
+				assert.NotContains(t, p.config, "mpi-preload")
+			}
 			sizes := strings.Split(p.config["beff-sizes"], ",")
 			require.Len(t, sizes, len(beff.ShortSizeIndexes))
 			set := beff.PureSet(np, 3, 42)
@@ -259,7 +265,7 @@ func TestWithoutMPIBuild(t *testing.T) {
 // largest size with 2 repetitions; the fold says so.
 func TestShortcut(t *testing.T) {
 	bin := mpiBinary(t, true)
-	np := testLib(t).procs(3)
+	np := 3
 	res := mpirun(t, np, bin, append(quick, "-beff.shortcut-limit=0")...)
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	assert.Contains(t, res.stderr, "best method only")

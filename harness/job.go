@@ -132,6 +132,7 @@ func describeJob(provided string, nodes []node) Job {
 		Commit:    commit(),
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		MemMiB:    -1,
+		Preload:   os.Getenv("LD_PRELOAD"),
 	}
 	for i, n := range nodes {
 		perProc := n.memMiB / int64(n.procsNode)
@@ -206,6 +207,9 @@ func writeConfig(w io.Writer, job *Job) {
 		oversub = "no"
 	}
 	line(results.KeyOversub, oversub)
+	if job.Preload != "" {
+		line(results.KeyPreload, job.Preload)
+	}
 	mode := results.ModeFull
 	if job.Short {
 		mode = results.ModeShort

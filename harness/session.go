@@ -32,6 +32,7 @@ type Job struct {
 	Hosts      []string // processor name of each rank
 	PIDs       []int    // process id of each rank
 	Oversub    string   // "" or how the job oversubscribes a node's CPUs
+	Preload    string   // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour
 	MemMiB     int64    // smallest node memory / processes on that node, MiB
 	TotalMiB   int64    // memory of all nodes of the job, MiB
 	RootMiB    int64    // memory of rank 0's node, MiB (0: unknown)

@@ -41,7 +41,12 @@ mpich)
 	# 1620), even past its own timeout: a guard ends it 10 s after that
 	guard=(timeout -k 5 $((timeout + 10)))
 	prog=(mpiexec.hydra) flags=(-n "$NP") suffix=-mpich
-	[ -z "$oversub" ] || echo "bench: MPICH spins without yielding: oversubscribed jobs are slow" >&2 ;;
+	# MPICH polls without yielding the core; Open MPI yields by itself
+	# when it sees more processes than cores (see tools/mpich-yield.c)
+	if [ -n "$oversub" ]; then
+		lib=$(tools/mpich-yield.sh)
+		flags+=(-genv LD_PRELOAD "$lib")
+	fi ;;
 *) echo "bench: MPI=$MPI: the MPI library is openmpi or mpich" >&2; exit 2 ;;
 esac
 # BEFF_CLUSTER=ID: on the emulated cluster ID (tools/cluster.sh), launched

@@ -24,7 +24,10 @@
 #   cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS…
 #                                  run the library's launcher on n0 with the
 #                                  agent and interfaces set; ARGS as for
-#                                  mpirun (Open MPI) or mpiexec.hydra (MPICH)
+#                                  mpirun (Open MPI) or mpiexec.hydra (MPICH);
+#                                  the nodes share the machine's cores, so
+#                                  waiting processes yield them (Open MPI's
+#                                  mpi_yield_when_idle, tools/mpich-yield.c)
 #   cluster.sh agent ID HOST CMD…  the remote-shell agent the launchers call
 #
 # The owner of a cluster is the process that ran `up` (or BEFF_CLUSTER_OWNER):
@@ -196,7 +199,12 @@ mpirun_cmd() {
 			--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 \
 			--mca mpi_yield_when_idle 1 "$@" ;;
 	mpich)
-		exec_cmd "$id" n0 mpiexec.hydra -launcher rsh -launcher-exec "$STATE/$id/agent" -iface eth0 "$@" ;;
+		# MPICH polls without yielding the core the nodes share: the
+		# preloaded library yields when a poll finds nothing to do
+		local yield
+		yield=$("$(dirname "$SELF")/mpich-yield.sh")
+		exec_cmd "$id" n0 mpiexec.hydra -launcher rsh -launcher-exec "$STATE/$id/agent" -iface eth0 \
+			-genv LD_PRELOAD "$yield" "$@" ;;
 	*) die "MPI library '$lib': openmpi or mpich" ;;
 	esac
 }
