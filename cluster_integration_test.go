@@ -316,11 +316,13 @@ func TestClusterLink(t *testing.T) {
 	after := c.iperf3(t)
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	pp := parse(t, res.stdout).mbs["pat=pingpong/L=4194304/mthd=sendrecv"]
-	tcp := (before + after) / 2
+	// the better run is the link's TCP rate: a worse one was disturbed
+	// (iperf3 shares the two cores with everything else)
+	tcp := max(before, after)
 	t.Logf("%s: link %s = %.1f MB/s; iperf3 %.1f and %.1f MB/s; b_eff ping-pong at Lmax %.1f MB/s = %.1f%% of the rate, %.1f%% of iperf3",
 		lib.name, linkRate, linkMBps, before, after, pp, 100*pp/linkMBps, 100*pp/tcp)
 	assert.GreaterOrEqual(t, pp, 0.7*linkMBps, "ping-pong reaches 70%% of the link's rate")
-	assert.InEpsilon(t, tcp, pp, 0.10, "ping-pong within 10%% of iperf3")
+	assert.InEpsilon(t, tcp, pp, 0.10, "ping-pong within 10%% of iperf3's better run")
 }
 
 // TestClusterPlacement runs b_eff on 2 nodes with 2 processes each, ranks
