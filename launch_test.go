@@ -91,9 +91,12 @@ func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.
 // yieldLib is the path of mpich-yield.so, built once per test binary by
 // tools/mpich-yield.sh.
 var yieldLib = sync.OnceValues(func() (string, error) {
-	out, err := exec.Command("tools/mpich-yield.sh").Output()
+	var stderr strings.Builder
+	cmd := exec.Command("tools/mpich-yield.sh")
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("tools/mpich-yield.sh: %w", err)
+		return "", fmt.Errorf("tools/mpich-yield.sh: %w: %s", err, stderr.String())
 	}
 	return strings.TrimSpace(string(out)), nil
 })
