@@ -209,11 +209,8 @@ func foldRuns(t *testing.T, stdout string) map[string]foldedRun {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "run.txt")
 	require.NoError(t, os.WriteFile(file, []byte(stdout), 0o644))
-	var stderr strings.Builder
-	cmd := exec.Command("go", "run", "./cmd/beff", "fold", "-json", file)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "beff fold -json: %s\nthe output folded:\n%s", stderr.String(), stdout)
+	out, err := output(exec.Command("go", "run", "./cmd/beff", "fold", "-json", file))
+	require.NoError(t, err, "beff fold -json\nthe output folded:\n%s", stdout)
 	var doc struct {
 		Files []struct {
 			Runs []foldedRun `json:"runs"`
@@ -283,7 +280,7 @@ func (c *cluster) iperf3(t *testing.T) float64 {
 	var out []byte
 	var err error
 	for try := 0; try < 20; try++ { // until the server listens
-		out, err = exec.Command(clusterScript, "exec", c.id, "n0", "iperf3", "-c", "n1", "-t", "3", "-J").Output()
+		out, err = output(exec.Command(clusterScript, "exec", c.id, "n0", "iperf3", "-c", "n1", "-t", "3", "-J"))
 		if err == nil {
 			break
 		}
@@ -334,17 +331,26 @@ func TestClusterPlacement(t *testing.T) {
 	lib := testLib(t)
 	c := startCluster(t, 2, linkRate)
 	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short", "-beff.lmax=1048576"}
-	fig := map[bool]foldedRun{}
-	for _, rr := range []bool{false, true} {
-		p := placement{2, 2, rr}
-		res := c.run(t, lib, p, bin, args...)
-		require.Equal(t, 0, res.code, "%s: stderr:\n%s", p, res.stderr)
-		fig[rr] = foldRuns(t, res.stdout)["b_eff"]
+	// Two interleaved rounds, the better figure of each placement: 4
+	// processes share 2 cores, and one disturbed run once put round-robin's
+	// b_eff above blocks (0.92).
+	figures := []string{"beff", "beff-lmax-rings-per-proc"}
+	best := map[bool]map[string]float64{false: {}, true: {}}
+	for round := 0; round < 2; round++ {
+		for _, rr := range []bool{false, true} {
+			p := placement{2, 2, rr}
+			res := c.run(t, lib, p, bin, args...)
+			require.Equal(t, 0, res.code, "%s: stderr:\n%s", p, res.stderr)
+			run := foldRuns(t, res.stdout)["b_eff"]
+			for _, f := range figures {
+				best[rr][f] = max(best[rr][f], run.figure(t, f))
+			}
+		}
 	}
-	seq, rr := fig[false], fig[true]
-	for _, f := range []string{"beff", "beff-lmax-rings-per-proc"} {
-		t.Logf("%s: %s: blocks %.1f MB/s, round-robin %.1f MB/s, ratio %.2f", lib.name, f, seq.figure(t, f), rr.figure(t, f), seq.figure(t, f)/rr.figure(t, f))
-		assert.Greater(t, seq.figure(t, f), 1.2*rr.figure(t, f), "%s: blocks clearly above round-robin", f)
+	seq, rr := best[false], best[true]
+	for _, f := range figures {
+		t.Logf("%s: %s: blocks %.1f MB/s, round-robin %.1f MB/s, ratio %.2f (better of 2 runs each)", lib.name, f, seq[f], rr[f], seq[f]/rr[f])
+		assert.Greater(t, seq[f], 1.2*rr[f], "%s: blocks clearly above round-robin", f)
 	}
 }
 

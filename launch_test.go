@@ -4,6 +4,7 @@ package beff_test
 // BEFF_MPI=openmpi (the default) or mpich; `make test MPI=mpich` sets it.
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -91,15 +92,23 @@ func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.
 // yieldLib is the path of mpich-yield.so, built once per test binary by
 // tools/mpich-yield.sh.
 var yieldLib = sync.OnceValues(func() (string, error) {
-	var stderr strings.Builder
-	cmd := exec.Command("tools/mpich-yield.sh")
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := output(exec.Command("tools/mpich-yield.sh"))
 	if err != nil {
-		return "", fmt.Errorf("tools/mpich-yield.sh: %w: %s", err, stderr.String())
+		return "", fmt.Errorf("tools/mpich-yield.sh: %w", err)
 	}
 	return strings.TrimSpace(string(out)), nil
 })
+
+// output runs cmd and returns its stdout; the error of a failed command
+// carries what it wrote to stderr.
+func output(cmd *exec.Cmd) ([]byte, error) {
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		err = fmt.Errorf("%w: %s", err, exit.Stderr)
+	}
+	return out, err
+}
 
 // rankOf reports whether the environment of a process (NUL-separated, as
 // /proc/<pid>/environ) says it is rank of a job of this library.

@@ -222,9 +222,7 @@ func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	if _, err := ms.get(beffio.MetricMB, &m.MB, true); err != nil {
 		return nil, err
 	}
-	if m.Seconds > 0 {
-		m.MBps = results.PreciseMBps(m.MBps, m.MB/m.Seconds)
-	}
+	m.MBps = results.PreciseMBps(m.MBps, m.MB/m.Seconds) // a time of 0 gives +Inf or NaN: the printed value stays
 	if k.Pat == beffio.PatTotal {
 		return m, nil
 	}
