@@ -104,7 +104,12 @@ func TestQuickBeffIO(t *testing.T) {
 							}
 						}
 						want++
-						assert.Contains(t, p.metric, fmt.Sprintf("n=%d/acc=%s/type=%s/pat=total", n, acc, ty))
+						tot := fmt.Sprintf("n=%d/acc=%s/type=%s/pat=total", n, acc, ty)
+						if assert.Contains(t, p.metric, tot) {
+							_, del := p.metric[tot]["delete-s"]
+							assert.Equal(t, acc == beffio.Read, del, "%s: the removal of a read file is timed apart", tot)
+							assert.Contains(t, p.metric[tot], "open-s", tot)
+						}
 					}
 					want++
 					assert.Contains(t, p.metric, fmt.Sprintf("n=%d/acc=%s/type=all/pat=phase", n, acc))
@@ -115,6 +120,54 @@ func TestQuickBeffIO(t *testing.T) {
 			assert.Empty(t, leftovers, "scratch files are removed")
 		})
 	}
+}
+
+// TestBeffIOReferenceRules: -beffio.reference runs the reference code's
+// schedule (the scatter type alone rewritten), decides after every call of
+// the timed write (one decision per call), counts open, patterns and close
+// into each type's time, removes each file in the read's close (no removal
+// timed apart), and folds to the 2.1 formula.
+func TestBeffIOReferenceRules(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 2, bin, append(quickIO, "-beffio.reference")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	p := parseIO(t, res.stdout)
+	assert.Equal(t, "reference", p.config["beffio-rules"])
+	assert.Equal(t, "scatter", p.config["beffio-rewrite"])
+	assert.Equal(t, "barrier", p.config["beffio-stop"])
+	for _, n := range p.partitions(t) {
+		for _, acc := range beffio.Accesses {
+			for _, ty := range beffio.Types {
+				tot := fmt.Sprintf("n=%d/acc=%s/type=%s/pat=total", n, acc, ty)
+				if acc == beffio.Rewrite && ty != beffio.Scatter {
+					assert.NotContains(t, p.metric, tot, "only the scatter type is rewritten")
+					continue
+				}
+				m, ok := p.metric[tot]
+				require.True(t, ok, tot)
+				assert.NotContains(t, m, "delete-s", tot)
+				sum := m["open-s"] + m["close-s"]
+				for _, pat := range p.table(t) {
+					if pat.Type != ty {
+						continue
+					}
+					pm := p.metric[fmt.Sprintf("n=%d/acc=%s/type=%s/%s", n, acc, ty, pat.Name())]
+					sum += pm["s"]
+					if acc == beffio.Write && ty <= beffio.Separated {
+						assert.Equal(t, pm["reps"], pm["decisions"], "%s %s: one decision per call", tot, pat.Name())
+					}
+				}
+				assert.InEpsilon(t, sum, m["s"], 0.01, "%s: open + patterns + close", tot)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ref.txt")
+	require.NoError(t, os.WriteFile(path, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", path).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.True(t, strings.HasPrefix(string(out), "b_eff_io (reference code 2.1 rules) = "), "%s", out)
+	leftovers, _ := filepath.Glob(filepath.Join(os.TempDir(), "beffio-*", "*"))
+	assert.Empty(t, leftovers, "the read's close removed the files")
 }
 
 // TestBeffIOFileLayout keeps the files of a 3-process run and reads them back

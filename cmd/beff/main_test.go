@@ -347,7 +347,7 @@ func TestIOAppend(t *testing.T) {
 	}
 	assert.Equal(t, []string{"BeffIOFold/fig=beffio", "BeffIOFold/fig=partition/n=1", "BeffIOFold/fig=partition/n=2",
 		"BeffIOFold/fig=access/acc=write", "BeffIOFold/fig=access/acc=rewrite", "BeffIOFold/fig=access/acc=read",
-		"BeffIOFold/fig=release2", "BeffIOFold/fig=totalmem-time"}, figs)
+		"BeffIOFold/fig=reference", "BeffIOFold/fig=totalmem-time"}, figs)
 
 	code, stdout2, _ := run("fold", path)
 	require.Equal(t, 0, code)

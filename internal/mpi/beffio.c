@@ -83,3 +83,29 @@ int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *
 	}
 	return rc;
 }
+
+int beffio_calls_until(const beffio_calls_t *p, MPI_Fint commf, double t0, double target, int64_t limit,
+                       unsigned char *buf, beffio_until *u) {
+	MPI_Comm comm = MPI_Comm_f2c(commf);
+	int rank, rc, first = MPI_SUCCESS;
+	char go_on = 0;
+	if ((rc = MPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) return rc;
+	do {
+		int64_t errs = 0;
+		beffio_fault f;
+		rc = beffio_calls(p, u->done, 1, buf, &errs, &f);
+		if (rc != MPI_SUCCESS && first == MPI_SUCCESS) first = rc;
+		u->done++;
+		double t = MPI_Wtime();
+		if ((rc = MPI_Barrier(comm)) != MPI_SUCCESS) return rc;
+		if (rank == 0) {
+			double now = MPI_Wtime();
+			go_on = (now - t0) * (double)(u->done + 1) / (double)u->done <= target;
+			if (go_on && limit > 0 && u->done >= limit) go_on = 0, u->capped = 1;
+		}
+		if ((rc = MPI_Bcast(&go_on, 1, MPI_CHAR, 0, comm)) != MPI_SUCCESS) return rc;
+		u->decisions++;
+		u->seconds += MPI_Wtime() - t;
+	} while (go_on);
+	return first;
+}

@@ -39,6 +39,34 @@ func RunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, err
 	return runCalls(p, c0, k, buf)
 }
 
+// UntilCalls is what RunCallsUntil did on this rank.
+type UntilCalls struct {
+	Done      int64   // calls made
+	Decisions int64   // stop decisions, one per call
+	Seconds   float64 // time in the decisions' barriers and broadcasts
+	Capped    bool    // rank 0: the limit stopped the calls before the target
+}
+
+// runCallsUntil is the C loop of the reference stop rule (beffio_cgo.go).
+var runCallsUntil func(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error)
+
+// RunCallsUntil runs the writes of a time-driven pattern under the
+// reference code's stop rule, one decision per call, all in C: after each
+// call the processes of comm (the partition) meet in a barrier, its rank 0
+// goes on while (now − t0)·(r+1)/r ≤ target after r calls (and r < limit
+// where limit > 0), and broadcasts the decision. t0 is the pattern's start
+// on this rank's clock. A failed call does not end the loop early; its
+// error is returned at the end.
+func RunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error) {
+	if runCallsUntil == nil {
+		return UntilCalls{}, ErrNoMPI
+	}
+	if p.Read || p.L <= 0 || p.Len < p.L || p.Len%p.L != 0 || p.Len > buf.Len() || p.Len > MaxInt32 {
+		return UntilCalls{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer, or a read"}
+	}
+	return runCallsUntil(p, comm, t0, target, limit, buf)
+}
+
 // callName is the MPI-IO function that the calls of p use.
 func (p *PatternCalls) callName() string {
 	verb := "write"

@@ -36,4 +36,22 @@ int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j);
 int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *buf,
                  int64_t *errors, beffio_fault *fault);
 
+/* What beffio_calls_until did on this rank. */
+typedef struct {
+	int64_t done;      /* calls made */
+	int64_t decisions; /* stop decisions taken (one per call) */
+	double seconds;    /* time in the decisions' barriers and broadcasts */
+	int capped;        /* rank 0: limit stopped the calls before the target */
+} beffio_until;
+
+/* The reference code's stop rule of a time-driven write (b_eff_io 2.1),
+ * one decision per call: after each call the processes of comm meet in a
+ * barrier, rank 0 of comm reads its clock and goes on while the time since
+ * t0 stretched by one more call, (now - t0)·(r+1)/r, stays within target
+ * (and r < limit where limit > 0), and broadcasts the decision. A failed
+ * call does not leave the loop, which would leave the partners alone in a
+ * collective call: the first failure's code is returned at the end. */
+int beffio_calls_until(const beffio_calls_t *p, MPI_Fint comm, double t0, double target, int64_t limit,
+                       unsigned char *buf, beffio_until *u);
+
 #endif

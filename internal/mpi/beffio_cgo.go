@@ -7,7 +7,7 @@ package mpi
 */
 import "C"
 
-func init() { runCalls = cRunCalls }
+func init() { runCalls, runCallsUntil = cRunCalls, cRunCallsUntil }
 
 func (p *PatternCalls) c() C.beffio_calls_t {
 	var c C.beffio_calls_t
@@ -35,6 +35,17 @@ func cRunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, er
 	fault := ChunkFault{Rep: int64(f.rep), Offset: int64(f.offset), ExpectFirst: uint64(f.expect_first),
 		GotFirst: uint64(f.got_first), ExpectLast: uint64(f.expect_last), GotLast: uint64(f.got_last)}
 	return int64(errs), fault, mpiErr(p.callName(), rc)
+}
+
+// cRunCallsUntil runs the reference code's per-call stop loop in C.
+func cRunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error) {
+	c := p.c()
+	var u C.beffio_until
+	rc := onMain(func() C.int {
+		return C.beffio_calls_until(&c, C.MPI_Fint(comm), C.double(t0), C.double(target), C.int64_t(limit), (*C.uchar)(buf.p), &u)
+	})
+	return UntilCalls{Done: int64(u.done), Decisions: int64(u.decisions), Seconds: float64(u.seconds), Capped: u.capped != 0},
+		mpiErr(p.callName(), rc)
 }
 
 // cTypes are the names of the C table of pattern types, in enum order.

@@ -53,10 +53,14 @@ double ctl_wtick(void);
  * checks the names). */
 enum ctl_open_mode { CTL_OPEN_CREATE, CTL_OPEN_WRITE, CTL_OPEN_READ, CTL_NOPENMODES };
 extern const char *const ctl_open_mode_names[CTL_NOPENMODES];
+/* Further flags of ctl_file_open (mpi.OpenFlags): MPI_MODE_UNIQUE_OPEN,
+ * MPI_MODE_DELETE_ON_CLOSE, and MPI_MODE_RDWR instead of MPI_MODE_WRONLY
+ * for the writing modes. */
+enum ctl_open_flag { CTL_OPEN_UNIQUE = 1, CTL_OPEN_DELETE_ON_CLOSE = 2, CTL_OPEN_RDWR = 4 };
 
 MPI_Fint ctl_file_null(void);
 MPI_Fint ctl_info_null(void);
-int ctl_file_open(MPI_Fint comm, const char *path, int mode, MPI_Fint info, MPI_Fint *fh);
+int ctl_file_open(MPI_Fint comm, const char *path, int mode, int flags, MPI_Fint info, MPI_Fint *fh);
 int ctl_file_close(MPI_Fint *fh);
 int ctl_file_delete(const char *path);
 int ctl_file_sync(MPI_Fint fh);

@@ -32,6 +32,7 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, []string{Max.String(), Min.String(), Sum.String()}, cOps(), "reductions: mpi.Op vs ctl_op_names in control.c")
 	assert.Equal(t, []string{OpenCreate.String(), OpenWrite.String(), OpenRead.String()}, cOpenModes(),
 		"open modes: mpi.OpenMode vs ctl_open_mode_names in file.c")
+	assert.Equal(t, []OpenFlags{Unique, DeleteOnClose, ReadWrite}, cOpenFlags(), "open flags: mpi.OpenFlags vs enum ctl_open_flag in control.h")
 	assert.Equal(t, MaxSteps, int(cMaxSteps), "MaxSteps vs BEFF_MAXSTEPS in beff.h")
 	assert.Equal(t, skampi.OpNames(), cSkampiOps(), "SKaMPI operations: skampi.Ops vs the table of skampi.c")
 	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")

@@ -9,10 +9,12 @@ const char *const ctl_open_mode_names[CTL_NOPENMODES] = {"create", "write", "rea
 MPI_Fint ctl_file_null(void) { return MPI_File_c2f(MPI_FILE_NULL); }
 MPI_Fint ctl_info_null(void) { return MPI_Info_c2f(MPI_INFO_NULL); }
 
-int ctl_file_open(MPI_Fint comm, const char *path, int mode, MPI_Fint info, MPI_Fint *fh) {
-	/* never MPI_MODE_UNIQUE_OPEN: it would let MPI-IO defer syncs to close */
-	int amode = mode == CTL_OPEN_CREATE ? (MPI_MODE_CREATE | MPI_MODE_WRONLY)
-	          : mode == CTL_OPEN_WRITE  ? MPI_MODE_WRONLY : MPI_MODE_RDONLY;
+int ctl_file_open(MPI_Fint comm, const char *path, int mode, int flags, MPI_Fint info, MPI_Fint *fh) {
+	int wr = flags & CTL_OPEN_RDWR ? MPI_MODE_RDWR : MPI_MODE_WRONLY;
+	int amode = mode == CTL_OPEN_CREATE ? (MPI_MODE_CREATE | wr)
+	          : mode == CTL_OPEN_WRITE  ? wr : MPI_MODE_RDONLY;
+	if (flags & CTL_OPEN_UNIQUE) amode |= MPI_MODE_UNIQUE_OPEN;
+	if (flags & CTL_OPEN_DELETE_ON_CLOSE) amode |= MPI_MODE_DELETE_ON_CLOSE;
 	MPI_File f;
 	int rc = MPI_File_open(MPI_Comm_f2c(comm), path, amode, MPI_Info_f2c(info), &f);
 	if (rc == MPI_SUCCESS) *fh = MPI_File_c2f(f);

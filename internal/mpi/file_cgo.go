@@ -17,13 +17,15 @@ import (
 func FileNull() File { return File(C.ctl_file_null()) }
 func InfoNull() Info { return Info(C.ctl_info_null()) }
 
-// OpenFile is MPI_File_open on c (collective) with the mode's access flags,
-// never MPI_MODE_UNIQUE_OPEN.
-func OpenFile(c Comm, path string, mode OpenMode, info Info) (File, error) {
+// OpenFile is MPI_File_open on c (collective) with the mode's access flags
+// and the further flags given.
+func OpenFile(c Comm, path string, mode OpenMode, flags OpenFlags, info Info) (File, error) {
 	cp := C.CString(path)
 	defer C.free(unsafe.Pointer(cp))
 	var fh C.MPI_Fint
-	err := mpiErr("MPI_File_open("+path+")", onMain(func() C.int { return C.ctl_file_open(C.MPI_Fint(c), cp, C.int(mode), C.MPI_Fint(info), &fh) }))
+	err := mpiErr("MPI_File_open("+path+")", onMain(func() C.int {
+		return C.ctl_file_open(C.MPI_Fint(c), cp, C.int(mode), C.int(flags), C.MPI_Fint(info), &fh)
+	}))
 	return File(fh), err
 }
 
@@ -114,6 +116,11 @@ func (f File) Hints() ([]string, error) {
 		return nil, nil
 	}
 	return strings.Split(s, "\n"), nil
+}
+
+// cOpenFlags are the C values of the open flags, in the order of OpenFlags' bits.
+func cOpenFlags() []OpenFlags {
+	return []OpenFlags{OpenFlags(C.CTL_OPEN_UNIQUE), OpenFlags(C.CTL_OPEN_DELETE_ON_CLOSE), OpenFlags(C.CTL_OPEN_RDWR)}
 }
 
 // cOpenModes are the names of the C table of access modes, in enum order.

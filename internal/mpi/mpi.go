@@ -108,5 +108,20 @@ var openModeNames = [...]string{"create", "write", "read"}
 
 func (m OpenMode) String() string { return openModeNames[m] }
 
+// OpenFlags are further access flags of OpenFile, or-ed together.
+type OpenFlags int
+
+const (
+	// Unique is MPI_MODE_UNIQUE_OPEN. b_eff_io's paper asks not to use it
+	// (it would let the library defer MPI_File_sync until the close); its
+	// reference code 2.1 uses it unless told -nounique.
+	Unique OpenFlags = 1 << iota
+	// DeleteOnClose is MPI_MODE_DELETE_ON_CLOSE: the close removes the file.
+	DeleteOnClose
+	// ReadWrite opens the writing modes with MPI_MODE_RDWR instead of
+	// MPI_MODE_WRONLY.
+	ReadWrite
+)
+
 // MaxInt32 is the largest int count of an MPI call.
 const MaxInt32 = 1<<31 - 1

@@ -46,18 +46,20 @@ func (b *Buffer) Len() int64             { return int64(len(b.b)) }
 func (b *Buffer) Bytes() []byte          { return b.b }
 func (b *Buffer) Free()                  {}
 
-func FileNull() File                                                       { return -1 }
-func InfoNull() Info                                                       { return -1 }
-func OpenFile(c Comm, path string, mode OpenMode, info Info) (File, error) { return -1, ErrNoMPI }
-func (f *File) Close() error                                               { return nil }
-func DeleteFile(path string) error                                         { return ErrNoMPI }
-func (f File) Sync() error                                                 { return ErrNoMPI }
-func (f File) SetViewScatter(disp, l int64, n int, info Info) error        { return ErrNoMPI }
-func (f File) SetViewBytes(disp int64, info Info) error                    { return ErrNoMPI }
-func (f File) SeekSet(off int64) error                                     { return ErrNoMPI }
-func (f File) SeekShared(off int64) error                                  { return ErrNoMPI }
-func NewInfo(hints map[string]string) (Info, error)                        { return -1, ErrNoMPI }
-func (i *Info) Free() error                                                { return nil }
-func (f File) Hints() ([]string, error)                                    { return nil, ErrNoMPI }
+func FileNull() File { return -1 }
+func InfoNull() Info { return -1 }
+func OpenFile(c Comm, path string, mode OpenMode, flags OpenFlags, info Info) (File, error) {
+	return -1, ErrNoMPI
+}
+func (f *File) Close() error                                        { return nil }
+func DeleteFile(path string) error                                  { return ErrNoMPI }
+func (f File) Sync() error                                          { return ErrNoMPI }
+func (f File) SetViewScatter(disp, l int64, n int, info Info) error { return ErrNoMPI }
+func (f File) SetViewBytes(disp int64, info Info) error             { return ErrNoMPI }
+func (f File) SeekSet(off int64) error                              { return ErrNoMPI }
+func (f File) SeekShared(off int64) error                           { return ErrNoMPI }
+func NewInfo(hints map[string]string) (Info, error)                 { return -1, ErrNoMPI }
+func (i *Info) Free() error                                         { return nil }
+func (f File) Hints() ([]string, error)                             { return nil, ErrNoMPI }
 
 func (f File) SetInfo(i Info) error { return ErrNoMPI }

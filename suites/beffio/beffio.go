@@ -281,8 +281,8 @@ const (
 	// decision is taken after each batch (a few collective decisions per
 	// pattern instead of one per call; the paper's §5.4 proposal).
 	StopGeometric StopRule = "geometric"
-	// StopBarrier: after each call a barrier, rank 0 decides, broadcast
-	// (the reference code).
+	// StopBarrier: after each call a barrier, rank 0 decides
+	// (ReferenceContinue), a broadcast: the reference code's rule.
 	StopBarrier StopRule = "barrier"
 )
 
@@ -406,13 +406,6 @@ func AccessValue(types map[Type]float64) float64 {
 // PartitionValue is 0.25·write + 0.25·rewrite + 0.5·read.
 func PartitionValue(write, rewrite, read float64) float64 {
 	return Write.Weight()*write + Rewrite.Weight()*rewrite + Read.Weight()*read
-}
-
-// Release2Value is the final formula of the reference code 2.1, reported
-// as a secondary figure only: sqrt(mean(write, rewrite of the scatter type)
-// · read).
-func Release2Value(write, rewriteScatter, read float64) float64 {
-	return math.Sqrt((write + rewriteScatter) / 2 * read)
 }
 
 // A Segments is the layout of the segmented types of one partition: the

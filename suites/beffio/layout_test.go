@@ -245,10 +245,35 @@ func TestPartitionValue(t *testing.T) {
 	assert.InDelta(t, 62.906, PartitionValue(53.256, 68.252, 65.058), 0.0005)
 }
 
-func TestRelease2Value(t *testing.T) {
-	// sqrt((30 + 30)/2 · 120) = sqrt(3600) = 60.
-	assert.Equal(t, 60.0, Release2Value(30, 30, 120))
-	// sqrt((50 + 150)/2 · 25) = sqrt(2500) = 50.
-	assert.Equal(t, 50.0, Release2Value(50, 150, 25))
-	assert.Equal(t, 0.0, Release2Value(10, 10, 0))
+func TestReferenceValue(t *testing.T) {
+	all := func(v float64) map[Type]float64 {
+		return map[Type]float64{Scatter: v, Shared: v, Separated: v, Segmented: v, SegColl: v}
+	}
+	// sqrt((5·30 + 30)/6 · 120) = sqrt(3600) = 60.
+	assert.Equal(t, 60.0, ReferenceValue(all(30), 30, 120))
+	assert.Equal(t, 0.0, ReferenceValue(all(10), 10, 0))
+	// A run of the reference code 2.1 on this machine (2 processes, -T 30,
+	// partition n=1): the write types, the scatter rewrite, the read
+	// access-method value and the b_eff_io it printed, 908.373 MB/s.
+	w := map[Type]float64{Scatter: 337.531, Shared: 275.471, Separated: 340.754, Segmented: 346.387, SegColl: 346.499}
+	assert.InDelta(t, 908.373, ReferenceValue(w, 1158.749, 1764.764), 0.0005)
+	// The scatter type's write counts once, unlike in the access-method value.
+	w[Scatter] += 60
+	assert.InDelta(t, math.Sqrt((1158.749+337.531+60+275.471+340.754+346.387+346.499)/6*1764.764), ReferenceValue(w, 1158.749, 1764.764), 1e-9)
+}
+
+func TestReferenceContinue(t *testing.T) {
+	for _, c := range []struct {
+		done            int64
+		elapsed, target float64
+		want            bool
+	}{
+		{1, 0.4, 1, true},    // 0.8 ≤ 1
+		{1, 0.6, 1, false},   // 1.2 > 1
+		{9, 0.9, 1, true},    // 1.0 ≤ 1: exactly at the target goes on
+		{9, 0.91, 1, false},  // 1.0111 > 1
+		{1, 0.001, 0, false}, // a warm-up pattern (U = 0) makes one call
+	} {
+		assert.Equal(t, c.want, ReferenceContinue(c.done, c.elapsed, c.target), "%+v", c)
+	}
 }

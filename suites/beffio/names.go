@@ -24,6 +24,7 @@ const (
 	KeyTotalMem   = "beffio-totalmem-mib"     // total memory of the system MT, MiB
 	KeyCache      = "beffio-cache-mib"        // file-system cache estimate, MiB
 	KeyDir        = "beffio-dir"              // the directory of the files
+	KeyRules      = "beffio-rules"            // paper or reference (Rules)
 	KeyRewrite    = "beffio-rewrite"          // which types are rewritten: all or scatter
 	KeyStop       = "beffio-stop"             // stop rule of the time-driven write
 	KeySharedFP   = "beffio-sharedfp"         // shared file pointer: auto or off
@@ -44,6 +45,12 @@ const (
 	MetricStopMs    = "stop-ms"   // the time the decisions took, ms
 	MetricSharedFP  = "sharedfp"  // 1: shared file pointer used, 0: substituted
 	MetricCapped    = "capped"    // 1: the data budget stopped the pattern early
+	// Metrics of the pattern-type totals: the open and the close within
+	// the type's time, and on reads under the paper's rules the removal of
+	// the file after the close (not in the type's time).
+	MetricOpenS   = "open-s"
+	MetricCloseS  = "close-s"
+	MetricDeleteS = "delete-s"
 )
 
 // Units declares the direction of each metric (benchfmt unit lines).
@@ -55,6 +62,9 @@ var Units = []string{
 	MetricStopMs + " better=lower",
 	MetricSharedFP + " better=higher",
 	MetricCapped + " better=lower",
+	MetricOpenS + " better=lower",
+	MetricCloseS + " better=lower",
+	MetricDeleteS + " better=lower",
 }
 
 // Pattern numbers of the lines that are not one pattern.

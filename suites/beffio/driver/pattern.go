@@ -38,8 +38,12 @@ type measured struct {
 	capped bool            // rank 0: the data budget stopped the pattern before its time
 }
 
-// pattern measures one pattern and returns the bytes it moved (all ranks).
-func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) int64 {
+// pattern measures one pattern and returns the bytes it moved (all ranks)
+// and its time (rank 0 of the partition). Under the paper's rules the clock
+// starts after the file is positioned for the pattern and stops after the
+// sync and a barrier; under the reference's it starts before the
+// positioning, and the sync has a barrier before it too.
+func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
 	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Type: pat.Type, Len: pat.Mem, L: pat.L,
@@ -47,10 +51,16 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 	if acc == beffio.Read {
 		c.c.Access = beffio.LastWriter(r.st.Rewrite, pat.Type)
 	}
-	r.position(p, fh, pat, base, acc, c.c, where)
+	ref := r.st.Rules == beffio.RulesReference
+	if !ref {
+		r.position(p, fh, pat, base, acc, c.c, where)
+	}
 	timeDriven := acc == beffio.Write && pat.Type <= beffio.Separated
 	p.g.Barrier()
 	t0 := mpi.Wtime()
+	if ref {
+		r.position(p, fh, pat, base, acc, c.c, where)
+	}
 	var m measured
 	switch {
 	case !timeDriven:
@@ -61,6 +71,9 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 		m = r.untilGeometric(p, c, pat, tPart, t0, where)
 	}
 	if acc != beffio.Read {
+		if ref {
+			p.g.Barrier()
+		}
 		r.agreeIO(p, where+": MPI_File_sync", fh.Sync())
 	}
 	p.g.Barrier()
@@ -86,7 +99,7 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 	if p.g.IsRoot() {
 		r.reportPattern(b, p, pat, c.done, bytes, el, nerr, timeDriven, m, stopMs)
 	}
-	return bytes
+	return bytes, el
 }
 
 // position gives the file the pattern's hints and places it at the
@@ -159,30 +172,17 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tPart, 
 	return m
 }
 
-// untilBarrier runs a time-driven write with the reference code's rule:
-// one call, a barrier, rank 0 decides on its clock, a broadcast.
+// untilBarrier runs a time-driven write with the reference code's rule, in
+// C: one call, a barrier, rank 0 decides on its clock (go on while
+// elapsed·(r+1)/r ≤ the pattern's time, beffio.ReferenceContinue), a
+// broadcast; within the call cap of the data budget.
 func (r *run) untilBarrier(p *partition, c *calls, pat beffio.Pattern, tPart, t0 float64, where string) measured {
 	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
-	var m measured
-	m.stop = p.g.Until(1, harness.Until{
-		Barrier: true,
-		Step: func(k int64) []float64 {
-			r.agreeIO(p, where, c.run(k))
-			return nil
-		},
-		Decide: func([]float64) (int64, int64) {
-			switch {
-			case mpi.Wtime()-t0 >= target:
-				return 0, 0
-			case limit > 0 && c.done >= limit:
-				m.capped = true
-				return 0, 0
-			}
-			return 1, 0
-		},
-	})
-	return m
+	u, err := mpi.RunCallsUntil(c.c, p.comm, t0, target, limit, c.buf)
+	c.done = u.Done
+	r.agreeIO(p, where, err)
+	return measured{stop: harness.Stopped{Decisions: u.Decisions, Seconds: u.Seconds}, capped: u.Capped}
 }
 
 // reportPattern writes the metrics of a pattern (rank 0 of the partition).

@@ -36,6 +36,7 @@ var (
 	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
 	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
 	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
+	flagReference  = flag.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition")
 	flagCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -61,6 +62,7 @@ type Settings struct {
 	TotalMiB   int64
 	CacheMiB   int64
 	Keep       bool
+	Rules      beffio.Rules // paper or reference
 	Rewrite    beffio.RewriteMode
 	Stop       beffio.StopRule
 	DropCaches string // off, drop_caches or fadvise
@@ -83,7 +85,7 @@ func setup(job *harness.Job) (any, error) {
 	if err := harness.CheckWatchdog("beffio.watchdog", *flagWatchdog); err != nil {
 		return nil, err
 	}
-	for _, check := range []func(*harness.Job) error{st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
+	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
 		if err := check(job); err != nil {
 			return nil, err
 		}
@@ -96,6 +98,26 @@ func setup(job *harness.Job) (any, error) {
 		}
 	}
 	return st, nil
+}
+
+// decideRules takes the paper's rules, or with -beffio.reference the
+// reference code's, which rewrite only the scatter type (unless
+// -beffio.rewrite says otherwise, as the reference's -rewrite does) and stop
+// the timed write by its barrier rule.
+func (st *Settings) decideRules(*harness.Job) error {
+	st.Rules = beffio.RulesPaper
+	if !*flagReference {
+		return nil
+	}
+	st.Rules = beffio.RulesReference
+	if !harness.IsSet("beffio.rewrite") {
+		st.Rewrite = beffio.RewriteScatter
+	}
+	if harness.IsSet("beffio.stop") && st.Stop != beffio.StopBarrier {
+		return fmt.Errorf("-beffio.stop=%s: -beffio.reference stops the timed write by the reference code's rule (barrier); leave -beffio.stop out", *flagStop)
+	}
+	st.Stop = beffio.StopBarrier
+	return nil
 }
 
 func (st *Settings) checkModes(*harness.Job) error {
@@ -271,6 +293,7 @@ func config(job *harness.Job) []string {
 		line(beffio.KeyTotalMem, "%d", st.TotalMiB),
 		line(beffio.KeyCache, "%d", st.CacheMiB),
 		line(beffio.KeyDir, "%s", dir),
+		line(beffio.KeyRules, "%s", st.Rules),
 		line(beffio.KeyRewrite, "%s", st.Rewrite),
 		line(beffio.KeyStop, "%s", st.Stop),
 		line(beffio.KeySharedFP, "%s", st.SharedFP),

@@ -48,9 +48,22 @@ func TestSetup(t *testing.T) {
 			assert.True(t, st.OwnDir)
 			assert.Equal(t, beffio.RewriteAll, st.Rewrite)
 			assert.Equal(t, beffio.StopGeometric, st.Stop)
+			assert.Equal(t, beffio.RulesPaper, st.Rules)
 			assert.Equal(t, "off", st.DropCaches)
 			assert.Positive(t, st.MaxData)
 		}},
+		// before any case that sets -beffio.rewrite or -beffio.stop: a flag
+		// once set stays set for harness.IsSet
+		{name: "reference", flags: map[string]string{"beffio.reference": "true"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, beffio.RulesReference, st.Rules)
+			assert.Equal(t, beffio.RewriteScatter, st.Rewrite, "the reference code rewrites the scatter type only")
+			assert.Equal(t, beffio.StopBarrier, st.Stop)
+		}},
+		{name: "reference, rewrite all", flags: map[string]string{"beffio.reference": "true", "beffio.rewrite": "all"}, check: func(t *testing.T, st Settings) {
+			assert.Equal(t, beffio.RewriteAll, st.Rewrite, "as the reference code's -rewrite")
+		}},
+		{name: "reference, geometric", flags: map[string]string{"beffio.reference": "true", "beffio.stop": "geometric"},
+			err: "-beffio.stop=geometric: -beffio.reference stops the timed write by the reference code's rule"},
 		{name: "short", short: true, check: func(t *testing.T, st Settings) {
 			assert.Equal(t, 6.0, st.T)
 			assert.Equal(t, int64(8), st.MemMiB)
@@ -103,10 +116,11 @@ func TestConfig(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, setupState(job, st))
 	lines := config(job)
-	require.Len(t, lines, 13)
+	require.Len(t, lines, 14)
 	assert.Equal(t, beffio.KeyT+": 150", lines[0])
 	assert.Equal(t, beffio.KeyPartitions+": 1", lines[1])
-	assert.Equal(t, beffio.KeyHints+": none", lines[11])
+	assert.Equal(t, beffio.KeyRules+": paper", lines[7])
+	assert.Equal(t, beffio.KeyHints+": none", lines[12])
 }
 
 // setupState keeps st as the decided settings of b_eff_io in job, as the

@@ -11,9 +11,18 @@ import (
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
-// Release2Label labels the reference code's final formula wherever it is
-// printed.
-const Release2Label = "release-2 formula (secondary, not b_eff_io)"
+// Removal says whether the read times that the reference code's formula
+// takes include the removal of the files, as the reference code's do.
+type Removal int
+
+const (
+	// RemovalNone: not measured (files kept, or a file without delete-s).
+	RemovalNone Removal = iota
+	// RemovalApart: timed after each read's close (the paper's rules).
+	RemovalApart
+	// RemovalInClose: in each read's close (the reference's rules).
+	RemovalInClose
+)
 
 // A Folded is the folded result of one b_eff_io run: b_eff_io, the figures
 // of docs/beffio.md "The numbers", the validity and the table of docs/beffio.md "What a run reports". Arrays indexed by
@@ -22,15 +31,22 @@ type Folded struct {
 	results.Validity
 	Run *Run
 
-	// BeffIO is b_eff_io in MB/s: the largest partition value, reached
-	// with BestN processes.
+	// Rules are the rules the run followed (beffio-rules).
+	Rules beffio.Rules
+	// BeffIO is b_eff_io in MB/s under the run's rules, reached with BestN
+	// processes: Paper under the paper's rules, Reference under the
+	// reference code's.
 	BeffIO float64
 	BestN  int
-	// Release2 is the reference code 2.1's final formula, the largest over
-	// the partitions, reached with Release2N processes. A secondary
-	// figure, never b_eff_io.
-	Release2  float64
-	Release2N int
+	// Paper is the largest partition value by the paper's formula
+	// (0.25·write + 0.25·rewrite + 0.5·read), reached with PaperN
+	// processes; Reference the largest by the reference code 2.1's
+	// formula (beffio.ReferenceValue, the read times with the removal of
+	// the files where Removal says so), reached with ReferenceN. The one
+	// that is not BeffIO is a secondary figure.
+	Paper, Reference   float64
+	PaperN, ReferenceN int
+	Removal            Removal
 	// Access is the weighted average bandwidth of each access method (the
 	// access-method value) in the partition BestN, MB/s.
 	Access [3]float64
@@ -69,8 +85,16 @@ type Partition struct {
 	N int
 	// Value is the partition value 0.25·write + 0.25·rewrite + 0.5·read.
 	Value float64
-	// Release2 is the reference code 2.1's formula for this partition.
-	Release2 float64
+	// Reference is the reference code 2.1's formula for this partition
+	// (beffio.ReferenceValue over ReadRemovalValue, or over the read value
+	// where the removal was not measured).
+	Reference float64
+	// ReadRemoval are the read pattern-type bandwidths with the removal of
+	// the file in their time and ReadRemovalValue their access-method
+	// value: under the reference's rules the read values themselves; 0
+	// where the removal was not measured.
+	ReadRemoval      [5]float64
+	ReadRemovalValue float64
 	// Access is the access-method value of each access method.
 	Access [3]float64
 	// Totals are the pattern-type totals per access method and type (nil
@@ -111,7 +135,7 @@ func Fold(run *Run) (*Folded, error) {
 	if err := checkLines(run, table); err != nil {
 		return nil, err
 	}
-	p := &Folded{Run: run}
+	p := &Folded{Run: run, Rules: run.Config.Rules, Removal: removal(run)}
 	for _, n := range run.Config.Partitions {
 		p.addPartition(n, table)
 	}
@@ -211,15 +235,67 @@ func (p *Folded) addPartition(n int, table []beffio.Pattern) {
 	}
 	w, rw, rd := part.Access[beffio.Write], part.Access[beffio.Rewrite], part.Access[beffio.Read]
 	part.Value = beffio.PartitionValue(w, rw, rd)
-	part.Release2 = beffio.Release2Value(w, part.Totals[beffio.Rewrite][beffio.Scatter].MBps, rd)
-	if part.Value > p.BeffIO {
-		p.BeffIO, p.BestN, p.Access = part.Value, n, part.Access
+	p.addReference(part)
+	headline := part.Value
+	if p.Rules == beffio.RulesReference {
+		headline = part.Reference
 	}
-	if part.Release2 > p.Release2 {
-		p.Release2, p.Release2N = part.Release2, n
+	if headline > p.BeffIO {
+		p.BeffIO, p.BestN, p.Access = headline, n, part.Access
+	}
+	if part.Value > p.Paper {
+		p.Paper, p.PaperN = part.Value, n
+	}
+	if part.Reference > p.Reference {
+		p.Reference, p.ReferenceN = part.Reference, n
 	}
 	p.Time += part.Time
 	p.Partitions = append(p.Partitions, part)
+}
+
+// removal says where a run's read times include the removal of its files.
+func removal(run *Run) Removal {
+	if run.Config.Rules == beffio.RulesReference {
+		return RemovalInClose
+	}
+	reads := 0
+	for _, m := range run.Measurements {
+		if m.Pat == beffio.PatTotal && m.Access == beffio.Read {
+			if m.DeleteS < 0 {
+				return RemovalNone
+			}
+			reads++
+		}
+	}
+	if reads == 0 {
+		return RemovalNone
+	}
+	return RemovalApart
+}
+
+// addReference computes the reference code's formula for a partition:
+// the write pattern-type values, the scatter type's rewrite and the read
+// access-method value with the removal of the files in the read times.
+func (p *Folded) addReference(part *Partition) {
+	read := map[beffio.Type]float64{}
+	writes := map[beffio.Type]float64{}
+	for _, t := range beffio.Types {
+		writes[t] = part.Totals[beffio.Write][t].MBps
+		m := part.Totals[beffio.Read][t]
+		switch p.Removal {
+		case RemovalInClose:
+			part.ReadRemoval[t] = m.MBps
+		case RemovalApart:
+			part.ReadRemoval[t] = m.MB / (m.Seconds + m.DeleteS)
+		}
+		read[t] = part.ReadRemoval[t]
+	}
+	readValue := part.Access[beffio.Read]
+	if p.Removal != RemovalNone {
+		part.ReadRemovalValue = beffio.AccessValue(read)
+		readValue = part.ReadRemovalValue
+	}
+	part.Reference = beffio.ReferenceValue(writes, part.Totals[beffio.Rewrite][beffio.Scatter].MBps, readValue)
 }
 
 // count adds pattern line m of access a to the partition and to the
@@ -266,8 +342,12 @@ func (p *Folded) dataRatios() {
 // judge sets the reasons why the result is NOT VALID (docs/beffio.md "The numbers").
 func (p *Folded) judge() {
 	cfg := p.Run.Config
-	if tp := cfg.TPartition(); tp < beffio.MinPartitionTime {
-		p.Reasons = append(p.Reasons, fmt.Sprintf("T per partition %s s < 15 min", results.Seconds(tp)))
+	if tp, min := cfg.TPartition(), cfg.Rules.MinPartitionTime(); tp < min {
+		why := fmt.Sprintf("T per partition %s s < %g min", results.Seconds(tp), min/60)
+		if cfg.Rules == beffio.RulesReference {
+			why += " (the reference code's limit)"
+		}
+		p.Reasons = append(p.Reasons, why)
 	}
 	if p.SharedSubstituted > 0 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("shared file pointer substituted by explicit offsets (%d of %d type-shared pattern lines)",
@@ -294,6 +374,9 @@ func (p *Folded) judge() {
 // note sets the notes on what else limits or describes the result.
 func (p *Folded) note() {
 	cfg := p.Run.Config
+	if cfg.Rules == beffio.RulesReference {
+		p.Notes = append(p.Notes, "beffio-rules: reference: measured by the reference code 2.1's rules and b_eff_io by its formula (docs/reference.md), as published b_eff_io results were; the paper's formula over the same measurements is the secondary figure")
+	}
 	if cfg.Rewrite == beffio.RewriteScatter {
 		p.Notes = append(p.Notes, "beffio-rewrite: scatter (the reference code's release-2 schedule): only the scatter type is rewritten; the rewrite value is its pattern-type bandwidth")
 	}
@@ -353,18 +436,54 @@ func ratio(r float64) string {
 
 // Figures returns the folded figures of p, in protocol order: b_eff_io,
 // the partition values, the access-method values in the partition of
-// b_eff_io, the release-2 formula and, with MT, total memory / b_eff_io.
+// b_eff_io, the other formula's figure (the reference code's under the
+// paper's rules, the paper's under the reference's) and, with MT, total
+// memory / b_eff_io.
 func (p *Folded) Figures() []results.Figure {
-	f := []results.Figure{{Name: "beffio", Label: "b_eff_io", Value: p.BeffIO, Unit: "MB/s"}}
+	f := []results.Figure{{Name: "beffio", Label: p.Label(), Value: p.BeffIO, Unit: "MB/s"}}
 	for _, part := range p.Partitions {
-		f = append(f, results.Figure{Name: fmt.Sprintf("partition/n=%d", part.N), Label: fmt.Sprintf("partition value, n=%d", part.N), Value: part.Value, Unit: "MB/s"})
+		v, label := part.Value, "partition value"
+		if p.Rules == beffio.RulesReference {
+			v, label = part.Reference, "partition value (reference formula)"
+		}
+		f = append(f, results.Figure{Name: fmt.Sprintf("partition/n=%d", part.N), Label: fmt.Sprintf("%s, n=%d", label, part.N), Value: v, Unit: "MB/s"})
 	}
 	for _, a := range beffio.Accesses {
 		f = append(f, results.Figure{Name: "access/acc=" + a.String(), Label: "weighted average bandwidth for " + a.String(), Value: p.Access[a], Unit: "MB/s"})
 	}
-	f = append(f, results.Figure{Name: "release2", Label: Release2Label, Value: p.Release2, Unit: "MB/s"})
+	if p.Rules == beffio.RulesReference {
+		f = append(f, results.Figure{Name: "paper", Label: PaperLabel, Value: p.Paper, Unit: "MB/s"})
+	} else {
+		f = append(f, results.Figure{Name: "reference", Label: p.ReferenceLabel(), Value: p.Reference, Unit: "MB/s"})
+	}
 	if p.MemMinutes > 0 {
 		f = append(f, results.Figure{Name: "totalmem-time", Label: "total memory / b_eff_io", Value: p.MemMinutes, Unit: "min"})
 	}
 	return f
+}
+
+// PaperLabel labels the paper's formula over a run measured by the
+// reference code's rules.
+const PaperLabel = "the paper's formula over this run (secondary, not b_eff_io: only the scatter type rewritten, the read's close removes the file)"
+
+// IsReference reports whether the run followed the reference code's rules.
+func (p *Folded) IsReference() bool { return p.Rules == beffio.RulesReference }
+
+// Label is the name of the run's b_eff_io: it says whose rules it follows
+// and which published results it compares with.
+func (p *Folded) Label() string {
+	if p.Rules == beffio.RulesReference {
+		return "b_eff_io (reference code 2.1 rules, as published results)"
+	}
+	return "b_eff_io (paper rules; published 2.1 results: see the reference formula)"
+}
+
+// ReferenceLabel labels the reference code's formula over a run measured
+// by the paper's rules: whether its read times include the removal of the
+// files, as the reference code's do.
+func (p *Folded) ReferenceLabel() string {
+	if p.Removal == RemovalApart {
+		return "b_eff_io 2.1 formula, read incl. file removal (secondary: compare with published results)"
+	}
+	return "b_eff_io 2.1 formula, read without file removal (not measured: not comparable with published results)"
 }

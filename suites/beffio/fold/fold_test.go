@@ -36,7 +36,10 @@ type ioSynth struct {
 	totalMiB   string // beffio-totalmem-mib, "" for none
 	cacheMiB   string // beffio-cache-mib, "" for none
 	rewrite    beffio.RewriteMode
-	bw         func(n int, a beffio.Access, t beffio.Type) float64
+	rules      beffio.Rules // beffio-rules, "" for none
+	// deleteFactor > 0 adds delete-s = deleteFactor · s to the read totals.
+	deleteFactor float64
+	bw           func(n int, a beffio.Access, t beffio.Type) float64
 	// errors are the validation errors of a read pattern line; sharedfp
 	// the sharedfp metric of a type-shared pattern line.
 	errors   func(n int, p beffio.Pattern) int64
@@ -65,6 +68,9 @@ func (s ioSynth) config() string {
 	}
 	if s.cacheMiB != "" {
 		fmt.Fprintf(&b, "beffio-cache-mib: %s\n", s.cacheMiB)
+	}
+	if s.rules != "" {
+		fmt.Fprintf(&b, "beffio-rules: %s\n", s.rules)
 	}
 	fmt.Fprintf(&b, "beffio-dir: /scratch/beffio\nbeffio-rewrite: %s\nbeffio-stop: geometric\nbeffio-dropcaches: off\n", s.rewrite)
 	b.WriteString("Unit MB/s better=higher\nUnit reps assume=exact\nUnit s better=lower\ngoos: linux\ngoarch: amd64\npkg: github.com/beff-suite/beff\n")
@@ -138,7 +144,11 @@ func (s ioSynth) lines() []string {
 					}
 					line(beffio.PatternKey(n, a, p), m, sec)
 				}
-				line(beffio.TotalKey(n, a, t), fmt.Sprintf("%s MB/s\t%s MB\t%.6g s", g(totMB/totS), g(totMB), totS), totS)
+				tot := fmt.Sprintf("%s MB/s\t%s MB\t%.6g s", g(totMB/totS), g(totMB), totS)
+				if a == beffio.Read && s.deleteFactor > 0 {
+					tot += fmt.Sprintf("\t%.6g delete-s", s.deleteFactor*totS)
+				}
+				line(beffio.TotalKey(n, a, t), tot, totS)
 				phase += totS
 			}
 			line(beffio.PhaseKey(n, a), fmt.Sprintf("%.6g s", phase), phase)
@@ -177,7 +187,8 @@ func mustFold(t *testing.T, text string) *Folded {
 //	              = 30n (write), 22.5n (rewrite), 120n (read)
 //	partition     = 0.25·30n + 0.25·22.5n + 0.5·120n = 73.125n
 //	b_eff_io      = max(73.125, 146.25) = 146.25 MB/s on 2 processes
-//	release-2     = sqrt((30n + 30n)/2 · 120n) = 60n → 120 MB/s on 2
+//	2.1 formula   = sqrt((40n + 20n + 40n + 20n + 20n + 30n)/6 · 120n)
+//	              = sqrt(3400)·n → 116.62 MB/s on 2 (read without removal)
 //
 // Data per process and access (reps = 1): type 0 Σ L = 11 MiB + 256 + 8 KiB
 // + 8 = 11542792 B; types 1, 2: 5 MiB + 66 KiB + 24 = 5310488 B each;
@@ -206,15 +217,19 @@ func TestFoldByHand(t *testing.T) {
 	p := mustFold(t, ioHand().text())
 	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12, "b_eff_io")
 	assert.Equal(t, 2, p.BestN)
-	assert.InEpsilon(t, 120, p.Release2, 1e-12, "release-2")
-	assert.Equal(t, 2, p.Release2N)
+	// the reference formula: √((80 + 40 + 80 + 40 + 40 + 60)/6 · 240), the
+	// read without removal (not measured)
+	assert.InEpsilon(t, math.Sqrt(340.0/6*240), p.Reference, 1e-12, "reference formula")
+	assert.Equal(t, 2, p.ReferenceN)
+	assert.Equal(t, RemovalNone, p.Removal)
+	assert.Equal(t, p.BeffIO, p.Paper)
 	assert.InEpsilon(t, 60, p.Access[beffio.Write], 1e-12)
 	assert.InEpsilon(t, 45, p.Access[beffio.Rewrite], 1e-12)
 	assert.InEpsilon(t, 240, p.Access[beffio.Read], 1e-12)
 	require.Len(t, p.Partitions, 2)
 	assert.InEpsilon(t, 73.125, p.Partitions[0].Value, 1e-12)
 	assert.InEpsilon(t, 146.25, p.Partitions[1].Value, 1e-12)
-	assert.InEpsilon(t, 60, p.Partitions[0].Release2, 1e-12)
+	assert.InEpsilon(t, math.Sqrt(170.0/6*120), p.Partitions[0].Reference, 1e-12)
 	assert.Equal(t, []float64{30, 22.5, 120}, roundAll(p.Partitions[0].Access[:]))
 	for _, a := range beffio.Accesses {
 		assert.InEpsilon(t, 104.24004, p.Data[a], 1e-12, "data %s", a)
@@ -247,7 +262,7 @@ func TestFoldByHand(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	assert.Equal(t, []string{"beffio", "partition/n=1", "partition/n=2", "access/acc=write", "access/acc=rewrite",
-		"access/acc=read", "release2", "totalmem-time"}, names)
+		"access/acc=read", "reference", "totalmem-time"}, names)
 }
 
 func roundAll(v []float64) []float64 {
@@ -268,10 +283,61 @@ func TestFoldBestPartition(t *testing.T) {
 	p := mustFold(t, s.text())
 	assert.Equal(t, 2, p.BestN)
 	assert.InEpsilon(t, 20, p.BeffIO, 1e-12)
-	assert.Equal(t, 2, p.Release2N)
-	assert.InEpsilon(t, 20, p.Release2, 1e-12)
+	assert.Equal(t, 2, p.ReferenceN)
+	assert.InEpsilon(t, 20, p.Reference, 1e-12)
 	assert.Equal(t, 600.0, p.Partitions[0].Scheduled)
 	assert.Equal(t, []string{"T per partition 600 s < 15 min"}, p.Reasons)
+}
+
+// TestFoldRemovalApart: a run by the paper's rules that timed the removal
+// of each read file after its close, taking as long as the read itself:
+// the read with removal is half the read, 60n; the 2.1 formula over it
+// √((80 + 40 + 80 + 40 + 40 + 60)/6 · 120) on 2 processes; b_eff_io stays.
+func TestFoldRemovalApart(t *testing.T) {
+	s := ioHand()
+	s.deleteFactor = 1
+	p := mustFold(t, s.text())
+	assert.Equal(t, RemovalApart, p.Removal)
+	assert.InEpsilon(t, 146.25, p.BeffIO, 1e-12)
+	assert.InEpsilon(t, 120, p.Partitions[1].ReadRemovalValue, 1e-5)
+	assert.InEpsilon(t, 160, p.Partitions[1].ReadRemoval[beffio.Scatter], 1e-5)
+	assert.InEpsilon(t, math.Sqrt(340.0/6*120), p.Reference, 1e-5)
+	assert.Contains(t, p.ReferenceLabel(), "read incl. file removal")
+	var b bytes.Buffer
+	require.NoError(t, p.WriteText(&b))
+	assert.Regexp(t, `(?m)^  total\+removal +160\.0 +80\.00 +160\.0 +80\.00 +80\.00$`, b.String())
+	assert.Regexp(t, `(?m)^  2 +60\.000 +45\.000 +240\.00 +146\.25 +120\.00 +82\.462 `, b.String())
+}
+
+// TestFoldReferenceRules: a run by the reference code's rules (scatter
+// rewrite only, the read's removal in its close): b_eff_io is the 2.1
+// formula √((80 + 40 + 80 + 40 + 40 + 60)/6 · 240) on 2 processes, the
+// paper's formula 0.25·60 + 0.25·60 + 0.5·240 = 150 the secondary figure,
+// and validity needs 30 minutes per partition.
+func TestFoldReferenceRules(t *testing.T) {
+	s := ioHand()
+	s.rules, s.rewrite, s.cacheMiB = beffio.RulesReference, beffio.RewriteScatter, "1"
+	p := mustFold(t, s.text())
+	assert.Equal(t, RemovalInClose, p.Removal)
+	assert.InEpsilon(t, math.Sqrt(340.0/6*240), p.BeffIO, 1e-12)
+	assert.Equal(t, p.Reference, p.BeffIO)
+	assert.Equal(t, 2, p.BestN)
+	assert.InEpsilon(t, 150, p.Paper, 1e-12)
+	assert.Equal(t, p.Partitions[1].Access[beffio.Read], p.Partitions[1].ReadRemovalValue)
+	assert.Equal(t, []string{"T per partition 900 s < 30 min (the reference code's limit)"}, p.Reasons)
+	names := map[string]float64{}
+	for _, f := range p.Figures() {
+		names[f.Name] = f.Value
+	}
+	assert.InEpsilon(t, 150, names["paper"], 1e-12)
+	assert.NotContains(t, names, "reference")
+	var b bytes.Buffer
+	require.NoError(t, p.WriteText(&b))
+	assert.True(t, strings.HasPrefix(b.String(), "b_eff_io (reference code 2.1 rules) = 116.62 MB/s\n"), b.String()[:80])
+
+	s.rules = "newest"
+	_, err := foldText(t, s.text())
+	assert.ErrorContains(t, err, `beffio-rules: unknown rules "newest"`)
 }
 
 // TestFoldRewriteScatter: the release-2 schedule rewrites the scatter
@@ -283,7 +349,7 @@ func TestFoldRewriteScatter(t *testing.T) {
 	p := mustFold(t, s.text())
 	assert.InEpsilon(t, 150, p.BeffIO, 1e-12)
 	assert.InEpsilon(t, 60, p.Access[beffio.Rewrite], 1e-12)
-	assert.InEpsilon(t, 120, p.Release2, 1e-12)
+	assert.InEpsilon(t, math.Sqrt(340.0/6*240), p.Reference, 1e-12)
 	// Rewrite data: type 0 only, 3 · 11542792 B.
 	assert.InEpsilon(t, 3*11542792/1e6, p.Data[beffio.Rewrite], 1e-12)
 	assert.InEpsilon(t, 104.24004, p.Data[beffio.Write], 1e-12)
@@ -530,15 +596,15 @@ func TestWriteText(t *testing.T) {
 	assert.Equal(t, "b_eff_io = 146.25 MB/s", lines[0])
 	assert.Equal(t, "VALID", lines[1])
 	for _, want := range []string{
-		`(?m)^  b_eff_io +146\.25 MB/s on 2 processes$`,
+		`(?m)^  b_eff_io +146\.25 MB/s on 2 processes, paper rules: for published \(2\.1\) results see the 2\.1 formula$`,
 		`(?m)^  weighted average bandwidth for rewrite +45\.000 MB/s on 2 processes \(25%\)$`,
 		`(?m)^  weighted average bandwidth for read +240\.00 MB/s on 2 processes \(50%\)$`,
-		`(?m)^  release-2 formula \(secondary, not b_eff_io\) +120\.00 MB/s on 2 processes$`,
+		`(?m)^  b_eff_io 2\.1 formula +116\.62 MB/s on 2 processes \(secondary; read without file removal \(not measured\): not comparable with published results\)$`,
 		`(?m)^  data per access method, write +104\.24 MB \(38\.8 % of the total memory\)$`,
 		`(?m)^  total memory / b_eff_io +0\.03059 min$`,
 		`(?m)^  file-system cache +4 MiB \(data per access method / cache: write 24\.9×, rewrite 24\.9×, read 24\.9×\)$`,
 		`(?m)^  scheduled T +1800 s \(900 s per partition\)$`,
-		`(?m)^  2 +60\.000 +45\.000 +240\.00 +146\.25 +120\.00 +[0-9.]+ +900 +b_eff_io$`,
+		`(?m)^  2 +60\.000 +45\.000 +240\.00 +146\.25 +- +116\.62 +[0-9.]+ +900 +b_eff_io$`,
 		`(?m)^Partition n=2, read: 240\.00 MB/s \(access-method value\), phase [0-9.]+ s$`,
 		// n = 2, read: 160 MB/s per type-0 pattern, 80 for shared, ...
 		`(?m)^  32 KiB\+8 +1 MiB\+256 +320\.0 +160\.0 +320\.0 +160\.0 +160\.0$`,
@@ -596,7 +662,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.Equal(t, "MB/s", got["BeffIOFold/fig=beffio"].OrigUnit)
 	assert.InEpsilon(t, 73.125, got["BeffIOFold/fig=partition/n=1"].OrigValue, 1e-12)
 	assert.InEpsilon(t, 240, got["BeffIOFold/fig=access/acc=read"].OrigValue, 1e-12)
-	assert.InEpsilon(t, 120, got["BeffIOFold/fig=release2"].OrigValue, 1e-12)
+	assert.InEpsilon(t, math.Sqrt(340.0/6*240), got["BeffIOFold/fig=reference"].OrigValue, 1e-12)
 	assert.Equal(t, "min", got["BeffIOFold/fig=totalmem-time"].Unit)
 	assert.Equal(t, -1, r.Units().GetBetter("min"))
 

@@ -10,10 +10,21 @@ import (
 // JSONBeffIO is what a b_eff_io run adds to its JSON object, under
 // "beff_io" (docs/fold-json.md).
 type JSONBeffIO struct {
+	// Rules are the rules of the run: paper or reference.
+	Rules string `json:"rules"`
 	// BestN is the partition (number of processes) whose value is
-	// b_eff_io; Release2N the one of the release-2 figure.
-	BestN     int `json:"best_n"`
-	Release2N int `json:"release2_n"`
+	// b_eff_io; PaperN and ReferenceN those of the largest value by the
+	// paper's formula and by the reference code 2.1's.
+	BestN      int `json:"best_n"`
+	PaperN     int `json:"paper_n"`
+	ReferenceN int `json:"reference_n"`
+	// PaperMBps and ReferenceMBps are those largest values.
+	PaperMBps     results.Float `json:"paper_mbps"`
+	ReferenceMBps results.Float `json:"reference_mbps"`
+	// ReadRemoval says how the reference formula's read times include the
+	// removal of the files: "close" (in the read's close, reference
+	// rules), "apart" (timed after the close) or "none" (not measured).
+	ReadRemoval string `json:"read_removal"`
 	// Errors is the number of validation errors over all pattern lines.
 	Errors int64 `json:"errors"`
 	// SharedLines counts the pattern lines of type shared,
@@ -55,10 +66,13 @@ type JSONAccess struct {
 // A JSONPartition is what a b_eff_io run measured with one partition.
 type JSONPartition struct {
 	N int `json:"n"` // processes
-	// ValueMBps is the partition value 0.25·write + 0.25·rewrite +
-	// 0.5·read; Release2MBps the reference code 2.1's formula.
-	ValueMBps    results.Float `json:"value_mbps"`
-	Release2MBps results.Float `json:"release2_mbps"`
+	// ValueMBps is the paper's partition value 0.25·write + 0.25·rewrite +
+	// 0.5·read; ReferenceMBps the reference code 2.1's formula over the
+	// read value ReadRemovalMBps, which has the removal of the files in its
+	// times (null where that was not measured).
+	ValueMBps       results.Float `json:"value_mbps"`
+	ReferenceMBps   results.Float `json:"reference_mbps"`
+	ReadRemovalMBps results.Float `json:"read_removal_mbps"`
 	// TimeS is the sum of the phase times; ScheduledS is T / partitions.
 	TimeS      results.Float `json:"time_s"`
 	ScheduledS results.Float `json:"scheduled_s"`
@@ -84,18 +98,38 @@ type JSONPartitionAccess struct {
 // n=<n>/acc=<access>/type=<type>/pat=total.
 type JSONTypeTotal struct {
 	Type string `json:"type"` // scatter, shared, separated, segmented or segcoll
-	// MBps is the pattern-type bandwidth, Σ bytes / Σ time from open to
-	// close; MB and S are the data and that time.
+	// MBps is the pattern-type bandwidth, Σ bytes / the type's time; MB
+	// and S are the data and that time.
 	MBps results.Float `json:"mbps"`
 	MB   results.Float `json:"mb"`
 	S    results.Float `json:"s"`
+	// OpenS and CloseS are the open and the close within S, DeleteS the
+	// removal timed after a read's close; null where the line has none.
+	OpenS   results.Float `json:"open_s"`
+	CloseS  results.Float `json:"close_s"`
+	DeleteS results.Float `json:"delete_s"`
 }
+
+// orNull is v, or null (NaN) where it is negative (not recorded).
+func orNull(v float64) results.Float {
+	if v < 0 {
+		return results.Float(math.NaN())
+	}
+	return results.Float(v)
+}
+
+var removalNames = [...]string{RemovalNone: "none", RemovalApart: "apart", RemovalInClose: "close"}
 
 // JSONDetail returns the b_eff_io details of p.
 func (p *Folded) JSONDetail() any {
 	out := &JSONBeffIO{
+		Rules:             string(p.Rules),
 		BestN:             p.BestN,
-		Release2N:         p.Release2N,
+		PaperN:            p.PaperN,
+		ReferenceN:        p.ReferenceN,
+		PaperMBps:         results.Float(p.Paper),
+		ReferenceMBps:     results.Float(p.Reference),
+		ReadRemoval:       removalNames[p.Removal],
 		Errors:            p.Errors,
 		SharedLines:       p.SharedLines,
 		SharedSubstituted: p.SharedSubstituted,
@@ -119,26 +153,32 @@ func (p *Folded) JSONDetail() any {
 		out.Access = append(out.Access, ja)
 	}
 	for _, part := range p.Partitions {
-		out.Partitions = append(out.Partitions, jsonPartition(part))
+		out.Partitions = append(out.Partitions, p.jsonPartition(part))
 	}
 	return out
 }
 
-func jsonPartition(part *Partition) JSONPartition {
+func (p *Folded) jsonPartition(part *Partition) JSONPartition {
+	rm := results.Float(part.ReadRemovalValue)
+	if p.Removal == RemovalNone {
+		rm = results.Float(math.NaN())
+	}
 	jp := JSONPartition{
-		N:            part.N,
-		ValueMBps:    results.Float(part.Value),
-		Release2MBps: results.Float(part.Release2),
-		TimeS:        results.Float(part.Time),
-		ScheduledS:   results.Float(part.Scheduled),
-		Access:       make([]JSONPartitionAccess, 0, len(beffio.Accesses)),
+		N:               part.N,
+		ValueMBps:       results.Float(part.Value),
+		ReferenceMBps:   results.Float(part.Reference),
+		ReadRemovalMBps: rm,
+		TimeS:           results.Float(part.Time),
+		ScheduledS:      results.Float(part.Scheduled),
+		Access:          make([]JSONPartitionAccess, 0, len(beffio.Accesses)),
 	}
 	for _, a := range beffio.Accesses {
 		ja := JSONPartitionAccess{Access: a.String(), ValueMBps: results.Float(part.Access[a]),
 			PhaseS: results.Float(part.Phase[a].Seconds), Types: []JSONTypeTotal{}}
 		for _, t := range beffio.Types {
 			if m := part.Totals[a][t]; m != nil {
-				ja.Types = append(ja.Types, JSONTypeTotal{Type: t.String(), MBps: results.Float(m.MBps), MB: results.Float(m.MB), S: results.Float(m.Seconds)})
+				ja.Types = append(ja.Types, JSONTypeTotal{Type: t.String(), MBps: results.Float(m.MBps), MB: results.Float(m.MB), S: results.Float(m.Seconds),
+					OpenS: orNull(m.OpenS), CloseS: orNull(m.CloseS), DeleteS: orNull(m.DeleteS)})
 			}
 		}
 		jp.Access = append(jp.Access, ja)

@@ -57,7 +57,7 @@ func TestJSON(t *testing.T) {
 		jp := jio.Partitions[j]
 		assert.Equal(t, part.N, jp.N)
 		assert.Equal(t, part.Value, float64(jp.ValueMBps))
-		assert.Equal(t, part.Release2, float64(jp.Release2MBps))
+		assert.Equal(t, part.Reference, float64(jp.ReferenceMBps))
 		for _, a := range beffio.Accesses {
 			assert.Equal(t, part.Access[a], float64(jp.Access[a].ValueMBps))
 			require.Len(t, jp.Access[a].Types, 5)

@@ -30,7 +30,11 @@ type Measurement struct {
 	// SharedFP is 1 if the shared file pointer was used, 0 if explicit
 	// offsets replaced it, -1 if the line does not say (not type shared).
 	SharedFP int
-	Line     int // line in the file
+	// OpenS and CloseS are, on total lines, the open and the close within
+	// the type's time; DeleteS the removal of the file timed after a
+	// read's close (paper's rules). -1 where the line does not say.
+	OpenS, CloseS, DeleteS float64
+	Line                   int // line in the file
 	// Metrics holds every metric of the line, keyed by the unit as written
 	// (MB/s, MB, s, reps, ns/op, …), with the value as written.
 	Metrics map[string]float64
@@ -47,6 +51,7 @@ type Config struct {
 	Partitions []int              // beffio-partitions: ascending
 	MPART      int64              // beffio-mpart: the largest chunk, bytes
 	Rewrite    beffio.RewriteMode // beffio-rewrite: which types are rewritten
+	Rules      beffio.Rules       // beffio-rules: paper (also when absent) or reference
 
 	// Optional lines; 0 or empty when absent.
 	MemMiB   int64 // beffio-mem-per-proc-mib: memory per process M, MiB
@@ -204,7 +209,7 @@ func (ms metrics) count(unit string, dst *int64, required bool) (bool, error) {
 // parseMetrics extracts the metrics of a line with key k:
 //   - pattern lines: MB/s, reps, MB, s; errors on reads; sharedfp on type
 //     shared; decisions, stop-ms and capped optional;
-//   - total lines: MB/s, MB, s;
+//   - total lines: MB/s, MB, s; open-s, close-s and delete-s optional;
 //   - phase lines: s.
 //
 // Values must be finite and not negative, counts whole, sharedfp 0 or 1.
@@ -212,7 +217,7 @@ func (ms metrics) count(unit string, dst *int64, required bool) (bool, error) {
 // has fewer than three significant digits.
 func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	ms := metrics(l.Metrics)
-	m := &Measurement{Key: k, SharedFP: -1, Line: l.Line, Metrics: l.Metrics}
+	m := &Measurement{Key: k, SharedFP: -1, OpenS: -1, CloseS: -1, DeleteS: -1, Line: l.Line, Metrics: l.Metrics}
 	if _, err := ms.get(beffio.MetricSeconds, &m.Seconds, true); err != nil || k.Pat == beffio.PatPhase {
 		return m, err
 	}
@@ -224,7 +229,7 @@ func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	}
 	m.MBps = results.PreciseMBps(m.MBps, m.MB/m.Seconds) // a time of 0 gives +Inf or NaN: the printed value stays
 	if k.Pat == beffio.PatTotal {
-		return m, nil
+		return m, m.readTimes(ms)
 	}
 	if _, err := ms.count(beffio.MetricReps, &m.Reps, true); err != nil {
 		return nil, err
@@ -233,6 +238,19 @@ func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 		return nil, err
 	}
 	return m, m.readWrite(ms)
+}
+
+// readTimes reads the optional times of a total line.
+func (m *Measurement) readTimes(ms metrics) error {
+	for _, t := range []struct {
+		unit string
+		dst  *float64
+	}{{beffio.MetricOpenS, &m.OpenS}, {beffio.MetricCloseS, &m.CloseS}, {beffio.MetricDeleteS, &m.DeleteS}} {
+		if _, err := ms.get(t.unit, t.dst, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readWrite reads the metrics of the write patterns: the stop decisions,
@@ -350,6 +368,13 @@ func (c *Config) readOptional(r results.ConfigReader) error {
 	c.Stop = r.Config[beffio.KeyStop]
 	if c.Stop != "" && c.Stop != string(beffio.StopGeometric) && c.Stop != string(beffio.StopBarrier) {
 		return fmt.Errorf("%s: unknown stop rule %q (want geometric or barrier)", beffio.KeyStop, c.Stop)
+	}
+	c.Rules = beffio.Rules(r.Config[beffio.KeyRules])
+	if c.Rules == "" {
+		c.Rules = beffio.RulesPaper
+	}
+	if !c.Rules.Valid() {
+		return fmt.Errorf("%s: unknown rules %q (want %s or %s)", beffio.KeyRules, c.Rules, beffio.RulesPaper, beffio.RulesReference)
 	}
 	c.Dir = r.Config[beffio.KeyDir]
 	c.DropCaches = r.Config[beffio.KeyDropCaches]

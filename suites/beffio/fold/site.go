@@ -49,10 +49,10 @@ func (*Suite) SiteReasons(f results.Folded) []string { return f.Verdict().Reason
 
 // A partRow is a row of the partition table of a run page.
 type partRow struct {
-	N                                     int
-	Write, Rewrite, Read, Value, Release2 float64
-	Time, Scheduled                       float64
-	Best                                  bool
+	N                                      int
+	Write, Rewrite, Read, Value, Reference float64
+	Time, Scheduled                        float64
+	Best                                   bool
 }
 
 // Section renders the b_eff_io section of a run page.
@@ -62,7 +62,7 @@ func (*Suite) Section(f results.Folded) (template.HTML, error) {
 	for _, part := range p.Partitions {
 		parts = append(parts, partRow{N: part.N,
 			Write: part.Access[beffio.Write], Rewrite: part.Access[beffio.Rewrite], Read: part.Access[beffio.Read],
-			Value: part.Value, Release2: part.Release2, Time: part.Time, Scheduled: part.Scheduled,
+			Value: part.Value, Reference: part.Reference, Time: part.Time, Scheduled: part.Scheduled,
 			Best: part.N == p.BestN})
 	}
 	return site.Section(struct {

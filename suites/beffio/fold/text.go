@@ -17,7 +17,11 @@ import (
 // access method the bandwidth per chunk size and pattern type, with the
 // pattern-type totals) and per partition every pattern line.
 func (p *Folded) WriteText(w io.Writer) error {
-	return results.WriteProtocol(w, "b_eff_io", p.BeffIO, &p.Validity, p.writeRun, p.writeFigures,
+	head := "b_eff_io"
+	if p.Rules == beffio.RulesReference {
+		head = "b_eff_io (reference code 2.1 rules)"
+	}
+	return results.WriteProtocol(w, head, p.BeffIO, &p.Validity, p.writeRun, p.writeFigures,
 		p.writePartitions, p.writeMatrices, p.writePatterns)
 }
 
@@ -31,6 +35,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Info("partitions", strings.ReplaceAll(results.JoinInts(cfg.Partitions), ",", ", "))
 	t.Info("scheduled T", fmt.Sprintf("%s s (%s s per partition)", results.Seconds(cfg.T), results.Seconds(cfg.TPartition())))
 	t.Info("directory", cfg.Dir)
+	t.Info("rules", string(cfg.Rules))
 	t.Info("rewrite", string(cfg.Rewrite))
 	t.Info("stop rule", cfg.Stop)
 	t.Info("drop caches", cfg.DropCaches)
@@ -49,12 +54,16 @@ func (p *Folded) writeFigures(w io.Writer) {
 	cfg := p.Run.Config
 	fmt.Fprintf(w, "\nFigures\n")
 	t := results.Text{W: w, Width: 44}
-	t.Figure("b_eff_io", results.Num(p.BeffIO, 5, 1), onProcs(p.BestN))
+	t.Figure("b_eff_io", results.Num(p.BeffIO, 5, 1), onProcs(p.BestN)+", "+p.comparable())
 	for _, a := range beffio.Accesses {
 		t.Figure("weighted average bandwidth for "+a.String(), results.Num(p.Access[a], 5, 1),
 			fmt.Sprintf("%s (%g%%)", onProcs(p.BestN), a.Weight()*100))
 	}
-	t.Figure(Release2Label, results.Num(p.Release2, 5, 1), onProcs(p.Release2N))
+	if p.Rules == beffio.RulesReference {
+		t.Figure("the paper's formula", results.Num(p.Paper, 5, 1), onProcs(p.PaperN)+" (secondary, not b_eff_io)")
+	} else {
+		t.Figure("b_eff_io 2.1 formula", results.Num(p.Reference, 5, 1), onProcs(p.ReferenceN)+" ("+p.removalNote()+")")
+	}
 	for _, a := range beffio.Accesses {
 		unit := "MB"
 		if cfg.TotalMiB > 0 {
@@ -71,6 +80,22 @@ func (p *Folded) writeFigures(w io.Writer) {
 	}
 	t.Figure("stop decisions, initial write of types 0-2", strconv.FormatInt(p.Decisions, 10), fmt.Sprintf("(%s ms)", results.Num(p.StopMs, 4, 1)))
 	t.Figure("time of the access phases", results.Num(p.Time, 4, 1), fmt.Sprintf("s (scheduled T = %s s)", results.Seconds(cfg.T)))
+}
+
+// comparable says which results the run's b_eff_io compares with.
+func (p *Folded) comparable() string {
+	if p.Rules == beffio.RulesReference {
+		return "reference code 2.1 rules: compare with published results"
+	}
+	return "paper rules: for published (2.1) results see the 2.1 formula"
+}
+
+// removalNote says what the reference formula's read times hold.
+func (p *Folded) removalNote() string {
+	if p.Removal == RemovalApart {
+		return "secondary; read incl. file removal as in 2.1: compare with published results"
+	}
+	return "secondary; read without file removal (not measured): not comparable with published results"
 }
 
 // writeMemory writes the figures of the memory, MPART and the cache.
@@ -99,17 +124,22 @@ func (p *Folded) writeMemory(t results.Text) {
 
 // writePartitions writes the table of the partitions.
 func (p *Folded) writePartitions(w io.Writer) {
-	fmt.Fprintf(w, "\nPartitions: access-method values, partition value and %s in MB/s;\n", Release2Label)
+	fmt.Fprintf(w, "\nPartitions: access-method values, the paper's partition value, the read value with the\n")
+	fmt.Fprintf(w, "removal of the files in its time and the reference code 2.1's formula over it in MB/s;\n")
 	fmt.Fprintf(w, "time of the access phases and scheduled time T / partitions in s\n")
 	pt := results.Table{}
-	pt.Add("n", "write", "rewrite", "read", "partition", "release-2", "time", "scheduled", "")
+	pt.Add("n", "write", "rewrite", "read", "paper", "read+rm", "2.1", "time", "scheduled", "")
 	for _, part := range p.Partitions {
 		mark := ""
 		if part.N == p.BestN {
 			mark = "b_eff_io"
 		}
+		rm := "-"
+		if p.Removal != RemovalNone {
+			rm = results.Num(part.ReadRemovalValue, 5, 1)
+		}
 		pt.Add(strconv.Itoa(part.N), results.Num(part.Access[beffio.Write], 5, 1), results.Num(part.Access[beffio.Rewrite], 5, 1),
-			results.Num(part.Access[beffio.Read], 5, 1), results.Num(part.Value, 5, 1), results.Num(part.Release2, 5, 1),
+			results.Num(part.Access[beffio.Read], 5, 1), results.Num(part.Value, 5, 1), rm, results.Num(part.Reference, 5, 1),
 			results.Num(part.Time, 4, 1), results.Seconds(part.Scheduled), mark)
 	}
 	pt.Write(w)
@@ -118,13 +148,17 @@ func (p *Folded) writePartitions(w io.Writer) {
 // writeMatrices writes the table of docs/beffio.md "What a run reports" per partition and access.
 func (p *Folded) writeMatrices(w io.Writer) {
 	fmt.Fprintf(w, "\nBandwidth per chunk size and pattern type in MB/s; total: the pattern-type bandwidth\n")
-	fmt.Fprintf(w, "(Σ bytes / Σ time from open to close); l: disk chunk, L: memory chunk of type 0 (= l otherwise)\n")
+	if p.Rules == beffio.RulesReference {
+		fmt.Fprintf(w, "(Σ bytes / (open + Σ pattern times + close)); l: disk chunk, L: memory chunk of type 0 (= l otherwise)\n")
+	} else {
+		fmt.Fprintf(w, "(Σ bytes / Σ time from open to close); l: disk chunk, L: memory chunk of type 0 (= l otherwise)\n")
+	}
 	pats := beffio.Table(p.Run.Config.MPART)
 	for _, part := range p.Partitions {
 		for _, a := range beffio.Accesses {
 			fmt.Fprintf(w, "\nPartition n=%d, %s: %s MB/s (access-method value), phase %s s\n",
 				part.N, a, results.Num(part.Access[a], 5, 1), results.Num(part.Phase[a].Seconds, 4, 1))
-			writeMatrix(w, pats, part, a)
+			writeMatrix(w, pats, part, a, p.Removal == RemovalApart)
 		}
 	}
 }
@@ -190,7 +224,9 @@ func matrixRow(pats []beffio.Pattern, p beffio.Pattern) int {
 // writeMatrix writes the table of docs/beffio.md "What a run reports" for one partition and access
 // method: one row per chunk size, one column per pattern type, and the
 // pattern-type totals.
-func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.Access) {
+// On the read with the removal timed apart (removal) a last row gives the
+// pattern-type bandwidths with the removal in their time.
+func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.Access, removal bool) {
 	const rows = 10
 	var cells [rows][5]string
 	for r := range cells {
@@ -228,6 +264,13 @@ func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.A
 		total = append(total, v)
 	}
 	tab.Add(total...)
+	if removal && a == beffio.Read {
+		row := []string{"total+removal", ""}
+		for _, t := range beffio.Types {
+			row = append(row, results.Num(part.ReadRemoval[t], 4, 1))
+		}
+		tab.Add(row...)
+	}
 	tab.Write(w)
 }
 
