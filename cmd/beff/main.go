@@ -11,6 +11,7 @@
 //	compare compare runs: folded figures and experiments, benchstat-style
 //	gate    exit 1 when new runs are significantly worse than base runs by more than P%
 //	report  write a static web site with the runs, their plots and a comparison page
+//	conformance  put beff beside the reference codes: medians and ratios over interleaved rounds
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -38,6 +39,7 @@ var commands = []command{
 	{"compare", "compare runs: folded figures and experiments, benchstat-style", compareMain},
 	{"gate", "exit 1 when new runs are significantly worse than base runs by more than P%", gateMain},
 	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},
+	{"conformance", "put beff beside the reference codes: medians and ratios over interleaved rounds", conformanceMain},
 }
 
 // Exit codes.
@@ -72,7 +74,7 @@ func beffMain(stdout, stderr io.Writer, args []string) int {
 func usage(w io.Writer) {
 	fmt.Fprintf(w, "usage: beff <command> [arguments]\n\nCommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, "\nRun 'beff <command> -h' for the flags of a command.\n")
 }

@@ -176,3 +176,20 @@ type FlagSuite interface {
 	// CheckFlags checks their values after parsing.
 	CheckFlags() error
 }
+
+// A Conformer is a suite that reads the output of its reference code
+// (b_eff 3.6, b_eff_io 2.1, SKaMPI 5), for beff conformance: the figures the
+// reference code printed for one run, and the same figures of one of the
+// suite's own folded runs, under the same names.
+type Conformer interface {
+	Suite
+	// Reference names the reference code ("b_eff_io 2.1").
+	Reference() string
+	// ReadReference reads the figures of one run of the reference code
+	// from its output files, whose paths begin with prefix (prefix.prot,
+	// prefix.sum, …), in the order the comparison lists them.
+	ReadReference(prefix string) ([]Figure, error)
+	// Conformance returns the figures of a folded run that ReadReference
+	// also reads, named alike.
+	Conformance(f Folded) []Figure
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+const conformanceUsage = `usage: beff conformance DIR
+
+Conformance puts beff beside the reference codes (%s), from
+the runs that tools/conformance.sh stored in DIR: DIR/<suite>/round-<k>/
+holds one round of runs made one after the other on the same processes:
+the reference code's output files ref.* and beff's results files
+<variant>.txt (default.txt: beff's default rules; reference.txt: beff's
+reference mode). <suite> is the suite's JSON key (beff, beff_io, skampi).
+
+For every figure the reference code prints it gives the reference code's
+median over the rounds and its spread (largest / smallest: the reference
+against itself), and per variant of beff the median and the median and
+range of the ratio beff / reference within each round.
+
+Flags:
+`
+
+// A round is what one round of a suite holds: the reference code's
+// figures and each variant's.
+type round struct {
+	name     string
+	ref      map[string]float64
+	variants map[string]map[string]float64
+}
+
+func conformanceMain(stdout, stderr io.Writer, args []string) int {
+	list := suites()
+	var names []string
+	for _, s := range list {
+		if c, ok := s.(results.Conformer); ok {
+			names = append(names, c.Reference())
+		}
+	}
+	fs := newFlags("beff conformance", fmt.Sprintf(conformanceUsage, strings.Join(names, ", ")), stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "beff conformance: want one directory")
+		fs.Usage()
+		return exitUsage
+	}
+	var out bytes.Buffer
+	found := false
+	for _, s := range list {
+		c, ok := s.(results.Conformer)
+		if !ok {
+			continue
+		}
+		dir := filepath.Join(fs.Arg(0), s.JSONKey())
+		if _, err := os.Stat(dir); err != nil {
+			continue
+		}
+		found = true
+		if err := conformance(&out, c, dir, list); err != nil {
+			fmt.Fprintf(stderr, "beff conformance: %v\n", err)
+			return exitFail
+		}
+	}
+	if !found {
+		fmt.Fprintf(stderr, "beff conformance: %s holds no suite's rounds (want %s/<suite>/round-<k>/)\n", fs.Arg(0), fs.Arg(0))
+		return exitFail
+	}
+	stdout.Write(out.Bytes())
+	return exitOK
+}
+
+// conformance writes the comparison of one suite's rounds in dir.
+func conformance(w io.Writer, c results.Conformer, dir string, list []results.Suite) error {
+	dirs, err := filepath.Glob(filepath.Join(dir, "round-*"))
+	if err != nil || len(dirs) == 0 {
+		return fmt.Errorf("%s: no round-<k> directories", dir)
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return roundNumber(a) - roundNumber(b) })
+	var rounds []round
+	var order []results.Figure
+	var variants []string
+	for _, d := range dirs {
+		r, figs, err := readRound(c, d, list)
+		if err != nil {
+			return err
+		}
+		if order == nil {
+			order = figs
+		}
+		for v := range r.variants {
+			if !slices.Contains(variants, v) {
+				variants = append(variants, v)
+			}
+		}
+		rounds = append(rounds, r)
+	}
+	slices.Sort(variants)
+	fmt.Fprintf(w, "%s beside beff: %s, %d round%s\n", c.Reference(), dir, len(rounds), results.Plural(len(rounds)))
+	fmt.Fprintf(w, "reference: median over the rounds (spread: largest/smallest); per variant: median, and the\n")
+	fmt.Fprintf(w, "ratio variant/reference within each round: median [smallest–largest]\n")
+	t := results.Table{Left: 2}
+	head := []string{"figure", "unit", "reference", "spread"}
+	for _, v := range variants {
+		head = append(head, v, "ratio")
+	}
+	t.Add(head...)
+	for _, f := range order {
+		t.Add(conformanceRow(f, rounds, variants)...)
+	}
+	t.Write(w)
+	fmt.Fprintln(w)
+	return nil
+}
+
+// conformanceRow is the row of figure f.
+func conformanceRow(f results.Figure, rounds []round, variants []string) []string {
+	var refs []float64
+	for _, r := range rounds {
+		if v, ok := r.ref[f.Name]; ok {
+			refs = append(refs, v)
+		}
+	}
+	row := []string{f.Label, f.Unit, num(median(refs)), spread(refs)}
+	for _, v := range variants {
+		var vals, ratios []float64
+		for _, r := range rounds {
+			x, ok := r.variants[v][f.Name]
+			if !ok {
+				continue
+			}
+			vals = append(vals, x)
+			if ref, ok := r.ref[f.Name]; ok && ref != 0 {
+				ratios = append(ratios, x/ref)
+			}
+		}
+		if len(vals) == 0 {
+			row = append(row, "-", "-")
+			continue
+		}
+		ratio := "-"
+		if len(ratios) > 0 {
+			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", median(ratios), slices.Min(ratios), slices.Max(ratios))
+		}
+		row = append(row, num(median(vals)), ratio)
+	}
+	return row
+}
+
+// readRound reads one round directory: the reference code's output (prefix
+// ref) and every results file <variant>.txt, folded.
+func readRound(c results.Conformer, dir string, list []results.Suite) (round, []results.Figure, error) {
+	r := round{name: filepath.Base(dir), ref: map[string]float64{}, variants: map[string]map[string]float64{}}
+	figs, err := c.ReadReference(filepath.Join(dir, "ref"))
+	if err != nil {
+		return r, nil, err
+	}
+	for _, f := range figs {
+		r.ref[f.Name] = f.Value
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	for _, path := range files {
+		folded, err := foldOne(c, path, list)
+		if err != nil {
+			return r, nil, err
+		}
+		m := map[string]float64{}
+		for _, f := range c.Conformance(folded) {
+			m[f.Name] = f.Value
+		}
+		r.variants[strings.TrimSuffix(filepath.Base(path), ".txt")] = m
+	}
+	if len(r.variants) == 0 {
+		return r, nil, fmt.Errorf("%s: no beff results file (<variant>.txt)", dir)
+	}
+	return r, figs, nil
+}
+
+// foldOne folds the only run of suite c in the results file path.
+func foldOne(c results.Conformer, path string, list []results.Suite) (results.Folded, error) {
+	inputs, err := foldFiles([]string{path}, list, false)
+	if err != nil {
+		return nil, err
+	}
+	var runs []results.Folded
+	for _, f := range inputs[0].folded {
+		if results.Same(f.Source().Suite, c) {
+			runs = append(runs, f)
+		}
+	}
+	if len(runs) != 1 {
+		return nil, fmt.Errorf("%s: %d runs of %s, want 1", path, len(runs), c.Name())
+	}
+	return runs[0], nil
+}
+
+// roundNumber is k of a directory round-<k> (0 if it is not a number).
+func roundNumber(dir string) int {
+	k, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), "round-"))
+	return k
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// spread is largest/smallest of v, "-" for fewer than two values.
+func spread(v []float64) string {
+	if len(v) < 2 || slices.Min(v) <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", slices.Max(v)/slices.Min(v))
+}
+
+func num(v float64) string { return results.Num(v, 4, 1) }

@@ -1,0 +1,168 @@
+package fold
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/beffio"
+)
+
+// Reference names the reference code whose output ReadReference reads.
+func (*Suite) Reference() string { return "b_eff_io 2.1" }
+
+// Lines of the reference code's protocol (<prefix>.prot) that carry the
+// figures: a pattern line starts with its partition, access method and
+// type; a type's total follows its patterns; then the access method's
+// total, and at the end the partitions' values and b_eff_io.
+var (
+	refPattern   = regexp.MustCompile(`^n=(\d+)\s+a=([0-2])\s+type=([0-4])\s+p=\s*\d+\s`)
+	refType      = regexp.MustCompile(`^\s*total pattern type:.*\sb_eff_io_(write|rewrite|read)_(scatter|shared|separated|segmented|seg_coll)=\s*(\S+) MB/s`)
+	refAccess    = regexp.MustCompile(`total access method:.*\sb_eff_io_(write|rewrite|read)=\s*(\S+) MB/s`)
+	refPartition = regexp.MustCompile(`^\s*total partition: n=(\d+)\s.*\sb_eff_io=\s*(\S+) MB/s`)
+	refBeffIO    = regexp.MustCompile(`^\s*b_eff_io := maximum over all bw_partition =\s*(\S+) MB/s`)
+)
+
+// refTypeNames maps the reference code's type names to beff's.
+var refTypeNames = map[string]beffio.Type{"scatter": beffio.Scatter, "shared": beffio.Shared,
+	"separated": beffio.Separated, "segmented": beffio.Segmented, "seg_coll": beffio.SegColl}
+
+// ReadReference reads the figures of a run of the reference code 2.1 from
+// its protocol prefix.prot: b_eff_io, each partition's value, each access
+// method's value (the rewrite's: the scatter type's, as the reference code
+// rewrites only that type by default) and each pattern-type bandwidth, in
+// MB/s. A protocol without the final b_eff_io (a run that did not finish)
+// is an error.
+func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
+	path := prefix + ".prot"
+	var figs []refFigure
+	n := 0 // the partition of the pattern lines read last
+	var final bool
+	err := results.ScanFile(path, func(line string, _ int) error {
+		var m []string
+		num := func(i int) (float64, error) {
+			x, err := strconv.ParseFloat(m[i], 64)
+			if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+				return 0, fmt.Errorf("%q is not a bandwidth", m[i])
+			}
+			return x, nil
+		}
+		var f refFigure
+		var err error
+		switch {
+		case set(&m, refPattern.FindStringSubmatch(line)):
+			n, _ = strconv.Atoi(m[1])
+			return nil
+		case set(&m, refType.FindStringSubmatch(line)) && n > 0:
+			a, _ := beffio.ParseAccess(m[1])
+			f = typeFig(n, a, refTypeNames[m[2]], 0)
+			f.Value, err = num(3)
+		case set(&m, refAccess.FindStringSubmatch(line)) && n > 0:
+			a, _ := beffio.ParseAccess(m[1])
+			f = accessFig(n, a, 0)
+			f.Value, err = num(2)
+		case set(&m, refPartition.FindStringSubmatch(line)):
+			np, _ := strconv.Atoi(m[1])
+			f = partitionFig(np, 0)
+			f.Value, err = num(2)
+		case set(&m, refBeffIO.FindStringSubmatch(line)):
+			final = true
+			f = beffIOFig(0)
+			f.Value, err = num(1)
+		default:
+			return nil
+		}
+		figs = append(figs, f)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !final {
+		return nil, fmt.Errorf("%s: no final b_eff_io: the reference code's run did not finish", path)
+	}
+	return sorted(figs), nil
+}
+
+// set stores a regexp match in *m and reports whether there was one.
+func set(m *[]string, match []string) bool {
+	*m = match
+	return match != nil
+}
+
+// Conformance returns the figures of a folded b_eff_io run that the
+// reference code also prints: the 2.1 formula (under both rules), the
+// partitions' values by it, the access-method values (the rewrite's: the
+// scatter type's) and the pattern-type bandwidths, the reads with the
+// removal of the files in their time where it was measured.
+func (*Suite) Conformance(f results.Folded) []results.Figure {
+	p := f.(*Folded)
+	figs := []refFigure{beffIOFig(p.Reference)}
+	for _, part := range p.Partitions {
+		figs = append(figs, partitionFig(part.N, part.Reference))
+		for _, a := range beffio.Accesses {
+			v := part.Access[a]
+			switch {
+			case a == beffio.Rewrite:
+				v = part.Totals[a][beffio.Scatter].MBps
+			case a == beffio.Read && p.Removal != RemovalNone:
+				v = part.ReadRemovalValue
+			}
+			figs = append(figs, accessFig(part.N, a, v))
+			for _, t := range beffio.Types {
+				m := part.Totals[a][t]
+				if m == nil {
+					continue
+				}
+				v := m.MBps
+				if a == beffio.Read && p.Removal != RemovalNone {
+					v = part.ReadRemoval[t]
+				}
+				figs = append(figs, typeFig(part.N, a, t, v))
+			}
+		}
+	}
+	return sorted(figs)
+}
+
+const beffIOFigure = "b_eff_io (2.1 formula)"
+
+// A refFigure is a figure of the comparison with its place in the order:
+// b_eff_io, then per partition its value and per access method its value
+// and its types.
+type refFigure struct {
+	results.Figure
+	key [4]int
+}
+
+func beffIOFig(v float64) refFigure {
+	return refFigure{Figure: results.Figure{Name: "beffio", Label: beffIOFigure, Value: v, Unit: "MB/s"}}
+}
+
+func partitionFig(n int, v float64) refFigure {
+	return refFigure{results.Figure{Name: fmt.Sprintf("partition/n=%d", n), Label: fmt.Sprintf("partition n=%d (2.1 formula)", n),
+		Value: v, Unit: "MB/s"}, [4]int{1, n}}
+}
+
+func accessFig(n int, a beffio.Access, v float64) refFigure {
+	return refFigure{results.Figure{Name: fmt.Sprintf("access/n=%d/acc=%s", n, a), Label: fmt.Sprintf("n=%d %s", n, a),
+		Value: v, Unit: "MB/s"}, [4]int{1, n, 1 + int(a)}}
+}
+
+func typeFig(n int, a beffio.Access, t beffio.Type, v float64) refFigure {
+	return refFigure{results.Figure{Name: fmt.Sprintf("type/n=%d/acc=%s/type=%s", n, a, t), Label: fmt.Sprintf("n=%d %s %s", n, a, t),
+		Value: v, Unit: "MB/s"}, [4]int{1, n, 1 + int(a), 1 + int(t)}}
+}
+
+// sorted returns the figures in comparison order.
+func sorted(figs []refFigure) []results.Figure {
+	slices.SortStableFunc(figs, func(x, y refFigure) int { return slices.Compare(x.key[:], y.key[:]) })
+	out := make([]results.Figure, len(figs))
+	for i, f := range figs {
+		out[i] = f.Figure
+	}
+	return out
+}

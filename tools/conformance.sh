@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# tools/conformance.sh: beff beside the reference codes on this machine, in
+# interleaved rounds, then `beff conformance` over what the rounds stored.
+#
+#   tools/conformance.sh [flags] [-beff PATH/b_eff.c] [-beffio PATH/b_eff_io.c]
+#
+# Each round runs, for each suite, the reference code, beff with its default
+# rules (default.txt) and beff in reference mode (reference.txt), one after
+# the other, starting with a different one each round. The reference codes
+# stay where they are: b_eff.c and b_eff_io.c are compiled with mpicc into
+# OUT/bin (b_eff's memory per process is a compile-time constant).
+#
+# Flags:
+#   -np N         processes (default 2)
+#   -rounds K     rounds (default 5)
+#   -mem MiB      memory per process M (default 1024): b_eff's
+#                 MEMORY_PER_PROCESSOR and -beff.mem, b_eff_io's -MB and -beffio.mem
+#   -T s          b_eff_io's scheduled time (default 60)
+#   -out DIR      where the rounds go (default: a fresh directory under /tmp)
+#   -dir DIR      b_eff_io's scratch directory (default: OUT/scratch)
+#   -mpi openmpi|mpich   the MPI library (default openmpi)
+# Only the suites whose reference code is given run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+np=2 rounds=5 mem=1024 T=60 out= scratch= mpi=openmpi
+src_beff= src_beffio=
+usage() { sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//; /^set -e/d' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-np) np=$2; shift ;;
+	-rounds) rounds=$2; shift ;;
+	-mem) mem=$2; shift ;;
+	-T) T=$2; shift ;;
+	-out) out=$2; shift ;;
+	-dir) scratch=$2; shift ;;
+	-mpi) mpi=$2; shift ;;
+	-beff) src_beff=$2; shift ;;
+	-beffio) src_beffio=$2; shift ;;
+	-h|-help|--help) usage ;;
+	*) echo "conformance: unknown flag $1" >&2; usage ;;
+	esac
+	shift
+done
+for v in np rounds mem T; do
+	case "${!v}" in ''|*[!0-9]*|0) echo "conformance: -$v ${!v}: want a positive integer" >&2; exit 2 ;; esac
+done
+[ -n "$src_beff$src_beffio" ] || { echo "conformance: give at least one reference code (-beff, -beffio)" >&2; exit 2; }
+for f in "$src_beff" "$src_beffio"; do
+	[ -z "$f" ] || [ -f "$f" ] || { echo "conformance: $f: no such file" >&2; exit 2; }
+done
+[ -z "$out" ] && out=$(mktemp -d /tmp/beff-conformance-XXXXXX)
+mkdir -p "$out/bin"
+out=$(cd "$out" && pwd)
+[ -n "$scratch" ] || scratch=$out/scratch
+mkdir -p "$scratch"
+
+case "$mpi" in
+openmpi) run=(mpirun.openmpi); command -v mpirun.openmpi >/dev/null || run=(mpirun); cc=mpicc.openmpi
+	command -v "$cc" >/dev/null || cc=mpicc
+	[ "$(id -u)" != 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	run+=(-np "$np")
+	[ "$np" -le "$(nproc)" ] || run+=(--oversubscribe) ;;
+mpich) run=(mpiexec.hydra -n "$np") cc=mpicc.mpich ;;
+*) echo "conformance: -mpi $mpi: want openmpi or mpich" >&2; exit 2 ;;
+esac
+[ "$np" -le "$(nproc)" ] || echo "conformance: $np processes on $(nproc) cores: oversubscribed, the figures check the rules, not speed" >&2
+
+echo "conformance: building into $out/bin" >&2
+go test -c -tags "mpi,$mpi" -o "$out/bin/beff.test" .
+go build -o "$out/bin/beff" ./cmd/beff
+[ -z "$src_beff" ] || "$cc" -O2 -D MEMORY_PER_PROCESSOR="$mem" -o "$out/bin/b_eff" "$src_beff" -lm 2>"$out/bin/b_eff.cc.log"
+[ -z "$src_beffio" ] || "$cc" -O2 -o "$out/bin/b_eff_io" "$src_beffio" -lm 2>"$out/bin/b_eff_io.cc.log"
+
+mt=$((mem * np))
+limit=$((3 * T + 900))
+# run LABEL OUTFILE CMD...: one job under a time limit; stdout to OUTFILE
+job() {
+	local label=$1 file=$2
+	shift 2
+	echo "conformance: $(date -u +%H:%M:%S) $label" >&2
+	if ! timeout -k 10 "$limit" "$@" >"$file" 2>"$file.err"; then
+		echo "conformance: $label failed (see $file.err)" >&2
+		exit 1
+	fi
+}
+bench=(-test.run '^$')
+# runs_<suite> DIR WHICH: the run WHICH (ref, default, reference) of a suite in round directory DIR
+runs_beff() {
+	local d=$1
+	case $2 in
+	ref) job "b_eff reference code" "$d/ref.out" "${run[@]}" "$out/bin/b_eff" -f "$d/ref" ;;
+	default) job "b_eff, beff default" "$d/default.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkBeff$' -beff.mem="$mem" ;;
+	reference) job "b_eff, beff reference mode" "$d/reference.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkBeff$' -beff.mem="$mem" -beff.reference ;;
+	esac
+}
+runs_beff_io() {
+	local d=$1
+	case $2 in
+	ref) job "b_eff_io reference code" "$d/ref.out" "${run[@]}" "$out/bin/b_eff_io" -MB "$mem" -MT "$mt" -T "$T" -p "$scratch" -f "$d/ref" ;;
+	default) job "b_eff_io, beff default" "$d/default.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkBeffIO$' \
+		-beffio.mem="$mem" -beffio.totalmem="$mt" -beffio.T="$T" -beffio.dir="$scratch" ;;
+	reference) job "b_eff_io, beff reference mode" "$d/reference.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkBeffIO$' \
+		-beffio.mem="$mem" -beffio.totalmem="$mt" -beffio.T="$T" -beffio.dir="$scratch" -beffio.reference ;;
+	esac
+}
+suites=()
+[ -z "$src_beff" ] || suites+=(beff)
+[ -z "$src_beffio" ] || suites+=(beff_io)
+order=(ref default reference)
+for k in $(seq 1 "$rounds"); do
+	for s in "${suites[@]}"; do
+		d=$out/$s/round-$k
+		mkdir -p "$d"
+		for i in 0 1 2; do
+			runs_"$s" "$d" "${order[$(((k - 1 + i) % 3))]}"
+		done
+	done
+done
+"$out/bin/beff" conformance "$out" | tee "$out/conformance.txt"
+echo "conformance: rounds and table in $out" >&2
