@@ -294,6 +294,85 @@ func TestShortcut(t *testing.T) {
 	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
 }
 
+// TestBeffReferenceRules: -beff.reference measures every pattern, size and
+// method in three sweeps (every line with 3 repetitions), says so in its
+// configuration and folds with a note; a corrupted message stops the job
+// as in the default rules.
+func TestBeffReferenceRules(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 2, bin, append(quick, "-beff.seed=42", "-beff.reference")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stderr, "b_eff (reference rules): repetition 3 of 3")
+	p := parse(t, res.stdout)
+	assert.Equal(t, "reference", p.config["beff-rules"])
+	sizes := strings.Split(p.config["beff-sizes"], ",")
+	want := 0
+	for _, pat := range beff.PureSet(2, 3, 42).Reference().Patterns {
+		for _, l := range sizes {
+			for _, m := range pat.Methods() {
+				name := fmt.Sprintf("pat=%s/L=%s/mthd=%s", pat.Name, l, m)
+				want++
+				if assert.Equal(t, 1, p.count[name], name) {
+					line := regexp.MustCompile(`(?m)^BenchmarkBeff/` + regexp.QuoteMeta(name) + `\s.*$`).FindString(res.stdout)
+					assert.Contains(t, line, " 3.000 reps", name)
+				}
+			}
+		}
+	}
+	assert.Len(t, p.count, want, "no unexpected benchmark lines")
+	file := filepath.Join(t.TempDir(), "ref.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "beff-rules: reference: measured by the rules of the reference code b_eff 3.6.0.1")
+
+	res = mpirun(t, 2, bin, append(quick, "-beff.reference", "-beff.testfault")...)
+	assert.Equal(t, 3, res.code, "exit code of a validation failure; stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stderr, "validation FAILED")
+}
+
+// TestBeffReferenceShortcut: with a limit of 0 s every repetition takes the
+// shortcut, each with its own best method: at the two largest sizes each
+// pattern has one to three methods, 3 repetitions in all at the second
+// largest (loop length 1) and 2 at the largest (whose loop length the
+// reference code computes anew from the loop of length 1); the fold
+// accepts it and says so.
+func TestBeffReferenceShortcut(t *testing.T) {
+	bin := mpiBinary(t, true)
+	np := 3
+	res := mpirun(t, np, bin, append(quick, "-beff.reference", "-beff.shortcut-limit=0")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	p := parse(t, res.stdout)
+	sizes := strings.Split(p.config["beff-sizes"], ",")
+	big := sizes[len(sizes)-2:]
+	repsRe := regexp.MustCompile(` ([0-9.]+) reps`)
+	for _, pat := range beff.PureSet(np, 3, 0).Reference().Patterns {
+		for i, l := range big {
+			reps := 0.0
+			for _, m := range pat.Methods() {
+				name := fmt.Sprintf("pat=%s/L=%s/mthd=%s", pat.Name, l, m)
+				if p.count[name] == 0 {
+					continue
+				}
+				line := regexp.MustCompile(`(?m)^BenchmarkBeff/` + regexp.QuoteMeta(name) + `\s.*$`).FindString(res.stdout)
+				if i == 0 {
+					assert.Contains(t, line, " 1.000 looplen", name)
+				}
+				if m := repsRe.FindStringSubmatch(line); assert.NotNil(t, m, line) {
+					v, _ := strconv.ParseFloat(m[1], 64)
+					reps += v
+				}
+			}
+			assert.Equal(t, []float64{3, 2}[i], reps, "pattern %s at L=%s: repetitions over its methods", pat.Name, l)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "sc.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
+}
+
 // TestGoTestUnderMpirun is the design card's way to run: mpirun starts `go
 // test` on every rank; the benchmark lines must appear once, from rank 0.
 func TestGoTestUnderMpirun(t *testing.T) {

@@ -55,8 +55,20 @@ typedef struct {
 	int64_t soff, roff; /* where the next message goes in the cyclic buffers */
 	int len;
 	int inject; /* corrupt the next received message (tests only) */
+	int64_t *base; /* the reference code's offsets (see beff.h), or NULL */
 	vctx v;
 } loop_t;
+
+/* ref_next is the reference code's placement: one offset for the send and
+ * the receive buffer, taken by every step and advanced by the message
+ * length rounded up to 8; it wraps to 0 when the message would not fit. */
+static inline int64_t ref_next(loop_t *l) {
+	int64_t len8 = ((int64_t)l->len + 7) & ~(int64_t)7;
+	if (*l->base + len8 > l->buflen) *l->base = 0;
+	int64_t off = *l->base;
+	*l->base += len8;
+	return off;
+}
 
 /* received checks a message that arrived at offset off of the receive
  * buffer (after corrupting it when asked to). */
@@ -72,6 +84,7 @@ static inline int iter_sendrecv(loop_t *l, int64_t it) {
 	int rc = MPI_SUCCESS, len = l->len;
 	for (int s = 0; s < p->nsteps; s++) {
 		int d = p->dest[s], src = p->src[s];
+		if (l->base) l->soff = l->roff = ref_next(l);
 		unsigned char *sm = l->sbuf + l->soff, *rm = l->rbuf + l->roff;
 		if (d != MPI_PROC_NULL) stamp(sm, len, it, s, &l->v);
 		if (d != MPI_PROC_NULL && src != MPI_PROC_NULL)
@@ -83,9 +96,9 @@ static inline int iter_sendrecv(loop_t *l, int64_t it) {
 		if (rc != MPI_SUCCESS) return rc;
 		if (src != MPI_PROC_NULL) {
 			received(l, l->roff, it, s, src);
-			l->roff = next_off(l->roff, len, l->buflen);
+			if (!l->base) l->roff = next_off(l->roff, len, l->buflen);
 		}
-		if (d != MPI_PROC_NULL) l->soff = next_off(l->soff, len, l->buflen);
+		if (d != MPI_PROC_NULL && !l->base) l->soff = next_off(l->soff, len, l->buflen);
 	}
 	return rc;
 }
@@ -118,6 +131,30 @@ static inline int iter_nonblocking(loop_t *l, int64_t it) {
 	return rc;
 }
 
+/* One iteration as the reference code posts it: per step an offset, its
+ * MPI_Irecv, its MPI_Isend; then MPI_Waitall. */
+static inline int iter_nonblocking_ref(loop_t *l, int64_t it) {
+	const beff_plan *p = l->p;
+	MPI_Request req[2 * BEFF_MAXSTEPS];
+	int64_t ofs[BEFF_MAXSTEPS];
+	int rc, nr = 0, len = l->len;
+	for (int s = 0; s < p->nsteps; s++) {
+		ofs[s] = ref_next(l);
+		if (p->src[s] != MPI_PROC_NULL &&
+		    (rc = MPI_Irecv(l->rbuf + ofs[s], len, MPI_BYTE, p->src[s], s, l->comm, &req[nr++])) != MPI_SUCCESS)
+			return rc;
+		if (p->dest[s] != MPI_PROC_NULL) {
+			stamp(l->sbuf + ofs[s], len, it, s, &l->v);
+			if ((rc = MPI_Isend(l->sbuf + ofs[s], len, MPI_BYTE, p->dest[s], s, l->comm, &req[nr++])) != MPI_SUCCESS)
+				return rc;
+		}
+	}
+	if ((rc = MPI_Waitall(nr, req, MPI_STATUSES_IGNORE)) != MPI_SUCCESS) return rc;
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->src[s] != MPI_PROC_NULL) received(l, ofs[s], it, s, p->src[s]);
+	return rc;
+}
+
 /* The layout of one MPI_Alltoallv iteration: per partner the messages of
  * the iteration are contiguous. */
 typedef struct {
@@ -128,8 +165,9 @@ typedef struct {
 } a2a_t;
 
 /* a2a_setup computes the layout of the plan on comm for messages of len
- * bytes; a->scount is to be freed. */
-static int a2a_setup(const beff_plan *p, MPI_Comm comm, int len, a2a_t *a) {
+ * bytes; a->scount is to be freed. With the reference's offsets (ref) a
+ * partner may have one step only, as in the reference code. */
+static int a2a_setup(const beff_plan *p, MPI_Comm comm, int len, int ref, a2a_t *a) {
 	int rc, csize, n = p->nsteps;
 	int sfirst[BEFF_MAXSTEPS], rfirst[BEFF_MAXSTEPS]; /* the first step with the same partner, -1 */
 	if ((rc = MPI_Comm_size(comm, &csize)) != MPI_SUCCESS) return rc;
@@ -161,16 +199,29 @@ static int a2a_setup(const beff_plan *p, MPI_Comm comm, int len, a2a_t *a) {
 		if (p->dest[s] != MPI_PROC_NULL && sfirst[s] >= 0) a->srel[s] = a->srel[sfirst[s]];
 		if (p->src[s] != MPI_PROC_NULL && rfirst[s] >= 0) a->rrel[s] = a->rrel[rfirst[s]];
 	}
-	for (int r = 0; r < csize; r++) { a->scount[r] *= len; a->rcount[r] *= len; }
+	for (int r = 0; r < csize; r++) {
+		if (ref && (a->scount[r] > 1 || a->rcount[r] > 1)) return MPI_ERR_ARG;
+		a->scount[r] *= len; a->rcount[r] *= len;
+	}
 	return MPI_SUCCESS;
 }
 
-/* One iteration with one MPI_Alltoallv of layout a. */
+/* One iteration with one MPI_Alltoallv of layout a; with the reference's
+ * offsets each step's message sits at its own offset (a partner has one
+ * step: a2a_setup refuses others). */
 static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
 	const beff_plan *p = l->p;
 	int64_t rofs[BEFF_MAXSTEPS];
 	int len = l->len;
-	for (int s = 0; s < p->nsteps; s++) {
+	for (int s = 0; l->base && s < p->nsteps; s++) {
+		int64_t off = ref_next(l);
+		if (p->dest[s] != MPI_PROC_NULL) {
+			a->sdisp[p->dest[s]] = (int)off;
+			stamp(l->sbuf + off, len, it, s, &l->v);
+		}
+		if (p->src[s] != MPI_PROC_NULL) a->rdisp[p->src[s]] = (int)(rofs[s] = off);
+	}
+	for (int s = 0; !l->base && s < p->nsteps; s++) {
 		if (p->dest[s] != MPI_PROC_NULL) {
 			a->sdisp[p->dest[s]] = (int)(l->soff + a->srel[s]);
 			stamp(l->sbuf + l->soff + a->srel[s] + (int64_t)a->spos[s] * len, len, it, s, &l->v);
@@ -184,6 +235,7 @@ static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
 	if (rc != MPI_SUCCESS) return rc;
 	for (int s = 0; s < p->nsteps; s++)
 		if (p->src[s] != MPI_PROC_NULL) received(l, rofs[s], it, s, p->src[s]);
+	if (l->base) return rc;
 	if (a->sblock > 0) l->soff = next_off(l->soff, a->sblock, l->buflen);
 	if (a->rblock > 0) l->roff = next_off(l->roff, a->rblock, l->buflen);
 	return rc;
@@ -191,9 +243,9 @@ static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
 
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
-                 unsigned char *rbuf, int64_t buflen, int inject, double *elapsed,
+                 unsigned char *rbuf, int64_t buflen, int64_t *base, int inject, double *elapsed,
                  beff_fault *fault) {
-	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, {0, sizeidx, len, fault}};
+	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, base, {0, sizeidx, len, fault}};
 	a2a_t a = {0};
 	int rc;
 
@@ -203,7 +255,7 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 	if (rc != MPI_SUCCESS) return rc;
 	if (l.comm == MPI_COMM_NULL) return MPI_SUCCESS;
 	if ((rc = MPI_Comm_rank(l.comm, &l.v.me)) != MPI_SUCCESS) return rc;
-	if (method == BEFF_ALLTOALLV && (rc = a2a_setup(p, l.comm, len, &a)) != MPI_SUCCESS) goto out;
+	if (method == BEFF_ALLTOALLV && (rc = a2a_setup(p, l.comm, len, base != NULL, &a)) != MPI_SUCCESS) goto out;
 
 	double t0 = 0;
 	int64_t total = (int64_t)warm + looplen;
@@ -211,7 +263,7 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 		if (it == warm) t0 = MPI_Wtime();
 		switch (method) {
 		case BEFF_SENDRECV: rc = iter_sendrecv(&l, it); break;
-		case BEFF_NONBLOCKING: rc = iter_nonblocking(&l, it); break;
+		case BEFF_NONBLOCKING: rc = base ? iter_nonblocking_ref(&l, it) : iter_nonblocking(&l, it); break;
 		case BEFF_ALLTOALLV: rc = iter_alltoallv(&l, &a, it); break;
 		default: rc = MPI_ERR_ARG;
 		}

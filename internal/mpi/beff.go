@@ -38,7 +38,12 @@ type Measurement struct {
 	LoopLen    int // timed iterations
 	Warm       int // untimed iterations before the clock starts
 	Send, Recv *Buffer
-	Inject     bool // corrupt the first received message (tests only)
+	// RefBase, when set, places the messages as the reference code b_eff
+	// 3.6 does: one offset into both buffers, taken by every step and
+	// carried from one measurement to the next through *RefBase (start it
+	// at 0). With MPI_Alltoallv a partner may then have one step only.
+	RefBase *int64
+	Inject  bool // corrupt the first received message (tests only)
 }
 
 // measure is the C loop of b_eff (beff_cgo.go); nil without MPI.

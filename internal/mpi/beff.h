@@ -30,11 +30,16 @@ typedef struct {
  * barrier_comm, `warm` untimed iterations, then `looplen` timed iterations
  * of the plan on comm (MPI_COMM_NULL when the rank is not in the pattern's
  * communicator: it then only takes part in the barrier). The elapsed time of
- * the timed loop goes to *elapsed. Messages sit cyclically in sbuf/rbuf.
+ * the timed loop goes to *elapsed. Messages sit cyclically in sbuf/rbuf:
+ * with base NULL, send and receive offsets of their own, advanced by the
+ * messages this rank sends and receives, from 0 in every measurement;
+ * with base, the reference code's placement: one offset *base for both
+ * buffers, taken by every step, carried from one measurement to the next
+ * (and non-blocking steps posted as the reference code posts them).
  * inject != 0 corrupts the first received message (tests only). */
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint comm, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
-                 unsigned char *rbuf, int64_t buflen, int inject, double *elapsed,
+                 unsigned char *rbuf, int64_t buflen, int64_t *base, int inject, double *elapsed,
                  beff_fault *fault);
 
 /* The validation bytes (also computed by Go tests). */

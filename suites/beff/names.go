@@ -26,6 +26,7 @@ const (
 	KeyRmax      = "beff-rmax-gflops"      // Linpack Rmax, GFlop/s (optional)
 	KeyPatterns  = "beff-patterns"         // the patterns of a deliberately partial run (optional)
 	KeyShortcut  = "beff-shortcut-limit-s" // the shortcut limit when not the default (optional)
+	KeyRules     = "beff-rules"            // "reference" for the reference code's rules (optional; absent: beff's)
 	KeyTestFault = "beff-testfault"        // set when a message is corrupted on purpose (tests)
 )
 

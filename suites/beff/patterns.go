@@ -467,6 +467,34 @@ func NewSet(n int, perms [][]int, c2, c3 Cart) *Set {
 	return s
 }
 
+// Reference returns the set as the reference code b_eff 3.6.0.1 builds it:
+// a Cartesian pattern leaves out the directions of a dimension of size 1,
+// in which a process would exchange messages with itself (periodic) or
+// with nobody (not periodic), and a pattern along such a direction alone
+// does not exist. The other patterns are the same.
+func (s *Set) Reference() *Set {
+	out := &Set{N: s.N}
+	for _, p := range s.Patterns {
+		if p.Dims != nil {
+			q := *p
+			q.steps = make([][]Step, len(p.steps))
+			for r, st := range p.steps {
+				for _, x := range st {
+					if x.Dest != x.Src || (x.Dest != r && x.Dest != None) {
+						q.steps[r] = append(q.steps[r], x)
+					}
+				}
+			}
+			if q.Messages() == 0 {
+				continue
+			}
+			p = &q
+		}
+		out.Patterns = append(out.Patterns, p)
+	}
+	return out
+}
+
 // PureSet builds the pattern list without MPI (for tests and the fold).
 func PureSet(n, random int, seed uint64) *Set {
 	return NewSet(n, RandomPermutations(n, random, seed), PureCart(n, 2), PureCart(n, 3))

@@ -41,6 +41,10 @@ func Benchmark(b *testing.B) {
 	r := newRun(b, harness.Current(b))
 	defer r.close()
 	defer r.s.Watch("b_eff", 0, "beff.watchdog", *flagWatchdog)() // between measurements
+	if r.st.Reference {
+		r.referenceRun(b)
+		return
+	}
 	measured := r.st.Measured
 	var plan beff.ShortcutPlan
 	for k, si := range measured {
@@ -118,6 +122,9 @@ func newRun(b *testing.B, s *harness.Session) *run {
 			all += len(r.st.Measured) * len(p.Methods())
 		}
 	}
+	if r.st.Reference {
+		all *= reps // the sweeps of the reference rules
+	}
 	r.progress = s.NewProgress("b_eff", all)
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
 		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)
@@ -147,6 +154,9 @@ func (r *run) buildPatterns() {
 	c2, p2, a2 := r.cartesian(topo.C2, topo.Dims2, me)
 	c3, p3, a3 := r.cartesian(topo.C3, topo.Dims3, me)
 	r.set = beff.NewSet(n, topo.Perms, c2, c3)
+	if r.st.Reference {
+		r.set = r.set.Reference()
+	}
 	for _, p := range r.set.Patterns {
 		c := r.periodic
 		switch {

@@ -57,7 +57,7 @@ func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int)
 	if !r.probed[k] {
 		probe = make([]float64, beff.ProbeRepetitions)
 		for i := range probe {
-			probe[i], _ = r.loop(p, k.method, 0, 1, beff.ProbeIterations, 1, false)
+			probe[i], _ = r.loop(p, k.method, 0, 1, beff.ProbeIterations, 1, false, nil)
 		}
 		r.probed[k] = true
 	}
@@ -82,7 +82,7 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 	faultRep := -1
 	for rep := range times {
 		inject := r.st.TestFault && !r.injected && pt.si >= 3 && r.s.Rank == r.s.Size-1
-		t, f := r.loop(pt.p, pt.m, pt.si, l, ll, pt.warm, inject)
+		t, f := r.loop(pt.p, pt.m, pt.si, l, ll, pt.warm, inject, nil)
 		r.injected = r.injected || inject
 		times[rep] = t
 		switch {
@@ -95,11 +95,13 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 	return times, fault, faultRep
 }
 
-// loop runs one timed loop of pattern p on this rank and returns its time.
-func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool) (float64, mpi.Fault) {
+// loop runs one timed loop of pattern p on this rank and returns its time;
+// base, when not nil, places the messages as the reference code does
+// (mpi.Measurement.RefBase).
+func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, mpi.Fault) {
 	t, f, err := mpi.Measure(&mpi.Measurement{
 		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: m,
-		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject,
+		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
 	})
 	if err != nil {
 		r.s.Fail(fmt.Sprintf("pattern %s, L=%d, method %s", p.Name, l, m), err)

@@ -25,6 +25,7 @@ var (
 	flagRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
 	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
 	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
+	flagReference = flag.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
 	flagWatchdog  = harness.WatchdogFlag("beff", "b_eff")
 )
@@ -50,17 +51,21 @@ type Settings struct {
 	Patterns  []string
 	TestFault bool
 	Shortcut  float64 // seconds, see -beff.shortcut-limit
+	Reference bool    // the reference code's rules (-beff.reference)
 }
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
 func setup(job *harness.Job) (any, error) {
 	st := Settings{Random: 30, Target: beff.TargetLoopTime, Rmax: *flagRmax,
-		TestFault: *flagTestFault, Shortcut: *flagShortcut}
+		TestFault: *flagTestFault, Shortcut: *flagShortcut, Reference: *flagReference}
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
 	if err := st.decideLmax(job); err != nil {
 		return nil, err
+	}
+	if st.Reference && job.Procs() < 2 {
+		return nil, fmt.Errorf("-beff.reference: the reference code's rules need at least 2 processes (b_eff 3.6.0.1 refuses 1)")
 	}
 	st.Sizes = beff.Sizes(st.Lmax)
 	st.Measured = make([]int, len(st.Sizes))
@@ -178,6 +183,10 @@ func config(job *harness.Job) []string {
 		line(beff.KeyRandom, "%d", st.Random),
 		line(beff.KeySeed, "%d", st.Seed),
 		line(beff.KeyTarget, "%g", st.Target*1e3),
+	}
+	if st.Reference {
+		lines[len(lines)-1] = line(beff.KeyTarget, "%g (the loops of all patterns of a size, repetition and method together)", beff.RefTimePerSweep*1e3)
+		lines = append(lines, line(beff.KeyRules, "reference"))
 	}
 	if st.Rmax > 0 {
 		lines = append(lines, line(beff.KeyRmax, "%g", st.Rmax))

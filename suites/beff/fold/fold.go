@@ -13,8 +13,10 @@ import (
 
 // Notes a folded run may carry.
 const (
-	NoteShort    = "short run (not valid for comparison)"
-	NoteShortcut = "shortcut: the two largest sizes measured with the best method only"
+	NoteShort = "short run (not valid for comparison)"
+	// NoteReference marks a run by the reference code's rules.
+	NoteReference = "beff-rules: reference: measured by the rules of the reference code b_eff 3.6.0.1 (docs/reference.md): a sweep per repetition, one loop length for all patterns of a size, repetition and method, its shortcut and its buffer offsets"
+	NoteShortcut  = "shortcut: the two largest sizes measured with the best method only"
 )
 
 // A Folded is the folded result of one run: the figures of docs/beff.md "What a run reports" and
@@ -106,6 +108,9 @@ type Row struct {
 func Fold(run *Run) (*Folded, error) {
 	cfg := run.Config
 	set := beff.PureSet(cfg.N, cfg.Random, 0)
+	if cfg.Reference {
+		set = set.Reference()
+	}
 	want, err := promised(run, set)
 	if err != nil {
 		return nil, err
@@ -347,6 +352,9 @@ func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
 		p.Reasons = append(p.Reasons, why)
 		p.Notes = append(p.Notes, why)
 	}
+	if cfg.Reference {
+		p.Notes = append(p.Notes, NoteReference)
+	}
 	if p.Shortcut {
 		p.Notes = append(p.Notes, NoteShortcut)
 	}
@@ -369,11 +377,27 @@ func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
 
 // shortcutUsed reports whether pattern p was measured under the shortcut of
 // docs/beff.md "The shortcut": at the two largest of at least three sizes exactly one method,
-// the same at both, and 2 repetitions at the largest.
+// the same at both, and 2 repetitions at the largest. Under the reference
+// code's rules, which decide the shortcut in each repetition, the best
+// method may differ from one repetition to the next: there, at least one
+// method at each of the two largest sizes, and not every method at both.
 func shortcutUsed(run *Run, p *beff.Pattern) bool {
 	sizes := run.Config.Sizes
 	if len(sizes) < 3 {
 		return false
+	}
+	if run.Config.Reference {
+		count := func(l int64) int {
+			n := 0
+			for _, m := range p.Methods() {
+				if run.Lookup(p.Name, l, m) != nil {
+					n++
+				}
+			}
+			return n
+		}
+		a, b := count(sizes[len(sizes)-2]), count(sizes[len(sizes)-1])
+		return a > 0 && b > 0 && a+b < 2*len(p.Methods())
 	}
 	only := func(l int64) *Measurement {
 		var found *Measurement

@@ -24,6 +24,9 @@ type Config struct {
 	Patterns []string
 	MemMiB   int64  // beff-mem-per-proc-mib: memory per process, MiB (0: unknown)
 	Seed     string // beff-seed
+	// Reference is set for a run by the reference code's rules (beff-rules:
+	// reference).
+	Reference bool
 }
 
 // A Key names one measurement: pattern, message size and method.
@@ -194,6 +197,13 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		return c, err
 	}
 	c.Seed = cfg[beff.KeySeed]
+	switch v := cfg[beff.KeyRules]; v {
+	case "":
+	case "reference":
+		c.Reference = true
+	default:
+		return c, fmt.Errorf("%s: unknown rules %q (want reference, or no line)", beff.KeyRules, v)
+	}
 	c.ReadInfo(r)
 	return c, nil
 }
