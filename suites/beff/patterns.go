@@ -3,6 +3,7 @@ package beff
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 )
 
 // None marks a missing partner in a Step (MPI_PROC_NULL on the MPI side).
@@ -471,10 +472,24 @@ func NewSet(n int, perms [][]int, c2, c3 Cart) *Set {
 // a Cartesian pattern leaves out the directions of a dimension of size 1,
 // in which a process would exchange messages with itself (periodic) or
 // with nobody (not periodic), and a pattern along such a direction alone
-// does not exist. The other patterns are the same.
+// does not exist; the non-periodic Cartesian patterns come before the
+// periodic ones. The other patterns are the same, in the same order.
 func (s *Set) Reference() *Set {
 	out := &Set{N: s.N}
-	for _, p := range s.Patterns {
+	order := slices.Clone(s.Patterns)
+	slices.SortStableFunc(order, func(a, b *Pattern) int {
+		cart := func(p *Pattern) int {
+			switch {
+			case p.Dims == nil:
+				return 0
+			case !p.Periodic:
+				return 1
+			}
+			return 2
+		}
+		return cart(a) - cart(b)
+	})
+	for _, p := range order {
 		if p.Dims != nil {
 			q := *p
 			q.steps = make([][]Step, len(p.steps))

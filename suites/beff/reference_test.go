@@ -86,6 +86,9 @@ func TestSetReference(t *testing.T) {
 	all := ref.Lookup("cyclic-3dim-all")
 	assert.Equal(t, ref.Lookup("cyclic-3dim-x").Messages(), all.Messages(), "the -all pattern is its x direction")
 	assert.Equal(t, full.Lookup("ring2").Messages(), ref.Lookup("ring2").Messages())
+	// the reference code's order: the non-periodic Cartesian patterns first
+	assert.Equal(t, []string{"pingpong", "acyclic-2dim-all", "acyclic-3dim-all", "cyclic-2dim-x", "cyclic-2dim-all", "cyclic-3dim-x", "cyclic-3dim-all"},
+		names[len(names)-7:])
 	// 8 processes: 2×2×2, nothing to leave out
 	assert.Len(t, PureSet(8, 3, 0).Reference().Patterns, len(PureSet(8, 3, 0).Patterns))
 }

@@ -1,0 +1,93 @@
+package fold
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// Reference names the reference code whose output ReadReference reads.
+func (*Suite) Reference() string { return "b_eff 3.6.0.1" }
+
+// The figures of the reference code's summary (<prefix>.short), in the
+// order the comparison lists them; scale multiplies a value by the
+// processes: the summary's "Latency ring pattern" leaves that factor out
+// (its table of the .sum file has it), and its "b_eff at Lmax (ring
+// pattern)" is for all processes where beff's figure is per process.
+var refLines = []struct {
+	name, label, unit string
+	re                *regexp.Regexp
+	scale             bool
+}{
+	{"beff", "b_eff", "MB/s", regexp.MustCompile(`^The effective bandwidth is b_eff =\s*(\S+) MByte/s on (\d+) processes`), false},
+	{"beff-lmax", "b_eff at Lmax", "MB/s", regexp.MustCompile(`^b_eff at Lmax:\s*(\S+) MByte/s`), false},
+	{"beff-lmax-rings", "b_eff at Lmax, rings only", "MB/s", regexp.MustCompile(`^b_eff at Lmax \(ring pattern\):\s*(\S+) MByte/s`), false},
+	{"pingpong-bw-lmax", "ping-pong bandwidth at Lmax", "MB/s", regexp.MustCompile(`^Ping-pong bandwidth at Lmax:\s*(\S+) MByte/s`), false},
+	{"lat-rings-random", "latency, rings & random", "us", regexp.MustCompile(`^Latency:\s*(\S+) microsec`), false},
+	{"lat-rings", "latency, rings only", "us", regexp.MustCompile(`^Latency ring pattern:\s*(\S+) microsec`), true},
+	{"lat-pingpong", "latency, ping-pong", "us", regexp.MustCompile(`^Ping-pong latency:\s*(\S+) microsec`), false},
+}
+
+// ReadReference reads the figures of a run of the reference code 3.6.0.1
+// from its summary prefix.short: b_eff, b_eff at Lmax (all patterns and
+// rings only, for all processes), the ping-pong bandwidth at Lmax and the
+// three latencies. A summary without b_eff is an error.
+func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
+	path := prefix + ".short"
+	got := map[string]float64{}
+	procs := 0
+	err := results.ScanFile(path, func(line string, _ int) error {
+		for i, l := range refLines {
+			m := l.re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			v, err := strconv.ParseFloat(m[1], 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				return fmt.Errorf("%s: %q is not a number", l.label, m[1])
+			}
+			if i == 0 {
+				procs, _ = strconv.Atoi(m[2])
+			}
+			got[l.name] = v
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := got["beff"]; !ok || procs < 1 {
+		return nil, fmt.Errorf("%s: no b_eff: the reference code's run did not finish", path)
+	}
+	var figs []results.Figure
+	for _, l := range refLines {
+		v, ok := got[l.name]
+		if !ok {
+			continue
+		}
+		if l.scale {
+			v *= float64(procs)
+		}
+		figs = append(figs, results.Figure{Name: l.name, Label: l.label, Value: v, Unit: l.unit})
+	}
+	return figs, nil
+}
+
+// Conformance returns the figures of a folded b_eff run that the reference
+// code prints, named alike: b_eff at Lmax of the rings for all processes.
+func (*Suite) Conformance(f results.Folded) []results.Figure {
+	p := f.(*Folded)
+	n := float64(p.Run.Config.N)
+	v := map[string]float64{"beff": p.Beff, "beff-lmax": p.BeffLmax, "beff-lmax-rings": p.BeffLmaxRingsPerProc * n,
+		"pingpong-bw-lmax": p.PingPongLmax, "lat-rings-random": p.LatRingsRandom, "lat-rings": p.LatRings, "lat-pingpong": p.LatPingPong}
+	var figs []results.Figure
+	for _, l := range refLines {
+		if v[l.name] > 0 {
+			figs = append(figs, results.Figure{Name: l.name, Label: l.label, Value: v[l.name], Unit: l.unit})
+		}
+	}
+	return figs
+}
