@@ -25,6 +25,9 @@ type synth struct {
 	mode     string   // "" means a short run
 	patterns []string // beff-patterns restriction, nil for none
 	rmax     string   // beff-rmax-gflops, "" for none
+	// reference marks a run by the reference code's rules: the line
+	// beff-rules: reference, and the reference code's pattern set.
+	reference bool
 	// meas gives one measurement; ok = false leaves it out.
 	meas func(pat string, l int64, m beff.Method) (v meas, ok bool)
 }
@@ -57,6 +60,9 @@ func (s synth) config() string {
 	if s.patterns != nil {
 		fmt.Fprintf(&b, "beff-patterns: %s\n", strings.Join(s.patterns, ","))
 	}
+	if s.reference {
+		b.WriteString("beff-rules: reference\n")
+	}
 	b.WriteString("Unit MB/s better=higher\n")
 	return b.String()
 }
@@ -66,6 +72,9 @@ func (s synth) config() string {
 func (s synth) lines() []string {
 	var out []string
 	set := beff.PureSet(s.n, s.random, 0)
+	if s.reference {
+		set = set.Reference()
+	}
 	for _, l := range s.sizes {
 		for _, p := range set.Patterns {
 			if s.patterns != nil && !slices.Contains(s.patterns, p.Name) {
