@@ -48,6 +48,34 @@ func TestQuickSkampi(t *testing.T) {
 	}
 }
 
+// TestSkampiSkampi5Settings runs the suite file of SKaMPI 5's settings
+// (tools/skampi5/beff-skampi5.yaml): one call per repetition at every
+// point, the ping-pong's repetitions back to back, the settings in the
+// configuration lines; it folds.
+func TestSkampiSkampi5Settings(t *testing.T) {
+	bin := mpiBinary(t, true)
+	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.suites=tools/skampi5/beff-skampi5.yaml")...)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	run := readBench(t, res.stdout, skampi.Bench)
+	suites := skampiSuites(t, run)
+	require.Contains(t, suites, "pingpong")
+	assert.Equal(t, skampi.SyncNone, suites["pingpong"].Sync)
+	for _, su := range suites {
+		assert.Equal(t, 1, su.Calls, su.Name)
+		assert.Equal(t, skampi.TimerKeep, su.Timer, su.Name)
+		assert.Equal(t, skampi.CacheWarm, su.Cache, su.Name)
+	}
+	require.NotEmpty(t, run.metrics)
+	for name, m := range run.metrics {
+		assert.Equal(t, 1.0, m[skampi.MetricCalls], "%s: one call per repetition", name)
+		assert.Positive(t, m[skampi.MetricN], name)
+	}
+	file := filepath.Join(t.TempDir(), "sk5.txt")
+	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}
+
 // skampiSuites reads the suites of a run from its configuration lines.
 func skampiSuites(t *testing.T, run benchOut) map[string]*skampi.Suite {
 	t.Helper()

@@ -2,13 +2,17 @@
 # tools/conformance.sh: beff beside the reference codes on this machine, in
 # interleaved rounds, then `beff conformance` over what the rounds stored.
 #
-#   tools/conformance.sh [flags] [-beff PATH/b_eff.c] [-beffio PATH/b_eff_io.c]
+#   tools/conformance.sh [flags] [-beff PATH/b_eff.c] [-beffio PATH/b_eff_io.c] [-skampi PATH/skampi]
 #
 # Each round runs, for each suite, the reference code, beff with its default
 # rules (default.txt) and beff in reference mode (reference.txt), one after
 # the other, starting with a different one each round. The reference codes
 # stay where they are: b_eff.c and b_eff_io.c are compiled with mpicc into
-# OUT/bin (b_eff's memory per process is a compile-time constant).
+# OUT/bin (b_eff's memory per process is a compile-time constant); SKaMPI 5
+# (the public coti/SKaMPI, built with its configure and make) is taken as
+# built. For SKaMPI both beff runs use suite files of tools/skampi5:
+# beff-default.yaml (beff's rules) and beff-skampi5.yaml (the settings
+# that measure what SKaMPI 5 measures); SKaMPI 5 runs skampi5.ski.
 #
 # Flags:
 #   -np N         processes (default 2)
@@ -24,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 np=2 rounds=5 mem=1024 T=60 out= scratch= mpi=openmpi
-src_beff= src_beffio=
+src_beff= src_beffio= skampi=
 usage() { sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//; /^set -e/d' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
 	-mpi) mpi=$2; shift ;;
 	-beff) src_beff=$2; shift ;;
 	-beffio) src_beffio=$2; shift ;;
+	-skampi) skampi=$2; shift ;;
 	-h|-help|--help) usage ;;
 	*) echo "conformance: unknown flag $1" >&2; usage ;;
 	esac
@@ -45,8 +50,8 @@ done
 for v in np rounds mem T; do
 	case "${!v}" in ''|*[!0-9]*|0) echo "conformance: -$v ${!v}: want a positive integer" >&2; exit 2 ;; esac
 done
-[ -n "$src_beff$src_beffio" ] || { echo "conformance: give at least one reference code (-beff, -beffio)" >&2; exit 2; }
-for f in "$src_beff" "$src_beffio"; do
+[ -n "$src_beff$src_beffio$skampi" ] || { echo "conformance: give at least one reference code (-beff, -beffio, -skampi)" >&2; exit 2; }
+for f in "$src_beff" "$src_beffio" "$skampi"; do
 	[ -z "$f" ] || [ -f "$f" ] || { echo "conformance: $f: no such file" >&2; exit 2; }
 done
 [ -z "$out" ] && out=$(mktemp -d /tmp/beff-conformance-XXXXXX)
@@ -104,9 +109,19 @@ runs_beff_io() {
 		-beffio.mem="$mem" -beffio.totalmem="$mt" -beffio.T="$T" -beffio.dir="$scratch" -beffio.reference ;;
 	esac
 }
+runs_skampi() {
+	local d=$1 ski=tools/skampi5
+	case $2 in
+	ref) job "SKaMPI 5" "$d/ref.out" "${run[@]}" "$skampi" -i "$ski/skampi5.ski" -o "$d/ref.sko" ;;
+	default) job "SKaMPI, beff default" "$d/default.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkSkampi$' -skampi.suites "$ski/beff-default.yaml" ;;
+	reference) job "SKaMPI, beff with SKaMPI 5's settings" "$d/reference.txt" "${run[@]}" "$out/bin/beff.test" "${bench[@]}" -test.bench '^BenchmarkSkampi$' -skampi.suites "$ski/beff-skampi5.yaml" ;;
+	esac
+}
+
 suites=()
 [ -z "$src_beff" ] || suites+=(beff)
 [ -z "$src_beffio" ] || suites+=(beff_io)
+[ -z "$skampi" ] || suites+=(skampi)
 order=(ref default reference)
 for k in $(seq 1 "$rounds"); do
 	for s in "${suites[@]}"; do

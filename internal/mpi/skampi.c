@@ -614,7 +614,7 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 			double t = t0 + k * w;
 			arrive[k] = MPI_Wtime() - b->offset;
 			if (!b->passive) wait_until(t, b->offset, b->yield, c->comm);
-		} else if ((rc = MPI_Barrier(c->comm))) {
+		} else if (!b->nosync && (rc = MPI_Barrier(c->comm))) {
 			break;
 		}
 		double s = MPI_Wtime();

@@ -15,6 +15,7 @@ type Batch struct {
 	// repetition); Offset is this rank's clock minus rank 0's; WindowLen
 	// and Lead are rank 0's window and how far ahead it starts the batch.
 	Window          bool
+	NoSync          bool // without Window: nothing before a repetition (else a barrier)
 	Offset          float64
 	WindowLen, Lead float64
 	Send, Recv      *Buffer

@@ -34,6 +34,7 @@ typedef struct {
 	int yield;        /* yield the processor while waiting for a window */
 	int passive;      /* window mode: this rank only answers, so it does not wait for the
 	                     windows (a ping-pong responder, a master-worker worker) */
+	int nosync;       /* without window_sync: nothing before a repetition (else a barrier) */
 } skampi_batch_t;
 
 /* The first validation failure a rank saw in a batch. */

@@ -26,7 +26,7 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
 		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), seq: C.int64_t(b.Seq),
 		inject: cbool(b.Inject), yield: cbool(b.Yield),
-		passive: cbool(b.Passive)}
+		passive: cbool(b.Passive), nosync: cbool(b.NoSync)}
 	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}
 	var w, t0 C.double
 	var f C.skampi_fault

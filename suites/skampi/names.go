@@ -33,9 +33,17 @@ const (
 const (
 	SyncWindow  = "window"
 	SyncBarrier = "barrier"
+	SyncNone    = "none" // nothing between repetitions: back to back, as SKaMPI 5's ping-pong
 	CacheAuto   = "auto" // warm for ping-pong, cold for the rest
 	CacheCold   = "cold"
 	CacheWarm   = "warm"
+)
+
+// Values of the fields calls and timer of a suite.
+const (
+	CallsAuto     = "auto"     // calls per repetition: enough to last the shortest repetition
+	TimerSubtract = "subtract" // a repetition's value subtracts the cost of an empty measurement
+	TimerKeep     = "keep"     // it does not (SKaMPI 5)
 )
 
 // Metrics of a point's line.

@@ -29,6 +29,8 @@ type Suite struct {
 	Sync    string
 	Cache   string
 	Warmup  int
+	Calls   int    // calls per repetition; 0: decided from the warm-up (CallsAuto)
+	Timer   string // TimerSubtract (also "") or TimerKeep
 }
 
 // A Curve is one operation of a suite: the points that vary its
@@ -141,34 +143,65 @@ func (v Vary) String() string {
 }
 
 // A suiteField is one field of a suite: its name in suite files and
-// configuration lines, how to set it from text and how to write it.
+// configuration lines, how to set it from text and how to write it. A
+// field with a usual value leaves it out of the configuration line, and a
+// line without the field has that value: lines written before the field
+// existed read back the same.
 type suiteField struct {
-	name string
-	set  func(s *Suite, v string, n int) error
-	get  func(s *Suite) string
+	name  string
+	set   func(s *Suite, v string, n int) error
+	get   func(s *Suite) string
+	usual string
 }
 
 // suiteFields are the fields of a suite, in the order of configuration
 // lines (name is the key of the line, not a field of it).
 var suiteFields = []suiteField{
-	{"ops", setOps, func(s *Suite) string { return opNames(s.Ops) }},
-	{"vary", setVary, func(s *Suite) string { return s.Vary.String() }},
-	{"lengths", setLengths, func(s *Suite) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }},
-	{"step", floatField(func(s *Suite) *float64 { return &s.Lengths.Step }, 1, false), func(s *Suite) string { return fmtFloat(s.Lengths.Step) }},
-	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }},
-	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }},
-	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }},
-	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return results.JoinInts(s.Procs) }},
-	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return results.JoinInts(s.Chunks) }},
-	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }},
-	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }},
-	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }},
-	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }},
-	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return DurationText(s.Rule.Budget) }},
-	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return DurationText(s.Time) }},
-	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier), func(s *Suite) string { return s.Sync }},
-	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }},
-	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0), func(s *Suite) string { return strconv.Itoa(s.Warmup) }},
+	{"ops", setOps, func(s *Suite) string { return opNames(s.Ops) }, ""},
+	{"vary", setVary, func(s *Suite) string { return s.Vary.String() }, ""},
+	{"lengths", setLengths, func(s *Suite) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }, ""},
+	{"step", floatField(func(s *Suite) *float64 { return &s.Lengths.Step }, 1, false), func(s *Suite) string { return fmtFloat(s.Lengths.Step) }, ""},
+	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }, ""},
+	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }, ""},
+	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }, ""},
+	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return results.JoinInts(s.Procs) }, ""},
+	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return results.JoinInts(s.Chunks) }, ""},
+	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }, ""},
+	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }, ""},
+	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }, ""},
+	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }, ""},
+	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return DurationText(s.Rule.Budget) }, ""},
+	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return DurationText(s.Time) }, ""},
+	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier, SyncNone), func(s *Suite) string { return s.Sync }, ""},
+	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }, ""},
+	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0), func(s *Suite) string { return strconv.Itoa(s.Warmup) }, ""},
+	{"calls", setCalls, func(s *Suite) string {
+		if s.Calls == 0 {
+			return CallsAuto
+		}
+		return strconv.Itoa(s.Calls)
+	}, CallsAuto},
+	{"timer", choiceField(func(s *Suite) *string { return &s.Timer }, TimerSubtract, TimerKeep), func(s *Suite) string {
+		if s.Timer == "" {
+			return TimerSubtract
+		}
+		return s.Timer
+	}, TimerSubtract},
+}
+
+// setCalls reads the calls per repetition: auto, or a whole number from 1
+// to MaxCalls.
+func setCalls(s *Suite, v string, _ int) error {
+	if v == CallsAuto {
+		s.Calls = 0
+		return nil
+	}
+	x, err := strconv.Atoi(v)
+	if err != nil || x < 1 || x > MaxCalls {
+		return fmt.Errorf("%q: want auto or a whole number from 1 to %d", v, MaxCalls)
+	}
+	s.Calls = x
+	return nil
 }
 
 // MaxChunks is the most work items of a master-worker repetition
@@ -196,9 +229,11 @@ func findField(name string) *suiteField {
 // ConfigLine is the suite's configuration line: the key
 // skampi-suite-<name> and every field as field=value, space-separated.
 func (s *Suite) ConfigLine() (key, value string) {
-	parts := make([]string, len(suiteFields))
-	for i, f := range suiteFields {
-		parts[i] = f.name + "=" + f.get(s)
+	var parts []string
+	for _, f := range suiteFields {
+		if v := f.get(s); f.usual == "" || v != f.usual {
+			parts = append(parts, f.name+"="+v)
+		}
 	}
 	return KeySuite + s.Name, strings.Join(parts, " ")
 }
@@ -226,7 +261,13 @@ func ParseSuiteLine(key, value string) (*Suite, error) {
 		seen[k] = true
 	}
 	for _, f := range suiteFields {
-		if !seen[f.name] {
+		switch {
+		case seen[f.name]:
+		case f.usual != "":
+			if err := f.set(s, f.usual, 1<<30); err != nil {
+				return nil, fmt.Errorf("%s: %s: %v", key, f.name, err)
+			}
+		default:
 			return nil, fmt.Errorf("%s: no field %s", key, f.name)
 		}
 	}

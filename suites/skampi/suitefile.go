@@ -236,6 +236,8 @@ func resolve(entry, defaults map[string]Given, l Layers, where string) (*Suite, 
 			if err := set(&f, g); err != nil {
 				return nil, nil, err
 			}
+		} else if f.usual != "" {
+			f.set(s, f.usual, l.Procs) // a usual value is valid
 		}
 	}
 	if l.Short {

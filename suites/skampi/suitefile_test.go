@@ -123,6 +123,38 @@ func TestDefaultSuites(t *testing.T) {
 	assert.Equal(t, 30.0, suites[0].Time)
 }
 
+// TestSuiteCallsTimerSync: the fields calls, timer and sync none (SKaMPI 5's
+// settings) read from a suite file and back from the configuration line,
+// which leaves out calls and timer at their usual values, so that lines
+// written before they existed read back the same.
+func TestSuiteCallsTimerSync(t *testing.T) {
+	suites, _ := parse(t, "defaults:\n  calls: 1\n  timer: keep\nsuites:\n  - name: pp\n    ops: send-recv\n    sync: none\n  - name: b\n    ops: barrier\n    vary: none\n    calls: auto\n    timer: subtract\n", Layers{Procs: 2})
+	require.Len(t, suites, 2)
+	assert.Equal(t, 1, suites[0].Calls)
+	assert.Equal(t, TimerKeep, suites[0].Timer)
+	assert.Equal(t, SyncNone, suites[0].Sync)
+	assert.Equal(t, 0, suites[1].Calls)
+	for _, s := range suites {
+		k, v := s.ConfigLine()
+		back, err := ParseSuiteLine(k, v)
+		require.NoError(t, err, "%s: %s", k, v)
+		assert.Equal(t, s, back, "%s: %s", k, v)
+	}
+	_, v := suites[0].ConfigLine()
+	assert.Contains(t, v, "sync=none cache=auto warmup=2 calls=1 timer=keep")
+	_, v = suites[1].ConfigLine()
+	assert.NotContains(t, v, "calls=")
+	assert.NotContains(t, v, "timer=")
+	assert.True(t, strings.HasSuffix(v, "warmup=2"), v)
+	for _, c := range []struct{ text, msg string }{
+		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    calls: 0\n", `f.yaml:5: calls: "0": want auto or a whole number from 1 to 1000`},
+		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    timer: off\n", `f.yaml:5: timer: "off": want subtract or keep`},
+	} {
+		_, _, err := ParseSuites("f.yaml", []byte(c.text), Layers{Procs: 2, Base: base})
+		assert.EqualError(t, err, c.msg)
+	}
+}
+
 // TestSuiteFileErrors: every mistake is reported as file:line: what is
 // wrong.
 func TestSuiteFileErrors(t *testing.T) {

@@ -79,11 +79,14 @@ func (pl *pointLoop) warmUp() {
 	est := pl.perCall(&b)
 	prep := pl.r.st.Prep
 	minRep := skampi.MinRep(prep.Wtick, prep.Timer, pl.su.Rule.Eps)
-	b.Calls = pl.decideCalls(est, 1, minRep)
+	b.Calls = pl.su.Calls
+	if b.Calls == 0 {
+		b.Calls = pl.decideCalls(est, 1, minRep)
+	}
 	// The first calls of a point are often slow, and a call estimated too
 	// long batches too few: up to three tries with the calls found measure
 	// again until the calls stay (a repetition lasts minRep).
-	for try := 0; try < 3; try++ {
+	for try := 0; try < 3 && pl.su.Calls == 0; try++ {
 		b.Reps = 2
 		est = pl.perCall(&b)
 		calls := pl.decideCalls(est, b.Calls, minRep)
@@ -142,6 +145,7 @@ func (pl *pointLoop) step(k int64) []float64 {
 	b := &pl.batch
 	b.Reps = int(k)
 	b.Window = pl.su.Sync == skampi.SyncWindow
+	b.NoSync = pl.su.Sync == skampi.SyncNone
 	b.WindowLen, b.Lead = pl.window, skampi.Lead(pl.r.st.Prep.Bcast, pl.window)
 	t := pl.run(b)
 	b.Seq += k * int64(b.Calls)
@@ -170,7 +174,10 @@ func (pl *pointLoop) value(d float64, discarded bool) float64 {
 	if discarded {
 		return -1
 	}
-	v := math.Max(0, d-pl.r.st.Prep.Timer) / float64(pl.batch.Calls)
+	if pl.su.Timer != skampi.TimerKeep {
+		d = math.Max(0, d-pl.r.st.Prep.Timer)
+	}
+	v := d / float64(pl.batch.Calls)
 	if pl.op.Pattern == skampi.PingPong && !pl.op.Exchange {
 		v /= 2 // half the round trip
 	}
@@ -202,7 +209,7 @@ func (pl *pointLoop) decide(m []float64) (next, verdict int64) {
 	pl.invalid += bad
 	sum := skampi.Summarize(pl.values)
 	rep := pl.window
-	if pl.su.Sync == skampi.SyncBarrier {
+	if pl.su.Sync != skampi.SyncWindow {
 		rep = 2 * sum.Mean * float64(pl.batch.Calls)
 	}
 	n, why := pl.su.Rule.Next(skampi.Progress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
