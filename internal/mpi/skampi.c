@@ -604,7 +604,8 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
 	int64_t foot = (footprint(b->len, c->size) + 63) & ~(int64_t)63;
 	if (foot == 0) foot = 64;
-	int64_t slots = b->buflen / foot > 0 ? b->buflen / foot : 1, slot = c->call % slots;
+	int64_t cyc = b->span > 0 && b->span < b->buflen ? b->span : b->buflen;
+	int64_t slots = cyc / foot > 0 ? cyc / foot : 1, slot = c->call % slots;
 	double t0 = 0, w = 0;
 	int rc = b->window_sync ? schedule(b, c, &t0, &w) : 0;
 	*window = w;

@@ -20,6 +20,7 @@ type Batch struct {
 	WindowLen, Lead float64
 	Send, Recv      *Buffer
 	Cycle           bool  // call n of the point uses the n-th part of the buffers, round them
+	Span            int64 // Cycle: over the first Span bytes of each buffer (0: all of it)
 	Seq             int64 // calls of the point before this batch
 	Inject          bool  // corrupt the first received message (tests only)
 	Yield           bool  // yield the processor while waiting (oversubscribed nodes)

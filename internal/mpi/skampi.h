@@ -29,6 +29,7 @@ typedef struct {
 	unsigned char *sbuf, *rbuf;
 	int64_t buflen;   /* bytes of each buffer */
 	int cycle;        /* 1: call n of the point uses the n-th part of the buffers, round them */
+	int64_t span;     /* cycle: over the first span bytes of each buffer (0: all of it) */
 	int64_t seq;      /* calls of the point before this batch (validation) */
 	int inject;       /* corrupt the first received message (tests only) */
 	int yield;        /* yield the processor while waiting for a window */

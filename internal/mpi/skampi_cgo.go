@@ -24,7 +24,7 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		chunks: C.int(b.Chunks), calls: C.int(b.Calls), reps: C.int(b.Reps),
 		window_sync: cbool(b.Window), offset: C.double(b.Offset), window: C.double(b.WindowLen),
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
-		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), seq: C.int64_t(b.Seq),
+		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), span: C.int64_t(b.Span), seq: C.int64_t(b.Seq),
 		inject: cbool(b.Inject), yield: cbool(b.Yield),
 		passive: cbool(b.Passive), nosync: cbool(b.NoSync)}
 	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}

@@ -31,6 +31,7 @@ type Suite struct {
 	Warmup  int
 	Calls   int    // calls per repetition; 0: decided from the warm-up (CallsAuto)
 	Timer   string // TimerSubtract (also "") or TimerKeep
+	Span    int64  // cold cache: the calls cycle over this many bytes of each buffer (0: all)
 }
 
 // A Curve is one operation of a suite: the points that vary its
@@ -187,6 +188,30 @@ var suiteFields = []suiteField{
 		}
 		return s.Timer
 	}, TimerSubtract},
+	{"span", setSpan, func(s *Suite) string {
+		if s.Span == 0 {
+			return SpanAll
+		}
+		return strconv.FormatInt(s.Span, 10)
+	}, SpanAll},
+}
+
+// SpanAll is the span of a cold cache that cycles over the whole buffers.
+const SpanAll = "all"
+
+// setSpan reads the bytes a cold cache cycles over: all, or a length of at
+// least 64 bytes (one slot of a cache line).
+func setSpan(s *Suite, v string, _ int) error {
+	if v == SpanAll {
+		s.Span = 0
+		return nil
+	}
+	x, err := ParseBytes(v)
+	if err != nil || x < 64 {
+		return fmt.Errorf("%q: want all or a length of at least 64 bytes (e.g. 2Mi)", v)
+	}
+	s.Span = x
+	return nil
 }
 
 // setCalls reads the calls per repetition: auto, or a whole number from 1

@@ -128,12 +128,13 @@ func TestDefaultSuites(t *testing.T) {
 // which leaves out calls and timer at their usual values, so that lines
 // written before they existed read back the same.
 func TestSuiteCallsTimerSync(t *testing.T) {
-	suites, _ := parse(t, "defaults:\n  calls: 1\n  timer: keep\nsuites:\n  - name: pp\n    ops: send-recv\n    sync: none\n  - name: b\n    ops: barrier\n    vary: none\n    calls: auto\n    timer: subtract\n", Layers{Procs: 2})
+	suites, _ := parse(t, "defaults:\n  calls: 1\n  timer: keep\n  span: 2Mi\nsuites:\n  - name: pp\n    ops: send-recv\n    sync: none\n  - name: b\n    ops: barrier\n    vary: none\n    calls: auto\n    timer: subtract\n", Layers{Procs: 2})
 	require.Len(t, suites, 2)
 	assert.Equal(t, 1, suites[0].Calls)
 	assert.Equal(t, TimerKeep, suites[0].Timer)
 	assert.Equal(t, SyncNone, suites[0].Sync)
 	assert.Equal(t, 0, suites[1].Calls)
+	assert.Equal(t, int64(2<<20), suites[0].Span)
 	for _, s := range suites {
 		k, v := s.ConfigLine()
 		back, err := ParseSuiteLine(k, v)
@@ -141,7 +142,7 @@ func TestSuiteCallsTimerSync(t *testing.T) {
 		assert.Equal(t, s, back, "%s: %s", k, v)
 	}
 	_, v := suites[0].ConfigLine()
-	assert.Contains(t, v, "sync=none cache=auto warmup=2 calls=1 timer=keep")
+	assert.Contains(t, v, "sync=none cache=auto warmup=2 calls=1 timer=keep span=2097152")
 	_, v = suites[1].ConfigLine()
 	assert.NotContains(t, v, "calls=")
 	assert.NotContains(t, v, "timer=")
@@ -149,6 +150,7 @@ func TestSuiteCallsTimerSync(t *testing.T) {
 	for _, c := range []struct{ text, msg string }{
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    calls: 0\n", `f.yaml:5: calls: "0": want auto or a whole number from 1 to 1000`},
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    timer: off\n", `f.yaml:5: timer: "off": want subtract or keep`},
+		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    span: 8\n", `f.yaml:5: span: "8": want all or a length of at least 64 bytes (e.g. 2Mi)`},
 	} {
 		_, _, err := ParseSuites("f.yaml", []byte(c.text), Layers{Procs: 2, Base: base})
 		assert.EqualError(t, err, c.msg)

@@ -55,6 +55,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield}
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern)
+	pl.batch.Span = su.Span
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
 		pl.batch.Offset = r.offset()

@@ -23,11 +23,17 @@ func (*Suite) Reference() string { return "SKaMPI 5" }
 //
 // For beff conformance the blocks are named after beff's operations
 // (tools/skampi5/skampi5.ski), so that a line's figure is <op>/L=<bytes>.
+// SKaMPI prints times with one decimal, in µs unless set_unit changed the
+// unit; the suite file then prints "unit ns" (a line #P[<rank>] unit ns).
 var (
 	skoBegin = regexp.MustCompile(`^#?\s*begin result "([^"]*)"`)
 	skoEnd   = regexp.MustCompile(`^#?\s*end result "`)
 	skoVar   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=$`)
+	skoUnit  = regexp.MustCompile(`^#P\[\d+\]\s+unit\s+(s|ms|us|ns)\s*$`)
 )
+
+// skoUnits are the units in µs.
+var skoUnits = map[string]float64{"s": 1e6, "ms": 1e3, "us": 1, "ns": 1e-3}
 
 // ReadReference reads the figures of a run of SKaMPI 5 from prefix.sko:
 // one per result line of a block named after one of beff's operations, its
@@ -37,8 +43,13 @@ var (
 func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 	path := prefix + ".sko"
 	var figs []results.Figure
-	op := -1 // the operation of the block being read, -1 outside
+	op := -1     // the operation of the block being read, -1 outside
+	unit := 1.0 // µs per unit of the times
 	err := results.ScanFile(path, func(line string, _ int) error {
+		if m := skoUnit.FindStringSubmatch(line); m != nil {
+			unit = skoUnits[m[1]]
+			return nil
+		}
 		if m := skoBegin.FindStringSubmatch(line); m != nil {
 			op = slices.IndexFunc(skampi.Ops, func(o skampi.Op) bool { return o.Name == m[1] })
 			return nil
@@ -54,6 +65,7 @@ func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 		if err != nil {
 			return err
 		}
+		f.Value *= unit
 		figs = append(figs, f)
 		return nil
 	})

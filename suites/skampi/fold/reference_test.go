@@ -28,6 +28,11 @@ count= 4       4       3.0       0.0       80       3.0       3.0
 # begin result "allreduce"
 procs= 2        8       1.1       0.1       12       1.1       1.0
 # end result "allreduce"
+# begin result "bcast"
+#P[0] unit ns
+      64     512.5       3.1       12     512.5     498.0
+#P[1] unit ns
+# end result "bcast"
 `
 
 func TestReadReference(t *testing.T) {
@@ -42,7 +47,8 @@ func TestReadReference(t *testing.T) {
 		m[f.Name] = f.Value
 		assert.Equal(t, "us", f.Unit)
 	}
-	assert.Equal(t, []string{"send-recv/L=8", "send-recv/L=1024", "barrier", "allreduce/L=8"}, names)
+	assert.Equal(t, []string{"send-recv/L=8", "send-recv/L=1024", "barrier", "allreduce/L=8", "bcast/L=64"}, names)
+	assert.InDelta(t, 0.5125, m["bcast/L=64"], 1e-12, "ns after set_unit")
 	assert.Equal(t, 0.4, m["send-recv/L=8"], "the round trip halved")
 	assert.Equal(t, 0.5, m["barrier"])
 	assert.Equal(t, 1.1, m["allreduce/L=8"], "a loop variable before the length")
