@@ -146,7 +146,7 @@ func TestSuiteCallsTimerSync(t *testing.T) {
 	_, v = suites[1].ConfigLine()
 	assert.NotContains(t, v, "calls=")
 	assert.NotContains(t, v, "timer=")
-	assert.True(t, strings.HasSuffix(v, "warmup=2"), v)
+	assert.True(t, strings.HasSuffix(v, "warmup=2 span=2097152"), v)
 	for _, c := range []struct{ text, msg string }{
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    calls: 0\n", `f.yaml:5: calls: "0": want auto or a whole number from 1 to 1000`},
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    timer: off\n", `f.yaml:5: timer: "off": want subtract or keep`},

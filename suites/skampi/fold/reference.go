@@ -43,7 +43,7 @@ var skoUnits = map[string]float64{"s": 1e6, "ms": 1e3, "us": 1, "ns": 1e-3}
 func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 	path := prefix + ".sko"
 	var figs []results.Figure
-	op := -1     // the operation of the block being read, -1 outside
+	op := -1    // the operation of the block being read, -1 outside
 	unit := 1.0 // µs per unit of the times
 	err := results.ScanFile(path, func(line string, _ int) error {
 		if m := skoUnit.FindStringSubmatch(line); m != nil {
