@@ -243,8 +243,8 @@ static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
 
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
-                 unsigned char *rbuf, int64_t buflen, int64_t *base, int inject, double *elapsed,
-                 beff_fault *fault) {
+                 unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
+                 double *elapsed, beff_fault *fault) {
 	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, base, {0, sizeidx, len, fault}};
 	a2a_t a = {0};
 	int rc;
@@ -256,6 +256,11 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 	if (l.comm == MPI_COMM_NULL) return MPI_SUCCESS;
 	if ((rc = MPI_Comm_rank(l.comm, &l.v.me)) != MPI_SUCCESS) return rc;
 	if (method == BEFF_ALLTOALLV && (rc = a2a_setup(p, l.comm, len, base != NULL, &a)) != MPI_SUCCESS) goto out;
+	if (carry) { /* go on where the last measurement stopped, from 0 if this one's first message would not fit */
+		int64_t sneed = method == BEFF_ALLTOALLV ? a.sblock : len, rneed = method == BEFF_ALLTOALLV ? a.rblock : len;
+		l.soff = carry[0] + sneed > buflen ? 0 : carry[0];
+		l.roff = carry[1] + rneed > buflen ? 0 : carry[1];
+	}
 
 	double t0 = 0;
 	int64_t total = (int64_t)warm + looplen;
@@ -270,6 +275,7 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 		if (rc != MPI_SUCCESS) goto out;
 	}
 	*elapsed = MPI_Wtime() - t0;
+	if (carry) carry[0] = l.soff, carry[1] = l.roff;
 out:
 	free(a.scount);
 	return rc;

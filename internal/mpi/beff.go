@@ -38,6 +38,12 @@ type Measurement struct {
 	LoopLen    int // timed iterations
 	Warm       int // untimed iterations before the clock starts
 	Send, Recv *Buffer
+	// Carry, when set, holds the send and receive offsets where the last
+	// measurement left them: the loop goes on from there (from 0 where its
+	// first message would not fit) and stores where it stopped, so that
+	// no measurement reads what the one before just sent. Without it the
+	// offsets start at 0.
+	Carry *[2]int64
 	// RefBase, when set, places the messages as the reference code b_eff
 	// 3.6 does: one offset into both buffers, taken by every step and
 	// carried from one measurement to the next through *RefBase (start it

@@ -32,15 +32,17 @@ typedef struct {
  * communicator: it then only takes part in the barrier). The elapsed time of
  * the timed loop goes to *elapsed. Messages sit cyclically in sbuf/rbuf:
  * with base NULL, send and receive offsets of their own, advanced by the
- * messages this rank sends and receives, from 0 in every measurement;
+ * messages this rank sends and receives, starting from carry[0] and
+ * carry[1] (where the last measurement left them; stored back at the end)
+ * or, with carry NULL, from 0;
  * with base, the reference code's placement: one offset *base for both
  * buffers, taken by every step, carried from one measurement to the next
  * (and non-blocking steps posted as the reference code posts them).
  * inject != 0 corrupts the first received message (tests only). */
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint comm, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
-                 unsigned char *rbuf, int64_t buflen, int64_t *base, int inject, double *elapsed,
-                 beff_fault *fault);
+                 unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
+                 double *elapsed, beff_fault *fault);
 
 /* The validation bytes (also computed by Go tests). */
 unsigned char beff_first_byte(int64_t iter, int step, int sizeidx, int sender);

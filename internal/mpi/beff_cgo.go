@@ -25,14 +25,17 @@ func cMeasure(m *Measurement) (float64, Fault, error) {
 	}
 	var el C.double
 	var f C.beff_fault
-	var base *C.int64_t
+	var base, carry *C.int64_t
 	if m.RefBase != nil {
 		base = (*C.int64_t)(m.RefBase)
+	}
+	if m.Carry != nil {
+		carry = (*C.int64_t)(&m.Carry[0])
 	}
 	rc := onMain(func() C.int {
 		return C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
 			C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.p), (*C.uchar)(m.Recv.p),
-			C.int64_t(m.Send.n), base, inject, &el, &f)
+			C.int64_t(m.Send.n), carry, base, inject, &el, &f)
 	})
 	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
 		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),

@@ -118,6 +118,62 @@ func TestMeasureSelfRing(t *testing.T) {
 	}
 }
 
+// TestMeasureCarry: with Carry a loop goes on where the last one left the
+// offsets and stores where it stopped; a message that would not fit
+// starts from 0.
+func TestMeasureCarry(t *testing.T) {
+	const lmax = 8192
+	send, recv := newBuffers(t, lmax)
+	for _, m := range []beff.Method{beff.Sendrecv, beff.Nonblocking} {
+		var carry [2]int64
+		off := int64(0)
+		for round := range 3 {
+			clear(recv.Bytes())
+			_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
+				Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 1000, SizeIndex: 4,
+				LoopLen: 4, Warm: 1, Send: send, Recv: recv, Carry: &carry})
+			require.NoError(t, err)
+			require.Zero(t, f.Count)
+			first := off
+			for range 5 {
+				off = beff.NextOffset(off, 1000, recv.Len())
+			}
+			assert.Equal(t, [2]int64{off, off}, carry, "method %d, round %d: where the loop stopped", m, round)
+			assert.Equal(t, mpi.FirstByte(0, 0, 4, 0), recv.Bytes()[first], "method %d, round %d: the first message at %d", m, round, first)
+		}
+	}
+	// an 8192-byte message after an offset that leaves less room starts at
+	// 0; the next one goes at 8192
+	end := send.Len() - 8000
+	carry := [2]int64{end, end}
+	_, _, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
+		Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: beff.Sendrecv, Len: 8192, SizeIndex: 4,
+		LoopLen: 1, Send: send, Recv: recv, Carry: &carry})
+	require.NoError(t, err)
+	assert.Equal(t, [2]int64{8192, 8192}, carry, "one message from 0")
+}
+
+// TestMeasureRefBase: the reference code's placement puts each step's
+// message at one offset of both buffers and carries it on.
+func TestMeasureRefBase(t *testing.T) {
+	const lmax = 8192
+	send, recv := newBuffers(t, lmax)
+	for _, m := range beff.Methods {
+		base := int64(0)
+		clear(recv.Bytes())
+		_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
+			Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 1001, SizeIndex: 4,
+			LoopLen: 3, Warm: 1, Send: send, Recv: recv, RefBase: &base})
+		require.NoError(t, err)
+		require.Zero(t, f.Count)
+		// 4 steps of 1008 bytes (1001 rounded up to 8)
+		assert.Equal(t, int64(4*1008), base, "method %d", m)
+		for it := int64(0); it < 4; it++ {
+			assert.Equal(t, mpi.FirstByte(it, 0, 4, 0), recv.Bytes()[it*1008], "method %d, iteration %d", m, it)
+		}
+	}
+}
+
 func TestMeasureInjectedFault(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
 	for _, m := range beff.Methods {

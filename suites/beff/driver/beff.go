@@ -30,6 +30,7 @@ type run struct {
 	probed     map[loopKey]bool
 	loops      map[loopKey]*beff.LoopState // rank 0 only
 	injected   bool
+	carry      [2]int64 // the send and receive offsets the last loop left (beff's placement)
 	progress   *harness.Progress
 }
 

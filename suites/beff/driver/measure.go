@@ -96,13 +96,18 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 }
 
 // loop runs one timed loop of pattern p on this rank and returns its time;
-// base, when not nil, places the messages as the reference code does
-// (mpi.Measurement.RefBase).
+// the messages go on from where the last loop left the offsets
+// (mpi.Measurement.Carry), or, with base, are placed as the reference code
+// places them (mpi.Measurement.RefBase).
 func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, mpi.Fault) {
-	t, f, err := mpi.Measure(&mpi.Measurement{
+	mm := &mpi.Measurement{
 		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: m,
 		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
-	})
+	}
+	if base == nil {
+		mm.Carry = &r.carry
+	}
+	t, f, err := mpi.Measure(mm)
 	if err != nil {
 		r.s.Fail(fmt.Sprintf("pattern %s, L=%d, method %s", p.Name, l, m), err)
 	}
