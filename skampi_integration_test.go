@@ -50,8 +50,8 @@ func TestQuickSkampi(t *testing.T) {
 
 // TestSkampiSkampi5Settings runs the suite file of SKaMPI 5's settings
 // (tools/skampi5/beff-skampi5.yaml): one call per repetition at every
-// point, the ping-pong's repetitions back to back, the settings in the
-// configuration lines; it folds.
+// point, the ping-pong's repetitions back to back, buffers cycled over
+// 2 MiB, the settings in the configuration lines; it folds.
 func TestSkampiSkampi5Settings(t *testing.T) {
 	bin := mpiBinary(t, true)
 	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.suites=tools/skampi5/beff-skampi5.yaml")...)
@@ -63,7 +63,8 @@ func TestSkampiSkampi5Settings(t *testing.T) {
 	for _, su := range suites {
 		assert.Equal(t, 1, su.Calls, su.Name)
 		assert.Equal(t, skampi.TimerKeep, su.Timer, su.Name)
-		assert.Equal(t, skampi.CacheWarm, su.Cache, su.Name)
+		assert.Equal(t, skampi.CacheCold, su.Cache, su.Name)
+		assert.Equal(t, int64(2<<20), su.Span, su.Name)
 	}
 	require.NotEmpty(t, run.metrics)
 	for name, m := range run.metrics {
