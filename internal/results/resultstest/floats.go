@@ -47,3 +47,12 @@ func CheckFloats(t *testing.T, v any) {
 	ty := reflect.TypeOf(v)
 	walk(ty.String(), ty)
 }
+
+// FigureMap indexes figures by name.
+func FigureMap(figs []results.Figure) map[string]float64 {
+	m := map[string]float64{}
+	for _, f := range figs {
+		m[f.Name] = f.Value
+	}
+	return m
+}

@@ -9,17 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beff"
 )
-
-func figureMap(figs []results.Figure) map[string]float64 {
-	m := map[string]float64{}
-	for _, f := range figs {
-		m[f.Name] = f.Value
-	}
-	return m
-}
 
 // TestReadReference reads the summary of a run of the reference code
 // 3.6.0.1 on this machine (2 processes, MEMORY_PER_PROCESSOR=1024).
@@ -28,7 +20,7 @@ func TestReadReference(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, figs, 7)
 	assert.Equal(t, "beff", figs[0].Name)
-	m := figureMap(figs)
+	m := resultstest.FigureMap(figs)
 	assert.Equal(t, 3409.788, m["beff"])
 	assert.Equal(t, 10166.546, m["beff-lmax"])
 	assert.Equal(t, 10212.302, m["beff-lmax-rings"])
@@ -71,7 +63,7 @@ func TestConformance(t *testing.T) {
 		assert.Equal(t, ref[i].Name, figs[i].Name)
 		assert.Equal(t, ref[i].Unit, figs[i].Unit)
 	}
-	m := figureMap(figs)
+	m := resultstest.FigureMap(figs)
 	assert.Equal(t, p.Beff, m["beff"])
 	assert.Equal(t, p.BeffLmaxRingsPerProc*2, m["beff-lmax-rings"])
 }

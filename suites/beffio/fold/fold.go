@@ -471,19 +471,26 @@ func (p *Folded) IsReference() bool { return p.Rules == beffio.RulesReference }
 
 // Label is the name of the run's b_eff_io: it says whose rules it follows
 // and which published results it compares with.
-func (p *Folded) Label() string {
+func (p *Folded) Label() string { return "b_eff_io (" + p.comparable() + ")" }
+
+// comparable says whose rules the run's b_eff_io follows and which
+// published results it compares with.
+func (p *Folded) comparable() string {
 	if p.Rules == beffio.RulesReference {
-		return "b_eff_io (reference code 2.1 rules, as published results)"
+		return "reference code 2.1 rules: compare with published results"
 	}
-	return "b_eff_io (paper rules; published 2.1 results: see the reference formula)"
+	return "paper rules: for published (2.1) results see the 2.1 formula"
 }
 
 // ReferenceLabel labels the reference code's formula over a run measured
 // by the paper's rules: whether its read times include the removal of the
 // files, as the reference code's do.
-func (p *Folded) ReferenceLabel() string {
+func (p *Folded) ReferenceLabel() string { return "b_eff_io 2.1 formula (" + p.removalNote() + ")" }
+
+// removalNote says what the 2.1 formula's read times hold.
+func (p *Folded) removalNote() string {
 	if p.Removal == RemovalApart {
-		return "b_eff_io 2.1 formula, read incl. file removal (secondary: compare with published results)"
+		return "secondary; read incl. file removal as in 2.1: compare with published results"
 	}
-	return "b_eff_io 2.1 formula, read without file removal (not measured: not comparable with published results)"
+	return "secondary; read without file removal (not measured): not comparable with published results"
 }

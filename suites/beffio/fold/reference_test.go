@@ -10,16 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 )
-
-// figureMap indexes figures by name.
-func figureMap(figs []results.Figure) map[string]float64 {
-	m := map[string]float64{}
-	for _, f := range figs {
-		m[f.Name] = f.Value
-	}
-	return m
-}
 
 // TestReadReference reads the protocol of a run of the reference code 2.1
 // on this machine (2 processes, -MB 1024 -MT 2048 -T 30).
@@ -32,7 +24,7 @@ func TestReadReference(t *testing.T) {
 	assert.Equal(t, "partition/n=1", figs[1].Name)
 	assert.Equal(t, "access/n=1/acc=write", figs[2].Name)
 	assert.Equal(t, "type/n=1/acc=write/type=scatter", figs[3].Name)
-	m := figureMap(figs)
+	m := resultstest.FigureMap(figs)
 	assert.Equal(t, 908.373, m["beffio"])
 	assert.Equal(t, 906.144, m["partition/n=2"])
 	assert.Equal(t, 330.696, m["access/n=1/acc=write"])
@@ -72,7 +64,7 @@ func TestConformance(t *testing.T) {
 	s := ioHand()
 	s.deleteFactor = 1
 	p := mustFold(t, s.text())
-	m := figureMap(New().Conformance(p))
+	m := resultstest.FigureMap(New().Conformance(p))
 	ref, err := New().ReadReference("testdata/ref-2.1-np2")
 	require.NoError(t, err)
 	for _, f := range ref {

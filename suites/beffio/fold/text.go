@@ -82,22 +82,6 @@ func (p *Folded) writeFigures(w io.Writer) {
 	t.Figure("time of the access phases", results.Num(p.Time, 4, 1), fmt.Sprintf("s (scheduled T = %s s)", results.Seconds(cfg.T)))
 }
 
-// comparable says which results the run's b_eff_io compares with.
-func (p *Folded) comparable() string {
-	if p.Rules == beffio.RulesReference {
-		return "reference code 2.1 rules: compare with published results"
-	}
-	return "paper rules: for published (2.1) results see the 2.1 formula"
-}
-
-// removalNote says what the reference formula's read times hold.
-func (p *Folded) removalNote() string {
-	if p.Removal == RemovalApart {
-		return "secondary; read incl. file removal as in 2.1: compare with published results"
-	}
-	return "secondary; read without file removal (not measured): not comparable with published results"
-}
-
 // writeMemory writes the figures of the memory, MPART and the cache.
 func (p *Folded) writeMemory(t results.Text) {
 	cfg := p.Run.Config
