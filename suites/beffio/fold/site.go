@@ -41,7 +41,8 @@ func (*Suite) SiteKeys() (string, string) { return "io", "beffio" }
 
 // Columns are b_eff_io.
 func (*Suite) Columns() []report.Column {
-	return []report.Column{{Figure: "beffio", Label: "b_eff_io", Unit: "MB/s"}}
+	return []report.Column{{Figure: "beffio", Label: "b_eff_io", Unit: "MB/s"},
+		{Figure: "reference", Label: "b_eff_io 2.1 formula", Unit: "MB/s"}}
 }
 
 // SiteReasons are the verdict's reasons.
