@@ -16,8 +16,9 @@
 //	partition value     = 0.25·write + 0.25·rewrite + 0.5·read
 //	b_eff_io            = max over the partitions
 //
-// through beffio.AccessValue and beffio.PartitionValue, the reference
-// code's release-2 formula as a secondary figure, the data per access
+// through beffio.AccessValue and beffio.PartitionValue (or, under the
+// reference code's rules, its 2.1 formula, beffio.ReferenceValue), the
+// other formula as a secondary figure, the data per access
 // method and the validity (VALID, or NOT VALID with every reason). Steps:
 // read.go reads a line and the configuration, fold.go checks a run and
 // computes the figures (Fold), text.go writes the protocol, json.go its
