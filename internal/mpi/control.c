@@ -29,6 +29,7 @@ int ctl_initialized(void) { int f = 0; MPI_Initialized(&f); return f; }
 int ctl_finalized(void) { int f = 0; MPI_Finalized(&f); return f; }
 MPI_Fint ctl_comm_world(void) { return MPI_Comm_c2f(MPI_COMM_WORLD); }
 MPI_Fint ctl_comm_null(void) { return MPI_Comm_c2f(MPI_COMM_NULL); }
+MPI_Fint ctl_comm_self(void) { return MPI_Comm_c2f(MPI_COMM_SELF); }
 int ctl_proc_null(void) { return MPI_PROC_NULL; }
 int ctl_undefined(void) { return MPI_UNDEFINED; }
 int ctl_rank(MPI_Fint c, int *r) { return MPI_Comm_rank(MPI_Comm_f2c(c), r); }

@@ -23,6 +23,7 @@ int ctl_initialized(void);
 int ctl_finalized(void);
 MPI_Fint ctl_comm_world(void);
 MPI_Fint ctl_comm_null(void);
+MPI_Fint ctl_comm_self(void);
 int ctl_proc_null(void);
 int ctl_undefined(void);
 int ctl_rank(MPI_Fint c, int *rank);

@@ -15,8 +15,9 @@ import (
 )
 
 var (
-	// World is MPI_COMM_WORLD, CommNull MPI_COMM_NULL; set by Init.
-	World, CommNull Comm
+	// World is MPI_COMM_WORLD, Self MPI_COMM_SELF, CommNull
+	// MPI_COMM_NULL; set by Init.
+	World, Self, CommNull Comm
 	// ProcNull is MPI_PROC_NULL.
 	ProcNull int
 )
@@ -50,7 +51,7 @@ func Init(level string) (string, error) {
 	if err := mpiErr("MPI_Init_thread", onMain(func() C.int { return C.ctl_init(req, &provided) })); err != nil {
 		return "", err
 	}
-	World, CommNull = Comm(C.ctl_comm_world()), Comm(C.ctl_comm_null())
+	World, Self, CommNull = Comm(C.ctl_comm_world()), Comm(C.ctl_comm_self()), Comm(C.ctl_comm_null())
 	ProcNull = int(C.ctl_proc_null())
 	levels := map[C.int]string{C.MPI_THREAD_SINGLE: "single", C.MPI_THREAD_FUNNELED: "funneled",
 		C.MPI_THREAD_SERIALIZED: "serialized", C.MPI_THREAD_MULTIPLE: "multiple"}

@@ -9,6 +9,7 @@ package mpi
 
 var (
 	World, CommNull Comm = 0, -1
+	Self            Comm = -3
 	ProcNull             = -2
 )
 

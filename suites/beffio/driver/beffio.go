@@ -216,8 +216,7 @@ func (r *run) decideSegments(p *partition) {
 func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Type, tPart float64) {
 	rank := p.g.Rank
 	path := r.path(p.n, t, rank)
-	comm, free := r.fileComm(p, t)
-	defer free()
+	comm := fileComm(p, t)
 	if acc == beffio.Write {
 		r.files = append(r.files, path)
 		if t == beffio.Separated || rank == 0 {
@@ -296,15 +295,14 @@ func (r *run) timeRemoval(p *partition, acc beffio.Access, t beffio.Type, path s
 }
 
 // fileComm is the communicator the file of type t is opened on: the
-// partition, or for the separated type each process alone; free releases
-// it.
-func (r *run) fileComm(p *partition, t beffio.Type) (mpi.Comm, func()) {
+// partition, or for the separated type each process alone (MPI_COMM_SELF,
+// which costs nothing to make, where a split would cost every process of
+// the partition a collective over all of them).
+func fileComm(p *partition, t beffio.Type) mpi.Comm {
 	if t != beffio.Separated {
-		return p.comm, func() {}
+		return p.comm
 	}
-	self, err := p.comm.Split(p.g.Rank, 0)
-	r.s.Must("MPI_Comm_split", err)
-	return self, func() { self.Free() }
+	return mpi.Self
 }
 
 // open opens the file of type t for access method acc with the hints

@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // TestUnlinkHeld: the name is gone at once and the process still holds the
@@ -29,4 +32,18 @@ func TestUnlinkHeld(t *testing.T) {
 
 	unlinkHeld(path) // a name that is gone: nothing held, no error
 	assert.Len(t, held, n+1)
+}
+
+// TestFileComm: the separated type's files are opened on MPI_COMM_SELF,
+// every other type's on the partition (no communicator is made for either).
+func TestFileComm(t *testing.T) {
+	p := &partition{n: 4, comm: mpi.World}
+	for _, ty := range beffio.Types {
+		want := mpi.World
+		if ty == beffio.Separated {
+			want = mpi.Self
+		}
+		assert.Equal(t, want, fileComm(p, ty), "type %s", ty)
+	}
+	assert.NotEqual(t, mpi.World, mpi.Self)
 }
