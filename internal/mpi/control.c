@@ -4,6 +4,7 @@
 #include "control.h"
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int ctl_thread_level(const char *name) {
 	if (!strcmp(name, "single")) return MPI_THREAD_SINGLE;
@@ -35,6 +36,13 @@ int ctl_undefined(void) { return MPI_UNDEFINED; }
 int ctl_rank(MPI_Fint c, int *r) { return MPI_Comm_rank(MPI_Comm_f2c(c), r); }
 int ctl_size(MPI_Fint c, int *s) { return MPI_Comm_size(MPI_Comm_f2c(c), s); }
 int ctl_barrier(MPI_Fint c) { return MPI_Barrier(MPI_Comm_f2c(c)); }
+int ctl_quiet_barrier(MPI_Fint c, int poll_us) {
+	MPI_Request req;
+	int rc = MPI_Ibarrier(MPI_Comm_f2c(c), &req), done = 0;
+	struct timespec nap = {poll_us / 1000000, (long)(poll_us % 1000000) * 1000};
+	while (!rc && !(rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) && !done) nanosleep(&nap, NULL);
+	return rc;
+}
 int ctl_bcast_bytes(MPI_Fint c, void *buf, int n, int root) {
 	return MPI_Bcast(buf, n, MPI_BYTE, root, MPI_Comm_f2c(c));
 }

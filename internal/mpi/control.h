@@ -24,6 +24,8 @@ int ctl_finalized(void);
 MPI_Fint ctl_comm_world(void);
 MPI_Fint ctl_comm_null(void);
 MPI_Fint ctl_comm_self(void);
+/* ctl_quiet_barrier: MPI_Ibarrier, tested every poll_us µs with a sleep between. */
+int ctl_quiet_barrier(MPI_Fint c, int poll_us);
 int ctl_proc_null(void);
 int ctl_undefined(void);
 int ctl_rank(MPI_Fint c, int *rank);

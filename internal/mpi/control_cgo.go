@@ -11,6 +11,7 @@ import "C"
 
 import (
 	"fmt"
+	"time"
 	"unsafe"
 )
 
@@ -91,6 +92,15 @@ func (c Comm) Size() (int, error) {
 // Barrier is MPI_Barrier.
 func (c Comm) Barrier() error {
 	return mpiErr("MPI_Barrier", onMain(func() C.int { return C.ctl_barrier(C.MPI_Fint(c)) }))
+}
+
+// QuietBarrier is a barrier that waits asleep: MPI_Ibarrier, tested every
+// poll (at most 1 s) with the process sleeping between, so that a process
+// with nothing to do leaves its core to those measuring. The last process
+// to arrive leaves up to poll later than it would from MPI_Barrier.
+func (c Comm) QuietBarrier(poll time.Duration) error {
+	us := C.int(min(max(poll, time.Microsecond), time.Second) / time.Microsecond)
+	return mpiErr("MPI_Ibarrier", onMain(func() C.int { return C.ctl_quiet_barrier(C.MPI_Fint(c), us) }))
 }
 
 // BcastBytes broadcasts buf from root; every rank passes a buffer of the

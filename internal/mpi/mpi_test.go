@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
@@ -60,6 +61,9 @@ func TestControlPlane(t *testing.T) {
 	require.NoError(t, c.Free())
 	_, err = mpi.World.Split(-1, 0)
 	require.NoError(t, err)
+	require.NoError(t, mpi.World.QuietBarrier(time.Millisecond))
+	require.NoError(t, mpi.Self.QuietBarrier(0), "a poll below 1 µs is taken as 1 µs")
+	assert.NotEqual(t, mpi.World, mpi.Self)
 }
 
 func TestValidationBytes(t *testing.T) {
