@@ -146,7 +146,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		fileName = "<input>"
 	}
 	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}}
-	br := benchfmt.NewReader(r, fileName)
+	br := benchfmt.NewReader(LimitLines(r, fileName), fileName)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
@@ -158,7 +158,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		}
 	}
 	if err := br.Err(); err != nil {
-		return nil, err
+		return nil, ReaderErr(err)
 	}
 	if len(rd.f.Runs) == 0 {
 		var names []string

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Partial is the output of a run that stopped before its end (or any
@@ -38,7 +40,7 @@ type Metric struct {
 // measured again anyway.
 func ReadPartial(r io.Reader, file string) (*Partial, error) {
 	p := &Partial{File: file, Config: map[string]string{}}
-	br := benchfmt.NewReader(r, file)
+	br := benchfmt.NewReader(results.LimitLines(r, file), file)
 	var pending error
 	for br.Scan() {
 		if pending != nil {
@@ -54,7 +56,7 @@ func ReadPartial(r io.Reader, file string) (*Partial, error) {
 		}
 	}
 	if err := br.Err(); err != nil {
-		return nil, err
+		return nil, results.ReaderErr(err)
 	}
 	if len(p.Points) == 0 {
 		return nil, fmt.Errorf("%s: no point of Benchmark%s to resume from", file, Bench)
