@@ -41,29 +41,46 @@ func (r *run) stopIO(p *partition, msg string) {
 }
 
 // cleanupLocal removes this rank's files without collectives (the job is
-// stopping), and the directory the run created: every rank does, since
-// any of them may be the one cut off. A second pass catches a file whose
-// creation was under way on the main thread when a termination ran it.
+// stopping), and the directory the run created. Every rank removes the
+// directory once it is empty; the files of others left in it (of a rank
+// cut off, say) are removed by a few ranks spread over the job (sweeper),
+// so that the metadata work stays O(p), not p ranks × p files. A second
+// pass catches a file whose creation was under way on the main thread
+// when a termination ran it.
 func (r *run) cleanupLocal() {
 	if r.st.Keep || r.st.Dir == "" {
 		return
 	}
+	sweep := r.st.OwnDir && sweeper(r.s.Rank, r.s.Size)
 	for pass := 0; pass < 2; pass++ {
 		for _, f := range r.files {
 			unlinkHeld(f)
 		}
-		if r.st.OwnDir {
+		if sweep {
 			if es, err := os.ReadDir(r.st.Dir); err == nil {
 				for _, e := range es {
 					unlinkHeld(filepath.Join(r.st.Dir, e.Name()))
 				}
 			}
-			os.RemoveAll(r.st.Dir)
+		}
+		if r.st.OwnDir {
+			os.Remove(r.st.Dir) // once empty
 		}
 		if pass == 0 {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+}
+
+// sweepers is how many ranks, spread over the job, remove what others left
+// in the scratch directory when the job is stopped.
+const sweepers = 8
+
+// sweeper says whether rank, of size ranks, is one of them: ranks 0, k,
+// 2k, … with k = ⌈size/sweepers⌉ (every rank of a small job).
+func sweeper(rank, size int) bool {
+	k := max(1, (size+sweepers-1)/sweepers)
+	return rank%k == 0
 }
 
 // held are the removed files this process keeps open until it exits.

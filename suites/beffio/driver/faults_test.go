@@ -47,3 +47,20 @@ func TestFileComm(t *testing.T) {
 	}
 	assert.NotEqual(t, mpi.World, mpi.Self)
 }
+
+// TestSweeper: 4 to 8 ranks of a job sweep the scratch directory, spread
+// over the ranks, rank 0 always; every rank of a job of up to 8.
+func TestSweeper(t *testing.T) {
+	for _, size := range []int{1, 2, 8, 9, 64, 1000, 1 << 20} {
+		var ranks []int
+		for r := range size {
+			if sweeper(r, size) {
+				ranks = append(ranks, r)
+			}
+		}
+		assert.Equal(t, 0, ranks[0], "size %d", size)
+		assert.LessOrEqual(t, len(ranks), 8, "size %d", size)
+		assert.GreaterOrEqual(t, len(ranks), min(size, 4), "size %d: %v", size, ranks)
+		assert.GreaterOrEqual(t, ranks[len(ranks)-1], size-(size+7)/8, "size %d: the last sweeper lies in the last eighth", size)
+	}
+}
