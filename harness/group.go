@@ -40,16 +40,16 @@ func (g *Group) IsRoot() bool { return g.Rank == 0 }
 // Barrier is MPI_Barrier.
 func (g *Group) Barrier() { g.s.Must("MPI_Barrier", g.Comm.Barrier()) }
 
-// QuietPoll is how often a process waiting in QuietBarrier looks whether
+// quietPoll is how often a process waiting in QuietBarrier looks whether
 // the others arrived.
-const QuietPoll = time.Millisecond
+const quietPoll = time.Millisecond
 
 // QuietBarrier is a barrier at which a process waits asleep, looking every
-// QuietPoll: where some processes wait out a measurement of others (a
+// quietPoll: where some processes wait out a measurement of others (a
 // partition, a pair), their polling would take cores, caches and memory
 // bandwidth from the processes measured. Every process of the group calls
 // it (it does not match Barrier).
-func (g *Group) QuietBarrier() { g.s.Must("MPI_Ibarrier", g.Comm.QuietBarrier(QuietPoll)) }
+func (g *Group) QuietBarrier() { g.s.Must("MPI_Ibarrier", g.Comm.QuietBarrier(quietPoll)) }
 
 // Bcast broadcasts v from rank 0 in place.
 func (g *Group) Bcast(v []int64) {

@@ -122,6 +122,13 @@ func TestMeasureSelfRing(t *testing.T) {
 	}
 }
 
+// selfLoop is a loop of method m on the ring of this process alone (size
+// index 4), messages of l bytes.
+func selfLoop(m beff.Method, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.Measurement {
+	return &mpi.Measurement{Barrier: mpi.World, Comm: mpi.World, Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}},
+		Method: m, Len: l, SizeIndex: 4, LoopLen: looplen, Warm: warm, Send: send, Recv: recv}
+}
+
 // TestMeasureCarry: with Carry a loop goes on where the last one left the
 // offsets and stores where it stopped; a message that would not fit
 // starts from 0.
@@ -133,9 +140,9 @@ func TestMeasureCarry(t *testing.T) {
 		off := int64(0)
 		for round := range 3 {
 			clear(recv.Bytes())
-			_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-				Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 1000, SizeIndex: 4,
-				LoopLen: 4, Warm: 1, Send: send, Recv: recv, Carry: &carry})
+			ml := selfLoop(m, 1000, 4, 1, send, recv)
+			ml.Carry = &carry
+			_, f, err := mpi.Measure(ml)
 			require.NoError(t, err)
 			require.Zero(t, f.Count)
 			first := off
@@ -150,9 +157,9 @@ func TestMeasureCarry(t *testing.T) {
 	// 0; the next one goes at 8192
 	end := send.Len() - 8000
 	carry := [2]int64{end, end}
-	_, _, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-		Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: beff.Sendrecv, Len: 8192, SizeIndex: 4,
-		LoopLen: 1, Send: send, Recv: recv, Carry: &carry})
+	ml := selfLoop(beff.Sendrecv, 8192, 1, 0, send, recv)
+	ml.Carry = &carry
+	_, _, err := mpi.Measure(ml)
 	require.NoError(t, err)
 	assert.Equal(t, [2]int64{8192, 8192}, carry, "one message from 0")
 }
@@ -165,9 +172,9 @@ func TestMeasureRefBase(t *testing.T) {
 	for _, m := range beff.Methods {
 		base := int64(0)
 		clear(recv.Bytes())
-		_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-			Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 1001, SizeIndex: 4,
-			LoopLen: 3, Warm: 1, Send: send, Recv: recv, RefBase: &base})
+		ml := selfLoop(m, 1001, 3, 1, send, recv)
+		ml.RefBase = &base
+		_, f, err := mpi.Measure(ml)
 		require.NoError(t, err)
 		require.Zero(t, f.Count)
 		// 4 steps of 1008 bytes (1001 rounded up to 8)
