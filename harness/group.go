@@ -91,26 +91,46 @@ func (g *Group) SumAll(v []int64) []int64 {
 }
 
 // Gather gathers one record of int64 values from every rank to rank 0,
-// which gets them indexed by rank (nil elsewhere). Every rank passes a
-// record of the same length.
+// which gets them indexed by rank (nil elsewhere, where nothing that grows
+// with the group is allocated). Every rank passes a record of the same
+// length.
 func (g *Group) Gather(rec []int64) [][]int64 {
 	in := make([]byte, 8*len(rec))
 	for i, v := range rec {
 		putInt64(in[8*i:], v)
 	}
-	all := make([]byte, len(in)*g.Size)
+	var all []byte
+	if g.IsRoot() {
+		all = make([]byte, len(in)*g.Size)
+	}
 	g.s.Must("gathering a report", g.Comm.GatherBytes(in, all, 0))
 	if !g.IsRoot() {
 		return nil
 	}
+	flat := make([]int64, len(rec)*g.Size)
 	out := make([][]int64, g.Size)
 	for rk := range out {
-		out[rk] = make([]int64, len(rec))
+		out[rk] = flat[rk*len(rec) : (rk+1)*len(rec) : (rk+1)*len(rec)]
 		for i := range rec {
 			out[rk][i] = getInt64(all[rk*len(in)+8*i:])
 		}
 	}
 	return out
+}
+
+// Scatter gives every rank its own value of all, which rank 0 holds (one
+// per rank, indexed by rank; ignored elsewhere).
+func (g *Group) Scatter(all []int64) int64 {
+	var in []byte
+	if g.IsRoot() {
+		in = make([]byte, 8*g.Size)
+		for i, v := range all[:g.Size] {
+			putInt64(in[8*i:], v)
+		}
+	}
+	out := make([]byte, 8)
+	g.s.Must("scattering a table", g.Comm.ScatterBytes(in, out, 0))
+	return getInt64(out)
 }
 
 // Round is one decision of the group: every rank contributes local, rank 0

@@ -80,6 +80,12 @@ func run(m *testing.M) int {
 	if oc.Err != "" {
 		s.Stop(ExitBadInput, oc.Err)
 	}
+	if oc.Done != "" {
+		if s.IsRoot() {
+			fmt.Fprint(s.Out, oc.Done)
+		}
+		s.Stop(0, "")
+	}
 	s.Job = oc.Job
 	s.handleTermination()
 	s.startLifeline()

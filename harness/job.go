@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +46,10 @@ func probeLocal(s *Session) []node {
 	putInt64(in[hostLen+8:], int64(nloc))
 	putInt64(in[hostLen+16:], int64(onlineCPUs()))
 	putInt64(in[hostLen+24:], int64(os.Getpid()))
-	all := make([]byte, len(in)*s.Size)
+	var all []byte
+	if s.IsRoot() {
+		all = make([]byte, len(in)*s.Size)
+	}
 	s.Must("gathering host names", s.World().Comm.GatherBytes(in, all, 0))
 	if !s.IsRoot() {
 		return nil
@@ -101,8 +105,9 @@ func nodeMemMiB() int64 {
 
 // An outcome is what rank 0 decides at start-up: the job, or why it stops.
 type outcome struct {
-	Job Job
-	Err string
+	Job  Job
+	Err  string
+	Done string // a suite's dry run: what rank 0 writes before every rank exits 0
 }
 
 // setupOutcome runs on rank 0: it describes the job and sets up the
@@ -116,6 +121,10 @@ func setupOutcome(s *Session, provided string, nodes []node) outcome {
 	}
 	job := describeJob(provided, nodes)
 	if err := setupSuites(&job, selected()); err != nil {
+		var done *Done
+		if errors.As(err, &done) {
+			return outcome{Done: done.Text}
+		}
 		return outcome{Err: err.Error()}
 	}
 	return outcome{Job: job}

@@ -63,9 +63,25 @@ int ctl_allreduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op
 int ctl_gather_bytes(MPI_Fint c, const void *in, int n, void *out, int root) {
 	return MPI_Gather(in, n, MPI_BYTE, out, n, MPI_BYTE, root, MPI_Comm_f2c(c));
 }
+int ctl_scatter_bytes(MPI_Fint c, const void *in, int n, void *out, int root) {
+	return MPI_Scatter(in, n, MPI_BYTE, out, n, MPI_BYTE, root, MPI_Comm_f2c(c));
+}
 int ctl_comm_split(MPI_Fint c, int color, int key, MPI_Fint *out) {
 	MPI_Comm nc;
 	int rc = MPI_Comm_split(MPI_Comm_f2c(c), color, key, &nc);
+	if (rc == MPI_SUCCESS) *out = MPI_Comm_c2f(nc);
+	return rc;
+}
+int ctl_comm_create_ranges(MPI_Fint c, int n, int ranges[][3], int tag, MPI_Fint *out) {
+	MPI_Comm comm = MPI_Comm_f2c(c), nc;
+	MPI_Group all, part;
+	int rc = MPI_Comm_group(comm, &all);
+	if (rc) return rc;
+	rc = MPI_Group_range_incl(all, n, ranges, &part);
+	MPI_Group_free(&all);
+	if (rc) return rc;
+	rc = MPI_Comm_create_group(comm, part, tag, &nc);
+	MPI_Group_free(&part);
 	if (rc == MPI_SUCCESS) *out = MPI_Comm_c2f(nc);
 	return rc;
 }

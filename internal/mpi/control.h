@@ -37,8 +37,12 @@ int ctl_allreduce_f64(MPI_Fint c, const double *in, double *out, int n, int op);
 int ctl_reduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op, int root);
 int ctl_allreduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op);
 int ctl_gather_bytes(MPI_Fint c, const void *in, int n, void *out, int root);
+int ctl_scatter_bytes(MPI_Fint c, const void *in, int n, void *out, int root);
 int ctl_comm_split(MPI_Fint c, int color, int key, MPI_Fint *out);
 int ctl_comm_split_shared(MPI_Fint c, MPI_Fint *out);
+/* ctl_comm_create_ranges is MPI_Comm_create_group over the ranks of c in
+ * the n ranges (first, last, stride): collective over those ranks only. */
+int ctl_comm_create_ranges(MPI_Fint c, int n, int ranges[][3], int tag, MPI_Fint *out);
 int ctl_comm_free(MPI_Fint *c);
 int ctl_dims_create(int n, int nd, int *dims);
 int ctl_cart_create(MPI_Fint c, int nd, const int *dims, const int *periods, int reorder, MPI_Fint *out);

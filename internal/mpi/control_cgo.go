@@ -194,24 +194,45 @@ func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
 }
 
 // GatherBytes gathers len(in) bytes from every rank into out on root (out
-// needs size·len(in) bytes on root; it is ignored elsewhere).
+// needs size·len(in) bytes on root; it is ignored elsewhere, where nothing
+// of that size is allocated).
 func (c Comm) GatherBytes(in, out []byte, root int) error {
-	n := len(in)
+	return c.rootBytes("MPI_Gather", in, out, len(in), root, func(pi, po unsafe.Pointer) C.int {
+		return C.ctl_gather_bytes(C.MPI_Fint(c), pi, C.int(len(in)), po, C.int(root))
+	})
+}
+
+// ScatterBytes scatters len(out) bytes to every rank from in on root (in
+// holds size·len(out) bytes on root; it is ignored elsewhere).
+func (c Comm) ScatterBytes(in, out []byte, root int) error {
+	return c.rootBytes("MPI_Scatter", out, in, len(out), root, func(po, pi unsafe.Pointer) C.int {
+		return C.ctl_scatter_bytes(C.MPI_Fint(c), pi, C.int(len(out)), po, C.int(root))
+	})
+}
+
+// rootBytes runs a gather or a scatter of n bytes per rank: own is this
+// rank's n bytes, all the size·n bytes of root (checked there, nil
+// elsewhere). The slices are handed to MPI as they are.
+func (c Comm) rootBytes(call string, own, all []byte, n, root int, f func(own, all unsafe.Pointer) C.int) error {
+	rank, err := c.Rank()
+	if err != nil {
+		return err
+	}
 	size, err := c.Size()
 	if err != nil {
 		return err
 	}
-	pi := C.CBytes(in)
-	defer C.free(pi)
-	po := C.malloc(C.size_t(max(1, n*size)))
-	defer C.free(po)
-	if err := mpiErr("MPI_Gather", onMain(func() C.int { return C.ctl_gather_bytes(C.MPI_Fint(c), pi, C.int(n), po, C.int(root)) })); err != nil {
-		return err
+	if len(own) < n || rank == root && len(all) < n*size {
+		return &Error{Call: call, Code: -1, Msg: fmt.Sprintf("buffers of %d and %d bytes for %d bytes from each of %d processes", len(own), len(all), n, size)}
 	}
-	if len(out) >= n*size {
-		copy(out, unsafe.Slice((*byte)(po), n*size))
+	var po, pa unsafe.Pointer
+	if n > 0 {
+		po = unsafe.Pointer(&own[0])
+		if rank == root {
+			pa = unsafe.Pointer(&all[0])
+		}
 	}
-	return nil
+	return mpiErr(call, onMain(func() C.int { return f(po, pa) }))
 }
 
 // Split is MPI_Comm_split; a negative color means MPI_UNDEFINED (the result
@@ -223,6 +244,22 @@ func (c Comm) Split(color, key int) (Comm, error) {
 		col = C.ctl_undefined()
 	}
 	err := mpiErr("MPI_Comm_split", onMain(func() C.int { return C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out) }))
+	return Comm(out), err
+}
+
+// CreateRanges is MPI_Comm_create_group over the ranks of c in ranges, in
+// their order: only those ranks call it (all with the same ranges and
+// tag), the others take no part, so a point's communicator costs the
+// processes outside it nothing.
+func (c Comm) CreateRanges(ranges []Range, tag int) (Comm, error) {
+	r := make([]C.int, 3*len(ranges))
+	for i, x := range ranges {
+		r[3*i], r[3*i+1], r[3*i+2] = C.int(x.First), C.int(x.Last), C.int(x.Stride)
+	}
+	var out C.MPI_Fint
+	err := mpiErr("MPI_Comm_create_group", onMain(func() C.int {
+		return C.ctl_comm_create_ranges(C.MPI_Fint(c), C.int(len(ranges)), (*[3]C.int)(unsafe.Pointer(&r[0])), C.int(tag), &out)
+	}))
 	return Comm(out), err
 }
 

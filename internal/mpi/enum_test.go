@@ -35,6 +35,13 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, []OpenFlags{Unique, DeleteOnClose, ReadWrite}, cOpenFlags(), "open flags: mpi.OpenFlags vs enum ctl_open_flag in control.h")
 	assert.Equal(t, MaxSteps, int(cMaxSteps), "MaxSteps vs BEFF_MAXSTEPS in beff.h")
 	assert.Equal(t, skampi.OpNames(), cSkampiOps(), "SKaMPI operations: skampi.Ops vs the table of skampi.c")
+	var blocks []string
+	for _, o := range skampi.Ops {
+		if o.Blocks {
+			blocks = append(blocks, o.Name)
+		}
+	}
+	assert.Equal(t, blocks, cSkampiBlocks(), "SKaMPI operations with a block per process: skampi.Op.Blocks vs the table of skampi.c")
 	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")
 	assert.Equal(t, skampi.MaxChunks, MaxChunks, "skampi.MaxChunks vs mpi.MaxChunks")
 }

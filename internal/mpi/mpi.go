@@ -125,3 +125,7 @@ const (
 
 // MaxInt32 is the largest int count of an MPI call.
 const MaxInt32 = 1<<31 - 1
+
+// A Range is ranks First, First+Stride, … up to Last of a communicator
+// (MPI_Group_range_incl's triple).
+type Range struct{ First, Last, Stride int }

@@ -4,6 +4,7 @@
  * them (see skampi.h). An operation is one function over a context; the
  * table at the end maps the names of skampi.Ops to them. */
 #include "skampi.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
@@ -530,38 +531,44 @@ typedef int (*opfn)(ctx *);
 typedef struct {
 	const char *name;
 	opfn fn;
-	int bsend; /* needs an attached buffer */
+	int bsend;  /* needs an attached buffer */
+	int blocks; /* uses one block of the length per process of the communicator */
 } optab;
 
-#define OP(n, f) {n, f, 0}
+#define OP(n, f) {n, f, 0, 0}
+#define OPB(n, f) {n, f, 0, 1}
 static const optab ops[SKAMPI_NOPS] = {
 	OP("send-recv", op_send_recv), OP("send-recv-anytag", op_send_recv_anytag),
 	OP("send-irecv", op_send_irecv), OP("send-iprobe-recv", op_send_iprobe_recv),
 	OP("ssend-recv", op_ssend_recv), OP("isend-recv", op_isend_recv),
-	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1},
+	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1, 0},
 	OP("sendrecv", op_sendrecv), OP("sendrecv-replace", op_sendrecv_replace),
 	OP("barrier", op_barrier), OP("bcast", op_bcast), OP("reduce", op_reduce),
-	OP("allreduce", op_allreduce), OP("reduce-scatter-block", op_reduce_scatter_block),
-	OP("scan", op_scan), OP("exscan", op_exscan), OP("gather", op_gather),
-	OP("gatherv", op_gatherv), OP("scatter", op_scatter), OP("scatterv", op_scatterv),
-	OP("allgather", op_allgather), OP("allgatherv", op_allgatherv),
-	OP("alltoall", op_alltoall), OP("alltoallv", op_alltoallv),
+	OP("allreduce", op_allreduce), OPB("reduce-scatter-block", op_reduce_scatter_block),
+	OP("scan", op_scan), OP("exscan", op_exscan), OPB("gather", op_gather),
+	OPB("gatherv", op_gatherv), OPB("scatter", op_scatter), OPB("scatterv", op_scatterv),
+	OPB("allgather", op_allgather), OPB("allgatherv", op_allgatherv),
+	OPB("alltoall", op_alltoall), OPB("alltoallv", op_alltoallv),
 	OP("comm-split", op_comm_split), OP("comm-dup", op_comm_dup), OP("memcpy", op_memcpy),
-	OP("bcast-sendrecv", op_bcast_sendrecv), OP("gather-sendrecv", op_gather_sendrecv),
-	OP("gather-irecv", op_gather_irecv), OP("allreduce-reduce-bcast", op_allreduce_reduce_bcast),
-	OP("alltoall-isend-irecv", op_alltoall_isend_irecv),
-	OP("mw-wait", op_mw_wait), OP("mw-waitany", op_mw_waitany), OP("mw-recv-any", op_mw_recv_any),
-	OP("mw-send", op_mw_send), OP("mw-ssend", op_mw_ssend), OP("mw-isend", op_mw_isend),
-	{"mw-bsend", op_mw_bsend, 1},
+	OP("bcast-sendrecv", op_bcast_sendrecv), OPB("gather-sendrecv", op_gather_sendrecv),
+	OPB("gather-irecv", op_gather_irecv), OP("allreduce-reduce-bcast", op_allreduce_reduce_bcast),
+	OPB("alltoall-isend-irecv", op_alltoall_isend_irecv),
+	OPB("mw-wait", op_mw_wait), OPB("mw-waitany", op_mw_waitany), OPB("mw-recv-any", op_mw_recv_any),
+	OPB("mw-send", op_mw_send), OPB("mw-ssend", op_mw_ssend), OPB("mw-isend", op_mw_isend),
+	{"mw-bsend", op_mw_bsend, 1, 1},
 	OP("wtime", op_wtime), OP("comm-rank", op_comm_rank), OP("comm-size", op_comm_size),
 	OP("iprobe", op_iprobe), OP("buffer-attach", op_buffer_attach),
 };
 
 const char *skampi_op_name(int i) { return i >= 0 && i < SKAMPI_NOPS ? ops[i].name : ""; }
 
-/* The bytes one call uses of each buffer on any rank: the message, or
- * one block per process of the communicator. */
-static int64_t footprint(int64_t len, int size) { return len * (size > 1 ? size : 1); }
+int skampi_op_blocks(int i) { return i >= 0 && i < SKAMPI_NOPS ? ops[i].blocks : 0; }
+
+/* The bytes one call of operation op uses of each buffer on any rank: the
+ * message, or one block per process of the communicator. */
+static int64_t footprint(int op, int64_t len, int size) {
+	return ops[op].blocks && size > 1 ? len * size : len;
+}
 
 /* wait_until spins until the corrected clock reaches t, yielding the
  * processor while it waits when the node is oversubscribed. Until the
@@ -602,7 +609,7 @@ static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double *start,
                 double *end, double *window, double *first) {
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
-	int64_t foot = (footprint(b->len, c->size) + 63) & ~(int64_t)63;
+	int64_t foot = (footprint(b->op, b->len, c->size) + 63) & ~(int64_t)63;
 	if (foot == 0) foot = 64;
 	int64_t cyc = b->span > 0 && b->span < b->buflen ? b->span : b->buflen;
 	int64_t slots = cyc / foot > 0 ? cyc / foot : 1, slot = c->call % slots;
@@ -643,7 +650,9 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
 	if (rc) return rc;
-	if (footprint(b->len, c.size) > b->buflen) return MPI_ERR_BUFFER;
+	if (footprint(b->op, b->len, c.size) > b->buflen) return MPI_ERR_BUFFER;
+	/* the v-variants' displacements, i·len, are ints */
+	if (ops[b->op].blocks && (int64_t)(c.size - 1) * b->len > INT_MAX) return MPI_ERR_COUNT;
 	c.counts = malloc(sizeof(int) * c.size);
 	c.displs = malloc(sizeof(int) * c.size);
 	c.widx = malloc(sizeof(int) * c.size);

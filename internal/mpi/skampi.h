@@ -10,6 +10,9 @@
  * skampi.Ops (a Go test checks the names). */
 #define SKAMPI_NOPS 45
 const char *skampi_op_name(int i);
+/* skampi_op_blocks says whether operation i uses one block of the length
+ * per process of its communicator (else one message). */
+int skampi_op_blocks(int i);
 
 /* The most work items of a master-worker repetition (they travel in tags). */
 #define SKAMPI_MAXCHUNKS 30000

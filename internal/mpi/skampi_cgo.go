@@ -79,5 +79,17 @@ func cSkampiOps() []string {
 	return out
 }
 
+// cSkampiBlocks are the operations of the C table that use one block of
+// the length per process, by name.
+func cSkampiBlocks() []string {
+	var out []string
+	for i := range int(C.SKAMPI_NOPS) {
+		if C.skampi_op_blocks(C.int(i)) != 0 {
+			out = append(out, cSkampiOp(i))
+		}
+	}
+	return out
+}
+
 // cMaxChunks is SKAMPI_MAXCHUNKS.
 const cMaxChunks = C.SKAMPI_MAXCHUNKS

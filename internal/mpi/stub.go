@@ -34,8 +34,10 @@ func (c Comm) AllreduceFloat64(in, out []float64, op Op) error        { return E
 func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error     { return ErrNoMPI }
 func (c Comm) AllreduceInt64(in, out []int64, op Op) error            { return ErrNoMPI }
 func (c Comm) GatherBytes(in, out []byte, root int) error             { return ErrNoMPI }
+func (c Comm) ScatterBytes(in, out []byte, root int) error            { return ErrNoMPI }
 func (c Comm) Split(color, key int) (Comm, error)                     { return CommNull, ErrNoMPI }
 func (c Comm) SplitShared() (Comm, error)                             { return CommNull, ErrNoMPI }
+func (c Comm) CreateRanges(ranges []Range, tag int) (Comm, error)     { return CommNull, ErrNoMPI }
 func (c *Comm) Free() error                                           { return nil }
 func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error) {
 	return CommNull, ErrNoMPI

@@ -3,6 +3,7 @@ package skampi
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -87,11 +88,17 @@ func (r Range) Lengths(elem int64) []int64 {
 	return out
 }
 
+// MaxCounts is the most counts a list of procs or chunks may give: a
+// curve of more points would take hours (give procs-step instead).
+const MaxCounts = 10000
+
 // ParseCounts reads process or chunk counts: a comma-separated list of
-// numbers and ranges a:b (every count from a to b); "N" stands for n.
-// Counts must lie in [lo, n].
-func ParseCounts(s string, lo, n int) ([]int, error) {
-	seen := map[int]bool{}
+// numbers and ranges a:b; "N" stands for n. A range gives a, then each
+// count step times the one before (at least one more), and b: every
+// count for step 1, a geometric axis above. Counts must lie in [lo, n];
+// more than MaxCounts are refused before any is made, so the list costs
+// memory by what it gives, never by n.
+func ParseCounts(s string, lo, n int, step float64) ([]int, error) {
 	num := func(w string) (int, error) {
 		if w == "N" {
 			return n, nil
@@ -105,6 +112,7 @@ func ParseCounts(s string, lo, n int) ([]int, error) {
 		}
 		return v, nil
 	}
+	var out []int
 	for _, w := range strings.Split(s, ",") {
 		a, b, isRange := strings.Cut(strings.TrimSpace(w), ":")
 		x, err := num(a)
@@ -120,14 +128,61 @@ func ParseCounts(s string, lo, n int) ([]int, error) {
 				return nil, fmt.Errorf("%q: the start is above the end", w)
 			}
 		}
-		for v := x; v <= y; v++ {
-			seen[v] = true
+		if len(out)+countsIn(x, y, step) > MaxCounts {
+			return nil, fmt.Errorf("%q: more than %d counts (give a factor between them, e.g. procs-step: 2)", s, MaxCounts)
 		}
-	}
-	out := make([]int, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
+		out = appendCounts(out, x, y, step)
 	}
 	sort.Ints(out)
-	return out, nil
+	return slices.Compact(out), nil
+}
+
+// nextCount is the count after v on an axis of factor step: v·step
+// rounded, at least v+1.
+func nextCount(v int, step float64) int {
+	return max(v+1, int(min(math.Round(float64(v)*step), math.MaxInt32)))
+}
+
+// countsIn is how many counts appendCounts gives from x to y.
+func countsIn(x, y int, step float64) int {
+	if step <= 1 {
+		return y - x + 1
+	}
+	k := 1
+	for v := x; v < y; v = nextCount(v, step) {
+		k++
+	}
+	return k
+}
+
+// appendCounts appends x, the counts after it by step below y, and y.
+func appendCounts(out []int, x, y int, step float64) []int {
+	for v := x; v < y; v = nextCount(v, max(1, step)) {
+		out = append(out, v)
+	}
+	return append(out, y)
+}
+
+// JoinCounts writes counts as ParseCounts reads them back with the step
+// that made them: for step 1 runs of three or more consecutive counts as
+// a:b, the others (and all of a geometric axis, which is short) one by
+// one.
+func JoinCounts(c []int, step float64) string {
+	var parts []string
+	for i := 0; i < len(c); {
+		j := i
+		for j+1 < len(c) && c[j+1] == c[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2 && step <= 1:
+			parts = append(parts, fmt.Sprintf("%d:%d", c[i], c[j]))
+		default:
+			for k := i; k <= j; k++ {
+				parts = append(parts, strconv.Itoa(c[k]))
+			}
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
 }

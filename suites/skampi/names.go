@@ -22,6 +22,7 @@ const (
 	KeyResumed  = "skampi-resumed"       // curves copied from a partial run: how many, of how many points, from which file
 	KeyPairMax  = "skampi-pair-max"      // ranks, hosts and 1-byte round trip of the slowest pair
 	KeyPairMin  = "skampi-pair-min"      // the same of the fastest pair
+	KeyPairs    = "skampi-pair-search"   // the rounds of disjoint pairs measured: all, or a sample with its seed
 	KeyWtick    = "skampi-wtick-s"       // MPI_Wtick
 	KeyTimer    = "skampi-timer-s"       // the cost of one empty measurement (two clock reads), subtracted
 	KeyClock    = "skampi-clock"         // global (MPI_WTIME_IS_GLOBAL) or offsets

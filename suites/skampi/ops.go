@@ -65,6 +65,9 @@ type Op struct {
 	// Exchange marks a ping-pong whose repetition is one exchange in
 	// both directions at once (MPI_Sendrecv), not a round trip.
 	Exchange bool
+	// Blocks marks an operation whose buffers hold one block of the
+	// length per process of the communicator (Footprint).
+	Blocks bool
 }
 
 // Ops is the operation table, in the order of the C table.
@@ -84,33 +87,33 @@ var Ops = []Op{
 	{Name: "bcast", Pattern: Collective, Call: "MPI_Bcast from rank 0", Vary: VaryLength | VaryProcs, Elem: 1},
 	{Name: "reduce", Pattern: Collective, Call: "MPI_Reduce (MPI_FLOAT, MPI_SUM) to rank 0", Vary: VaryLength | VaryProcs, Elem: 4},
 	{Name: "allreduce", Pattern: Collective, Call: "MPI_Allreduce (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
-	{Name: "reduce-scatter-block", Pattern: Collective, Call: "MPI_Reduce_scatter_block (MPI_FLOAT, MPI_SUM), L per process", Vary: VaryLength | VaryProcs, Elem: 4},
+	{Name: "reduce-scatter-block", Pattern: Collective, Call: "MPI_Reduce_scatter_block (MPI_FLOAT, MPI_SUM), L per process", Vary: VaryLength | VaryProcs, Elem: 4, Blocks: true},
 	{Name: "scan", Pattern: Collective, Call: "MPI_Scan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
 	{Name: "exscan", Pattern: Collective, Call: "MPI_Exscan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
-	{Name: "gather", Pattern: Collective, Call: "MPI_Gather to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "gatherv", Pattern: Collective, Call: "MPI_Gatherv to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "scatter", Pattern: Collective, Call: "MPI_Scatter from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "scatterv", Pattern: Collective, Call: "MPI_Scatterv from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "allgather", Pattern: Collective, Call: "MPI_Allgather, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "allgatherv", Pattern: Collective, Call: "MPI_Allgatherv, L per process", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "alltoall", Pattern: Collective, Call: "MPI_Alltoall, L per pair", Vary: VaryLength | VaryProcs, Elem: 1},
-	{Name: "alltoallv", Pattern: Collective, Call: "MPI_Alltoallv, L per pair", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "gather", Pattern: Collective, Call: "MPI_Gather to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "gatherv", Pattern: Collective, Call: "MPI_Gatherv to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "scatter", Pattern: Collective, Call: "MPI_Scatter from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "scatterv", Pattern: Collective, Call: "MPI_Scatterv from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "allgather", Pattern: Collective, Call: "MPI_Allgather, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "allgatherv", Pattern: Collective, Call: "MPI_Allgatherv, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "alltoall", Pattern: Collective, Call: "MPI_Alltoall, L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "alltoallv", Pattern: Collective, Call: "MPI_Alltoallv, L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
 	{Name: "comm-split", Pattern: Collective, Call: "MPI_Comm_split (one colour; freed after the repetition)", Vary: VaryProcs, Elem: 1},
 	{Name: "comm-dup", Pattern: Collective, Call: "MPI_Comm_dup (freed after the repetition)", Vary: VaryProcs, Elem: 1},
 	{Name: "memcpy", Pattern: Collective, Call: "memcpy of L bytes on every process at once", Vary: VaryLength | VaryProcs, Elem: 1},
 	{Name: "bcast-sendrecv", Pattern: Collective, Call: "rank 0 MPI_Send to each, the others MPI_Recv", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "bcast"},
-	{Name: "gather-sendrecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Recv in rank order", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather"},
-	{Name: "gather-irecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Irecv from all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather"},
+	{Name: "gather-sendrecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Recv in rank order", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather", Blocks: true},
+	{Name: "gather-irecv", Pattern: Collective, Call: "each MPI_Send to rank 0, which MPI_Irecv from all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "gather", Blocks: true},
 	{Name: "allreduce-reduce-bcast", Pattern: Collective, Call: "MPI_Reduce to rank 0, then MPI_Bcast", Vary: VaryLength | VaryProcs, Elem: 4, Ref: "allreduce"},
-	{Name: "alltoall-isend-irecv", Pattern: Collective, Call: "MPI_Irecv from all, MPI_Isend to all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "alltoall"},
+	{Name: "alltoall-isend-irecv", Pattern: Collective, Call: "MPI_Irecv from all, MPI_Isend to all, MPI_Waitall", Vary: VaryLength | VaryProcs, Elem: 1, Ref: "alltoall", Blocks: true},
 
-	{Name: "mw-wait", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Wait in turn, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-waitany", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Waitany, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-recv-any", Pattern: MasterWorker, Call: "master MPI_Recv(MPI_ANY_SOURCE), MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-send", Pattern: MasterWorker, Call: "master MPI_Send, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-ssend", Pattern: MasterWorker, Call: "master MPI_Ssend, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-isend", Pattern: MasterWorker, Call: "master MPI_Isend, MPI_Wait, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
-	{Name: "mw-bsend", Pattern: MasterWorker, Call: "master MPI_Bsend (buffer attached), MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1},
+	{Name: "mw-wait", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Wait in turn, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-waitany", Pattern: MasterWorker, Call: "master MPI_Irecv per worker, MPI_Waitany, MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-recv-any", Pattern: MasterWorker, Call: "master MPI_Recv(MPI_ANY_SOURCE), MPI_Send", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-send", Pattern: MasterWorker, Call: "master MPI_Send, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-ssend", Pattern: MasterWorker, Call: "master MPI_Ssend, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-isend", Pattern: MasterWorker, Call: "master MPI_Isend, MPI_Wait, MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
+	{Name: "mw-bsend", Pattern: MasterWorker, Call: "master MPI_Bsend (buffer attached), MPI_Recv(MPI_ANY_SOURCE)", Vary: VaryLength | VaryProcs | VaryChunks, Elem: 1, Blocks: true},
 
 	{Name: "wtime", Pattern: Simple, Call: "MPI_Wtime"},
 	{Name: "comm-rank", Pattern: Simple, Call: "MPI_Comm_rank"},

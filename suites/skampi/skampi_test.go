@@ -2,6 +2,7 @@ package skampi
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,12 +153,17 @@ func TestWindowGrows(t *testing.T) {
 }
 
 func TestRoundsCoverEveryPairOnce(t *testing.T) {
-	for p := 1; p <= 9; p++ {
+	for p := 1; p <= 12; p++ {
 		seen := map[Pair]int{}
-		for _, partner := range Rounds(p) {
-			for a, b := range partner {
+		rounds, sampled := Rounds(p, 1)
+		assert.False(t, sampled)
+		assert.Len(t, rounds, RoundCount(p), "p=%d", p)
+		for _, r := range rounds {
+			for a := range p {
+				b := Partner(r, a, p)
 				if b >= 0 {
-					require.Equal(t, a, partner[b], "p=%d: partners meet each other", p)
+					require.NotEqual(t, a, b, "p=%d round %d", p, r)
+					require.Equal(t, a, Partner(r, b, p), "p=%d: partners meet each other", p)
 					if a < b {
 						seen[Pair{a, b}]++
 					}
@@ -171,22 +177,121 @@ func TestRoundsCoverEveryPairOnce(t *testing.T) {
 	}
 }
 
-func TestPairsFromMatrix(t *testing.T) {
+// TestRoundsSampled: above FullPairs processes the search measures
+// SampledRounds distinct rounds, the same for the same seed; a round of
+// a million processes pairs every process with another in O(1) each.
+func TestRoundsSampled(t *testing.T) {
+	const p = 1 << 20
+	a, sampled := Rounds(p, 42)
+	require.True(t, sampled)
+	require.Len(t, a, SampledRounds)
+	assert.True(t, slices.IsSorted(a))
+	assert.Len(t, slices.Compact(slices.Clone(a)), SampledRounds, "distinct")
+	assert.Less(t, a[len(a)-1], RoundCount(p))
+	b, _ := Rounds(p, 42)
+	assert.Equal(t, a, b, "the seed reproduces the sample")
+	c, _ := Rounds(p, 43)
+	assert.NotEqual(t, a, c)
+	full, sampled := Rounds(FullPairs, 42)
+	assert.False(t, sampled)
+	assert.Len(t, full, FullPairs-1)
+	for _, rank := range []int{0, 1, p / 2, p - 1} {
+		q := Partner(a[0], rank, p)
+		assert.Equal(t, rank, Partner(a[0], q, p))
+	}
+}
+
+// reducePairs is what the two MAX reductions of the driver give for
+// every rank's extremes.
+func reducePairs(ext []Extremes) (slow, fast Pair, hi, lo int64) {
+	p := len(ext)
+	max := func(vec func(e Extremes, rank int) []int64) []int64 {
+		out := []int64{math.MinInt64, math.MinInt64}
+		for rank, e := range ext {
+			for i, v := range vec(e, rank) {
+				out[i] = maxI(out[i], v)
+			}
+		}
+		return out
+	}
+	m := max(func(e Extremes, _ int) []int64 { return e.Values() })
+	k := max(func(e Extremes, rank int) []int64 { return e.Keys(rank, p, m) })
+	slow, _ = PairOf(k[0], p)
+	fast, _ = PairOf(k[1], p)
+	return slow, fast, m[0], -m[1]
+}
+
+func maxI(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// searchMatrix runs the search on a full matrix: each lower rank keeps
+// its extremes over the partners above it.
+func searchMatrix(rtt [][]int64) []Extremes {
+	ext := make([]Extremes, len(rtt))
+	for a := range rtt {
+		ext[a] = NoExtremes
+		for b := a + 1; b < len(rtt); b++ {
+			ext[a].Add(b, rtt[a][b])
+		}
+	}
+	return ext
+}
+
+func TestPairsFromRows(t *testing.T) {
 	// Two nodes of two processes: 0,1 on one, 2,3 on the other; 1↔2 is
 	// the slowest link, 2↔3 the fastest. SKaMPI's rank-0-only search
 	// would miss 1↔2.
-	rtt := [][]float64{
-		{0, 0.4, 3.0, 3.1},
-		{0.4, 0, 3.5, 3.2},
-		{3.0, 3.5, 0, 0.3},
-		{3.1, 3.2, 0.3, 0},
+	rtt := [][]int64{
+		{0, 40, 300, 310},
+		{40, 0, 350, 320},
+		{300, 350, 0, 30},
+		{310, 320, 30, 0},
 	}
-	slow, fast := Pairs(rtt)
+	slow, fast, hi, lo := reducePairs(searchMatrix(rtt))
 	assert.Equal(t, Pair{1, 2}, slow)
 	assert.Equal(t, Pair{2, 3}, fast)
-	s, f := Pairs([][]float64{{0}})
-	assert.Equal(t, Pair{}, s)
-	assert.Equal(t, Pair{}, f)
+	assert.Equal(t, int64(350), hi)
+	assert.Equal(t, int64(30), lo)
+	// ties go to the first pair in (A, B) order
+	tie := [][]int64{{0, 5, 9, 5}, {5, 0, 9, 9}, {9, 9, 0, 5}, {5, 9, 5, 0}}
+	slow, fast, _, _ = reducePairs(searchMatrix(tie))
+	assert.Equal(t, Pair{0, 2}, slow)
+	assert.Equal(t, Pair{0, 1}, fast)
+	// one process: no pair
+	_, ok := PairOf(NoExtremes.Keys(0, 1, NoExtremes.Values())[0], 1)
+	assert.False(t, ok)
+}
+
+// TestPairsAtAMillion reduces the extremes of 2^20 processes (each with
+// one partner, as after one round) and checks them against a scan; the
+// per-process state is four numbers whatever p is.
+func TestPairsAtAMillion(t *testing.T) {
+	const p = 1 << 20
+	ext := make([]Extremes, p)
+	wantHi, wantLo := Pair{}, Pair{}
+	var hi, lo int64 = -1, math.MaxInt64
+	for a := range p {
+		ext[a] = NoExtremes
+		if b := Partner(7, a, p); b > a {
+			v := int64((a*7919+b*104729)%1000003) + 1
+			ext[a].Add(b, v)
+			if v > hi {
+				hi, wantHi = v, Pair{a, b}
+			}
+			if v < lo {
+				lo, wantLo = v, Pair{a, b}
+			}
+		}
+	}
+	slow, fast, gotHi, gotLo := reducePairs(ext)
+	assert.Equal(t, wantHi, slow)
+	assert.Equal(t, wantLo, fast)
+	assert.Equal(t, hi, gotHi)
+	assert.Equal(t, lo, gotLo)
 }
 
 func TestOpsTable(t *testing.T) {
@@ -250,11 +355,45 @@ func TestLengths(t *testing.T) {
 }
 
 func TestParseCounts(t *testing.T) {
-	c, err := ParseCounts("2:4,N,3", 1, 6)
+	c, err := ParseCounts("2:4,N,3", 1, 6, 1)
 	require.NoError(t, err)
 	assert.Equal(t, []int{2, 3, 4, 6}, c)
-	_, err = ParseCounts("8", 1, 4)
+	_, err = ParseCounts("8", 1, 4, 1)
 	assert.ErrorContains(t, err, "from 1 to 4")
-	_, err = ParseCounts("4:2", 1, 4)
+	_, err = ParseCounts("4:2", 1, 4, 1)
 	assert.ErrorContains(t, err, "above the end")
+}
+
+// TestParseCountsGeometric: a range on a factor gives both ends and the
+// counts between on the axis, at least one apart; a list of more than
+// MaxCounts is refused before it is made, whatever N is.
+func TestParseCountsGeometric(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		step float64
+		want []int
+	}{
+		{"1:N", 64, 2, []int{1, 2, 4, 8, 16, 32, 64}},
+		{"1:N", 100, 2, []int{1, 2, 4, 8, 16, 32, 64, 100}},
+		{"1:N", 1, 2, []int{1}},
+		{"2:N", 10, 1.5, []int{2, 3, 5, 8, 10}},
+		{"1:6", 6, 1.2, []int{1, 2, 3, 4, 5, 6}},
+		{"1,2,3,4:16", 16, 2, []int{1, 2, 3, 4, 8, 16}},
+	} {
+		c, err := ParseCounts(tc.s, 1, tc.n, tc.step)
+		require.NoError(t, err, tc.s)
+		assert.Equal(t, tc.want, c, "%s on %d at %v", tc.s, tc.n, tc.step)
+		back, err := ParseCounts(JoinCounts(c, tc.step), 1, tc.n, tc.step)
+		require.NoError(t, err)
+		assert.Equal(t, c, back, "JoinCounts reads back: %s", JoinCounts(c, tc.step))
+	}
+	c, err := ParseCounts("1:N", 1, 1<<20, 2)
+	require.NoError(t, err)
+	assert.Len(t, c, 21)
+	_, err = ParseCounts("1:N", 1, 1<<30, 1)
+	assert.ErrorContains(t, err, "more than 10000 counts")
+	c, err = ParseCounts("1:N", 1, MaxCounts, 1)
+	require.NoError(t, err)
+	assert.Equal(t, "1:10000", JoinCounts(c, 1))
 }

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Suite is one named suite of a run (docs/skampi.md, "Suite files"):
@@ -22,16 +20,23 @@ type Suite struct {
 	Points  int   // refinement: most lengths per operation, 0 for twice the grid
 	Len     int64 // the length where it is not varied
 	Procs   []int // process counts: one unless VaryProcs
-	Chunks  []int // work items per repetition: one unless VaryChunks
-	Pair    string
-	Rule    Rule    // Eps, Min, Max, Budget of every point
-	Time    float64 // seconds: a refined curve adds no length after this long (0: no limit)
-	Sync    string
-	Cache   string
-	Warmup  int
-	Calls   int    // calls per repetition; 0: decided from the warm-up (CallsAuto)
-	Timer   string // TimerSubtract (also "") or TimerKeep
-	Span    int64  // cold cache: the calls cycle over this many bytes of each buffer (0: all)
+	// ProcsStep is the factor between the counts of a range a:b of procs
+	// (a, a·step, …, b); 1 for every count.
+	ProcsStep float64
+	Chunks    []int // work items per repetition: one unless VaryChunks
+	Pair      string
+	Rule      Rule    // Eps, Min, Max, Budget of every point
+	Time      float64 // seconds: a refined curve adds no length after this long (0: no limit)
+	Sync      string
+	Cache     string
+	Warmup    int
+	Calls     int    // calls per repetition; 0: decided from the warm-up (CallsAuto)
+	Timer     string // TimerSubtract (also "") or TimerKeep
+	Span      int64  // cold cache: the calls cycle over this many bytes of each buffer (0: all)
+	// MaxBuffer caps the bytes one call may use of each buffer
+	// (Footprint): the points above it are left out of the plan (0: no
+	// cap).
+	MaxBuffer int64
 }
 
 // A Curve is one operation of a suite: the points that vary its
@@ -69,8 +74,33 @@ func (c Curve) Budget() int {
 }
 
 // Grid is the curve's points before refinement, ascending in the varied
-// parameter.
+// parameter: those the plan keeps (LeftOut).
 func (c Curve) Grid() []Point {
+	var out []Point
+	for _, p := range c.fullGrid() {
+		if c.Suite.leaveOut(p) == inPlan {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// LeftOut counts the points of the curve's grid the plan leaves out:
+// above max-buffer, and with one call predicted over the budget.
+func (c Curve) LeftOut() (overBuffer, overBudget int) {
+	for _, p := range c.fullGrid() {
+		switch c.Suite.leaveOut(p) {
+		case overCap:
+			overBuffer++
+		case overTime:
+			overBudget++
+		}
+	}
+	return overBuffer, overBudget
+}
+
+// fullGrid is the curve's grid without the cap.
+func (c Curve) fullGrid() []Point {
 	s, o := c.Suite, Ops[c.Op]
 	base := c.At(s.Len)
 	var out []Point
@@ -165,8 +195,9 @@ var suiteFields = []suiteField{
 	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }, ""},
 	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }, ""},
 	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }, ""},
-	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return results.JoinInts(s.Procs) }, ""},
-	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return results.JoinInts(s.Chunks) }, ""},
+	{"procs-step", setProcsStep, func(s *Suite) string { return fmtFloat(max(1, s.ProcsStep)) }, "1"},
+	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return JoinCounts(s.Procs, s.ProcsStep) }, ""},
+	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return JoinCounts(s.Chunks, 1) }, ""},
 	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }, ""},
 	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }, ""},
 	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }, ""},
@@ -188,12 +219,47 @@ var suiteFields = []suiteField{
 		}
 		return s.Timer
 	}, TimerSubtract},
+	{"max-buffer", setMaxBuffer, func(s *Suite) string {
+		if s.MaxBuffer == 0 {
+			return NoCap
+		}
+		return strconv.FormatInt(s.MaxBuffer, 10)
+	}, NoCap},
 	{"span", setSpan, func(s *Suite) string {
 		if s.Span == 0 {
 			return SpanAll
 		}
 		return strconv.FormatInt(s.Span, 10)
 	}, SpanAll},
+}
+
+// NoCap is the max-buffer of a suite whose buffers are not capped.
+const NoCap = "none"
+
+// setMaxBuffer reads the cap on a call's bytes of each buffer: none, or a
+// length of at least 64 bytes.
+func setMaxBuffer(s *Suite, v string, _ int) error {
+	if v == NoCap {
+		s.MaxBuffer = 0
+		return nil
+	}
+	x, err := ParseBytes(v)
+	if err != nil || x < 64 {
+		return fmt.Errorf("%q: want none or a length of at least 64 bytes (e.g. 64Mi)", v)
+	}
+	s.MaxBuffer = x
+	return nil
+}
+
+// setProcsStep reads the factor between the process counts of a range:
+// 1 (every count) or more.
+func setProcsStep(s *Suite, v string, _ int) error {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x >= 1 && x <= 1e6) {
+		return fmt.Errorf("%q: want 1 (every count) or a factor above 1 (e.g. 2)", v)
+	}
+	s.ProcsStep = x
+	return nil
 }
 
 // SpanAll is the span of a cold cache that cycles over the whole buffers.
@@ -378,11 +444,11 @@ func intField(p func(*Suite) *int, lo int) func(*Suite, string, int) error {
 // processes n where hi is 0.
 func countsField(p func(*Suite) *[]int, what string, hi int) func(*Suite, string, int) error {
 	return func(s *Suite, v string, n int) error {
-		top := n
+		top, step := n, max(1, s.ProcsStep)
 		if hi > 0 {
-			top = hi
+			top, step = hi, 1
 		}
-		c, err := ParseCounts(v, 1, top)
+		c, err := ParseCounts(v, 1, top, step)
 		if err != nil && hi == 0 {
 			return fmt.Errorf("%v (the job has %d processes)", err, n)
 		}

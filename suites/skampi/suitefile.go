@@ -260,7 +260,7 @@ func appliesTo(field string, v Vary) bool {
 		return v == VaryLength
 	case "length":
 		return v != VaryLength
-	case "procs":
+	case "procs", "procs-step":
 		return v == VaryProcs
 	case "chunks":
 		return v == VaryChunks

@@ -57,8 +57,8 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern)
 	pl.batch.Span = su.Span
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
-	if !r.st.Prep.Global && len(r.st.Prep.Offsets) > 0 {
-		pl.batch.Offset = r.offset()
+	if !r.st.Prep.Global {
+		pl.batch.Offset = r.st.Prep.Offset
 	}
 	pl.warmUp()
 	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
@@ -68,9 +68,6 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	}
 	return pl.result()
 }
-
-// offset is this rank's clock offset to rank 0 (Prepare broadcast them).
-func (r *run) offset() float64 { return r.st.Prep.Offsets[r.s.Rank] }
 
 // warmUp runs the warm-up calls (at least one), then decides on rank 0
 // the calls per repetition and the first window.

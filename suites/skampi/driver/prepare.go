@@ -2,7 +2,9 @@ package driver
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -19,26 +21,31 @@ const (
 
 // Prepared is what a run measures before its first point.
 type Prepared struct {
-	Wtick     float64
-	Timer     float64 // median cost of an empty measurement, seconds
-	Global    bool    // MPI_WTIME_IS_GLOBAL
-	Offsets   []float64
-	OffsetErr float64 // the largest half round trip behind an offset
-	Bcast     float64 // the slowest of a few 16-byte broadcasts on all ranks
-	Max, Min  skampi.Pair
-	MaxRTT    float64
-	MinRTT    float64
+	Wtick       float64
+	Timer       float64 // median cost of an empty measurement, seconds
+	Global      bool    // MPI_WTIME_IS_GLOBAL
+	Offset      float64 // this rank's clock offset to rank 0 (each rank its own)
+	OffsetStats string  // min, median and max of the offsets, µs
+	OffsetErr   float64 // the largest half round trip behind an offset
+	Bcast       float64 // the slowest of a few 16-byte broadcasts on all ranks
+	Max, Min    skampi.Pair
+	MaxRTT      float64
+	MinRTT      float64
+	PairRounds  int    // rounds of disjoint pairs the search measured
+	Sampled     bool   // the rounds are a sample (above skampi.FullPairs processes)
+	PairSeed    uint64 // the seed of the sample
+	Size        int    // processes of the search
 }
 
-// prepareRun measures, on every rank, the pairs for ping-pong (the full
-// matrix of round trips), the clock offsets to rank 0 and the cost of a
-// clock read; rank 0 decides what the run keeps.
+// prepareRun measures, on every rank, the pairs for ping-pong (the
+// slowest and the fastest round trip, round by round of disjoint pairs),
+// the clock offsets to rank 0 and the cost of a clock read; rank 0
+// decides what the run keeps.
 func prepareRun(s *harness.Session) any {
 	var st Settings
 	s.Must("reading the SKaMPI settings", s.State(name, &st))
 	w := s.World()
-	row := rttRow(s)
-	rows := gatherRows(w, row)
+	search := pairSearch(s)
 	global, err := mpi.WtimeIsGlobal()
 	s.Must("reading MPI_WTIME_IS_GLOBAL", err)
 	var offs []float64
@@ -49,57 +56,55 @@ func prepareRun(s *harness.Session) any {
 	bcast := bcastTime(w)
 	timer := skampi.Median(mpi.TimerCosts(timerSamples))
 	st.Prep = harness.Decide(w, func() Prepared {
-		p := Prepared{Wtick: mpi.Wtick(), Timer: timer, Global: global, Offsets: offs, OffsetErr: offErr, Bcast: bcast}
-		p.Max, p.Min = skampi.Pairs(rows)
-		if len(rows) > 1 {
-			p.MaxRTT, p.MinRTT = rows[p.Max.A][p.Max.B], rows[p.Min.A][p.Min.B]
+		p := search
+		p.Wtick, p.Timer, p.Global, p.OffsetErr, p.Bcast = mpi.Wtick(), timer, global, offErr, bcast
+		if len(offs) > 1 {
+			p.OffsetStats = offsetStats(offs)
 		}
 		return p
 	})
+	if !global {
+		st.Prep.Offset = scatterOffsets(w, offs)
+	}
 	for _, su := range st.Suites {
 		su.Rule.Wtick = st.Prep.Wtick
 	}
 	return st
 }
 
-// rttRow measures this rank's minimum round trip to every other rank,
-// round by round of disjoint pairs; the lower rank of a pair initiates.
-func rttRow(s *harness.Session) []float64 {
-	row := make([]float64, s.Size)
-	for _, partner := range skampi.Rounds(s.Size) {
-		p := partner[s.Rank]
-		if p >= 0 {
-			t, err := mpi.PairRTT(mpi.World, p, s.Rank < p, rttRounds)
+// pairSearch finds the slowest and the fastest pair: each round's pairs
+// meet at once, the lower rank times the round trip, and each rank keeps
+// only its own extremes; two reductions over all ranks give the job's
+// (the first pair in (A, B) order on a tie). Above skampi.FullPairs
+// processes the rounds are a sample drawn from a seed rank 0 picks.
+func pairSearch(s *harness.Session) Prepared {
+	w := s.World()
+	seed := uint64(harness.Decide(w, func() int64 { return time.Now().UnixNano() & math.MaxInt64 }))
+	rounds, sampled := skampi.Rounds(s.Size, seed)
+	own := skampi.NoExtremes
+	for _, r := range rounds {
+		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
+			t, err := mpi.PairRTT(mpi.World, q, s.Rank < q, rttRounds)
 			s.Must("measuring the round trips of the pairs", err)
-			row[p] = t
+			if s.Rank < q {
+				own.Add(q, int64(t*1e12)) // picoseconds
+			}
 		}
-		s.World().Barrier()
+		w.Barrier()
 	}
-	return row
-}
-
-// gatherRows gathers the rows to rank 0 and makes the matrix symmetric
-// (each pair was timed by its lower rank); nil on the other ranks.
-func gatherRows(w *harness.Group, row []float64) [][]float64 {
-	bits := make([]int64, len(row))
-	for i, v := range row {
-		bits[i] = int64(v * 1e12) // picoseconds
+	p := Prepared{PairRounds: len(rounds), Sampled: sampled, Size: s.Size}
+	if sampled {
+		p.PairSeed = seed
 	}
-	all := w.Gather(bits)
-	if all == nil {
-		return nil
+	if s.Size < 2 {
+		return p
 	}
-	m := make([][]float64, len(all))
-	for i := range m {
-		m[i] = make([]float64, len(all))
-	}
-	for i := range all {
-		for j := i + 1; j < len(all); j++ {
-			m[i][j] = float64(all[i][j]) / 1e12
-			m[j][i] = m[i][j]
-		}
-	}
-	return m
+	ext := w.MaxAll(own.Values())
+	keys := w.MaxAll(own.Keys(s.Rank, s.Size, ext))
+	p.Max, _ = skampi.PairOf(keys[0], s.Size)
+	p.Min, _ = skampi.PairOf(keys[1], s.Size)
+	p.MaxRTT, p.MinRTT = float64(ext[0])/1e12, float64(-ext[1])/1e12
+	return p
 }
 
 // clockOffsets estimates every rank's clock offset to rank 0, one rank
@@ -142,10 +147,28 @@ func (p Prepared) clock() string {
 }
 
 // offsetStats is "min median max" of the offsets, µs.
-func (p Prepared) offsetStats() string {
-	o := append([]float64(nil), p.Offsets...)
+func offsetStats(offs []float64) string {
+	o := append([]float64(nil), offs...)
 	sort.Float64s(o)
 	return fmt.Sprintf("%.3f %.3f %.3f", o[0]*1e6, skampi.Median(o)*1e6, o[len(o)-1]*1e6)
+}
+
+// scatterOffsets gives every rank its own clock offset from rank 0's
+// table (offs, nil elsewhere).
+func scatterOffsets(w *harness.Group, offs []float64) float64 {
+	bits := make([]int64, len(offs))
+	for i, o := range offs {
+		bits[i] = int64(math.Float64bits(o))
+	}
+	return math.Float64frombits(uint64(w.Scatter(bits)))
+}
+
+// searchLine says which rounds of disjoint pairs the search measured.
+func (p Prepared) searchLine() string {
+	if p.Sampled {
+		return fmt.Sprintf("sampled %d of %d rounds of disjoint pairs, seed %d", p.PairRounds, skampi.RoundCount(p.Size), p.PairSeed)
+	}
+	return fmt.Sprintf("all %d rounds of disjoint pairs", p.PairRounds)
 }
 
 // pairLine is "a b host-a host-b rtt-us".

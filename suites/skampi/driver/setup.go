@@ -24,6 +24,9 @@ var (
 	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 	flagWatchdog  = harness.WatchdogFlag("skampi", "skampi")
+	flagPlan      = flag.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring")
+	flagPlanProcs = flag.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's")
+	flagMem       = flag.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)")
 )
 
 // fieldFlags are the flags that stand for a field of a suite: each gives
@@ -40,6 +43,7 @@ var fieldFlags = []struct{ flag, field, def, usage string }{
 	{"skampi.time", "time", "0s", "a refined curve adds no length after this long; 0s for no limit"},
 	{"skampi.length", "length", "256", "message length of suites that do not vary it, bytes"},
 	{"skampi.procs", "procs", "N", "process counts of suites that vary them: a list of counts and ranges a:b, N for all"},
+	{"skampi.procs-step", "procs-step", "1", "factor between the process counts of a range a:b (1: every count)"},
 	{"skampi.chunks", "chunks", "16", "work items of a master-worker repetition: a list of counts and ranges a:b with vary: chunks"},
 	{"skampi.pair", "pair", skampi.PairMax, "the ping-pong pair: max (the largest round trip) or min"},
 	{"skampi.eps", "eps", "0.03", "the relative standard error σ/(√n·x̄) a point repeats until (0 < ε < 1)"},
@@ -48,15 +52,12 @@ var fieldFlags = []struct{ flag, field, def, usage string }{
 	{"skampi.budget", "budget", "1s", "time budget of one point (50ms with -test.short)"},
 	{"skampi.sync", "sync", skampi.SyncWindow, "how repetitions start together: window (clock offsets, a schedule of windows) or barrier (MPI_Barrier before each, as OSU and IMB)"},
 	{"skampi.warmup", "warmup", "2", "untimed calls before each point"},
+	{"skampi.max-buffer", "max-buffer", "64Mi", "most bytes one call may use of each buffer (the length, or one block per process); points above it are left out; none for no cap"},
 	{"skampi.cache", "cache", skampi.CacheAuto, "cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)"},
 }
 
 // name keys the settings of the suite in the job.
 const name = "skampi"
-
-// BufferBytes is the size of each cycled buffer with a cold cache: well
-// above the last-level caches of current processors.
-const BufferBytes = 32 << 20
 
 func init() {
 	for _, f := range fieldFlags {
@@ -75,7 +76,8 @@ type Settings struct {
 	Notes     []string // operations left out of suites (too few processes)
 	Resume    *Resume  // what a partial run gives, or nil
 	TestFault bool
-	Yield     bool // the job oversubscribes a node: wait for windows with sched_yield
+	Yield     bool  // the job oversubscribes a node: wait for windows with sched_yield
+	Buffer    int64 // bytes of each of the two buffers (skampi.Need)
 	Prep      Prepared
 }
 
@@ -90,7 +92,11 @@ func setup(job *harness.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := skampi.Layers{Procs: job.Procs(), Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
+	n, err := planProcs(job)
+	if err != nil {
+		return nil, err
+	}
+	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
 	for _, f := range fieldFlags {
 		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
 		if harness.IsSet(f.flag) {
@@ -100,7 +106,18 @@ func setup(job *harness.Job) (any, error) {
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
 		return nil, err
 	}
-	if err := st.keepOps(job.Procs()); err != nil {
+	if err := st.keepOps(n); err != nil {
+		return nil, err
+	}
+	if err := st.checkPoints(); err != nil {
+		return nil, err
+	}
+	need := skampi.Need(st.curves(), n)
+	st.Buffer = need.Buffer
+	if *flagPlan {
+		return nil, &harness.Done{Text: st.planText(need, job)}
+	}
+	if err := checkMemory(need, job); err != nil {
 		return nil, err
 	}
 	if *flagResume != "" {
@@ -200,12 +217,12 @@ func config(job *harness.Job) []string {
 		kv(skampi.KeyWtick, fmt.Sprint(p.Wtick)),
 		kv(skampi.KeyTimer, fmt.Sprintf("%.3g", p.Timer)),
 		kv(skampi.KeyClock, p.clock()))
-	if !p.Global && len(p.Offsets) > 1 {
-		lines = append(lines, kv(skampi.KeyOffsets, p.offsetStats()), kv(skampi.KeyOffsetEr, fmt.Sprintf("%.3f", p.OffsetErr*1e6)))
+	if !p.Global && p.OffsetStats != "" {
+		lines = append(lines, kv(skampi.KeyOffsets, p.OffsetStats), kv(skampi.KeyOffsetEr, fmt.Sprintf("%.3f", p.OffsetErr*1e6)))
 	}
 	if len(job.Hosts) > 1 {
 		lines = append(lines, kv(skampi.KeyPairMax, p.pairLine(p.Max, p.MaxRTT, job.Hosts)),
-			kv(skampi.KeyPairMin, p.pairLine(p.Min, p.MinRTT, job.Hosts)))
+			kv(skampi.KeyPairMin, p.pairLine(p.Min, p.MinRTT, job.Hosts)), kv(skampi.KeyPairs, p.searchLine()))
 	}
 	return lines
 }

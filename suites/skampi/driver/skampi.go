@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -12,8 +11,9 @@ import (
 
 // Benchmark is the body of BenchmarkSkampi: curve by curve of the
 // suites, every point is a sub-benchmark suite=…/op=…/…, measured on its
-// own communicator (the pair, the first procs ranks, or rank 0 alone)
-// while the other ranks wait. Each line is written when its point is
+// own communicator (the pair, the first procs ranks, or rank 0 alone),
+// made for the point and freed after it, while the other ranks wait
+// asleep in a non-blocking barrier tested every millisecond. Each line is written when its point is
 // done; a refined curve's lengths come in the order they were chosen.
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
@@ -120,7 +120,6 @@ type run struct {
 	s          *harness.Session
 	st         *Settings
 	send, recv *mpi.Buffer
-	groups     map[string]*member
 	progress   *harness.Progress
 	injected   bool
 }
@@ -133,8 +132,8 @@ type member struct {
 }
 
 func newRun(s *harness.Session, st *Settings) *run {
-	r := &run{s: s, st: st, groups: map[string]*member{}}
-	n := bufferBytes(st, s.Size)
+	r := &run{s: s, st: st}
+	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {
 		r.recv, err = mpi.NewBuffer(n)
@@ -145,30 +144,7 @@ func newRun(s *harness.Session, st *Settings) *run {
 	return r
 }
 
-// bufferBytes is the size of each buffer: the largest footprint of a
-// call (a block per process), and when some points cycle their buffers at
-// least BufferBytes.
-func bufferBytes(st *Settings, n int) int64 {
-	var longest int64
-	cycled := false
-	for _, c := range st.curves() {
-		s := c.Suite
-		longest = max(longest, s.Len, s.Lengths.To) + skampi.Ops[c.Op].Elem
-		cycled = cycled || skampi.Cold(s.Cache, skampi.Ops[c.Op].Pattern)
-	}
-	foot := longest * int64(max(n, 2))
-	if cycled {
-		return max(BufferBytes, 2*foot)
-	}
-	return max(foot, 1)
-}
-
 func (r *run) close() {
-	for _, m := range r.groups {
-		if m.g != nil {
-			r.s.Must("MPI_Comm_free", m.g.Comm.Free())
-		}
-	}
 	r.send.Free()
 	r.recv.Free()
 }
@@ -180,31 +156,25 @@ func (r *run) clearBuffers() {
 	clear(r.recv.Bytes())
 }
 
-// member returns the communicator of a point, creating it on first use
-// (collective over the world).
+// member makes the communicator of a point on the ranks in it
+// (MPI_Comm_create_group, which the other ranks take no part in); the
+// caller frees it after the point.
 func (r *run) member(pt skampi.Point) *member {
-	key, ranks := r.ranks(pt)
-	if m, ok := r.groups[key]; ok {
-		return m
-	}
-	color, order := -1, 0
-	for i, rk := range ranks {
-		if rk == r.s.Rank {
-			color, order = 0, i
+	ranges := r.ranges(pt)
+	m := &member{root: ranges[0].First}
+	for _, rg := range ranges {
+		if r.s.Rank >= rg.First && r.s.Rank <= rg.Last {
+			c, err := mpi.World.CreateRanges(ranges, 0)
+			r.s.Must("MPI_Comm_create_group", err)
+			m.g = r.s.Group(c)
 		}
 	}
-	c, err := mpi.World.Split(color, order)
-	r.s.Must("MPI_Comm_split", err)
-	m := &member{root: ranks[0]}
-	if color == 0 {
-		m.g = r.s.Group(c)
-	}
-	r.groups[key] = m
 	return m
 }
 
-// ranks are the world ranks of a point's communicator, its rank 0 first.
-func (r *run) ranks(pt skampi.Point) (string, []int) {
+// ranges are the world ranks of a point's communicator, its rank 0
+// first: the pair, rank 0 alone, or the first procs ranks.
+func (r *run) ranges(pt skampi.Point) []mpi.Range {
 	p := r.st.Prep
 	switch skampi.Ops[pt.Op].Pattern {
 	case skampi.PingPong:
@@ -212,15 +182,11 @@ func (r *run) ranks(pt skampi.Point) (string, []int) {
 		if pt.Pair == skampi.PairMin {
 			pr = p.Min
 		}
-		return "pair=" + pt.Pair, []int{pr.A, pr.B}
+		return []mpi.Range{{First: pr.A, Last: pr.A, Stride: 1}, {First: pr.B, Last: pr.B, Stride: 1}}
 	case skampi.Simple:
-		return "self", []int{0}
+		return []mpi.Range{{First: 0, Last: 0, Stride: 1}}
 	}
-	ranks := make([]int, pt.Procs)
-	for i := range ranks {
-		ranks[i] = i
-	}
-	return fmt.Sprintf("procs=%d", pt.Procs), ranks
+	return []mpi.Range{{First: 0, Last: pt.Procs - 1, Stride: 1}}
 }
 
 // point runs the sub-benchmark of one point: it measures the point on
@@ -234,7 +200,9 @@ func (r *run) point(b *testing.B, su *skampi.Suite, pt skampi.Point) Result {
 		res = Result{}
 		if m.g != nil {
 			res = r.measure(m.g, su, pt)
+			r.s.Must("MPI_Comm_free", m.g.Comm.Free())
 		}
+		r.s.World().QuietBarrier() // the ranks outside the point wait asleep
 		res = harness.DecideAt(r.s.World(), m.root, func() Result { return res })
 		if res.Fault != "" {
 			r.s.Stop(harness.ExitValidation, res.Fault)

@@ -19,6 +19,9 @@ type JSONSkampi struct {
 	// and the fastest pair ("" on one process).
 	PairMax string `json:"pair_max"`
 	PairMin string `json:"pair_min"`
+	// PairSearch is the rounds of disjoint pairs the search measured:
+	// "all N rounds", or a sample with its seed.
+	PairSearch string `json:"pair_search,omitempty"`
 	// Suites are the run's suites by name.
 	Suites []JSONSuite `json:"suites"`
 	// Curves are the suites' operations in run order.
@@ -95,7 +98,7 @@ type JSONPoint struct {
 // JSONDetail is the run's SKaMPI detail.
 func (p *Folded) JSONDetail() any {
 	c := p.Config
-	d := JSONSkampi{File: c.File, Resumed: c.Resumed, Clock: c.Clock, PairMax: c.PairMax, PairMin: c.PairMin,
+	d := JSONSkampi{File: c.File, Resumed: c.Resumed, Clock: c.Clock, PairMax: c.PairMax, PairMin: c.PairMin, PairSearch: c.PairSearch,
 		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}}
 	for _, n := range c.SuiteNames() {
 		d.Suites = append(d.Suites, jsonSuite(c.Suites[n]))

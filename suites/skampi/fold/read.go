@@ -14,17 +14,20 @@ import (
 // Config is the configuration of a SKaMPI run.
 type Config struct {
 	results.Common
-	File     string                   // skampi-suites: the suite file
-	Suites   map[string]*skampi.Suite // skampi-suite-<name>, by name
-	Resumed  string                   // skampi-resumed, or ""
-	Clock    string                   // skampi-clock
-	Offsets  string                   // skampi-offsets-us: min median max
-	PairMax  string                   // skampi-pair-max: a b host-a host-b rtt-us
-	PairMin  string                   // skampi-pair-min
-	Wtick    string                   // skampi-wtick-s
-	Timer    string                   // skampi-timer-s
-	Oversub  string                   // validity reason of an oversubscribed run, or ""
-	OffsetEr string                   // skampi-offset-err-us
+	File    string                   // skampi-suites: the suite file
+	Suites  map[string]*skampi.Suite // skampi-suite-<name>, by name
+	Resumed string                   // skampi-resumed, or ""
+	Clock   string                   // skampi-clock
+	Offsets string                   // skampi-offsets-us: min median max
+	PairMax string                   // skampi-pair-max: a b host-a host-b rtt-us
+	// PairSearch is skampi-pair-search: the rounds the pair search
+	// measured ("" before it was written).
+	PairSearch string
+	PairMin    string // skampi-pair-min
+	Wtick      string // skampi-wtick-s
+	Timer      string // skampi-timer-s
+	Oversub    string // validity reason of an oversubscribed run, or ""
+	OffsetEr   string // skampi-offset-err-us
 }
 
 func parseConfig(cfg results.Config) (*Config, error) {
@@ -54,7 +57,7 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		return nil, fmt.Errorf("not SKaMPI output: no %s<name> configuration line", skampi.KeySuite)
 	}
 	c.Resumed, c.Clock, c.Offsets = cfg[skampi.KeyResumed], cfg[skampi.KeyClock], cfg[skampi.KeyOffsets]
-	c.PairMax, c.PairMin = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin]
+	c.PairMax, c.PairMin, c.PairSearch = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin], cfg[skampi.KeyPairs]
 	c.Wtick, c.Timer, c.OffsetEr = cfg[skampi.KeyWtick], cfg[skampi.KeyTimer], cfg[skampi.KeyOffsetEr]
 	c.Oversub = cfg.Oversubscribed()
 	return c, nil

@@ -54,6 +54,9 @@ func (p *Folded) writeRun(w io.Writer) {
 	}
 	t.Info("slowest pair", pairText(c.PairMax))
 	t.Info("fastest pair", pairText(c.PairMin))
+	if c.PairSearch != "" {
+		t.Info("pair search", c.PairSearch)
+	}
 }
 
 // suiteText describes a suite in one line: what it varies over which
@@ -67,7 +70,7 @@ func suiteText(s *skampi.Suite) string {
 			vary += " refined"
 		}
 	case skampi.VaryProcs:
-		vary = fmt.Sprintf("procs %s, L %d", results.JoinInts(s.Procs), s.Len)
+		vary = fmt.Sprintf("procs %s, L %d", skampi.JoinCounts(s.Procs, s.ProcsStep), s.Len)
 	case skampi.VaryChunks:
 		vary = fmt.Sprintf("chunks %s, L %d", results.JoinInts(s.Chunks), s.Len)
 	default:

@@ -1,0 +1,261 @@
+package skampi
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// ColdBytes is the size of each buffer a cold-cache point cycles over:
+// well above the last-level caches of current processors. A point whose
+// footprint is this large or larger is cold by its size and uses one
+// slot.
+const ColdBytes = 32 << 20
+
+// MaxInt is the largest count or size MPI takes (a C int).
+const MaxInt = math.MaxInt32
+
+// BsendOverhead bounds MPI_BSEND_OVERHEAD of the libraries beff builds
+// with (Open MPI 128, MPICH 96): the attached buffer of a buffered send
+// is sized with it.
+const BsendOverhead = 1024
+
+// Footprint is the bytes one call of operation op with length l on procs
+// processes uses of each buffer: one block of l per process for the
+// operations that gather, scatter or exchange blocks (Op.Blocks), the
+// message otherwise.
+func Footprint(op int, l int64, procs int) int64 {
+	if Ops[op].Blocks && procs > 1 {
+		return l * int64(procs)
+	}
+	return l
+}
+
+// Attach is the buffer a buffered-send operation attaches on its
+// communicator of procs processes (0 for the other operations): room for
+// two messages in flight per process.
+func Attach(op int, l int64, procs int) int64 {
+	switch Ops[op].Name {
+	case "bsend-recv", "mw-bsend":
+		return 2 * (l + BsendOverhead) * int64(max(procs, 2))
+	}
+	return 0
+}
+
+// Check says why a point cannot be expressed in MPI's C types: a v-
+// variant's displacements (i·L) and the blocks of the others must stay
+// below 2^31 bytes, and so must an attached buffer.
+func (p Point) Check() error {
+	o := Ops[p.Op]
+	switch {
+	case o.Blocks && int64(p.Procs-1)*p.Len > MaxInt:
+		return fmt.Errorf("%s at L=%d on %d processes: the block offsets (process × L) pass 2^31−1, the most an int holds", o.Name, p.Len, p.Procs)
+	case Attach(p.Op, p.Len, p.Procs) > MaxInt:
+		return fmt.Errorf("%s at L=%d on %d processes: the buffer to attach (2·(L+overhead) per process) passes 2^31−1 bytes, the most MPI_Buffer_attach takes", o.Name, p.Len, p.Procs)
+	}
+	return nil
+}
+
+// Why a grid point is left out of a plan.
+const (
+	inPlan   = iota
+	overCap  // a buffer (the attached one included) above max-buffer
+	overTime // one call predicted (Nominal) longer than the point's budget
+)
+
+// leaveOut says whether and why the point is left out of the plan: it
+// needs more of a buffer than max-buffer, or one call of it takes longer
+// than the point's whole budget on the nominal model (at 10^6 processes
+// the linear references, a send per process, take minutes a call).
+func (s *Suite) leaveOut(p Point) int {
+	switch {
+	case s.MaxBuffer > 0 && max(Footprint(p.Op, p.Len, p.Procs), Attach(p.Op, p.Len, p.Procs)) > s.MaxBuffer:
+		return overCap
+	case s.Rule.Budget > 0 && Nominal.CallTime(p) > s.Rule.Budget:
+		return overTime
+	}
+	return inPlan
+}
+
+// BufferNeed is the bytes of each buffer (send and receive) a point needs:
+// its footprint, and for a cold cache the bytes its calls cycle over.
+func (s *Suite) BufferNeed(p Point) int64 {
+	foot := Footprint(p.Op, p.Len, p.Procs)
+	if !Cold(s.Cache, Ops[p.Op].Pattern) {
+		return max(foot, 1)
+	}
+	if s.Span > 0 {
+		return max(foot, s.Span)
+	}
+	return max(foot, ColdBytes)
+}
+
+// A Model is what a plan's predicted times assume of the machine: a
+// message costs Alpha plus its bytes over Beta, a local copy its bytes
+// over Copy, a clock read Clock.
+type Model struct {
+	Alpha, Beta, Copy float64 // seconds; bytes per second
+	Wtick, Clock      float64 // seconds
+	PointSetup        float64 // seconds per point: its communicator, the wait of the others, the decisions
+}
+
+// Nominal is the model of a plan made before anything is measured: a
+// network of 2 µs and 1 GB/s per process, memory copies at 5 GB/s.
+var Nominal = Model{Alpha: 2e-6, Beta: 1e9, Copy: 5e9, Wtick: 1e-9, Clock: 30e-9, PointSetup: 2e-3}
+
+// log2 is ⌈log₂ p⌉, 0 for p ≤ 1: the steps of a tree over p processes.
+func log2(p int) float64 {
+	if p <= 1 {
+		return 0
+	}
+	return float64(bits.Len(uint(p - 1)))
+}
+
+// CallTime is the model's time of one call of the point.
+func (m Model) CallTime(p Point) float64 {
+	o := Ops[p.Op]
+	msg := m.Alpha + float64(p.Len)/m.Beta
+	n, lg := float64(p.Procs-1), log2(p.Procs)
+	switch o.Pattern {
+	case PingPong:
+		return 2 * msg
+	case MasterWorker:
+		return float64(p.Chunks) * 2 * msg
+	case Simple:
+		if o.Name == "buffer-attach" {
+			return 1e-6
+		}
+		return 50e-9
+	}
+	switch o.Name {
+	case "barrier":
+		return 2 * lg * m.Alpha
+	case "comm-split", "comm-dup":
+		return 4*lg*m.Alpha + float64(p.Procs)*20e-9
+	case "memcpy":
+		return float64(p.Len) / m.Copy
+	case "allreduce", "reduce-scatter-block", "scan", "exscan", "allreduce-reduce-bcast":
+		return 2 * lg * msg
+	case "alltoall", "alltoallv", "alltoall-isend-irecv", "bcast-sendrecv", "gather-sendrecv", "gather-irecv":
+		return n * msg
+	}
+	if o.Blocks { // gather, scatter, allgather and their v-variants
+		return lg*m.Alpha + n*float64(p.Len)/m.Beta
+	}
+	return lg * msg // bcast, reduce
+}
+
+// PointTime is the model's time of a point under the suite's rules: its
+// warm-up, then repetitions until the budget or the most repetitions
+// (the bound: a point that converges stops earlier), and the set-up of the
+// point.
+func (m Model) PointTime(s *Suite, p Point) float64 {
+	t := m.CallTime(p)
+	calls := s.Calls
+	if calls == 0 {
+		calls = CallsPerRep(t, MinRep(m.Wtick, m.Clock, s.Rule.Eps))
+	}
+	rep := 1.5*float64(calls)*t + 2*log2(p.Procs)*m.Alpha // the window's slack and its schedule
+	warm := float64(max(1, s.Warmup))*t + 6*float64(calls)*t
+	measured := float64(s.Rule.Max) * rep
+	if s.Rule.Budget > 0 {
+		measured = min(measured, s.Rule.Budget+rep)
+	}
+	return m.PointSetup + warm + measured
+}
+
+// A PlannedPoint is one point of a plan with its predicted time (a
+// refined curve's lengths beyond the grid are counted, not listed).
+type PlannedPoint struct {
+	Point
+	Seconds float64
+}
+
+// A PlannedCurve is one curve of a plan: its grid points, the points a
+// refinement may add (at most) and the time of all of them.
+type PlannedCurve struct {
+	Curve
+	Points  []PlannedPoint
+	Refined int     // lengths a refinement may add beyond the grid
+	Seconds float64 // the points' and the refinement's predicted time
+}
+
+// PlanCurve predicts a curve's points on the model. A refinement adds up
+// to Budget() − grid lengths, each predicted at the longest grid length,
+// and stops adding after the suite's time where it has one.
+func (m Model) PlanCurve(c Curve) PlannedCurve {
+	pc := PlannedCurve{Curve: c}
+	var longest float64
+	for _, p := range c.Grid() {
+		t := m.PointTime(c.Suite, p)
+		pc.Points = append(pc.Points, PlannedPoint{p, t})
+		pc.Seconds += t
+		longest = max(longest, t)
+	}
+	if c.Refined() {
+		pc.Refined = max(0, c.Budget()-len(pc.Points))
+		extra := float64(pc.Refined) * longest
+		if c.Suite.Time > 0 {
+			extra = min(extra, max(0, c.Suite.Time-pc.Seconds)+longest)
+		}
+		pc.Seconds += extra
+	}
+	return pc
+}
+
+// A Memory is what a run holds per process, bytes (docs/scale.md).
+type Memory struct {
+	Buffer    int64 // each of the two buffers: the largest BufferNeed of the plan
+	Widest    Point // a point that needs Buffer
+	Attach    int64 // the largest attached buffer of a buffered send
+	Tables    int64 // every process's tables that grow with the processes
+	Root      int64 // rank 0's tables on top
+	Base      int64 // the process without the suite: Go's runtime, the MPI library
+	Processes int
+}
+
+// Bytes per process of the tables that grow with p (the clock offsets,
+// the C loop's counts, displacements and requests, the job's description)
+// and of rank 0's (every process's host record and mean of a point).
+const (
+	tableBytes = 96
+	rootBytes  = 512
+	// BaseBytes is a process of the suite before its buffers: Go's
+	// runtime, the MPI library and its shared-memory transport (measured
+	// at 2 to 64 processes on one node, docs/scale.md).
+	BaseBytes = 96 << 20
+)
+
+// Need is the memory per process of the curves' planned points on p
+// processes.
+func Need(curves []Curve, p int) Memory {
+	m := Memory{Buffer: 1, Tables: tableBytes * int64(p), Root: rootBytes * int64(p), Base: BaseBytes, Processes: p}
+	for _, c := range curves {
+		for _, pt := range c.Grid() {
+			if b := c.Suite.BufferNeed(pt); b > m.Buffer {
+				m.Buffer, m.Widest = b, pt
+			}
+			m.Attach = max(m.Attach, Attach(pt.Op, pt.Len, pt.Procs))
+		}
+	}
+	return m
+}
+
+// PerProcess is the bytes a process other than rank 0 holds at most.
+func (m Memory) PerProcess() int64 { return m.Base + 2*m.Buffer + m.Attach + m.Tables }
+
+// RootProcess is the bytes rank 0 holds at most.
+func (m Memory) RootProcess() int64 { return m.PerProcess() + m.Root }
+
+// String is the need in MiB with its parts.
+func (m Memory) String() string {
+	mib := func(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+	s := fmt.Sprintf("%s per process (base %s, 2 buffers of %s", mib(m.PerProcess()), mib(m.Base), mib(m.Buffer))
+	if m.Widest.Procs > 0 {
+		s += " for " + m.Widest.Name()
+	}
+	if m.Attach > 0 {
+		s += ", attached " + mib(m.Attach)
+	}
+	return s + fmt.Sprintf(", tables %s), rank 0 %s", mib(m.Tables), mib(m.RootProcess()))
+}
