@@ -40,12 +40,14 @@ func (g *Group) IsRoot() bool { return g.Rank == 0 }
 // Barrier is MPI_Barrier.
 func (g *Group) Barrier() { g.s.Must("MPI_Barrier", g.Comm.Barrier()) }
 
-// quietPoll is how often a process waiting in QuietBarrier looks whether
-// the others arrived.
-const quietPoll = time.Millisecond
+// quietPoll is the longest a process waiting in QuietBarrier sleeps
+// before it looks again whether the others arrived: its naps start at
+// 50 µs and double up to it, so a short wait costs little latency and a
+// long one wakes 100 times a second.
+const quietPoll = 10 * time.Millisecond
 
-// QuietBarrier is a barrier at which a process waits asleep, looking every
-// quietPoll: where some processes wait out a measurement of others (a
+// QuietBarrier is a barrier at which a process waits asleep, looking ever
+// more rarely (quietPoll): where some processes wait out a measurement of others (a
 // partition, a pair), their polling would take cores, caches and memory
 // bandwidth from the processes measured. Every process of the group calls
 // it (it does not match Barrier).

@@ -98,6 +98,7 @@ func run(m *testing.M) int {
 	session = s
 	s.start = time.Now()
 	code := mpi.Serve(m.Run) // every MPI call on this thread
+	s.logPeak()
 	// Agree on one exit code (a failed test on any rank fails the job).
 	code = int(s.World().MaxAll([]int64{int64(code)})[0])
 	sayGoodbye()

@@ -97,3 +97,10 @@ func TestSetupSuites(t *testing.T) {
 	assert.Error(t, job.State("b", &got), "not set up")
 	assert.ErrorIs(t, setupSuites(&job, []*Suite{a, b}), assert.AnError)
 }
+
+func TestPeakOf(t *testing.T) {
+	p := peakOf([]int64{2048, 1024, 4096, 3072})
+	assert.Equal(t, Peak{Min: 1, Median: 3, Max: 4, MaxRank: 2, Root: 2}, p)
+	assert.Contains(t, p.String(), "max 4.0 MiB (rank 2); rank 0 2.0 MiB")
+	assert.Positive(t, peakKiB(), "this machine has /proc/self/status")
+}

@@ -27,7 +27,10 @@ type node struct {
 	pid       int   // the rank's process id
 }
 
-const hostLen = 256 // bytes of a host name in the gathered record
+// hostLen is the bytes of a host name in the gathered record: Linux host
+// names have at most 64 (HOST_NAME_MAX); rank 0 gathers hostLen+32 bytes
+// per process.
+const hostLen = 64
 
 // probeLocal describes every rank's node to rank 0 (nil elsewhere).
 func probeLocal(s *Session) []node {

@@ -39,8 +39,12 @@ int ctl_barrier(MPI_Fint c) { return MPI_Barrier(MPI_Comm_f2c(c)); }
 int ctl_quiet_barrier(MPI_Fint c, int poll_us) {
 	MPI_Request req;
 	int rc = MPI_Ibarrier(MPI_Comm_f2c(c), &req), done = 0;
-	struct timespec nap = {poll_us / 1000000, (long)(poll_us % 1000000) * 1000};
-	while (!rc && !(rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) && !done) nanosleep(&nap, NULL);
+	long nap_us = 50; /* the naps double up to poll_us: a short wait ends soon, a long one wakes rarely */
+	while (!rc && !(rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) && !done) {
+		struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
+		nanosleep(&nap, NULL);
+		if (nap_us < poll_us) nap_us = 2 * nap_us < poll_us ? 2 * nap_us : poll_us;
+	}
 	return rc;
 }
 int ctl_bcast_bytes(MPI_Fint c, void *buf, int n, int root) {

@@ -85,16 +85,27 @@ type Pattern struct {
 	// patterns (nil otherwise); ranks are laid out row-major.
 	Dims     []int
 	Periodic bool
-	steps    [][]Step // per rank in 0..CommSize-1
+	// stepsOf computes a rank's steps (0 ≤ rank < CommSize) from the
+	// pattern's definition: a pattern holds no table over the ranks.
+	stepsOf func(rank int) []Step
+	// messages and participants are counted on first use (−1 before);
+	// a pattern made for one rank sets them when it is made.
+	messages, participants int
+}
+
+// newPattern makes a pattern whose counts are taken on first use.
+func newPattern(p Pattern) *Pattern {
+	p.messages, p.participants = -1, -1
+	return &p
 }
 
 // Steps returns the exchanges rank performs in one iteration (nil when the
-// rank idles). The slice is shared: do not modify it.
+// rank idles), computed for the call.
 func (p *Pattern) Steps(rank int) []Step {
-	if rank < 0 || rank >= len(p.steps) {
+	if rank < 0 || rank >= p.CommSize {
 		return nil
 	}
-	return p.steps[rank]
+	return p.stepsOf(rank)
 }
 
 // Methods returns the methods the pattern is measured with.
@@ -105,49 +116,46 @@ func (p *Pattern) Methods() []Method {
 	return Methods
 }
 
-// Messages is the number of messages the whole pattern sends per iteration.
+// Messages is the number of messages the whole pattern sends per
+// iteration (counted over the ranks on first use).
 func (p *Pattern) Messages() int {
-	n := 0
-	for _, st := range p.steps {
-		for _, s := range st {
-			if s.Dest != None {
-				n++
-			}
-		}
+	if p.messages < 0 {
+		p.count()
 	}
-	return n
+	return p.messages
 }
 
 // Participants is the number of processes that send or receive.
 func (p *Pattern) Participants() int {
-	n := 0
-	for _, st := range p.steps {
+	if p.participants < 0 {
+		p.count()
+	}
+	return p.participants
+}
+
+// count counts the messages and participants rank by rank: time O(p),
+// memory O(1).
+func (p *Pattern) count() {
+	p.messages, p.participants = 0, 0
+	for r := range p.CommSize {
+		st := p.Steps(r)
 		if len(st) > 0 {
-			n++
+			p.participants++
+		}
+		for _, s := range st {
+			if s.Dest != None {
+				p.messages++
+			}
 		}
 	}
-	return n
 }
 
 // RingSizes returns the sizes of the rings of the ring pattern with standard
 // ring size s on n processes, in the order the processes fill them
 // (consecutively by rank). See docs/beff.md "Patterns".
 func RingSizes(n, s int) []int {
-	if s > n {
-		s = n
-	}
-	rings := int(float64(n)/float64(s) + 0.4)
-	if rings > n/2 {
-		rings = n / 2
-	}
-	if rings < 1 {
-		rings = 1
-	}
-	low := n / rings
-	high := low + 1
-	highCount := n - low*rings
-	lowCount := rings - highCount
-	out := make([]int, 0, rings)
+	low, high, lowCount, highCount := ringShape(n, s)
+	out := make([]int, 0, lowCount+highCount)
 	add := func(size, count int) {
 		for i := 0; i < count; i++ {
 			out = append(out, size)
@@ -187,68 +195,126 @@ var ExtraNames = []string{
 // RandomName is the name of random pattern i (0-based).
 func RandomName(i int) string { return fmt.Sprintf("random%02d", i+1) }
 
-// ringSteps returns per-rank steps for rings given as lists of ranks: ping to
-// the right neighbour and receive from the left, then pong back; a ring of
-// one or two processes drops the pong (it would go to the same partner).
-func ringSteps(n int, rings [][]int) [][]Step {
-	steps := make([][]Step, n)
-	for _, r := range rings {
-		m := len(r)
-		for i, me := range r {
-			left, right := r[(i-1+m)%m], r[(i+1)%m]
-			st := []Step{{Dest: right, Src: left}}
-			if left != right {
-				st = append(st, Step{Dest: left, Src: right})
-			}
-			steps[me] = st
-		}
+// ringStep is the steps of a process in a ring between left and right:
+// ping to the right neighbour and receive from the left, then pong back;
+// a ring of one or two processes drops the pong (it would go to the same
+// partner).
+func ringStep(left, right int) []Step {
+	st := []Step{{Dest: right, Src: left}}
+	if left != right {
+		st = append(st, Step{Dest: left, Src: right})
 	}
-	return steps
+	return st
 }
 
-// consecutiveRings cuts 0..n-1 into rings of the given sizes.
-func consecutiveRings(order []int, sizes []int) [][]int {
-	var rings [][]int
-	pos := 0
-	for _, s := range sizes {
-		rings = append(rings, order[pos:pos+s])
-		pos += s
+// ringAt is the ring of ring pattern s on n processes that rank r is in:
+// its first process and size. The rings fill the processes consecutively
+// by rank with the sizes of RingSizes, found in O(1).
+func ringAt(n, s, r int) (first, size int) {
+	low, high, lowCount, highCount := ringShape(n, s)
+	a, na, b := low, lowCount, high // the first run of rings: na of size a
+	if low%2 == 1 && highCount > 0 {
+		a, na, b = high, highCount, low
 	}
-	return rings
+	if r < a*na {
+		return r / a * a, a
+	}
+	r -= a * na
+	return a*na + r/b*b, b
 }
 
-func identity(n int) []int {
-	o := make([]int, n)
-	for i := range o {
-		o[i] = i
+// ringShape is the rings of ring pattern s on n processes: lowCount rings
+// of low processes and highCount of low+1 (docs/beff.md "Patterns").
+func ringShape(n, s int) (low, high, lowCount, highCount int) {
+	if s > n {
+		s = n
 	}
-	return o
+	rings := int(float64(n)/float64(s) + 0.4)
+	if rings > n/2 {
+		rings = n / 2
+	}
+	if rings < 1 {
+		rings = 1
+	}
+	low = n / rings
+	high = low + 1
+	highCount = n - low*rings
+	return low, high, rings - highCount, highCount
+}
+
+// orderRing is the steps of a ring through all n processes in an order:
+// at(i) is the process at position i, pos(r) the position of process r.
+func orderRing(n int, at, pos func(int) int) func(int) []Step {
+	return func(r int) []Step {
+		i := pos(r)
+		return ringStep(at((i-1+n)%n), at((i+1)%n))
+	}
+}
+
+// ringMessages is the messages of a ring of m processes per iteration.
+func ringMessages(m int) int {
+	if m <= 2 {
+		return m
+	}
+	return 2 * m
 }
 
 // RingPattern returns ring pattern i (0..5) on n processes.
 func RingPattern(n, i int) *Pattern {
 	s := StandardRingSizes(n)[i]
-	return &Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
-		steps: ringSteps(n, consecutiveRings(identity(n), RingSizes(n, s)))}
+	return newPattern(Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
+		stepsOf: func(r int) []Step {
+			first, m := ringAt(n, s, r)
+			return ringStep(first+(r-first-1+m)%m, first+(r-first+1)%m)
+		}})
 }
 
 // RandomPermutations returns count random permutations of 0..n-1 drawn from
-// seed. Rank 0 draws them and broadcasts them; the function is pure so that a
-// run can be repeated from its printed seed.
+// seed (the first count of PermStream). The function is pure so that a run
+// can be repeated from its printed seed.
 func RandomPermutations(n, count int, seed uint64) [][]int {
-	rng := rand.New(rand.NewPCG(seed, 0x62656666)) // "beff"
+	next := PermStream(n, seed)
 	out := make([][]int, count)
 	for i := range out {
-		out[i] = rng.Perm(n)
+		out[i] = next()
 	}
 	return out
 }
 
-// RandomPattern returns the random ring through the processes in order perm.
+// PermStream returns the random permutations of 0..n-1 drawn from seed, one
+// per call: every process draws them itself, one at a time, and keeps only
+// its own neighbours (RandomPatternFor).
+func PermStream(n int, seed uint64) func() []int {
+	rng := rand.New(rand.NewPCG(seed, 0x62656666)) // "beff"
+	return func() []int { return rng.Perm(n) }
+}
+
+// RandomPattern returns the random ring through the processes in order perm
+// (it keeps perm and its inverse: for the fold and tests, on one process).
 func RandomPattern(i int, perm []int) *Pattern {
 	n := len(perm)
-	return &Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n,
-		steps: ringSteps(n, [][]int{perm})}
+	pos := make([]int, n)
+	for k, r := range perm {
+		pos[r] = k
+	}
+	return newPattern(Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n,
+		stepsOf: orderRing(n, func(k int) int { return perm[k] }, func(r int) int { return pos[r] })})
+}
+
+// RandomPatternFor is random pattern i as process me runs it: its own
+// steps in the ring through perm, and the counts; nothing that grows with
+// the processes is kept. Steps of another rank are nil.
+func RandomPatternFor(i int, perm []int, me int) *Pattern {
+	n := len(perm)
+	k := slices.Index(perm, me)
+	own := ringStep(perm[(k-1+n)%n], perm[(k+1)%n])
+	return &Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n, messages: ringMessages(n), participants: n,
+		stepsOf: func(r int) []Step {
+			if r != me {
+				return nil
+			}
+			return own
+		}}
 }
 
 // WorstCycleOrder is the order of the worst-case cycle: position i holds i/2
@@ -265,16 +331,36 @@ func WorstCycleOrder(n int) []int {
 	return o
 }
 
-// pairSteps builds ping-pong pairs: the first of each pair sends then
-// receives, the second receives then sends.
-func pairSteps(n int, pairs [][2]int) [][]Step {
-	steps := make([][]Step, n)
-	for _, p := range pairs {
-		a, b := p[0], p[1]
-		steps[a] = []Step{{Dest: b, Src: None}, {Dest: None, Src: b}}
-		steps[b] = []Step{{Dest: None, Src: a}, {Dest: a, Src: None}}
+// worstCyclePos is the position of process r in WorstCycleOrder(n).
+func worstCyclePos(n, r int) int {
+	if r < (n+1)/2 {
+		return 2 * r
 	}
-	return steps
+	return 2*(n-1-r) + 1
+}
+
+// worstCycleAt is the process at position i of WorstCycleOrder(n).
+func worstCycleAt(n, i int) int {
+	if i%2 == 0 {
+		return i / 2
+	}
+	return n - 1 - i/2
+}
+
+// pairStepsOf builds ping-pong pairs: partner(r) is r's partner (None when
+// it idles); the lower of each pair sends then receives, the other
+// receives then sends.
+func pairStepsOf(partner func(r int) int) func(int) []Step {
+	return func(r int) []Step {
+		q := partner(r)
+		switch {
+		case q == None:
+			return nil
+		case r < q:
+			return []Step{{Dest: q, Src: None}, {Dest: None, Src: q}}
+		}
+		return []Step{{Dest: None, Src: q}, {Dest: q, Src: None}}
+	}
 }
 
 // BestBisectPairs are the pairs (2k, 2k+1); with odd n the last process idles.
@@ -373,11 +459,11 @@ func CartShift(dims []int, periodic bool, rank, dir int) (src, dest int) {
 // the harness passes MPI_Cart_shift, tests pass CartShift.
 type ShiftFunc func(rank, dir int) (src, dest int)
 
-// cartSteps: per listed direction, ping to the +1 neighbour (receive from -1),
-// then pong back; the pong is dropped where both neighbours are one process.
-func cartSteps(c int, dirs []int, shift ShiftFunc) [][]Step {
-	steps := make([][]Step, c)
-	for r := 0; r < c; r++ {
+// cartStepsOf: per listed direction, ping to the +1 neighbour (receive
+// from -1), then pong back; the pong is dropped where both neighbours are
+// one process.
+func cartStepsOf(dirs []int, shift ShiftFunc) func(int) []Step {
+	return func(r int) []Step {
 		var st []Step
 		for _, d := range dirs {
 			src, dest := shift(r, d)
@@ -386,9 +472,8 @@ func cartSteps(c int, dirs []int, shift ShiftFunc) [][]Step {
 				st = append(st, Step{Dest: src, Src: dest})
 			}
 		}
-		steps[r] = st
+		return st
 	}
-	return steps
 }
 
 // Cart describes the Cartesian communicator of one dimensionality.
@@ -420,21 +505,36 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 			out = append(out, p)
 		}
 	}
-	add(&Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
-		steps: ringSteps(n, [][]int{WorstCycleOrder(n)})})
-	add(&Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, steps: pairSteps(n, BestBisectPairs(n))})
-	add(&Pattern{Name: "worstbisect", Kind: KindExtra, CommSize: n, steps: pairSteps(n, WorstBisectPairs(n))})
+	add(newPattern(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
+		stepsOf: orderRing(n, func(i int) int { return worstCycleAt(n, i) }, func(r int) int { return worstCyclePos(n, r) })}))
+	add(newPattern(Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+		if q := r ^ 1; q < n {
+			return q
+		}
+		return None
+	})}))
+	e := n &^ 1
+	add(newPattern(Pattern{Name: "worstbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+		if r < e {
+			return e - 1 - r
+		}
+		return None
+	})}))
 	if n >= 2 {
-		add(&Pattern{Name: "pingpong", Kind: KindExtra, SendrecvOnly: true, CommSize: n,
-			steps: pairSteps(n, [][2]int{{0, 1}})})
+		add(newPattern(Pattern{Name: "pingpong", Kind: KindExtra, SendrecvOnly: true, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+			if r < 2 {
+				return 1 - r
+			}
+			return None
+		})}))
 	}
 	cart := func(name string, c Cart, periodic bool, dirs []int) {
 		shift := c.Shift
 		if !periodic {
 			shift = c.AShift
 		}
-		add(&Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
-			steps: cartSteps(c.Size, dirs, shift)})
+		add(newPattern(Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
+			stepsOf: cartStepsOf(dirs, shift)}))
 	}
 	cart("cyclic-2dim-x", c2, true, []int{0})
 	cart("cyclic-2dim-y", c2, true, []int{1})
@@ -455,15 +555,13 @@ type Set struct {
 }
 
 // NewSet builds the pattern list in measurement order: 6 rings, the random
-// rings (one per permutation), then the additional patterns.
-func NewSet(n int, perms [][]int, c2, c3 Cart) *Set {
+// rings (RandomPattern or RandomPatternFor), then the additional patterns.
+func NewSet(n int, random []*Pattern, c2, c3 Cart) *Set {
 	s := &Set{N: n}
 	for i := 0; i < 6; i++ {
 		s.Patterns = append(s.Patterns, RingPattern(n, i))
 	}
-	for i, p := range perms {
-		s.Patterns = append(s.Patterns, RandomPattern(i, p))
-	}
+	s.Patterns = append(s.Patterns, random...)
 	s.Patterns = append(s.Patterns, ExtraPatterns(n, c2, c3)...)
 	return s
 }
@@ -491,19 +589,20 @@ func (s *Set) Reference() *Set {
 	})
 	for _, p := range order {
 		if p.Dims != nil {
-			q := *p
-			q.steps = make([][]Step, len(p.steps))
-			for r, st := range p.steps {
-				for _, x := range st {
+			q, orig := newPattern(*p), p.stepsOf
+			q.stepsOf = func(r int) []Step {
+				var out []Step
+				for _, x := range orig(r) {
 					if x.Dest != x.Src || (x.Dest != r && x.Dest != None) {
-						q.steps[r] = append(q.steps[r], x)
+						out = append(out, x)
 					}
 				}
+				return out
 			}
 			if q.Messages() == 0 {
 				continue
 			}
-			p = &q
+			p = q
 		}
 		out.Patterns = append(out.Patterns, p)
 	}
@@ -512,7 +611,11 @@ func (s *Set) Reference() *Set {
 
 // PureSet builds the pattern list without MPI (for tests and the fold).
 func PureSet(n, random int, seed uint64) *Set {
-	return NewSet(n, RandomPermutations(n, random, seed), PureCart(n, 2), PureCart(n, 3))
+	var rnd []*Pattern
+	for i, perm := range RandomPermutations(n, random, seed) {
+		rnd = append(rnd, RandomPattern(i, perm))
+	}
+	return NewSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
 }
 
 // Lookup returns the pattern with the given name, or nil.
@@ -528,8 +631,8 @@ func (s *Set) Lookup(name string) *Pattern {
 // Check verifies that every pattern pairs its steps: whenever rank a sends
 // to b in step k, b receives from a in its step k, and the other way round.
 func (p *Pattern) Check() error {
-	for a, st := range p.steps {
-		for k, s := range st {
+	for a := range p.CommSize {
+		for k, s := range p.Steps(a) {
 			if s.Dest != None {
 				bs := p.Steps(s.Dest)
 				if k >= len(bs) || bs[k].Src != a {

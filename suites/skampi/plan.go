@@ -216,14 +216,16 @@ type Memory struct {
 
 // Bytes per process of the tables that grow with p (the clock offsets,
 // the C loop's counts, displacements and requests, the job's description)
-// and of rank 0's (every process's host record and mean of a point).
+// and of rank 0's (every process's node record of 96 bytes, its host name
+// and pid in the job's description and its encoding, the clock offsets
+// and a point's means; docs/scale.md).
 const (
 	tableBytes = 96
-	rootBytes  = 512
+	rootBytes  = 256
 	// BaseBytes is a process of the suite before its buffers: Go's
 	// runtime, the MPI library and its shared-memory transport (measured
-	// at 2 to 64 processes on one node, docs/scale.md).
-	BaseBytes = 96 << 20
+	// 17–30 MiB at 2 to 64 processes on one node, docs/scale.md).
+	BaseBytes = 40 << 20
 )
 
 // Need is the memory per process of the curves' planned points on p

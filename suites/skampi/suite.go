@@ -219,18 +219,18 @@ var suiteFields = []suiteField{
 		}
 		return s.Timer
 	}, TimerSubtract},
-	{"max-buffer", setMaxBuffer, func(s *Suite) string {
-		if s.MaxBuffer == 0 {
-			return NoCap
-		}
-		return strconv.FormatInt(s.MaxBuffer, 10)
-	}, NoCap},
 	{"span", setSpan, func(s *Suite) string {
 		if s.Span == 0 {
 			return SpanAll
 		}
 		return strconv.FormatInt(s.Span, 10)
 	}, SpanAll},
+	{"max-buffer", setMaxBuffer, func(s *Suite) string {
+		if s.MaxBuffer == 0 {
+			return NoCap
+		}
+		return strconv.FormatInt(s.MaxBuffer, 10)
+	}, NoCap},
 }
 
 // NoCap is the max-buffer of a suite whose buffers are not capped.

@@ -15,7 +15,7 @@ var base = map[string]Given{
 	"chunks": {"16", "-skampi.chunks"}, "pair": {"max", "-skampi.pair"}, "eps": {"0.03", "-skampi.eps"},
 	"min-reps": {"8", "-skampi.min"}, "max-reps": {"1000", "-skampi.max"}, "budget": {"1s", "-skampi.budget"},
 	"time": {"0s", "-skampi.time"}, "sync": {"window", "-skampi.sync"}, "cache": {"auto", "-skampi.cache"},
-	"warmup": {"2", "-skampi.warmup"},
+	"warmup": {"2", "-skampi.warmup"}, "procs-step": {"1", "-skampi.procs-step"}, "max-buffer": {"64Mi", "-skampi.max-buffer"},
 }
 
 func parse(t *testing.T, text string, l Layers) ([]*Suite, []string) {
@@ -146,7 +146,7 @@ func TestSuiteCallsTimerSync(t *testing.T) {
 	_, v = suites[1].ConfigLine()
 	assert.NotContains(t, v, "calls=")
 	assert.NotContains(t, v, "timer=")
-	assert.True(t, strings.HasSuffix(v, "warmup=2 span=2097152"), v)
+	assert.True(t, strings.HasSuffix(v, "warmup=2 span=2097152 max-buffer=67108864"), v)
 	for _, c := range []struct{ text, msg string }{
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    calls: 0\n", `f.yaml:5: calls: "0": want auto or a whole number from 1 to 1000`},
 		{"suites:\n  - name: a\n    ops: barrier\n    vary: none\n    timer: off\n", `f.yaml:5: timer: "off": want subtract or keep`},

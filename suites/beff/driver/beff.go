@@ -132,10 +132,10 @@ func newRun(b *testing.B, s *harness.Session) *run {
 	return r
 }
 
-// topology is what rank 0 decides about the patterns: the random
-// permutations and the Cartesian communicators' sizes and dimensions.
+// topology is what rank 0 decides about the patterns: the Cartesian
+// communicators' sizes and dimensions (each rank draws the random
+// permutations from the seed itself).
 type topology struct {
-	Perms        [][]int
 	C2, C3       int
 	Dims2, Dims3 []int
 }
@@ -145,7 +145,7 @@ type topology struct {
 func (r *run) buildPatterns() {
 	n := r.s.Size
 	topo := harness.Decide(r.world, func() topology {
-		t := topology{Perms: beff.RandomPermutations(n, r.st.Random, r.st.Seed)}
+		var t topology
 		t.C2, t.C3 = beff.CartCommSize(n, 2, r.dimsCreate), beff.CartCommSize(n, 3, r.dimsCreate)
 		t.Dims2, t.Dims3 = r.dimsCreate(t.C2, 2), r.dimsCreate(t.C3, 3)
 		return t
@@ -154,7 +154,7 @@ func (r *run) buildPatterns() {
 	r.s.Must("MPI_Comm_rank", err)
 	c2, p2, a2 := r.cartesian(topo.C2, topo.Dims2, me)
 	c3, p3, a3 := r.cartesian(topo.C3, topo.Dims3, me)
-	r.set = beff.NewSet(n, topo.Perms, c2, c3)
+	r.set = beff.NewSet(n, randomPatterns(n, r.st.Random, r.st.Seed, me), c2, c3)
 	if r.st.Reference {
 		r.set = r.set.Reference()
 	}
@@ -178,6 +178,18 @@ func (r *run) buildPatterns() {
 		}
 		r.plan[p.Name] = pl
 	}
+}
+
+// randomPatterns are the random rings as rank me runs them: each drawn
+// from the seed in turn and reduced to me's own steps, so that a rank
+// holds one permutation at a time and keeps O(1) per pattern.
+func randomPatterns(n, count int, seed uint64, me int) []*beff.Pattern {
+	next := beff.PermStream(n, seed)
+	out := make([]*beff.Pattern, count)
+	for i := range out {
+		out[i] = beff.RandomPatternFor(i, next(), me)
+	}
+	return out
 }
 
 func (r *run) dimsCreate(c, nd int) []int {

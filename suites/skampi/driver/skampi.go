@@ -13,7 +13,7 @@ import (
 // suites, every point is a sub-benchmark suite=…/op=…/…, measured on its
 // own communicator (the pair, the first procs ranks, or rank 0 alone),
 // made for the point and freed after it, while the other ranks wait
-// asleep in a non-blocking barrier tested every millisecond. Each line is written when its point is
+// asleep in a non-blocking barrier (Group.QuietBarrier). Each line is written when its point is
 // done; a refined curve's lengths come in the order they were chosen.
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
