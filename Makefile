@@ -3,6 +3,7 @@
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make test                                   unit tests + real MPI jobs
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
+#   make scale-test                             jobs of 32 and 64 processes: memory against the model, the lifeline (docs/scale.md)
 #   make deps                                   install the MPI library, pkg-config, Chromium and npm (Debian) if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
 # MPI=openmpi (default) or MPI=mpich picks the MPI library for all of them.
@@ -34,7 +35,7 @@ endif
 TAGS := mpi,$(MPI)
 export BEFF_MPI := $(MPI)
 
-.PHONY: all bench beff beffio skampi test cluster-test deps deps-mpi deps-cluster apt assets build vet clean
+.PHONY: all bench beff beffio skampi test cluster-test scale-test deps deps-mpi deps-cluster apt assets build vet clean
 
 all: test
 
@@ -114,6 +115,17 @@ test: deps
 ## namespaces, rate-limited links; needs root), the link figures, and faults
 cluster-test: deps-cluster
 	BEFF_CLUSTER_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestCluster' .
+
+## scale-test: jobs of 32 and 64 processes (oversubscribed) that run all
+## three suites and fold them, peak memory against the model, and the
+## lifeline under a limit of 48 descriptors per process (docs/scale.md)
+## (ONLY=lifeline: the lifeline test alone)
+SCALE_RUN := ^(TestScaleJobs|TestLifelineUnderFdLimit)$$
+ifeq ($(ONLY),lifeline)
+SCALE_RUN := ^TestLifelineUnderFdLimit$$
+endif
+scale-test: deps-mpi
+	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' .
 
 vet:
 	$(GO) vet ./... && $(GO) vet -tags $(TAGS) ./...

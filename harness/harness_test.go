@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,4 +105,34 @@ func TestPeakOf(t *testing.T) {
 	assert.Equal(t, Peak{Min: 1, Median: 3, Max: 4, MaxRank: 2, Root: 2}, p)
 	assert.Contains(t, p.String(), "max 4.0 MiB (rank 2); rank 0 2.0 MiB")
 	assert.Positive(t, peakKiB(), "this machine has /proc/self/status")
+}
+
+// TestHostSummaryAtScale: many hosts become hostlist expressions per
+// process count, and the line stays short whatever the job.
+func TestHostSummaryAtScale(t *testing.T) {
+	var hosts []string
+	for n := 1; n <= 1024; n++ {
+		for range 4 {
+			hosts = append(hosts, fmt.Sprintf("n%04d", n))
+		}
+	}
+	hosts = append(hosts, "login", "login", "n2000")
+	assert.Equal(t, "login (2), n2000 (1), n[0001-1024] (4 each)", HostSummary(hosts))
+	var xs []string
+	for n := 1; n <= 17; n++ {
+		xs = append(xs, fmt.Sprintf("x%d", n))
+	}
+	assert.Equal(t, "x[1-9] (1 each), x[10-17] (1 each)", HostSummary(xs), "17 hosts: more than are named one by one")
+	assert.Equal(t, "x1 (1), x10 (1), x11 (1)", HostSummary([]string{"x11", "x1", "x10"}), "few hosts one by one")
+	// 10^6 processes on 15,625 nodes of 64, every other node missing
+	var big []string
+	for n := 1; n <= 31250; n += 2 {
+		for range 64 {
+			big = append(big, fmt.Sprintf("node%05d", n))
+		}
+	}
+	line := HostSummary(big)
+	assert.LessOrEqual(t, len(line), hostLineMost)
+	assert.Contains(t, line, "… 15283 more] (64 each)", "the runs past the bound are counted")
+	assert.True(t, strings.HasPrefix(line, "node[00001,00003,"), line[:40])
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -181,24 +180,6 @@ func setupSuites(job *Job, list []*Suite) error {
 		job.SuiteState[su.Name] = raw
 	}
 	return nil
-}
-
-// HostSummary condenses per-rank host names into "a (2), b (2)".
-func HostSummary(hosts []string) string {
-	count := map[string]int{}
-	var order []string
-	for _, h := range hosts {
-		if count[h] == 0 {
-			order = append(order, h)
-		}
-		count[h]++
-	}
-	sort.Strings(order)
-	parts := make([]string, len(order))
-	for i, h := range order {
-		parts[i] = fmt.Sprintf("%s (%d)", h, count[h])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // writeConfig prints the benchfmt configuration and unit lines of the run:

@@ -1,33 +1,43 @@
 package harness
 
 import (
+	"bytes"
+	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"net"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
-// The lifeline names a process that died. Every rank but 0 holds a TCP
-// connection to rank 0, outside MPI, and closes it with a goodbye byte when
-// it ends on purpose (finished, stopped, failed with a message of its own).
-// A process that is killed or crashes closes it without one: the kernel
-// does that at once, and rank 0 (or, when rank 0 died, every other rank)
-// prints which rank was lost, on which host and during which measurement,
-// and ends. Open MPI's mpirun names the lost rank itself; MPICH's hydra
-// names only its process id.
+// The lifeline names a process that died. The processes form a tree of
+// TCP connections outside MPI, fanOut children per process (rank r's
+// parent is (r−1)/fanOut), so that no process holds more than fanOut+1
+// of them, whatever the job's size. Every process closes its lifelines
+// with a goodbye byte when it ends on purpose (finished, stopped, failed
+// with a message of its own). A process that is killed or crashes closes
+// them without one: the kernel does that at once, and its parent and
+// children print which rank was lost, on which host and during which
+// measurement, and end. Open MPI's mpirun names the lost rank itself;
+// MPICH's hydra names only its process id.
+//
+// A connection counts only with the job's token, 16 random bytes rank 0
+// broadcasts over MPI (never on a command line or in a file), sent with
+// the child's rank within handshakeWait; anything else is closed without
+// stalling or ending the job. A process listens on one address: the one
+// in the subnet its children reach it through (as MPI's TCP transports
+// pair interfaces), or loopback when they all share its host.
 
-const goodbye = 'b'
-
-// lifelineAddr is where rank 0 listens: a port and its addresses, the
-// non-loopback ones first.
-type lifelineAddr struct {
-	Port  int
-	Addrs []string
-}
+const (
+	goodbye       = 'b'
+	fanOut        = 15               // children per process
+	handshakeWait = 10 * time.Second // a connection sends the token and its rank within this
+	acceptWait    = 2 * time.Minute  // a listener waits this long for its children
+	addrSlots     = 4                // IPv4 addresses of a process in the gathered record
+	tokenLen      = 16
+)
 
 var lines struct {
 	mu     sync.Mutex
@@ -51,89 +61,125 @@ func (s *Session) logProcesses() {
 	s.Logf("processes: %s", strings.Join(parts, ", "))
 }
 
-// startLifeline connects every rank to rank 0. A rank that cannot connect
-// says so on stderr and goes on without (nothing else depends on it).
+// treeParent is the parent of rank r > 0 in the lifeline tree.
+func treeParent(r int) int { return (r - 1) / fanOut }
+
+// treeChildren are the children of rank r among p processes: first to
+// last (none when first > last).
+func treeChildren(r, p int) (first, last int) {
+	return fanOut*r + 1, min(fanOut*r+fanOut, p-1)
+}
+
+// startLifeline builds the tree: every process's addresses go to rank 0,
+// which picks where each parent listens; the parents listen, their ports
+// go to rank 0 and on to the children with the job's token; the children
+// connect. All of it in a fixed number of collectives, rank 0's tables
+// O(p), every other process's O(1). A process that cannot take part says
+// so on stderr and goes on without (nothing else depends on it).
 func (s *Session) startLifeline() {
 	if s.Size < 2 {
 		return
 	}
+	w := s.World()
+	own, parentIP := s.treeAddrs()
+	first, last := treeChildren(s.Rank, s.Size)
 	var ln net.Listener
-	la := Decide(s.World(), func() lifelineAddr {
+	port := 0
+	if first <= last {
 		var err error
-		ln, err = net.Listen("tcp", ":0")
-		if err != nil {
-			fmt.Fprintf(s.Log, "beff: rank 0: no lifeline (%v): a lost process will not be named\n", err)
-			return lifelineAddr{}
+		if ln, err = net.Listen("tcp", net.JoinHostPort(own.String(), "0")); err != nil {
+			fmt.Fprintf(s.Log, "beff: rank %d: no lifeline for ranks %d-%d (%v): if one is lost, it may not be named\n", s.Rank, first, last, err)
+		} else {
+			port = ln.Addr().(*net.TCPAddr).Port
 		}
-		return lifelineAddr{Port: ln.Addr().(*net.TCPAddr).Port, Addrs: localAddrs()}
-	})
-	if la.Port == 0 {
-		return
+	}
+	parentPort := s.parentPorts(port)
+	token := make([]byte, tokenLen)
+	if s.IsRoot() {
+		rand.Read(token)
+	}
+	s.Must("broadcasting the lifeline token", w.Comm.BcastBytes(token, 0))
+	if ln != nil {
+		go s.acceptLifelines(ln, token, first, last)
 	}
 	if s.IsRoot() {
-		go s.acceptLifelines(ln)
 		return
 	}
-	c := dialLifeline(la)
-	if c == nil {
-		fmt.Fprintf(s.Log, "beff: rank %d: cannot reach rank 0 at %v port %d outside MPI: if it is lost, it will not be named\n", s.Rank, la.Addrs, la.Port)
+	s.connectParent(parentIP, parentPort, token)
+}
+
+// connectParent connects this rank to its parent and watches it.
+func (s *Session) connectParent(ip net.IP, port int, token []byte) {
+	parent := treeParent(s.Rank)
+	if port == 0 {
+		return // the parent said why
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(ip.String(), fmt.Sprint(port)), 5*time.Second)
+	if err != nil {
+		fmt.Fprintf(s.Log, "beff: rank %d: cannot reach rank %d at %s port %d outside MPI (%v): if it is lost, it will not be named\n", s.Rank, parent, ip, port, err)
 		return
 	}
-	var b [4]byte
-	binary.LittleEndian.PutUint32(b[:], uint32(s.Rank))
-	c.Write(b[:])
+	var rk [4]byte
+	binary.LittleEndian.PutUint32(rk[:], uint32(s.Rank))
+	c.SetWriteDeadline(time.Now().Add(handshakeWait))
+	c.Write(append(append([]byte(nil), token...), rk[:]...))
+	c.SetWriteDeadline(time.Time{})
+	keepLine(c)
+	go s.watchLifeline(c, parent)
+}
+
+func keepLine(c net.Conn) {
 	lines.mu.Lock()
 	lines.conns = append(lines.conns, c)
 	lines.mu.Unlock()
-	go s.watchLifeline(c, 0)
 }
 
-// localAddrs are the IP addresses of this host, loopback last.
-func localAddrs() []string {
-	var out, lo []string
-	as, _ := net.InterfaceAddrs()
-	for _, a := range as {
-		ip, ok := a.(*net.IPNet)
-		if !ok || ip.IP.To4() == nil {
-			continue
-		}
-		if ip.IP.IsLoopback() {
-			lo = append(lo, ip.IP.String())
-		} else {
-			out = append(out, ip.IP.String())
-		}
-	}
-	return append(out, lo...)
-}
-
-func dialLifeline(la lifelineAddr) net.Conn {
-	for _, a := range la.Addrs {
-		c, err := net.DialTimeout("tcp", net.JoinHostPort(a, strconv.Itoa(la.Port)), 2*time.Second)
-		if err == nil {
-			return c
-		}
-	}
-	return nil
-}
-
-// acceptLifelines takes the connection of every other rank on rank 0.
-func (s *Session) acceptLifelines(ln net.Listener) {
-	defer ln.Close()
-	for n := 1; n < s.Size; n++ {
+// acceptLifelines takes the connections of the children first..last: a
+// connection counts when it sends the token and a child's rank within
+// handshakeWait; any other is closed. The listener closes when every
+// child is in, or after acceptWait.
+func (s *Session) acceptLifelines(ln net.Listener, token []byte, first, last int) {
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	time.AfterFunc(acceptWait, func() { ln.Close() })
+	for {
 		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
-		var b [4]byte
-		if _, err := io.ReadFull(c, b[:]); err != nil {
-			c.Close()
-			continue
-		}
-		lines.mu.Lock()
-		lines.conns = append(lines.conns, c)
-		lines.mu.Unlock()
-		go s.watchLifeline(c, int(binary.LittleEndian.Uint32(b[:])))
+		go func() {
+			rank, ok := handshake(c, token, first, last, handshakeWait)
+			mu.Lock()
+			ok = ok && !seen[rank]
+			if ok {
+				seen[rank] = true
+			}
+			all := len(seen) == last-first+1
+			mu.Unlock()
+			if !ok {
+				c.Close()
+				return
+			}
+			keepLine(c)
+			go s.watchLifeline(c, rank)
+			if all {
+				ln.Close()
+			}
+		}()
 	}
+}
+
+// handshake reads the token and a rank from c within wait: the rank, and
+// whether it is the job's token and a rank from first to last.
+func handshake(c net.Conn, token []byte, first, last int, wait time.Duration) (int, bool) {
+	c.SetReadDeadline(time.Now().Add(wait))
+	defer c.SetReadDeadline(time.Time{})
+	b := make([]byte, tokenLen+4)
+	if _, err := io.ReadFull(c, b); err != nil || !bytes.Equal(b[:tokenLen], token) {
+		return 0, false
+	}
+	r := int(binary.LittleEndian.Uint32(b[tokenLen:]))
+	return r, r >= first && r <= last
 }
 
 // watchLifeline waits for the goodbye of rank on c; a connection that

@@ -2,6 +2,7 @@
 
 /* beff.c: the timed loop of b_eff (see beff.h). */
 #include "beff.h"
+#include "control.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,17 +242,30 @@ static inline int iter_alltoallv(loop_t *l, a2a_t *a, int64_t it) {
 	return rc;
 }
 
+/* start_barrier is the barrier of every process before a loop. With
+ * quiet (a pattern some processes take no part in) it is MPI_Ibarrier:
+ * the processes with nothing to do in the loop wait for it asleep
+ * (ctl_quiet_wait), the others with MPI_Wait, as in MPI_Barrier. */
+static int start_barrier(MPI_Comm bc, MPI_Comm c, const beff_plan *p, int method, int quiet) {
+	if (!quiet) return MPI_Barrier(bc);
+	MPI_Request req;
+	int rc = MPI_Ibarrier(bc, &req);
+	if (rc != MPI_SUCCESS) return rc;
+	int idle = c == MPI_COMM_NULL || (p->nsteps == 0 && method != BEFF_ALLTOALLV);
+	return idle ? ctl_quiet_wait(&req, BEFF_QUIET_POLL_US) : MPI_Wait(&req, MPI_STATUS_IGNORE);
+}
+
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
                  unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
-                 double *elapsed, beff_fault *fault) {
+                 int quiet, double *elapsed, beff_fault *fault) {
 	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, base, {0, sizeidx, len, fault}};
 	a2a_t a = {0};
 	int rc;
 
 	memset(fault, 0, sizeof *fault);
 	*elapsed = 0;
-	rc = MPI_Barrier(MPI_Comm_f2c(barrier_comm));
+	rc = start_barrier(MPI_Comm_f2c(barrier_comm), MPI_Comm_f2c(commf), p, method, quiet);
 	if (rc != MPI_SUCCESS) return rc;
 	if (l.comm == MPI_COMM_NULL) return MPI_SUCCESS;
 	if ((rc = MPI_Comm_rank(l.comm, &l.v.me)) != MPI_SUCCESS) return rc;

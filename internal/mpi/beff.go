@@ -50,6 +50,10 @@ type Measurement struct {
 	// at 0). With MPI_Alltoallv a partner may then have one step only.
 	RefBase *int64
 	Inject  bool // corrupt the first received message (tests only)
+	// Quiet makes the barrier before the loop an MPI_Ibarrier that the
+	// processes with nothing to do in the loop wait for asleep (a pattern
+	// some processes take no part in); every process passes the same.
+	Quiet bool
 }
 
 // measure is the C loop of b_eff (beff_cgo.go); nil without MPI.

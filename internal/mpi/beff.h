@@ -38,11 +38,17 @@ typedef struct {
  * with base, the reference code's placement: one offset *base for both
  * buffers, taken by every step, carried from one measurement to the next
  * (and non-blocking steps posted as the reference code posts them).
- * inject != 0 corrupts the first received message (tests only). */
+ * inject != 0 corrupts the first received message (tests only); quiet != 0
+ * makes the barrier an MPI_Ibarrier that the processes with nothing to do
+ * in the loop wait for asleep (a pattern some processes take no part in). */
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint comm, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
                  unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
-                 double *elapsed, beff_fault *fault);
+                 int quiet, double *elapsed, beff_fault *fault);
+
+/* The longest nap of a process that waits asleep for the barrier of a
+ * pattern it takes no part in, µs (as harness's quietPoll). */
+#define BEFF_QUIET_POLL_US 10000
 
 /* The validation bytes (also computed by Go tests). */
 unsigned char beff_first_byte(int64_t iter, int step, int sizeidx, int sender);

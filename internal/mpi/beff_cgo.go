@@ -35,7 +35,7 @@ func cMeasure(m *Measurement) (float64, Fault, error) {
 	rc := onMain(func() C.int {
 		return C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
 			C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.p), (*C.uchar)(m.Recv.p),
-			C.int64_t(m.Send.n), carry, base, inject, &el, &f)
+			C.int64_t(m.Send.n), carry, base, inject, cbool(m.Quiet), &el, &f)
 	})
 	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
 		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),

@@ -36,16 +36,20 @@ int ctl_undefined(void) { return MPI_UNDEFINED; }
 int ctl_rank(MPI_Fint c, int *r) { return MPI_Comm_rank(MPI_Comm_f2c(c), r); }
 int ctl_size(MPI_Fint c, int *s) { return MPI_Comm_size(MPI_Comm_f2c(c), s); }
 int ctl_barrier(MPI_Fint c) { return MPI_Barrier(MPI_Comm_f2c(c)); }
-int ctl_quiet_barrier(MPI_Fint c, int poll_us) {
-	MPI_Request req;
-	int rc = MPI_Ibarrier(MPI_Comm_f2c(c), &req), done = 0;
+int ctl_quiet_wait(MPI_Request *req, int poll_us) {
+	int rc, done = 0;
 	long nap_us = 50; /* the naps double up to poll_us: a short wait ends soon, a long one wakes rarely */
-	while (!rc && !(rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE)) && !done) {
+	while (!(rc = MPI_Test(req, &done, MPI_STATUS_IGNORE)) && !done) {
 		struct timespec nap = {nap_us / 1000000, (nap_us % 1000000) * 1000};
 		nanosleep(&nap, NULL);
 		if (nap_us < poll_us) nap_us = 2 * nap_us < poll_us ? 2 * nap_us : poll_us;
 	}
 	return rc;
+}
+int ctl_quiet_barrier(MPI_Fint c, int poll_us) {
+	MPI_Request req;
+	int rc = MPI_Ibarrier(MPI_Comm_f2c(c), &req);
+	return rc ? rc : ctl_quiet_wait(&req, poll_us);
 }
 int ctl_bcast_bytes(MPI_Fint c, void *buf, int n, int root) {
 	return MPI_Bcast(buf, n, MPI_BYTE, root, MPI_Comm_f2c(c));

@@ -24,7 +24,9 @@ int ctl_finalized(void);
 MPI_Fint ctl_comm_world(void);
 MPI_Fint ctl_comm_null(void);
 MPI_Fint ctl_comm_self(void);
-/* ctl_quiet_barrier: MPI_Ibarrier, tested every poll_us µs with a sleep between. */
+/* ctl_quiet_wait tests req after naps of 50 µs doubling up to poll_us,
+ * asleep between the tests; ctl_quiet_barrier waits so for MPI_Ibarrier. */
+int ctl_quiet_wait(MPI_Request *req, int poll_us);
 int ctl_quiet_barrier(MPI_Fint c, int poll_us);
 int ctl_proc_null(void);
 int ctl_undefined(void);

@@ -99,6 +99,21 @@ func newPattern(p Pattern) *Pattern {
 	return &p
 }
 
+// everyone makes a pattern every one of its processes takes part in (a
+// ring through all of them): its participants are known without a count.
+func everyone(p Pattern) *Pattern {
+	q := newPattern(p)
+	q.participants = p.CommSize
+	return q
+}
+
+// pairs makes a pattern of the given number of disjoint pairs.
+func pairs(p Pattern, n int) *Pattern {
+	q := newPattern(p)
+	q.participants, q.messages = 2*n, 2*n
+	return q
+}
+
 // Steps returns the exchanges rank performs in one iteration (nil when the
 // rank idles), computed for the call.
 func (p *Pattern) Steps(rank int) []Step {
@@ -262,7 +277,7 @@ func ringMessages(m int) int {
 // RingPattern returns ring pattern i (0..5) on n processes.
 func RingPattern(n, i int) *Pattern {
 	s := StandardRingSizes(n)[i]
-	return newPattern(Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
+	return everyone(Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
 		stepsOf: func(r int) []Step {
 			first, m := ringAt(n, s, r)
 			return ringStep(first+(r-first-1+m)%m, first+(r-first+1)%m)
@@ -297,7 +312,7 @@ func RandomPattern(i int, perm []int) *Pattern {
 	for k, r := range perm {
 		pos[r] = k
 	}
-	return newPattern(Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n,
+	return everyone(Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n,
 		stepsOf: orderRing(n, func(k int) int { return perm[k] }, func(r int) int { return pos[r] })})
 }
 
@@ -505,28 +520,28 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 			out = append(out, p)
 		}
 	}
-	add(newPattern(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
+	add(everyone(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
 		stepsOf: orderRing(n, func(i int) int { return worstCycleAt(n, i) }, func(r int) int { return worstCyclePos(n, r) })}))
-	add(newPattern(Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+	add(pairs(Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
 		if q := r ^ 1; q < n {
 			return q
 		}
 		return None
-	})}))
+	})}, n/2))
 	e := n &^ 1
-	add(newPattern(Pattern{Name: "worstbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+	add(pairs(Pattern{Name: "worstbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
 		if r < e {
 			return e - 1 - r
 		}
 		return None
-	})}))
+	})}, e/2))
 	if n >= 2 {
-		add(newPattern(Pattern{Name: "pingpong", Kind: KindExtra, SendrecvOnly: true, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
+		add(pairs(Pattern{Name: "pingpong", Kind: KindExtra, SendrecvOnly: true, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
 			if r < 2 {
 				return 1 - r
 			}
 			return None
-		})}))
+		})}, 1))
 	}
 	cart := func(name string, c Cart, periodic bool, dirs []int) {
 		shift := c.Shift

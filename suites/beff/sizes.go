@@ -79,3 +79,19 @@ func NextOffset(off, l, bufSize int64) int64 {
 	}
 	return off
 }
+
+// Bytes per process of b_eff's tables that grow with the job's p (the
+// alltoallv method's counts and displacements, one permutation while the
+// random patterns are drawn, the job's description) and of rank 0's (the
+// node records of every process; docs/scale.md).
+const (
+	TableBytes = 80
+	RootBytes  = 256
+)
+
+// Memory is what a process of b_eff holds on p processes on top of the
+// base, and what rank 0 holds on top of that: the two message buffers and
+// the tables.
+func Memory(lmax int64, p int) (perProcess, root int64) {
+	return 2*BufferSize(lmax) + TableBytes*int64(p), RootBytes * int64(p)
+}

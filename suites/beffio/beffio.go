@@ -442,3 +442,28 @@ func SegmentLayout(table []Pattern, counts map[int]int64) (Segments, error) {
 	}
 	return s, nil
 }
+
+// Bytes per process of b_eff_io's tables that grow with the job's p (the
+// job's description) and of rank 0's (the node records of every process),
+// and what MPI-IO holds on a process that aggregates the collective
+// writes and reads of a partition, rank 0 among them: AggregatorBytes and
+// AggregatorPerProc per process of the partition (Open MPI 4.1's OMPIO on
+// one node, measured 85 MiB at 32 processes and 100 MiB at 64;
+// docs/scale.md).
+const (
+	TableBytes        = 48
+	RootBytes         = 256
+	AggregatorBytes   = 72 << 20
+	AggregatorPerProc = 512 << 10
+)
+
+// Memory is what a process of b_eff_io holds on p processes on top of the
+// base, and what rank 0 holds on top of that: the I/O buffer of the
+// largest chunk of the table, the tables, MPI-IO's collective buffers.
+func Memory(table []Pattern, p int) (perProcess, root int64) {
+	var buf int64
+	for _, x := range table {
+		buf = max(buf, x.Mem)
+	}
+	return buf + TableBytes*int64(p), RootBytes*int64(p) + AggregatorBytes + AggregatorPerProc*int64(p)
+}

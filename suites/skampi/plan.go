@@ -222,16 +222,12 @@ type Memory struct {
 const (
 	tableBytes = 96
 	rootBytes  = 256
-	// BaseBytes is a process of the suite before its buffers: Go's
-	// runtime, the MPI library and its shared-memory transport (measured
-	// 17–30 MiB at 2 to 64 processes on one node, docs/scale.md).
-	BaseBytes = 40 << 20
 )
 
 // Need is the memory per process of the curves' planned points on p
-// processes.
-func Need(curves []Curve, p int) Memory {
-	m := Memory{Buffer: 1, Tables: tableBytes * int64(p), Root: rootBytes * int64(p), Base: BaseBytes, Processes: p}
+// processes, on top of base (the process without the suite).
+func Need(curves []Curve, p int, base int64) Memory {
+	m := Memory{Buffer: 1, Tables: tableBytes * int64(p), Root: rootBytes * int64(p), Base: base, Processes: p}
 	for _, c := range curves {
 		for _, pt := range c.Grid() {
 			if b := c.Suite.BufferNeed(pt); b > m.Buffer {

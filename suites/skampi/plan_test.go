@@ -42,7 +42,7 @@ func TestDefaultPlanScales(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	big := defaultCurves(t, 1<<20)
 	ptsM, secM := plan(big)
-	need := Need(big, 1<<20)
+	need := Need(big, 1<<20, 40<<20)
 	runtime.ReadMemStats(&after)
 	t.Logf("points: p=2 %d, p=64 %d, p=1024 %d (%.0f s), p=2^20 %d (%.0f s); memory at 2^20: %s", pts2, pts64, pts1k, sec1k, ptsM, secM, need)
 	assert.Less(t, sec1k, 20*60.0, "the default plan at 1,024 processes")
@@ -71,7 +71,7 @@ func TestNeedFollowsPoints(t *testing.T) {
 	assert.Equal(t, int64(2<<20), (&Suite{Cache: CacheCold, Span: 2 << 20}).BufferNeed(Point{Op: bcast, Len: 64, Procs: 4}))
 	for _, p := range []int{2, 4, 32} {
 		curves := defaultCurves(t, p)
-		need := Need(curves, p)
+		need := Need(curves, p, 0)
 		var most int64
 		for _, c := range curves {
 			for _, pt := range c.Grid() {

@@ -129,6 +129,9 @@ func newRun(b *testing.B, s *harness.Session) *run {
 	r.progress = s.NewProgress("b_eff", all)
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
 		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)
+	per, root := beff.Memory(r.st.Lmax, s.Size)
+	s.LogMemory("b_eff", harness.BaseBytes+per, harness.BaseBytes+per+root,
+		fmt.Sprintf("base %d MiB, 2 buffers of %.1f MiB (6·(Lmax+16)), tables of %d bytes per process, rank 0's of %d", harness.BaseBytes>>20, float64(beff.BufferSize(r.st.Lmax))/(1<<20), beff.TableBytes, beff.RootBytes))
 	return r
 }
 

@@ -21,6 +21,7 @@ func (r *run) measure(b *testing.B, pt point) {
 	defer r.s.Watch("b_eff "+beff.Name(pt.p.Name, l, pt.m), r.predicted(pt), "beff.watchdog", *flagWatchdog)()
 	ll := r.decideLoopLength(k, pt.p, l, pt.forceLL)
 	times, fault, faultRep := r.repeat(pt, l, ll)
+	r.settle(pt.p)
 	var tmax []float64
 	verdict := r.world.Round(append(times, float64(fault.Count)), 1, func(max []float64) []int64 {
 		tmax = max
@@ -60,6 +61,7 @@ func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int)
 			probe[i], _ = r.loop(p, k.method, 0, 1, beff.ProbeIterations, 1, false, nil)
 		}
 		r.probed[k] = true
+		r.settle(p)
 	}
 	d := r.world.Round(probe, 1, func(max []float64) []int64 {
 		if max != nil {
@@ -103,6 +105,7 @@ func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int
 	mm := &mpi.Measurement{
 		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: m,
 		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
+		Quiet: partial(p, r.s.Size),
 	}
 	if base == nil {
 		mm.Carry = &r.carry
@@ -112,6 +115,21 @@ func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int
 		r.s.Fail(fmt.Sprintf("pattern %s, L=%d, method %s", p.Name, l, m), err)
 	}
 	return t, f
+}
+
+// partial says whether some of the n processes take no part in pattern p
+// (the ping-pong, a bisection of an odd n, a Cartesian pattern on fewer
+// processes): they wait for its loops asleep (mpi.Measurement.Quiet).
+func partial(p *beff.Pattern, n int) bool { return p.Participants() < n }
+
+// settle brings every rank together after the loops of a pattern some
+// processes take no part in: they wait asleep (Group.QuietBarrier)
+// instead of spinning in the reduction of the times while the others
+// measure.
+func (r *run) settle(p *beff.Pattern) {
+	if partial(p, r.s.Size) {
+		r.world.QuietBarrier()
+	}
 }
 
 // report writes the metrics of a measurement from the times of its

@@ -196,6 +196,7 @@ func (x *refRun) measureOne(rep, k int, p *beff.Pattern, m beff.Method, ll int, 
 	inject := x.st.TestFault && !x.injected && !pre && k >= 3 && x.s.Rank == x.s.Size-1
 	t, f := x.loop(p, m, si, l, ll, warm, inject, &x.base)
 	x.injected = x.injected || inject
+	x.settle(p)
 	var tmax float64
 	verdict := x.world.Round([]float64{t, float64(f.Count)}, 1, func(max []float64) []int64 {
 		tmax = max[0]

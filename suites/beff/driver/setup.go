@@ -117,7 +117,7 @@ func (st *Settings) decideLmax(job *harness.Job) error {
 		return fmt.Errorf("-beff.mem=%d MiB: %v", st.MemMiB, err)
 	}
 	if *flagLmax == 0 {
-		return nil
+		return st.checkMemory(job)
 	}
 	if *flagMem != 0 {
 		return fmt.Errorf("-beff.lmax and -beff.mem both set: give one (Lmax = mem/128)")
@@ -130,7 +130,13 @@ func (st *Settings) decideLmax(job *harness.Job) error {
 	}
 	st.Lmax = *flagLmax
 	st.MemMiB = (st.Lmax*128 + beff.MiB - 1) / beff.MiB
-	return nil
+	return st.checkMemory(job)
+}
+
+// checkMemory checks b_eff's memory model against the node's memory.
+func (st *Settings) checkMemory(job *harness.Job) error {
+	per, root := beff.Memory(st.Lmax, job.Procs())
+	return job.CheckMemory("b_eff", harness.BaseBytes+per+root, "lower -beff.mem or -beff.lmax")
 }
 
 // decideSeed is -beff.seed, or a seed drawn from the clock.

@@ -77,6 +77,9 @@ func Benchmark(b *testing.B) {
 	tPart := r.st.T / float64(len(r.parts))
 	s.Logf("b_eff_io on %d processes: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s",
 		s.Size, r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
+	per, root := beffio.Memory(r.table, s.Size)
+	s.LogMemory("b_eff_io", harness.BaseBytes+per, harness.BaseBytes+per+root,
+		fmt.Sprintf("base %d MiB, an I/O buffer of %.1f MiB, tables of %d bytes per process; rank 0 also MPI-IO's as an aggregator (%d MiB and %d KiB per process)", harness.BaseBytes>>20, float64(maxMem)/(1<<20), beffio.TableBytes, beffio.AggregatorBytes>>20, beffio.AggregatorPerProc>>10))
 	for _, acc := range beffio.Accesses {
 		if acc == beffio.Read && r.st.DropCaches != "off" {
 			r.dropCaches()
@@ -94,11 +97,18 @@ func Benchmark(b *testing.B) {
 
 // waitPartition ends a partition's phase on every process: those outside
 // the partition wait for it asleep (they would otherwise poll beside the
-// processes measuring for the whole phase), watched as a measurement of
-// the partition's time tPart, as each of its types is.
+// processes measuring for the whole phase), watched as the whole phase:
+// the partition's time tPart for each of its types, each of which its
+// processes are watched for on its own.
 func (r *run) waitPartition(p *partition, acc beffio.Access, tPart float64) {
 	if p.g == nil {
-		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart), "beffio.watchdog", *flagWatchdog)()
+		types := 0
+		for _, t := range beffio.Types {
+			if r.st.Rewrite.Scheduled(acc, t) {
+				types++
+			}
+		}
+		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart*float64(max(1, types))), "beffio.watchdog", *flagWatchdog)()
 	}
 	r.world.QuietBarrier()
 }

@@ -171,6 +171,12 @@ func (st *Settings) decideMemory(job *harness.Job) error {
 		return fmt.Errorf("-beffio.mem=%d MiB: more than the %d MiB of memory per process of the smallest node", st.MemMiB, job.MemMiB)
 	}
 	st.MPART = beffio.MPART(st.MemMiB)
+	// MPI-IO's own memory on its aggregators depends on how many the
+	// library picks for the job: only b_eff_io's own is checked
+	per, _ := beffio.Memory(beffio.Table(st.MPART), job.Procs())
+	if err := job.CheckMemory("b_eff_io", harness.BaseBytes+per+beffio.RootBytes*int64(job.Procs()), "lower -beffio.mem"); err != nil {
+		return err
+	}
 	if st.TotalMiB < 0 || st.CacheMiB < 0 {
 		return fmt.Errorf("-beffio.totalmem and -beffio.cache must be positive (MiB)")
 	}

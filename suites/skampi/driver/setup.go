@@ -112,7 +112,7 @@ func setup(job *harness.Job) (any, error) {
 	if err := st.checkPoints(); err != nil {
 		return nil, err
 	}
-	need := skampi.Need(st.curves(), n)
+	need := skampi.Need(st.curves(), n, harness.BaseBytes)
 	st.Buffer = need.Buffer
 	if *flagPlan {
 		return nil, &harness.Done{Text: st.planText(need, job)}

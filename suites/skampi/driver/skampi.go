@@ -30,6 +30,8 @@ func Benchmark(b *testing.B) {
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
 	s.Logf("SKaMPI on %d processes: %d suites, %d curves, %d points before refinement", s.Size, len(st.Suites), len(curves), r.progress.Total())
+	need := skampi.Need(curves, s.Size, harness.BaseBytes)
+	s.LogMemory("SKaMPI", need.PerProcess(), need.RootProcess(), need.String())
 	for _, c := range curves {
 		r.clearBuffers()
 		switch saved := st.Resume.saved(c); {
