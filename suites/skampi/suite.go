@@ -219,37 +219,36 @@ var suiteFields = []suiteField{
 		}
 		return s.Timer
 	}, TimerSubtract},
-	{"span", setSpan, func(s *Suite) string {
-		if s.Span == 0 {
-			return SpanAll
+	wordOrBytes("span", func(s *Suite) *int64 { return &s.Span }, SpanAll, "2Mi"),
+	wordOrBytes("max-buffer", func(s *Suite) *int64 { return &s.MaxBuffer }, NoCap, "64Mi"),
+}
+
+// wordOrBytes is a field that holds a length of at least 64 bytes (one
+// slot of a cache line), or word for none (stored as 0, its usual value).
+func wordOrBytes(name string, p func(*Suite) *int64, word, example string) suiteField {
+	set := func(s *Suite, v string, _ int) error {
+		if v == word {
+			*p(s) = 0
+			return nil
 		}
-		return strconv.FormatInt(s.Span, 10)
-	}, SpanAll},
-	{"max-buffer", setMaxBuffer, func(s *Suite) string {
-		if s.MaxBuffer == 0 {
-			return NoCap
+		x, err := ParseBytes(v)
+		if err != nil || x < 64 {
+			return fmt.Errorf("%q: want %s or a length of at least 64 bytes (e.g. %s)", v, word, example)
 		}
-		return strconv.FormatInt(s.MaxBuffer, 10)
-	}, NoCap},
+		*p(s) = x
+		return nil
+	}
+	get := func(s *Suite) string {
+		if *p(s) == 0 {
+			return word
+		}
+		return strconv.FormatInt(*p(s), 10)
+	}
+	return suiteField{name, set, get, word}
 }
 
 // NoCap is the max-buffer of a suite whose buffers are not capped.
 const NoCap = "none"
-
-// setMaxBuffer reads the cap on a call's bytes of each buffer: none, or a
-// length of at least 64 bytes.
-func setMaxBuffer(s *Suite, v string, _ int) error {
-	if v == NoCap {
-		s.MaxBuffer = 0
-		return nil
-	}
-	x, err := ParseBytes(v)
-	if err != nil || x < 64 {
-		return fmt.Errorf("%q: want none or a length of at least 64 bytes (e.g. 64Mi)", v)
-	}
-	s.MaxBuffer = x
-	return nil
-}
 
 // setProcsStep reads the factor between the process counts of a range:
 // 1 (every count) or more.
@@ -264,21 +263,6 @@ func setProcsStep(s *Suite, v string, _ int) error {
 
 // SpanAll is the span of a cold cache that cycles over the whole buffers.
 const SpanAll = "all"
-
-// setSpan reads the bytes a cold cache cycles over: all, or a length of at
-// least 64 bytes (one slot of a cache line).
-func setSpan(s *Suite, v string, _ int) error {
-	if v == SpanAll {
-		s.Span = 0
-		return nil
-	}
-	x, err := ParseBytes(v)
-	if err != nil || x < 64 {
-		return fmt.Errorf("%q: want all or a length of at least 64 bytes (e.g. 2Mi)", v)
-	}
-	s.Span = x
-	return nil
-}
 
 // setCalls reads the calls per repetition: auto, or a whole number from 1
 // to MaxCalls.
