@@ -26,7 +26,7 @@ func TestConfigAtAMillion(t *testing.T) {
 	require.NoError(t, err)
 	st := Settings{File: skampi.DefaultSuitesName, Suites: suites, Prep: Prepared{Wtick: 1e-9, Timer: 3e-8,
 		OffsetStats: "-1.000 0.000 1.000", OffsetErr: 1e-6, Max: skampi.Pair{A: 3, B: 999999}, Min: skampi.Pair{A: 0, B: 1},
-		PairRounds: skampi.SampledRounds, Sampled: true, PairSeed: 42, Size: p}}
+		PairRounds: skampi.SampledRounds, Sampled: true, PairSeed: 42}}
 	raw, err := json.Marshal(st)
 	require.NoError(t, err)
 	job := &harness.Job{SuiteState: map[string]json.RawMessage{name: raw}}

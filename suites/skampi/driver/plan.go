@@ -62,16 +62,15 @@ func memLimit(job *harness.Job) (int64, string) {
 
 // checkMemory refuses a run whose model needs more memory per process
 // than it may use, before anything is allocated.
+// Without -skampi.mem the job's one check of the node's memory decides
+// (harness Job.CheckMemory).
 func checkMemory(need skampi.Memory, job *harness.Job) error {
-	if *flagMem < 0 {
-		return fmt.Errorf("-skampi.mem=%d: the memory per process must be positive (MiB)", *flagMem)
+	const lower = "lower max-buffer or the lengths, or give -skampi.mem"
+	if *flagMem == 0 {
+		return job.CheckMemory("SKaMPI", need.RootProcess(), lower+" ("+need.String()+")")
 	}
-	limit, from := memLimit(job)
-	if limit <= 0 {
-		return nil // unknown (no /proc/meminfo): nothing to check against
-	}
-	if need.RootProcess() > limit<<20 {
-		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (%s): lower max-buffer or the lengths, or give -skampi.mem", need, limit, from)
+	if need.RootProcess() > *flagMem<<20 {
+		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (-skampi.mem): %s", need, *flagMem, lower)
 	}
 	return nil
 }

@@ -34,7 +34,6 @@ type Prepared struct {
 	PairRounds  int    // rounds of disjoint pairs the search measured
 	Sampled     bool   // the rounds are a sample (above skampi.FullPairs processes)
 	PairSeed    uint64 // the seed of the sample
-	Size        int    // processes of the search
 }
 
 // prepareRun measures, on every rank, the pairs for ping-pong (the
@@ -92,7 +91,7 @@ func pairSearch(s *harness.Session) Prepared {
 		}
 		w.Barrier()
 	}
-	p := Prepared{PairRounds: len(rounds), Sampled: sampled, Size: s.Size}
+	p := Prepared{PairRounds: len(rounds), Sampled: sampled}
 	if sampled {
 		p.PairSeed = seed
 	}
@@ -163,10 +162,11 @@ func scatterOffsets(w *harness.Group, offs []float64) float64 {
 	return math.Float64frombits(uint64(w.Scatter(bits)))
 }
 
-// searchLine says which rounds of disjoint pairs the search measured.
-func (p Prepared) searchLine() string {
+// searchLine says which rounds of disjoint pairs the search of n
+// processes measured.
+func (p Prepared) searchLine(n int) string {
 	if p.Sampled {
-		return fmt.Sprintf("sampled %d of %d rounds of disjoint pairs, seed %d", p.PairRounds, skampi.RoundCount(p.Size), p.PairSeed)
+		return fmt.Sprintf("sampled %d of %d rounds of disjoint pairs, seed %d", p.PairRounds, skampi.RoundCount(n), p.PairSeed)
 	}
 	return fmt.Sprintf("all %d rounds of disjoint pairs", p.PairRounds)
 }

@@ -96,6 +96,9 @@ func setup(job *harness.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if *flagMem < 0 {
+		return nil, fmt.Errorf("-skampi.mem=%d: the memory per process must be positive (MiB)", *flagMem)
+	}
 	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
 	for _, f := range fieldFlags {
 		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
@@ -222,7 +225,7 @@ func config(job *harness.Job) []string {
 	}
 	if len(job.Hosts) > 1 {
 		lines = append(lines, kv(skampi.KeyPairMax, p.pairLine(p.Max, p.MaxRTT, job.Hosts)),
-			kv(skampi.KeyPairMin, p.pairLine(p.Min, p.MinRTT, job.Hosts)), kv(skampi.KeyPairs, p.searchLine()))
+			kv(skampi.KeyPairMin, p.pairLine(p.Min, p.MinRTT, job.Hosts)), kv(skampi.KeyPairs, p.searchLine(job.Procs())))
 	}
 	return lines
 }
