@@ -20,6 +20,15 @@ unsigned char skampi_byte2(int64_t call, int sender) {
 float skampi_float1(int64_t call, int sender) { return (float)(1 + call % 61 + sender); }
 float skampi_float2(int64_t call, int sender) { return (float)(2 + call % 59 + 2 * sender); }
 
+/* Where a message's payload lies in a buffer: count instances ext bytes
+ * apart, each the runs (offset, bytes) in typemap order; the blocks of
+ * a block operation stride bytes apart. first and last are the offsets
+ * of payload bytes 0 and L-1, span one past the highest. */
+typedef struct {
+	const int64_t *runs;
+	int64_t nruns, count, ext, stride, span, first, last;
+} lay;
+
 /* The state of one batch on this rank. */
 typedef struct {
 	MPI_Comm comm;
@@ -35,6 +44,14 @@ typedef struct {
 	int *counts, *displs; /* size entries, in elements of the operation */
 	MPI_Request *reqs;    /* 2·size entries */
 	int *widx;            /* master-worker: the item each worker holds */
+	int method;           /* SKAMPI_CONTIG, ... */
+	const skampi_types *ty;
+	lay sl, rl;              /* a message in the send and the receive buffer */
+	int64_t plain[2];        /* the one run of a contiguous message */
+	unsigned char *stmp, *rtmp; /* pack, manual: contiguous blocks, wlen bytes apart */
+	int64_t wlen;            /* bytes of a message on the wire (pack: MPI_Pack_size) */
+	int full;
+	int64_t rfoot; /* full: bytes of the receive buffer a call uses */
 } ctx;
 
 static void fault(ctx *c, int sender, int64_t at, int expect, int got) {
@@ -47,22 +64,69 @@ static void fault(ctx *c, int sender, int64_t at, int expect, int got) {
 	}
 }
 
-/* put stamps a message of n bytes from sender; chk checks one. */
-static void put(unsigned char *m, int64_t n, int64_t call, int sender) {
-	if (n <= 0) return;
-	m[0] = skampi_byte1(call, sender);
-	if (n > 1) m[n - 1] = skampi_byte2(call, sender);
+/* The value of payload byte i from sender in call (full checks). */
+static unsigned char full_byte(int64_t call, int sender, int64_t i) {
+	return (unsigned char)(1 + (uint64_t)(call * 37 + (int64_t)sender * 13 + i * 7 + (i >> 8)) % 251);
 }
-static void chk(ctx *c, unsigned char *m, int64_t n, int sender) {
-	if (n <= 0) return;
-	if (c->inject) {
-		m[0] ^= 0xff;
+
+/* A byte the full check writes into a receive buffer before the call and
+ * expects in the holes of the received layout afterwards. */
+enum { HOLE = 0xA5 };
+
+/* fill stamps every payload byte of the message at m. */
+static void fill(ctx *c, const lay *l, unsigned char *m, int sender) {
+	int64_t i = 0;
+	for (int64_t k = 0; k < l->count; k++)
+		for (int64_t r = 0; r < l->nruns; r++) {
+			unsigned char *p = m + k * l->ext + l->runs[2 * r];
+			for (int64_t j = 0; j < l->runs[2 * r + 1]; j++) p[j] = full_byte(c->call, sender, i++);
+		}
+}
+
+/* verify checks every payload byte of the message at m; in the receive
+ * buffer it then checks that the rest of the message's span kept HOLE. */
+static void verify(ctx *c, const lay *l, unsigned char *m, int sender) {
+	int64_t i = 0;
+	for (int64_t k = 0; k < l->count; k++)
+		for (int64_t r = 0; r < l->nruns; r++) {
+			unsigned char *p = m + k * l->ext + l->runs[2 * r];
+			for (int64_t j = 0; j < l->runs[2 * r + 1]; j++, i++) {
+				unsigned char e = full_byte(c->call, sender, i);
+				if (p[j] != e) fault(c, sender, p + j - m, e, p[j]);
+				p[j] = HOLE;
+			}
+		}
+	if (m < c->rb || m >= c->rb + c->rfoot) return;
+	for (int64_t j = 0; j < l->span; j++)
+		if (m[j] != HOLE) { /* a byte outside the layout was written */
+			fault(c, sender, j, HOLE, m[j]);
+			break;
+		}
+}
+
+/* put stamps the message at m from sender: its first and last payload
+ * byte, or every byte in a full check; chk checks one received. */
+static void put(ctx *c, const lay *l, unsigned char *m, int sender) {
+	if (c->len <= 0) return;
+	if (c->full) return fill(c, l, m, sender);
+	m[l->first] = skampi_byte1(c->call, sender);
+	if (c->len > 1) m[l->last] = skampi_byte2(c->call, sender);
+}
+static void chk(ctx *c, const lay *l, unsigned char *m, int sender) {
+	if (c->len <= 0) return;
+	if (c->inject == 1) {
+		m[l->first] ^= 0xff;
 		c->inject = 0;
 	}
-	int e1 = skampi_byte1(c->call, sender), e2 = n > 1 ? skampi_byte2(c->call, sender) : e1;
-	if (m[0] != e1) fault(c, sender, 0, e1, m[0]);
-	else if (m[n - 1] != e2) fault(c, sender, n - 1, e2, m[n - 1]);
+	if (c->full) return verify(c, l, m, sender);
+	int e1 = skampi_byte1(c->call, sender), e2 = c->len > 1 ? skampi_byte2(c->call, sender) : e1;
+	if (m[l->first] != e1) fault(c, sender, l->first, e1, m[l->first]);
+	else if (m[l->last] != e2) fault(c, sender, l->last, e2, m[l->last]);
 }
+
+/* sput, rchk: a message in the send layout, one in the receive layout. */
+static void sput(ctx *c, unsigned char *m, int sender) { put(c, &c->sl, m, sender); }
+static void rchk(ctx *c, unsigned char *m, int sender) { chk(c, &c->rl, m, sender); }
 
 /* Reductions run over MPI_FLOAT with MPI_SUM: the first and the last
  * element carry small integers whose sums are exact. */
@@ -93,7 +157,101 @@ static void chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi) {
 
 static int n4(ctx *c) { return (int)(c->len / 4); }
 static int nb(ctx *c) { return (int)c->len; }
-static unsigned char *blk(unsigned char *b, ctx *c, int i) { return b + (int64_t)i * c->len; }
+static unsigned char *sblk(ctx *c, int i) { return c->sb + (int64_t)i * c->sl.stride; }
+static unsigned char *rblk(ctx *c, int i) { return c->rb + (int64_t)i * c->rl.stride; }
+
+/* ---- the wire: how a message laid out in a buffer reaches MPI ---- */
+
+/* A message as MPI gets it: buffer, count and datatype. */
+typedef struct {
+	void *p;
+	int n;
+	MPI_Datatype t;
+} wire;
+
+/* gather_runs copies the payload of the message at m into the
+ * contiguous dst; scatter_runs copies it back out of src (skew, a test's
+ * fault: the middle run of the middle instance lands a byte too far, the
+ * off-by-one of a hand-written unpacking loop that only a check of every
+ * byte finds). */
+static void gather_runs(unsigned char *dst, const unsigned char *m, const lay *l) {
+	for (int64_t k = 0; k < l->count; k++) {
+		const unsigned char *b = m + k * l->ext;
+		for (int64_t r = 0; r < l->nruns; r++) {
+			int64_t n = l->runs[2 * r + 1];
+			const unsigned char *from = b + l->runs[2 * r];
+			switch (n) { /* the short runs of applications: copies the compiler inlines */
+			case 4: memcpy(dst, from, 4); break;
+			case 8: memcpy(dst, from, 8); break;
+			case 16: memcpy(dst, from, 16); break;
+			default: memcpy(dst, from, n);
+			}
+			dst += n;
+		}
+	}
+}
+static void scatter_runs(unsigned char *m, const unsigned char *src, const lay *l, int skew) {
+	for (int64_t k = 0; k < l->count; k++) {
+		unsigned char *b = m + k * l->ext;
+		for (int64_t r = 0; r < l->nruns; r++) {
+			int64_t n = l->runs[2 * r + 1];
+			unsigned char *to = b + l->runs[2 * r];
+			if (skew && k == l->count / 2 && r == l->nruns / 2) to++;
+			switch (n) {
+			case 4: memcpy(to, src, 4); break;
+			case 8: memcpy(to, src, 8); break;
+			case 16: memcpy(to, src, 16); break;
+			default: memcpy(to, src, n);
+			}
+			src += n;
+		}
+	}
+}
+
+/* out_wire makes the wire that sends the message laid out at m, packing
+ * or copying it into tmp where the method says so. */
+static int out_wire(ctx *c, unsigned char *m, unsigned char *tmp, wire *w) {
+	int pos = 0;
+	switch (c->method) {
+	case SKAMPI_DATATYPE:
+		*w = (wire){m, (int)c->ty->s.count, c->ty->s.type};
+		return 0;
+	case SKAMPI_PACK:
+		*w = (wire){tmp, (int)c->wlen, MPI_PACKED};
+		return MPI_Pack(m, (int)c->ty->s.count, c->ty->s.type, tmp, (int)c->wlen, &pos, c->comm);
+	case SKAMPI_MANUAL:
+		gather_runs(tmp, m, &c->sl);
+		*w = (wire){tmp, nb(c), MPI_BYTE};
+		return 0;
+	}
+	*w = (wire){m, nb(c), MPI_BYTE};
+	return 0;
+}
+
+/* in_wire is the wire that receives a message for m (into tmp where the
+ * method unpacks); in_done unpacks it into m. */
+static wire in_wire(ctx *c, unsigned char *m, unsigned char *tmp) {
+	switch (c->method) {
+	case SKAMPI_DATATYPE: return (wire){m, (int)c->ty->r.count, c->ty->r.type};
+	case SKAMPI_PACK: return (wire){tmp, (int)c->wlen, MPI_PACKED};
+	case SKAMPI_MANUAL: return (wire){tmp, nb(c), MPI_BYTE};
+	}
+	return (wire){m, nb(c), MPI_BYTE};
+}
+static int in_done(ctx *c, unsigned char *m, unsigned char *tmp) {
+	int pos = 0;
+	switch (c->method) {
+	case SKAMPI_PACK:
+		return MPI_Unpack(tmp, (int)c->wlen, &pos, m, (int)c->ty->r.count, c->ty->r.type, c->comm);
+	case SKAMPI_MANUAL:
+		scatter_runs(m, tmp, &c->rl, c->inject == 2);
+	}
+	return 0;
+}
+
+/* stmp_at, rtmp_at: the scratch of block i. */
+static unsigned char *stmp_at(ctx *c, int i) { return c->stmp ? c->stmp + (int64_t)i * c->wlen : NULL; }
+static unsigned char *rtmp_at(ctx *c, int i) { return c->rtmp ? c->rtmp + (int64_t)i * c->wlen : NULL; }
 
 /* ---- ping-pong: rank 0 starts, rank 1 answers ---- */
 
@@ -102,56 +260,70 @@ typedef enum { R_RECV, R_ANYTAG, R_IRECV, R_IPROBE } rmode;
 
 static int psend(ctx *c, smode m, int to) {
 	MPI_Request rq;
-	int rc;
+	wire w;
+	int rc = out_wire(c, c->sb, c->stmp, &w);
+	if (rc) return rc;
 	switch (m) {
-	case S_SSEND: return MPI_Ssend(c->sb, nb(c), MPI_BYTE, to, TAG, c->comm);
-	case S_BSEND: return MPI_Bsend(c->sb, nb(c), MPI_BYTE, to, TAG, c->comm);
+	case S_SSEND: return MPI_Ssend(w.p, w.n, w.t, to, TAG, c->comm);
+	case S_BSEND: return MPI_Bsend(w.p, w.n, w.t, to, TAG, c->comm);
 	case S_ISEND:
 	case S_ISSEND:
-		rc = m == S_ISEND ? MPI_Isend(c->sb, nb(c), MPI_BYTE, to, TAG, c->comm, &rq)
-		                  : MPI_Issend(c->sb, nb(c), MPI_BYTE, to, TAG, c->comm, &rq);
+		rc = m == S_ISEND ? MPI_Isend(w.p, w.n, w.t, to, TAG, c->comm, &rq)
+		                  : MPI_Issend(w.p, w.n, w.t, to, TAG, c->comm, &rq);
 		return rc ? rc : MPI_Wait(&rq, MPI_STATUS_IGNORE);
-	default: return MPI_Send(c->sb, nb(c), MPI_BYTE, to, TAG, c->comm);
+	default: return MPI_Send(w.p, w.n, w.t, to, TAG, c->comm);
 	}
 }
 
 static int precv(ctx *c, rmode m, int from) {
-	int flag = 0, rc;
+	int flag = 0, rc = 0;
+	wire w = in_wire(c, c->rb, c->rtmp);
 	switch (m) {
-	case R_ANYTAG: return MPI_Recv(c->rb, nb(c), MPI_BYTE, from, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE);
+	case R_ANYTAG: rc = MPI_Recv(w.p, w.n, w.t, from, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE); break;
 	case R_IPROBE:
-		while (!flag)
-			if ((rc = MPI_Iprobe(from, TAG, c->comm, &flag, MPI_STATUS_IGNORE))) return rc;
-		return MPI_Recv(c->rb, nb(c), MPI_BYTE, from, TAG, c->comm, MPI_STATUS_IGNORE);
-	default: return MPI_Recv(c->rb, nb(c), MPI_BYTE, from, TAG, c->comm, MPI_STATUS_IGNORE);
+		while (!flag && !rc) rc = MPI_Iprobe(from, TAG, c->comm, &flag, MPI_STATUS_IGNORE);
+		if (!rc) rc = MPI_Recv(w.p, w.n, w.t, from, TAG, c->comm, MPI_STATUS_IGNORE);
+		break;
+	default: rc = MPI_Recv(w.p, w.n, w.t, from, TAG, c->comm, MPI_STATUS_IGNORE);
 	}
+	return rc ? rc : in_done(c, c->rb, c->rtmp);
+}
+
+/* pirecv receives with a receive posted before anything is sent. */
+static int pirecv_post(ctx *c, int from, MPI_Request *rq) {
+	wire w = in_wire(c, c->rb, c->rtmp);
+	return MPI_Irecv(w.p, w.n, w.t, from, TAG, c->comm, rq);
+}
+static int pirecv_wait(ctx *c, MPI_Request *rq) {
+	int rc = MPI_Wait(rq, MPI_STATUS_IGNORE);
+	return rc ? rc : in_done(c, c->rb, c->rtmp);
 }
 
 static int pingpong(ctx *c, smode s, rmode r) {
 	int other = 1 - c->rank, rc;
 	MPI_Request rq;
-	if (r == R_IRECV) { /* the receive is posted before anything is sent */
-		if ((rc = MPI_Irecv(c->rb, nb(c), MPI_BYTE, other, TAG, c->comm, &rq))) return rc;
+	if (r == R_IRECV) {
+		if ((rc = pirecv_post(c, other, &rq))) return rc;
 		if (c->rank == 0) {
-			put(c->sb, c->len, c->call, 0);
-			if ((rc = psend(c, s, other)) || (rc = MPI_Wait(&rq, MPI_STATUS_IGNORE))) return rc;
-			chk(c, c->rb, c->len, 1);
+			sput(c, c->sb, 0);
+			if ((rc = psend(c, s, other)) || (rc = pirecv_wait(c, &rq))) return rc;
+			rchk(c, c->rb, 1);
 			return 0;
 		}
-		if ((rc = MPI_Wait(&rq, MPI_STATUS_IGNORE))) return rc;
-		chk(c, c->rb, c->len, 0);
-		put(c->sb, c->len, c->call, 1);
+		if ((rc = pirecv_wait(c, &rq))) return rc;
+		rchk(c, c->rb, 0);
+		sput(c, c->sb, 1);
 		return psend(c, s, other);
 	}
 	if (c->rank == 0) {
-		put(c->sb, c->len, c->call, 0);
+		sput(c, c->sb, 0);
 		if ((rc = psend(c, s, other)) || (rc = precv(c, r, other))) return rc;
-		chk(c, c->rb, c->len, 1);
+		rchk(c, c->rb, 1);
 		return 0;
 	}
 	if ((rc = precv(c, r, other))) return rc;
-	chk(c, c->rb, c->len, 0);
-	put(c->sb, c->len, c->call, 1);
+	rchk(c, c->rb, 0);
+	sput(c, c->sb, 1);
 	return psend(c, s, other);
 }
 
@@ -166,19 +338,26 @@ static int op_bsend_recv(ctx *c) { return pingpong(c, S_BSEND, R_RECV); }
 
 static int op_sendrecv(ctx *c) {
 	int other = 1 - c->rank;
-	put(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Sendrecv(c->sb, nb(c), MPI_BYTE, other, TAG, c->rb, nb(c), MPI_BYTE, other, TAG,
-	                      c->comm, MPI_STATUS_IGNORE);
-	if (!rc) chk(c, c->rb, c->len, other);
+	wire o, i = in_wire(c, c->rb, c->rtmp);
+	sput(c, c->sb, c->rank);
+	int rc = out_wire(c, c->sb, c->stmp, &o);
+	if (!rc) rc = MPI_Sendrecv(o.p, o.n, o.t, other, TAG, i.p, i.n, i.t, other, TAG, c->comm, MPI_STATUS_IGNORE);
+	if (!rc) rc = in_done(c, c->rb, c->rtmp);
+	if (!rc) rchk(c, c->rb, other);
 	return rc;
 }
 
+/* sendrecv-replace: one buffer and one datatype (a typed point's send and
+ * receive types are the same); pack and manual replace the contiguous
+ * copy and unpack it into the buffer. */
 static int op_sendrecv_replace(ctx *c) {
 	int other = 1 - c->rank;
-	put(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Sendrecv_replace(c->sb, nb(c), MPI_BYTE, other, TAG, other, TAG, c->comm,
-	                              MPI_STATUS_IGNORE);
-	if (!rc) chk(c, c->sb, c->len, other);
+	wire w;
+	sput(c, c->sb, c->rank);
+	int rc = out_wire(c, c->sb, c->stmp, &w);
+	if (!rc) rc = MPI_Sendrecv_replace(w.p, w.n, w.t, other, TAG, other, TAG, c->comm, MPI_STATUS_IGNORE);
+	if (!rc) rc = in_done(c, c->sb, c->stmp);
+	if (!rc) rchk(c, c->sb, other);
 	return rc;
 }
 
@@ -187,10 +366,16 @@ static int op_sendrecv_replace(ctx *c) {
 static int op_barrier(ctx *c) { return MPI_Barrier(c->comm); }
 
 static int op_bcast(ctx *c) {
-	unsigned char *b = c->rank == 0 ? c->sb : c->rb;
-	if (c->rank == 0) put(b, c->len, c->call, 0);
-	int rc = MPI_Bcast(b, nb(c), MPI_BYTE, 0, c->comm);
-	if (!rc && c->rank) chk(c, b, c->len, 0);
+	wire w;
+	int rc = 0;
+	if (c->rank == 0) {
+		sput(c, c->sb, 0);
+		rc = out_wire(c, c->sb, c->stmp, &w);
+	} else
+		w = in_wire(c, c->rb, c->rtmp);
+	if (!rc) rc = MPI_Bcast(w.p, w.n, w.t, 0, c->comm);
+	if (!rc && c->rank) rc = in_done(c, c->rb, c->rtmp);
+	if (!rc && c->rank) rchk(c, c->rb, 0);
 	return rc;
 }
 
@@ -209,7 +394,7 @@ static int op_allreduce(ctx *c) {
 }
 
 static int op_reduce_scatter_block(ctx *c) {
-	for (int i = 0; i < c->size; i++) putf(blk(c->sb, c, i), c->len, c->call, c->rank);
+	for (int i = 0; i < c->size; i++) putf(sblk(c, i), c->len, c->call, c->rank);
 	int rc = MPI_Reduce_scatter_block(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm);
 	if (!rc) chkf(c, c->rb, c->len, 0, c->size);
 	return rc;
@@ -237,66 +422,95 @@ static void even(ctx *c) {
 	}
 }
 
-static void chk_blocks(ctx *c, unsigned char *b, int to) {
-	for (int i = 0; i < c->size; i++) chk(c, blk(b, c, i), c->len, to < 0 ? i : i * c->size + to);
+static void chk_blocks(ctx *c, int to) {
+	for (int i = 0; i < c->size; i++) rchk(c, rblk(c, i), to < 0 ? i : i * c->size + to);
+}
+
+/* in_blocks unpacks the size blocks received into the scratch. */
+static int in_blocks(ctx *c) {
+	int rc = 0;
+	for (int i = 0; i < c->size && !rc; i++) rc = in_done(c, rblk(c, i), rtmp_at(c, i));
+	return rc;
+}
+
+/* out_blocks packs the size blocks to send; w is the wire of the first. */
+static int out_blocks(ctx *c, wire *w) {
+	int rc = 0;
+	wire b;
+	for (int i = c->size - 1; i >= 0 && !rc; i--) rc = out_wire(c, sblk(c, i), stmp_at(c, i), i ? &b : w);
+	return rc;
 }
 
 static int op_gather(ctx *c) {
-	put(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Gather(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm);
-	if (!rc && c->rank == 0) chk_blocks(c, c->rb, -1);
+	wire o, i = in_wire(c, c->rb, c->rtmp);
+	sput(c, c->sb, c->rank);
+	int rc = out_wire(c, c->sb, c->stmp, &o);
+	if (!rc) rc = MPI_Gather(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm);
+	if (!rc && c->rank == 0) rc = in_blocks(c);
+	if (!rc && c->rank == 0) chk_blocks(c, -1);
 	return rc;
 }
 
 static int op_gatherv(ctx *c) {
-	put(c->sb, c->len, c->call, c->rank);
+	sput(c, c->sb, c->rank);
 	even(c);
 	int rc = MPI_Gatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, 0, c->comm);
-	if (!rc && c->rank == 0) chk_blocks(c, c->rb, -1);
+	if (!rc && c->rank == 0) chk_blocks(c, -1);
 	return rc;
 }
 
 static int op_scatter(ctx *c) {
-	if (c->rank == 0)
-		for (int i = 0; i < c->size; i++) put(blk(c->sb, c, i), c->len, c->call, i);
-	int rc = MPI_Scatter(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm);
-	if (!rc) chk(c, c->rb, c->len, c->rank);
+	wire o = {c->sb, 0, MPI_BYTE}, i = in_wire(c, c->rb, c->rtmp);
+	int rc = 0;
+	if (c->rank == 0) {
+		for (int k = 0; k < c->size; k++) sput(c, sblk(c, k), k);
+		rc = out_blocks(c, &o);
+	}
+	if (!rc) rc = MPI_Scatter(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm);
+	if (!rc) rc = in_done(c, c->rb, c->rtmp);
+	if (!rc) rchk(c, c->rb, c->rank);
 	return rc;
 }
 
 static int op_scatterv(ctx *c) {
 	if (c->rank == 0)
-		for (int i = 0; i < c->size; i++) put(blk(c->sb, c, i), c->len, c->call, i);
+		for (int i = 0; i < c->size; i++) sput(c, sblk(c, i), i);
 	even(c);
 	int rc = MPI_Scatterv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm);
-	if (!rc) chk(c, c->rb, c->len, c->rank);
+	if (!rc) rchk(c, c->rb, c->rank);
 	return rc;
 }
 
 static int op_allgather(ctx *c) {
-	put(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Allgather(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm);
-	if (!rc) chk_blocks(c, c->rb, -1);
+	wire o, i = in_wire(c, c->rb, c->rtmp);
+	sput(c, c->sb, c->rank);
+	int rc = out_wire(c, c->sb, c->stmp, &o);
+	if (!rc) rc = MPI_Allgather(o.p, o.n, o.t, i.p, i.n, i.t, c->comm);
+	if (!rc) rc = in_blocks(c);
+	if (!rc) chk_blocks(c, -1);
 	return rc;
 }
 
 static int op_allgatherv(ctx *c) {
-	put(c->sb, c->len, c->call, c->rank);
+	sput(c, c->sb, c->rank);
 	even(c);
 	int rc = MPI_Allgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm);
-	if (!rc) chk_blocks(c, c->rb, -1);
+	if (!rc) chk_blocks(c, -1);
 	return rc;
 }
 
 /* The block from s to d carries sender id s·size + d. */
 static void put_blocks(ctx *c) {
-	for (int d = 0; d < c->size; d++) put(blk(c->sb, c, d), c->len, c->call, c->rank * c->size + d);
+	for (int d = 0; d < c->size; d++) sput(c, sblk(c, d), c->rank * c->size + d);
 }
 
 static int op_alltoall(ctx *c) {
+	wire o, i = in_wire(c, c->rb, c->rtmp);
 	put_blocks(c);
-	int rc = MPI_Alltoall(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm);
-	if (!rc) chk_blocks(c, c->rb, c->rank);
+	int rc = out_blocks(c, &o);
+	if (!rc) rc = MPI_Alltoall(o.p, o.n, o.t, i.p, i.n, i.t, c->comm);
+	if (!rc) rc = in_blocks(c);
+	if (!rc) chk_blocks(c, c->rank);
 	return rc;
 }
 
@@ -305,7 +519,7 @@ static int op_alltoallv(ctx *c) {
 	even(c);
 	int rc = MPI_Alltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs,
 	                       MPI_BYTE, c->comm);
-	if (!rc) chk_blocks(c, c->rb, c->rank);
+	if (!rc) chk_blocks(c, c->rank);
 	return rc;
 }
 
@@ -322,9 +536,9 @@ static int op_comm_dup(ctx *c) {
 }
 
 static int op_memcpy(ctx *c) {
-	put(c->sb, c->len, c->call, c->rank);
+	sput(c, c->sb, c->rank);
 	memcpy(c->rb, c->sb, c->len);
-	chk(c, c->rb, c->len, c->rank);
+	rchk(c, c->rb, c->rank);
 	return 0;
 }
 
@@ -333,39 +547,39 @@ static int op_memcpy(ctx *c) {
 static int op_bcast_sendrecv(ctx *c) {
 	int rc = 0;
 	if (c->rank == 0) {
-		put(c->sb, c->len, c->call, 0);
+		sput(c, c->sb, 0);
 		for (int i = 1; i < c->size && !rc; i++) rc = MPI_Send(c->sb, nb(c), MPI_BYTE, i, TAG, c->comm);
 		return rc;
 	}
 	rc = MPI_Recv(c->rb, nb(c), MPI_BYTE, 0, TAG, c->comm, MPI_STATUS_IGNORE);
-	if (!rc) chk(c, c->rb, c->len, 0);
+	if (!rc) rchk(c, c->rb, 0);
 	return rc;
 }
 
 static int op_gather_sendrecv(ctx *c) {
 	int rc = 0;
 	if (c->rank) {
-		put(c->sb, c->len, c->call, c->rank);
+		sput(c, c->sb, c->rank);
 		return MPI_Send(c->sb, nb(c), MPI_BYTE, 0, TAG, c->comm);
 	}
-	put(c->rb, c->len, c->call, 0); /* rank 0's own block */
+	sput(c, c->rb, 0); /* rank 0's own block */
 	for (int i = 1; i < c->size && !rc; i++)
-		rc = MPI_Recv(blk(c->rb, c, i), nb(c), MPI_BYTE, i, TAG, c->comm, MPI_STATUS_IGNORE);
-	if (!rc) chk_blocks(c, c->rb, -1);
+		rc = MPI_Recv(rblk(c, i), nb(c), MPI_BYTE, i, TAG, c->comm, MPI_STATUS_IGNORE);
+	if (!rc) chk_blocks(c, -1);
 	return rc;
 }
 
 static int op_gather_irecv(ctx *c) {
 	int rc = 0;
 	if (c->rank) {
-		put(c->sb, c->len, c->call, c->rank);
+		sput(c, c->sb, c->rank);
 		return MPI_Send(c->sb, nb(c), MPI_BYTE, 0, TAG, c->comm);
 	}
-	put(c->rb, c->len, c->call, 0);
+	sput(c, c->rb, 0);
 	for (int i = 1; i < c->size && !rc; i++)
-		rc = MPI_Irecv(blk(c->rb, c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[i - 1]);
+		rc = MPI_Irecv(rblk(c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[i - 1]);
 	if (!rc) rc = MPI_Waitall(c->size - 1, c->reqs, MPI_STATUSES_IGNORE);
-	if (!rc) chk_blocks(c, c->rb, -1);
+	if (!rc) chk_blocks(c, -1);
 	return rc;
 }
 
@@ -381,12 +595,12 @@ static int op_alltoall_isend_irecv(ctx *c) {
 	int rc = 0, n = 0;
 	put_blocks(c);
 	for (int i = 0; i < c->size && !rc; i++)
-		if (i != c->rank) rc = MPI_Irecv(blk(c->rb, c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[n++]);
+		if (i != c->rank) rc = MPI_Irecv(rblk(c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[n++]);
 	for (int i = 0; i < c->size && !rc; i++)
-		if (i != c->rank) rc = MPI_Isend(blk(c->sb, c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[n++]);
-	memcpy(blk(c->rb, c, c->rank), blk(c->sb, c, c->rank), c->len);
+		if (i != c->rank) rc = MPI_Isend(sblk(c, i), nb(c), MPI_BYTE, i, TAG, c->comm, &c->reqs[n++]);
+	memcpy(rblk(c, c->rank), sblk(c, c->rank), c->len);
 	if (!rc) rc = MPI_Waitall(n, c->reqs, MPI_STATUSES_IGNORE);
-	if (!rc) chk_blocks(c, c->rb, c->rank);
+	if (!rc) chk_blocks(c, c->rank);
 	return rc;
 }
 
@@ -400,8 +614,8 @@ static int worker(ctx *c) {
 		int rc = MPI_Recv(c->rb, nb(c), MPI_BYTE, 0, MPI_ANY_TAG, c->comm, &st);
 		if (rc || st.MPI_TAG == TAG_STOP) return rc;
 		int item = st.MPI_TAG - TAG_ITEM;
-		chk(c, c->rb, c->len, item);
-		put(c->sb, c->len, c->call, item + SKAMPI_MAXCHUNKS);
+		rchk(c, c->rb, item);
+		sput(c, c->sb, item + SKAMPI_MAXCHUNKS);
 		if ((rc = MPI_Send(c->sb, nb(c), MPI_BYTE, 0, st.MPI_TAG, c->comm))) return rc;
 	}
 }
@@ -410,7 +624,7 @@ static int worker(ctx *c) {
 static int give(ctx *c, smode m, int item, int w) {
 	MPI_Request rq;
 	int rc;
-	put(c->sb, c->len, c->call, item);
+	sput(c, c->sb, item);
 	c->widx[w] = item;
 	switch (m) {
 	case S_SSEND: return MPI_Ssend(c->sb, nb(c), MPI_BYTE, w, TAG_ITEM + item, c->comm);
@@ -429,7 +643,7 @@ static int stop_workers(ctx *c) {
 }
 
 /* got checks the result of worker w's item. */
-static void got(ctx *c, int w, unsigned char *m) { chk(c, m, c->len, c->widx[w] + SKAMPI_MAXCHUNKS); }
+static void got(ctx *c, int w, unsigned char *m) { rchk(c, m, c->widx[w] + SKAMPI_MAXCHUNKS); }
 
 /* static_rr deals item k to worker 1 + k mod W and collects in the same
  * order: with MPI_Recv from that worker (send modes), or with MPI_Wait on
@@ -438,17 +652,17 @@ static int static_rr(ctx *c, smode m, int waits) {
 	int W = c->size - 1, rc = 0;
 	for (int k = 0; k < c->chunks && k < W && !rc; k++) {
 		int w = 1 + k;
-		if (waits) rc = MPI_Irecv(blk(c->rb, c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w]);
+		if (waits) rc = MPI_Irecv(rblk(c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w]);
 		if (!rc) rc = give(c, m, k, w);
 	}
 	for (int k = 0; k < c->chunks && !rc; k++) {
 		int w = 1 + k % W;
 		rc = waits ? MPI_Wait(&c->reqs[w], MPI_STATUS_IGNORE)
-		           : MPI_Recv(blk(c->rb, c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE);
+		           : MPI_Recv(rblk(c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, MPI_STATUS_IGNORE);
 		if (rc) break;
-		got(c, w, blk(c->rb, c, w));
+		got(c, w, rblk(c, w));
 		if (k + W < c->chunks) {
-			if (waits) rc = MPI_Irecv(blk(c->rb, c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w]);
+			if (waits) rc = MPI_Irecv(rblk(c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w]);
 			if (!rc) rc = give(c, m, k + W, w);
 		}
 	}
@@ -462,7 +676,7 @@ static int dynamic(ctx *c, int waitany) {
 	int W = c->size - 1, rc = 0, next = 0, out = 0;
 	for (int w = 1; w <= W; w++) c->reqs[w - 1] = MPI_REQUEST_NULL;
 	for (int w = 1; w <= W && next < c->chunks && !rc; w++, next++, out++) {
-		if (waitany) rc = MPI_Irecv(blk(c->rb, c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w - 1]);
+		if (waitany) rc = MPI_Irecv(rblk(c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w - 1]);
 		if (!rc) rc = give(c, S_SEND, next, w);
 	}
 	while (out > 0 && !rc) {
@@ -472,14 +686,14 @@ static int dynamic(ctx *c, int waitany) {
 			w++;
 		} else {
 			MPI_Status st;
-			rc = MPI_Recv(blk(c->rb, c, 0), nb(c), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, c->comm, &st);
+			rc = MPI_Recv(rblk(c, 0), nb(c), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, c->comm, &st);
 			w = st.MPI_SOURCE;
 		}
 		if (rc) break;
-		got(c, w, blk(c->rb, c, waitany ? w : 0));
+		got(c, w, rblk(c, waitany ? w : 0));
 		out--;
 		if (next < c->chunks) {
-			if (waitany) rc = MPI_Irecv(blk(c->rb, c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w - 1]);
+			if (waitany) rc = MPI_Irecv(rblk(c, w), nb(c), MPI_BYTE, w, MPI_ANY_TAG, c->comm, &c->reqs[w - 1]);
 			if (!rc) rc = give(c, S_SEND, next++, w);
 			out++;
 		}
@@ -525,6 +739,18 @@ static int op_buffer_attach(ctx *c) {
 	return rc ? rc : MPI_Buffer_detach(&p, &n);
 }
 
+static int type_build(const int64_t **pc, const int64_t *end, MPI_Datatype *t, int depth);
+
+/* type-create: build the send type from its program, commit it, free it. */
+static int op_type_create(ctx *c) {
+	MPI_Datatype t;
+	const int64_t *pc = c->ty->s.prog;
+	int rc = type_build(&pc, pc + c->ty->s.nprog, &t, 0);
+	if (!rc) rc = MPI_Type_commit(&t);
+	if (!rc) rc = MPI_Type_free(&t);
+	return rc;
+}
+
 /* ---- the table and the timed loop ---- */
 
 typedef int (*opfn)(ctx *);
@@ -558,16 +784,17 @@ static const optab ops[SKAMPI_NOPS] = {
 	{"mw-bsend", op_mw_bsend, 1, 1},
 	OP("wtime", op_wtime), OP("comm-rank", op_comm_rank), OP("comm-size", op_comm_size),
 	OP("iprobe", op_iprobe), OP("buffer-attach", op_buffer_attach),
+	OP("type-create", op_type_create),
 };
 
 const char *skampi_op_name(int i) { return i >= 0 && i < SKAMPI_NOPS ? ops[i].name : ""; }
 
 int skampi_op_blocks(int i) { return i >= 0 && i < SKAMPI_NOPS ? ops[i].blocks : 0; }
 
-/* The bytes one call of operation op uses of each buffer on any rank: the
- * message, or one block per process of the communicator. */
-static int64_t footprint(int op, int64_t len, int size) {
-	return ops[op].blocks && size > 1 ? len * size : len;
+/* foot is the bytes one call uses of a buffer whose messages lie as l:
+ * the message, or one block per process of the communicator. */
+static int64_t foot(int op, const lay *l, int size) {
+	return ops[op].blocks && size > 1 ? (size - 1) * l->stride + l->span : l->span;
 }
 
 /* wait_until spins until the corrected clock reaches t, yielding the
@@ -609,10 +836,11 @@ static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double *start,
                 double *end, double *window, double *first) {
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
-	int64_t foot = (footprint(b->op, b->len, c->size) + 63) & ~(int64_t)63;
-	if (foot == 0) foot = 64;
+	int64_t fp = foot(b->op, &c->sl, c->size), fr = foot(b->op, &c->rl, c->size);
+	int64_t slot_len = ((fp > fr ? fp : fr) + 63) & ~(int64_t)63;
+	if (slot_len == 0) slot_len = 64;
 	int64_t cyc = b->span > 0 && b->span < b->buflen ? b->span : b->buflen;
-	int64_t slots = cyc / foot > 0 ? cyc / foot : 1, slot = c->call % slots;
+	int64_t slots = cyc / slot_len > 0 ? cyc / slot_len : 1, slot = c->call % slots;
 	double t0 = 0, w = 0;
 	int rc = b->window_sync ? schedule(b, c, &t0, &w) : 0;
 	*window = w;
@@ -628,10 +856,11 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		double s = MPI_Wtime();
 		for (int i = 0; i < b->calls && !rc; i++, c->call++) {
 			if (b->cycle) { /* call n of the point uses slot n mod slots */
-				c->sb = b->sbuf + slot * foot;
-				c->rb = b->rbuf + slot * foot;
+				c->sb = b->sbuf + slot * slot_len;
+				c->rb = b->rbuf + slot * slot_len;
 				if (++slot == slots) slot = 0;
 			}
+			if (c->full) memset(c->rb, HOLE, c->rfoot);
 			rc = fn(c);
 		}
 		double e = MPI_Wtime();
@@ -642,40 +871,235 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 	return rc;
 }
 
+/* side_lay is the layout of a message of side s. */
+static lay side_lay(const skampi_side *s) {
+	const int64_t *r = s->runs;
+	int64_t n = s->nruns, c = s->count, last_run = 2 * (n - 1);
+	lay l = {r, n, c, s->ext, c * s->ext, (c - 1) * s->ext + r[last_run] + r[last_run + 1],
+	         r[0], (c - 1) * s->ext + r[last_run] + r[last_run + 1] - 1};
+	for (int64_t k = 0; k < n; k++) /* the span ends at the highest byte, in any order */
+		if ((c - 1) * s->ext + r[2 * k] + r[2 * k + 1] > l.span) l.span = (c - 1) * s->ext + r[2 * k] + r[2 * k + 1];
+	return l;
+}
+
+/* layouts sets the ctx's layouts and scratch for the batch's method. */
+static int layouts(const skampi_batch_t *b, ctx *c) {
+	c->plain[0] = 0;
+	c->plain[1] = b->len;
+	lay plain = {c->plain, 1, 1, b->len, b->len, b->len, 0, b->len > 0 ? b->len - 1 : 0};
+	c->sl = c->rl = plain;
+	c->wlen = b->len;
+	c->method = b->types ? b->method : SKAMPI_CONTIG;
+	c->ty = b->types;
+	if (c->method == SKAMPI_CONTIG) return 0;
+	c->sl = side_lay(&b->types->s);
+	c->rl = side_lay(&b->types->r);
+	if (c->method == SKAMPI_DATATYPE) return 0;
+	int n = 0, rc = 0;
+	if (c->method == SKAMPI_PACK) {
+		rc = MPI_Pack_size((int)b->types->s.count, b->types->s.type, c->comm, &n);
+		c->wlen = n > b->len ? n : b->len;
+	}
+	int64_t blocks = ops[b->op].blocks ? c->size : 1;
+	c->stmp = malloc(blocks * c->wlen + 1);
+	c->rtmp = malloc(blocks * c->wlen + 1);
+	return rc ? rc : c->stmp && c->rtmp ? 0 : MPI_ERR_NO_MEM;
+}
+
+/* attach attaches the buffer of a buffered-send operation. */
+static int attach(const skampi_batch_t *b, ctx *c, void **att) {
+	int64_t attlen = 2 * (c->wlen + MPI_BSEND_OVERHEAD) * (int64_t)c->size;
+	*att = NULL;
+	if (!ops[b->op].bsend) return 0;
+	if (attlen > 0x7fffffff) return MPI_ERR_BUFFER;
+	*att = malloc(attlen);
+	return MPI_Buffer_attach(*att, (int)attlen);
+}
+
+static int detach(void *att) {
+	void *p;
+	int n;
+	if (!att) return 0;
+	int rc = MPI_Buffer_detach(&p, &n);
+	free(att);
+	return rc;
+}
+
 int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end,
                  double *window, double *first, skampi_fault *f) {
 	if (b->op < 0 || b->op >= SKAMPI_NOPS || b->chunks > SKAMPI_MAXCHUNKS) return MPI_ERR_ARG;
+	if (ops[b->op].fn == op_type_create && !b->types) return MPI_ERR_TYPE;
 	ctx c = {.comm = MPI_Comm_f2c(b->comm), .len = b->len, .chunks = b->chunks, .sb = b->sbuf,
-	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject};
+	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full};
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
-	if (rc) return rc;
-	if (footprint(b->op, b->len, c.size) > b->buflen) return MPI_ERR_BUFFER;
+	if (!rc) rc = layouts(b, &c);
+	c.rfoot = foot(b->op, &c.rl, c.size);
+	if (!rc && (foot(b->op, &c.sl, c.size) > b->buflen || c.rfoot > b->buflen)) rc = MPI_ERR_BUFFER;
 	/* the v-variants' displacements, i·len, are ints */
-	if (ops[b->op].blocks && (int64_t)(c.size - 1) * b->len > INT_MAX) return MPI_ERR_COUNT;
+	if (!rc && ops[b->op].blocks && (int64_t)(c.size - 1) * b->len > INT_MAX) rc = MPI_ERR_COUNT;
 	c.counts = malloc(sizeof(int) * c.size);
 	c.displs = malloc(sizeof(int) * c.size);
 	c.widx = malloc(sizeof(int) * c.size);
 	c.reqs = malloc(sizeof(MPI_Request) * 2 * c.size);
 	void *att = NULL;
-	int64_t attlen = 2 * (b->len + MPI_BSEND_OVERHEAD) * (int64_t)c.size;
-	if (ops[b->op].bsend && attlen > 0x7fffffff) rc = MPI_ERR_BUFFER;
-	else if (ops[b->op].bsend) {
-		att = malloc(attlen);
-		rc = MPI_Buffer_attach(att, (int)attlen);
-	}
+	if (!rc) rc = attach(b, &c, &att);
 	if (!rc) rc = reps(b, &c, ops[b->op].fn, arrive, start, end, window, first);
-	if (att) {
-		void *p;
-		int n;
-		int rc2 = MPI_Buffer_detach(&p, &n);
-		if (!rc) rc = rc2;
-		free(att);
-	}
+	int rc2 = detach(att);
+	if (!rc) rc = rc2;
 	free(c.counts);
 	free(c.displs);
 	free(c.widx);
 	free(c.reqs);
+	free(c.stmp);
+	free(c.rtmp);
+	return rc;
+}
+
+/* ---- datatypes ---- */
+
+static int base_of(MPI_Datatype t) {
+	return t == MPI_BYTE || t == MPI_CHAR || t == MPI_INT || t == MPI_FLOAT || t == MPI_DOUBLE;
+}
+
+static const MPI_Datatype *base_type(int64_t kind) {
+	static MPI_Datatype t[5];
+	t[0] = MPI_BYTE, t[1] = MPI_CHAR, t[2] = MPI_INT, t[3] = MPI_FLOAT, t[4] = MPI_DOUBLE;
+	return kind >= 0 && kind < 5 ? &t[kind] : NULL;
+}
+
+/* ints reads n numbers of the program into an int array (freed by the
+ * caller); NULL when the program ends early or a number passes an int. */
+static int *ints(const int64_t **pc, const int64_t *end, int64_t n) {
+	if (n < 0 || n > end - *pc) return NULL;
+	int *out = malloc(sizeof(int) * (n > 0 ? n : 1));
+	for (int64_t i = 0; out && i < n; i++) {
+		if ((*pc)[i] < 0 || (*pc)[i] > INT_MAX) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (int)(*pc)[i];
+	}
+	*pc += n;
+	return out;
+}
+
+/* type_struct builds a struct node: n, lb, extent, counts, byte
+ * displacements, then n inner types; it is resized to lb and extent. */
+static int type_struct(const int64_t **pc, const int64_t *end, MPI_Datatype *t, int depth) {
+	if (end - *pc < 3) return MPI_ERR_TYPE;
+	int64_t n = (*pc)[0], lb = (*pc)[1], ext = (*pc)[2];
+	*pc += 3;
+	int *bl = ints(pc, end, n), *d = ints(pc, end, n), rc = 0, made = 0;
+	MPI_Aint *disp = calloc(n > 0 ? n : 1, sizeof(MPI_Aint));
+	MPI_Datatype *in = calloc(n > 0 ? n : 1, sizeof(MPI_Datatype)), raw;
+	if (!bl || !d || !disp || !in) rc = MPI_ERR_TYPE;
+	for (int64_t i = 0; i < n && !rc; i++, made++) {
+		disp[i] = d[i];
+		rc = type_build(pc, end, &in[i], depth + 1);
+	}
+	if (!rc) rc = MPI_Type_create_struct((int)n, bl, disp, in, &raw);
+	if (!rc) rc = MPI_Type_create_resized(raw, lb, ext, t);
+	if (!rc) rc = MPI_Type_free(&raw);
+	for (int i = 0; i < made; i++)
+		if (!base_of(in[i])) MPI_Type_free(&in[i]);
+	free(bl), free(d), free(disp), free(in);
+	return rc;
+}
+
+/* type_build builds (not commits) the type whose program starts at *pc
+ * (skampi.Program), advancing *pc past it. */
+static int type_build(const int64_t **pc, const int64_t *end, MPI_Datatype *t, int depth) {
+	if (depth > 64 || end - *pc < 2) return MPI_ERR_TYPE;
+	int64_t ctor = *(*pc)++;
+	if (ctor == 0) {
+		const MPI_Datatype *b = base_type(*(*pc)++);
+		if (!b) return MPI_ERR_TYPE;
+		*t = *b;
+		return 0;
+	}
+	if (ctor == 6) return type_struct(pc, end, t, depth);
+	int64_t nargs = ctor == 1 ? 1 : ctor <= 3 ? 3 : ctor == 8 ? 2 : 1;
+	if (end - *pc < nargs) return MPI_ERR_TYPE;
+	const int64_t *a = *pc;
+	*pc += nargs;
+	int *x = NULL, *y = NULL, *z = NULL, rc = 0;
+	int64_t n = a[0];
+	switch (ctor) { /* the lists of indexed, indexed-block and subarray */
+	case 4: x = ints(pc, end, n), y = ints(pc, end, n); break;
+	case 5: x = ints(pc, end, 1), y = ints(pc, end, n); break;
+	case 7: x = ints(pc, end, n), y = ints(pc, end, n), z = ints(pc, end, n); break;
+	}
+	MPI_Datatype in;
+	rc = type_build(pc, end, &in, depth + 1);
+	if (!rc) switch (ctor) {
+		case 1: rc = MPI_Type_contiguous((int)a[0], in, t); break;
+		case 2: rc = MPI_Type_vector((int)a[0], (int)a[1], (int)a[2], in, t); break;
+		case 3: rc = MPI_Type_create_hvector((int)a[0], (int)a[1], (MPI_Aint)a[2], in, t); break;
+		case 4: rc = x && y ? MPI_Type_indexed((int)n, x, y, in, t) : MPI_ERR_TYPE; break;
+		case 5: rc = x && y ? MPI_Type_create_indexed_block((int)n, x[0], y, in, t) : MPI_ERR_TYPE; break;
+		case 7: rc = x && y && z ? MPI_Type_create_subarray((int)n, x, y, z, MPI_ORDER_C, in, t) : MPI_ERR_TYPE; break;
+		case 8: rc = MPI_Type_create_resized(in, (MPI_Aint)a[0], (MPI_Aint)a[1], t); break;
+		default: rc = MPI_ERR_TYPE;
+		}
+	if (!rc && !base_of(in)) MPI_Type_free(&in);
+	free(x), free(y), free(z);
+	return rc;
+}
+
+static int build_side(skampi_side *s, const int64_t *prog, int64_t nprog, const int64_t *runs,
+                      int64_t nruns, int64_t count, int64_t ext) {
+	s->prog = malloc(sizeof(int64_t) * (nprog > 0 ? nprog : 1));
+	s->runs = malloc(sizeof(int64_t) * 2 * (nruns > 0 ? nruns : 1));
+	if (!s->prog || !s->runs || nruns < 1) return MPI_ERR_NO_MEM;
+	memcpy(s->prog, prog, sizeof(int64_t) * nprog);
+	memcpy(s->runs, runs, sizeof(int64_t) * 2 * nruns);
+	s->nprog = nprog;
+	s->nruns = nruns;
+	s->count = count;
+	s->ext = ext;
+	const int64_t *pc = s->prog;
+	int rc = type_build(&pc, pc + nprog, &s->type, 0);
+	if (!rc && pc != s->prog + nprog) rc = MPI_ERR_TYPE;
+	if (!rc && base_of(s->type)) rc = MPI_Type_dup(s->type, &s->type); /* freed like the rest */
+	return rc ? rc : MPI_Type_commit(&s->type);
+}
+
+int skampi_types_new(const int64_t *prog[2], const int64_t nprog[2], const int64_t *runs[2],
+                     const int64_t nruns[2], const int64_t count[2], const int64_t ext[2],
+                     skampi_types **out) {
+	skampi_types *t = calloc(1, sizeof *t);
+	if (!t) return MPI_ERR_NO_MEM;
+	t->s.type = t->r.type = MPI_DATATYPE_NULL;
+	int rc = build_side(&t->s, prog[0], nprog[0], runs[0], nruns[0], count[0], ext[0]);
+	if (!rc) rc = build_side(&t->r, prog[1], nprog[1], runs[1], nruns[1], count[1], ext[1]);
+	if (rc) {
+		skampi_types_free(t);
+		t = NULL;
+	}
+	*out = t;
+	return rc;
+}
+
+void skampi_types_free(skampi_types *t) {
+	if (!t) return;
+	skampi_side *sides[2] = {&t->s, &t->r};
+	for (int i = 0; i < 2; i++) {
+		if (sides[i]->type != MPI_DATATYPE_NULL) MPI_Type_free(&sides[i]->type);
+		free(sides[i]->prog);
+		free(sides[i]->runs);
+	}
+	free(t);
+}
+
+int skampi_type_info(const skampi_types *t, int side, int64_t info[5]) {
+	MPI_Datatype d = side ? t->r.type : t->s.type;
+	MPI_Aint lb, ext, tlb, text;
+	int size;
+	int rc = MPI_Type_size(d, &size);
+	if (!rc) rc = MPI_Type_get_extent(d, &lb, &ext);
+	if (!rc) rc = MPI_Type_get_true_extent(d, &tlb, &text);
+	info[0] = size, info[1] = lb, info[2] = ext, info[3] = tlb, info[4] = text;
 	return rc;
 }
 

@@ -1,6 +1,9 @@
 package mpi
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // A Batch is one call of the SKaMPI loop: Reps repetitions of one
 // operation on this rank, each of Calls calls (see skampi.h).
@@ -22,10 +25,95 @@ type Batch struct {
 	Cycle           bool  // call n of the point uses the n-th part of the buffers, round them
 	Span            int64 // Cycle: over the first Span bytes of each buffer (0: all of it)
 	Seq             int64 // calls of the point before this batch
-	Inject          bool  // corrupt the first received message (tests only)
 	Yield           bool  // yield the processor while waiting (oversubscribed nodes)
 	Passive         bool  // window mode: this rank only answers and does not wait for the windows
+	// Types are a typed point's datatypes (nil: bytes), Method how its
+	// messages travel (MethodContig for untyped points).
+	Types  *Types
+	Method Method
+	Full   bool // stamp and check every byte of every message and the holes of the layout
+	// Inject is a test's fault: InjectByte corrupts the first received
+	// message, InjectLayout skews one run in manual unpacking.
+	Inject Inject
 }
+
+// A Method is how a typed message travels (SKAMPI_CONTIG… in skampi.h).
+type Method int
+
+const (
+	MethodContig   Method = iota // the payload as contiguous bytes
+	MethodDatatype               // the derived datatype handed to MPI
+	MethodPack                   // MPI_Pack, MPI_PACKED, MPI_Unpack
+	MethodManual                 // a copy loop into contiguous bytes and back
+)
+
+// An Inject is a fault a test asks a batch to make.
+type Inject int
+
+const (
+	InjectNone   Inject = iota
+	InjectByte          // corrupt the first received message
+	InjectLayout        // the manual method's unpacking puts the middle run of a message a byte too far
+)
+
+// A TypeSide is one side (send or receive) of a typed point: the
+// program its datatype is built from (skampi.Program), its runs of data
+// as (offset, bytes) pairs in typemap order, the instances per message
+// and the bytes between them.
+type TypeSide struct {
+	Prog   []int64
+	Runs   []int64
+	Count  int64
+	Extent int64
+}
+
+// TypeInfo is what MPI says of a committed datatype.
+type TypeInfo struct {
+	Size, LB, Extent, TrueLB, TrueExtent int64
+}
+
+// Types are the committed datatypes of a typed point (C memory; Free
+// them after the point).
+type Types struct{ p unsafe.Pointer }
+
+// The C side of typed points (skampi_cgo.go); nil without MPI.
+var (
+	newTypes  func(send, recv TypeSide) (*Types, error)
+	freeTypes func(t *Types)
+	typeInfo  func(t *Types, side int) (TypeInfo, error)
+)
+
+// NewTypes builds and commits the datatypes of both sides.
+func NewTypes(send, recv TypeSide) (*Types, error) {
+	if newTypes == nil {
+		return nil, ErrNoMPI
+	}
+	for _, s := range []TypeSide{send, recv} {
+		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > MaxInt || s.Extent < 1 {
+			return nil, fmt.Errorf("skampi types: a side of %d runs, %d instances of extent %d", len(s.Runs)/2, s.Count, s.Extent)
+		}
+	}
+	return newTypes(send, recv)
+}
+
+// Free releases the datatypes (nil is fine).
+func (t *Types) Free() {
+	if t != nil && t.p != nil && freeTypes != nil {
+		freeTypes(t)
+		t.p = nil
+	}
+}
+
+// Info is MPI's view of side 0 (send) or 1 (receive).
+func (t *Types) Info(side int) (TypeInfo, error) {
+	if typeInfo == nil {
+		return TypeInfo{}, ErrNoMPI
+	}
+	return typeInfo(t, side)
+}
+
+// MaxInt is the largest C int.
+const MaxInt = 1<<31 - 1
 
 // Times are what a batch measured on this rank, per repetition, in
 // seconds on the corrected clock.

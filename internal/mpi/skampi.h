@@ -8,7 +8,7 @@
 
 /* The number of operations; skampi_op_name names them in the order of
  * skampi.Ops (a Go test checks the names). */
-#define SKAMPI_NOPS 45
+#define SKAMPI_NOPS 46
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */
@@ -16,6 +16,40 @@ int skampi_op_blocks(int i);
 
 /* The most work items of a master-worker repetition (they travel in tags). */
 #define SKAMPI_MAXCHUNKS 30000
+
+/* How a typed message travels (docs/skampi.md, "Datatypes"). */
+enum {
+	SKAMPI_CONTIG = 0, /* the payload as contiguous bytes (every untyped point) */
+	SKAMPI_DATATYPE,   /* the derived datatype handed to MPI */
+	SKAMPI_PACK,       /* MPI_Pack, contiguous MPI_PACKED, MPI_Unpack */
+	SKAMPI_MANUAL      /* a copy loop over the runs into contiguous bytes and back */
+};
+
+/* One side (send or receive) of a typed point: its committed datatype,
+ * the program it was built from, its runs of data in typemap order as
+ * (offset, bytes) pairs, and the layout of one message. */
+typedef struct {
+	MPI_Datatype type;
+	int64_t *prog, nprog;
+	int64_t *runs, nruns;
+	int64_t count; /* instances per message */
+	int64_t ext;   /* bytes between instances */
+} skampi_side;
+
+typedef struct {
+	skampi_side s, r;
+} skampi_types;
+
+/* skampi_types_new builds and commits both sides' datatypes from their
+ * programs (skampi.Program) and copies the runs; count and ext are per
+ * side. */
+int skampi_types_new(const int64_t *prog[2], const int64_t nprog[2], const int64_t *runs[2],
+                     const int64_t nruns[2], const int64_t count[2], const int64_t ext[2],
+                     skampi_types **out);
+void skampi_types_free(skampi_types *t);
+/* skampi_type_info writes MPI's size, lb, extent, true lb and true extent
+ * of side (0 send, 1 receive). */
+int skampi_type_info(const skampi_types *t, int side, int64_t info[5]);
 
 /* One batch of repetitions of one operation on this rank. */
 typedef struct {
@@ -34,11 +68,15 @@ typedef struct {
 	int cycle;        /* 1: call n of the point uses the n-th part of the buffers, round them */
 	int64_t span;     /* cycle: over the first span bytes of each buffer (0: all of it) */
 	int64_t seq;      /* calls of the point before this batch (validation) */
-	int inject;       /* corrupt the first received message (tests only) */
+	int inject;       /* tests only: 1 corrupts the first received message; 2 makes the
+	                     manual method's unpacking put one run of each message a byte too far */
 	int yield;        /* yield the processor while waiting for a window */
 	int passive;      /* window mode: this rank only answers, so it does not wait for the
 	                     windows (a ping-pong responder, a master-worker worker) */
 	int nosync;       /* without window_sync: nothing before a repetition (else a barrier) */
+	const skampi_types *types; /* typed points: the datatypes (NULL: bytes) */
+	int method;       /* SKAMPI_CONTIG, _DATATYPE, _PACK or _MANUAL */
+	int full;         /* stamp and check every byte of every message, and the holes */
 } skampi_batch_t;
 
 /* The first validation failure a rank saw in a batch. */

@@ -7,9 +7,12 @@ package mpi
 */
 import "C"
 
+import "unsafe"
+
 func init() {
 	runBatch, pairRTT, clockOffset = cRunBatch, cPairRTT, cClockOffset
 	timerCosts, wtimeGlobal = cTimerCosts, cWtimeGlobal
+	newTypes, freeTypes, typeInfo = cNewTypes, cFreeTypes, cTypeInfo
 }
 
 func cbool(b bool) C.int {
@@ -25,8 +28,11 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		window_sync: cbool(b.Window), offset: C.double(b.Offset), window: C.double(b.WindowLen),
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
 		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), span: C.int64_t(b.Span), seq: C.int64_t(b.Seq),
-		inject: cbool(b.Inject), yield: cbool(b.Yield),
-		passive: cbool(b.Passive), nosync: cbool(b.NoSync)}
+		inject: C.int(b.Inject), yield: cbool(b.Yield),
+		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full)}
+	if b.Types != nil {
+		cb.types = (*C.skampi_types)(b.Types.p)
+	}
 	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}
 	var w, t0 C.double
 	var f C.skampi_fault
@@ -38,6 +44,37 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 	fault := SkampiFault{Count: int64(f.count), Call: int64(f.call), Sender: int(f.sender),
 		At: int64(f.at), Expect: int(f.expect), Got: int(f.got)}
 	return t, fault, mpiErr("SKaMPI loop ("+cSkampiOp(b.Op)+")", rc)
+}
+
+func cNewTypes(send, recv TypeSide) (*Types, error) {
+	var prog, runs [2]*C.int64_t
+	var nprog, nruns, count, ext [2]C.int64_t
+	for i, s := range []TypeSide{send, recv} {
+		p, freeP := cI64(s.Prog)
+		defer freeP()
+		r, freeR := cI64(s.Runs)
+		defer freeR()
+		prog[i], runs[i] = p, r
+		nprog[i], nruns[i], count[i], ext[i] = C.int64_t(len(s.Prog)), C.int64_t(len(s.Runs)/2), C.int64_t(s.Count), C.int64_t(s.Extent)
+	}
+	var out *C.skampi_types
+	rc := onMain(func() C.int {
+		return C.skampi_types_new(&prog[0], &nprog[0], &runs[0], &nruns[0], &count[0], &ext[0], &out)
+	})
+	if err := mpiErr("building the datatypes of a point", rc); err != nil {
+		return nil, err
+	}
+	return &Types{p: unsafe.Pointer(out)}, nil
+}
+
+func cFreeTypes(t *Types) {
+	onMain(func() int { C.skampi_types_free((*C.skampi_types)(t.p)); return 0 })
+}
+
+func cTypeInfo(t *Types, side int) (TypeInfo, error) {
+	var v [5]C.int64_t
+	rc := onMain(func() C.int { return C.skampi_type_info((*C.skampi_types)(t.p), C.int(side), &v[0]) })
+	return TypeInfo{int64(v[0]), int64(v[1]), int64(v[2]), int64(v[3]), int64(v[4])}, mpiErr("MPI_Type_get_extent", rc)
 }
 
 func cPairRTT(c Comm, partner int, initiator bool, rounds int) (float64, error) {

@@ -28,6 +28,7 @@ const (
 	KeyClock    = "skampi-clock"         // global (MPI_WTIME_IS_GLOBAL) or offsets
 	KeyOffsets  = "skampi-offsets-us"    // clock offsets to rank 0: min median max, µs
 	KeyOffsetEr = "skampi-offset-err-us" // the largest half round trip of the offset estimates, µs
+	KeyTypes    = "skampi-types-"        // prefix of a typed suite's line: its layouts (Suite.TypeLine)
 )
 
 // Values of the fields sync and cache of a suite.
@@ -99,15 +100,20 @@ type Point struct {
 	Pair   string // ping-pong: PairMax or PairMin
 	Procs  int    // collective, master-worker: processes; simple: 1
 	Chunks int    // master-worker: work items per repetition
-	Len    int64  // bytes; 0 for operations without a length
+	Len    int64  // bytes; 0 for operations without a length (a typed suite's: the payload)
+	Method string // typed suites: how the messages travel (MethodNames); "" otherwise
 }
 
-// Name is the point's sub-benchmark name: suite=<name>, op=<name>, then pair=<max|min>
+// Name is the point's sub-benchmark name: suite=<name>, op=<name>, then
+// method=<method> (typed suites), then pair=<max|min>
 // (ping-pong) or procs=<p>, then chunks=<c> (master-worker), then
 // L=<bytes> where the operation has a length.
 func (p Point) Name() string {
 	o := Ops[p.Op]
 	parts := []string{"suite=" + p.Suite, "op=" + o.Name}
+	if p.Method != "" {
+		parts = append(parts, "method="+p.Method)
+	}
 	switch o.Pattern {
 	case PingPong:
 		parts = append(parts, "pair="+p.Pair)

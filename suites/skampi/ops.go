@@ -68,35 +68,37 @@ type Op struct {
 	// Blocks marks an operation whose buffers hold one block of the
 	// length per process of the communicator (Footprint).
 	Blocks bool
+	// Typed marks an operation that takes a typed suite's datatypes.
+	Typed bool
 }
 
 // Ops is the operation table, in the order of the C table.
 var Ops = []Op{
-	{Name: "send-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "send-recv-anytag", Pattern: PingPong, Call: "MPI_Send / MPI_Recv(MPI_ANY_TAG)", Vary: VaryLength, Elem: 1},
-	{Name: "send-irecv", Pattern: PingPong, Call: "MPI_Send / MPI_Irecv posted before, MPI_Wait", Vary: VaryLength, Elem: 1},
-	{Name: "send-iprobe-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Iprobe until found, MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "ssend-recv", Pattern: PingPong, Call: "MPI_Ssend / MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "isend-recv", Pattern: PingPong, Call: "MPI_Isend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "issend-recv", Pattern: PingPong, Call: "MPI_Issend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "bsend-recv", Pattern: PingPong, Call: "MPI_Bsend (buffer attached) / MPI_Recv", Vary: VaryLength, Elem: 1},
-	{Name: "sendrecv", Pattern: PingPong, Call: "MPI_Sendrecv on both sides", Vary: VaryLength, Elem: 1, Exchange: true},
-	{Name: "sendrecv-replace", Pattern: PingPong, Call: "MPI_Sendrecv_replace on both sides", Vary: VaryLength, Elem: 1, Exchange: true},
+	{Name: "send-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "send-recv-anytag", Pattern: PingPong, Call: "MPI_Send / MPI_Recv(MPI_ANY_TAG)", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "send-irecv", Pattern: PingPong, Call: "MPI_Send / MPI_Irecv posted before, MPI_Wait", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "send-iprobe-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Iprobe until found, MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "ssend-recv", Pattern: PingPong, Call: "MPI_Ssend / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "isend-recv", Pattern: PingPong, Call: "MPI_Isend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "issend-recv", Pattern: PingPong, Call: "MPI_Issend, MPI_Wait / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "bsend-recv", Pattern: PingPong, Call: "MPI_Bsend (buffer attached) / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
+	{Name: "sendrecv", Pattern: PingPong, Call: "MPI_Sendrecv on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Typed: true},
+	{Name: "sendrecv-replace", Pattern: PingPong, Call: "MPI_Sendrecv_replace on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Typed: true},
 
 	{Name: "barrier", Pattern: Collective, Call: "MPI_Barrier", Vary: VaryProcs, Elem: 1},
-	{Name: "bcast", Pattern: Collective, Call: "MPI_Bcast from rank 0", Vary: VaryLength | VaryProcs, Elem: 1},
+	{Name: "bcast", Pattern: Collective, Call: "MPI_Bcast from rank 0", Vary: VaryLength | VaryProcs, Elem: 1, Typed: true},
 	{Name: "reduce", Pattern: Collective, Call: "MPI_Reduce (MPI_FLOAT, MPI_SUM) to rank 0", Vary: VaryLength | VaryProcs, Elem: 4},
 	{Name: "allreduce", Pattern: Collective, Call: "MPI_Allreduce (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
 	{Name: "reduce-scatter-block", Pattern: Collective, Call: "MPI_Reduce_scatter_block (MPI_FLOAT, MPI_SUM), L per process", Vary: VaryLength | VaryProcs, Elem: 4, Blocks: true},
 	{Name: "scan", Pattern: Collective, Call: "MPI_Scan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
 	{Name: "exscan", Pattern: Collective, Call: "MPI_Exscan (MPI_FLOAT, MPI_SUM)", Vary: VaryLength | VaryProcs, Elem: 4},
-	{Name: "gather", Pattern: Collective, Call: "MPI_Gather to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "gather", Pattern: Collective, Call: "MPI_Gather to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true, Typed: true},
 	{Name: "gatherv", Pattern: Collective, Call: "MPI_Gatherv to rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
-	{Name: "scatter", Pattern: Collective, Call: "MPI_Scatter from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "scatter", Pattern: Collective, Call: "MPI_Scatter from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true, Typed: true},
 	{Name: "scatterv", Pattern: Collective, Call: "MPI_Scatterv from rank 0, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
-	{Name: "allgather", Pattern: Collective, Call: "MPI_Allgather, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "allgather", Pattern: Collective, Call: "MPI_Allgather, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true, Typed: true},
 	{Name: "allgatherv", Pattern: Collective, Call: "MPI_Allgatherv, L per process", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
-	{Name: "alltoall", Pattern: Collective, Call: "MPI_Alltoall, L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "alltoall", Pattern: Collective, Call: "MPI_Alltoall, L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true, Typed: true},
 	{Name: "alltoallv", Pattern: Collective, Call: "MPI_Alltoallv, L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
 	{Name: "comm-split", Pattern: Collective, Call: "MPI_Comm_split (one colour; freed after the repetition)", Vary: VaryProcs, Elem: 1},
 	{Name: "comm-dup", Pattern: Collective, Call: "MPI_Comm_dup (freed after the repetition)", Vary: VaryProcs, Elem: 1},
@@ -120,6 +122,7 @@ var Ops = []Op{
 	{Name: "comm-size", Pattern: Simple, Call: "MPI_Comm_size"},
 	{Name: "iprobe", Pattern: Simple, Call: "MPI_Iprobe that finds nothing"},
 	{Name: "buffer-attach", Pattern: Simple, Call: "MPI_Buffer_attach, MPI_Buffer_detach"},
+	{Name: "type-create", Pattern: Simple, Call: "MPI_Type_* building the send type, MPI_Type_commit, MPI_Type_free", Typed: true},
 }
 
 // OpIndex returns the index of the named operation in Ops, or -1.

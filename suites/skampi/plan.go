@@ -69,7 +69,7 @@ const (
 // the linear references, a send per process, take minutes a call).
 func (s *Suite) leaveOut(p Point) int {
 	switch {
-	case s.MaxBuffer > 0 && max(Footprint(p.Op, p.Len, p.Procs), Attach(p.Op, p.Len, p.Procs)) > s.MaxBuffer:
+	case s.MaxBuffer > 0 && max(s.Footprint(p), Attach(p.Op, p.Len, p.Procs)) > s.MaxBuffer:
 		return overCap
 	case s.Rule.Budget > 0 && Nominal.CallTime(p) > s.Rule.Budget:
 		return overTime
@@ -80,7 +80,7 @@ func (s *Suite) leaveOut(p Point) int {
 // BufferNeed is the bytes of each buffer (send and receive) a point needs:
 // its footprint, and for a cold cache the bytes its calls cycle over.
 func (s *Suite) BufferNeed(p Point) int64 {
-	foot := Footprint(p.Op, p.Len, p.Procs)
+	foot := s.Footprint(p)
 	if !Cold(s.Cache, Ops[p.Op].Pattern) {
 		return max(foot, 1)
 	}
@@ -122,10 +122,14 @@ func (m Model) CallTime(p Point) float64 {
 	case MasterWorker:
 		return float64(p.Chunks) * 2 * msg
 	case Simple:
-		if o.Name == "buffer-attach" {
+		switch o.Name {
+		case "buffer-attach", "type-create":
 			return 1e-6
 		}
 		return 50e-9
+	}
+	if p.Method == MethodPack || p.Method == MethodManual { // the copies on both sides
+		msg += 2 * float64(p.Len) / m.Copy
 	}
 	switch o.Name {
 	case "barrier":
@@ -207,7 +211,7 @@ func (m Model) PlanCurve(c Curve) PlannedCurve {
 type Memory struct {
 	Buffer    int64 // each of the two buffers: the largest BufferNeed of the plan
 	Widest    Point // a point that needs Buffer
-	Attach    int64 // the largest attached buffer of a buffered send
+	Attach    int64 // the largest attached buffer of a buffered send, or scratch of a pack or manual point
 	Tables    int64 // every process's tables that grow with the processes
 	Root      int64 // rank 0's tables on top
 	Base      int64 // the process without the suite: Go's runtime, the MPI library
@@ -233,7 +237,7 @@ func Need(curves []Curve, p int, base int64) Memory {
 			if b := c.Suite.BufferNeed(pt); b > m.Buffer {
 				m.Buffer, m.Widest = b, pt
 			}
-			m.Attach = max(m.Attach, Attach(pt.Op, pt.Len, pt.Procs))
+			m.Attach = max(m.Attach, Attach(pt.Op, pt.Len, pt.Procs)+c.Suite.Scratch(pt))
 		}
 	}
 	return m

@@ -78,7 +78,13 @@ func (p *Partial) add(rec *benchfmt.Result) error {
 		_, line := rec.Pos()
 		return fmt.Errorf("%s:%d: Benchmark%s: want suite=<name>/op=<operation>/…", p.File, line, full)
 	}
-	s := Saved{Name: name, Curve: CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="))}
+	method := ""
+	if len(parts) == 3 {
+		if m, ok := strings.CutPrefix(parts[2], "method="); ok {
+			method, _, _ = strings.Cut(m, "/")
+		}
+	}
+	s := Saved{Name: name, Curve: CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="), method)}
 	for _, v := range rec.Values {
 		m := Metric{v.Unit, v.Value}
 		if v.OrigUnit != "" {

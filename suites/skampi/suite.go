@@ -37,29 +37,47 @@ type Suite struct {
 	// (Footprint): the points above it are left out of the plan (0: no
 	// cap).
 	MaxBuffer int64
+	// SendType and RecvType are a typed suite's datatypes (nil: bytes;
+	// RecvType nil: the send type); Methods how its messages travel.
+	SendType, RecvType *Type
+	Methods            []string
 }
 
-// A Curve is one operation of a suite: the points that vary its
-// parameter.
+// A Curve is one operation of a suite (with one method of a typed
+// suite): the points that vary its parameter.
 type Curve struct {
-	Suite *Suite
-	Op    int
+	Suite  *Suite
+	Op     int
+	Method string // typed suites: one of MethodNames; "" otherwise
 }
 
-// Curves are the suite's operations in table order.
+// Curves are the suite's operations in table order, each with every
+// method of a typed suite.
 func (s *Suite) Curves() []Curve {
-	out := make([]Curve, len(s.Ops))
-	for i, op := range s.Ops {
-		out[i] = Curve{s, op}
+	var out []Curve
+	for _, op := range s.Ops {
+		if !s.Typed() || Ops[op].Pattern == Simple {
+			out = append(out, Curve{s, op, ""})
+			continue
+		}
+		for _, m := range s.Methods {
+			out = append(out, Curve{s, op, m})
+		}
 	}
 	return out
 }
 
-// Key names the curve: CurveKey of its suite and operation.
-func (c Curve) Key() string { return CurveKey(c.Suite.Name, Ops[c.Op].Name) }
+// Key names the curve: CurveKey of its suite, operation and method.
+func (c Curve) Key() string { return CurveKey(c.Suite.Name, Ops[c.Op].Name, c.Method) }
 
-// CurveKey names the curve of operation op in suite: suite/op.
-func CurveKey(suite, op string) string { return suite + "/" + op }
+// CurveKey names the curve of operation op in suite: suite/op, then
+// /method for a typed suite's.
+func CurveKey(suite, op, method string) string {
+	if method != "" {
+		return suite + "/" + op + "/" + method
+	}
+	return suite + "/" + op
+}
 
 // Refined says whether the curve's lengths are refined.
 func (c Curve) Refined() bool { return c.Suite.Refine && c.Suite.Vary == VaryLength }
@@ -70,7 +88,7 @@ func (c Curve) Budget() int {
 	if c.Suite.Points > 0 {
 		return c.Suite.Points
 	}
-	return 2 * len(c.Suite.Lengths.Lengths(Ops[c.Op].Elem))
+	return 2 * len(c.Suite.Lengths.Lengths(c.Elem()))
 }
 
 // Grid is the curve's points before refinement, ascending in the varied
@@ -106,7 +124,7 @@ func (c Curve) fullGrid() []Point {
 	var out []Point
 	switch s.Vary {
 	case VaryLength:
-		for _, l := range s.Lengths.Lengths(o.Elem) {
+		for _, l := range s.Lengths.Lengths(c.Elem()) {
 			p := base
 			p.Len = l
 			out = append(out, p)
@@ -135,8 +153,12 @@ func (c Curve) fullGrid() []Point {
 // suite).
 func (c Curve) At(l int64) Point {
 	s := c.Suite
-	return c.fix(Point{Suite: s.Name, Op: c.Op, Pair: s.Pair, Procs: s.Procs[0], Chunks: s.Chunks[0], Len: l})
+	return c.fix(Point{Suite: s.Name, Op: c.Op, Pair: s.Pair, Procs: s.Procs[0], Chunks: s.Chunks[0], Len: l, Method: c.Method})
 }
+
+// Elem is the step of the curve's lengths where they vary (the suite
+// has one process count then).
+func (c Curve) Elem() int64 { return c.Suite.elem(c.Op, c.At(c.Suite.Len).Procs) }
 
 // fix sets what the operation's pattern fixes: a pair of processes for
 // ping-pong, one for simple; no pair, chunks or length where the
@@ -155,10 +177,10 @@ func (c Curve) fix(p Point) Point {
 	if o.Pattern != MasterWorker {
 		p.Chunks = 0
 	}
-	if o.Vary&VaryLength == 0 {
+	if e := c.Suite.elem(c.Op, p.Procs); o.Vary&VaryLength == 0 {
 		p.Len = 0
-	} else if p.Len > 0 || o.Elem > 1 {
-		p.Len = max(o.Elem, (p.Len+o.Elem-1)/o.Elem*o.Elem)
+	} else if p.Len > 0 || e > 1 {
+		p.Len = max(e, (p.Len+e-1)/e*e)
 	}
 	return p
 }
@@ -221,6 +243,9 @@ var suiteFields = []suiteField{
 	}, TimerSubtract},
 	wordOrBytes("span", func(s *Suite) *int64 { return &s.Span }, SpanAll, "2Mi"),
 	wordOrBytes("max-buffer", func(s *Suite) *int64 { return &s.MaxBuffer }, NoCap, "64Mi"),
+	{"send-type", setType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), getType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), TypeBytes},
+	{"recv-type", setType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), getType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), TypeSame},
+	{"methods", setMethods, getMethods, "all"},
 }
 
 // wordOrBytes is a field that holds a length of at least 64 bytes (one

@@ -59,7 +59,7 @@ func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error)
 	if len(doc.Content) == 0 {
 		return nil, nil, fmt.Errorf("%s: empty: want a list of suites under suites:", file)
 	}
-	defaults, list, err := readTop(file, doc.Content[0])
+	defaults, list, named, err := readTop(file, doc.Content[0])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -67,7 +67,7 @@ func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error)
 	var notes []string
 	seen := map[string]string{}
 	for _, e := range list.Content {
-		entry, err := readFields(file, e, true)
+		entry, err := readFields(file, e, true, named)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -116,41 +116,78 @@ func yamlError(file string, err error) error {
 
 func at(file string, n *yaml.Node) string { return fmt.Sprintf("%s:%d", file, n.Line) }
 
-// readTop reads the top mapping: defaults: (optional) and suites:.
-func readTop(file string, root *yaml.Node) (map[string]Given, *yaml.Node, error) {
+// readTop reads the top mapping: defaults: and types: (optional) and
+// suites:.
+func readTop(file string, root *yaml.Node) (map[string]Given, *yaml.Node, map[string]*Type, error) {
 	if root.Kind != yaml.MappingNode {
-		return nil, nil, fmt.Errorf("%s: want a mapping with suites: (and defaults:)", at(file, root))
+		return nil, nil, nil, fmt.Errorf("%s: want a mapping with suites: (and defaults:, types:)", at(file, root))
 	}
 	var defaults map[string]Given
 	var list *yaml.Node
+	named := map[string]*Type{}
+	nodes := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
-		var err error
-		switch k.Value {
-		case "defaults":
-			defaults, err = readFields(file, v, false)
-		case "suites":
-			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-				err = fmt.Errorf("%s: suites: want a list of suites (- name: …)", at(file, v))
-			}
-			list = v
-		default:
-			err = fmt.Errorf("%s: unknown key %q: want defaults or suites", at(file, k), k.Value)
+		if !slices.Contains([]string{"defaults", "types", "suites"}, k.Value) {
+			return nil, nil, nil, fmt.Errorf("%s: unknown key %q: want defaults, types or suites", at(file, k), k.Value)
 		}
-		if err != nil {
-			return nil, nil, err
+		nodes[k.Value] = v
+	}
+	var err error
+	if v := nodes["types"]; v != nil { // first: the defaults may name types
+		err = readTypes(file, v, named)
+	}
+	if v := nodes["defaults"]; v != nil && err == nil {
+		defaults, err = readFields(file, v, false, named)
+	}
+	if v := nodes["suites"]; v != nil && err == nil {
+		if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			err = fmt.Errorf("%s: suites: want a list of suites (- name: …)", at(file, v))
 		}
+		list = v
+	}
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	if list == nil {
-		return nil, nil, fmt.Errorf("%s: no suites: list", at(file, root))
+		return nil, nil, nil, fmt.Errorf("%s: no suites: list", at(file, root))
 	}
-	return defaults, list, nil
+	return defaults, list, named, nil
+}
+
+// readTypes reads the named types: a mapping of names to descriptions,
+// each of which may use the names before it.
+func readTypes(file string, n *yaml.Node, named map[string]*Type) error {
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("%s: types: want a mapping of names to type descriptions", at(file, n))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if err := checkName(k.Value); err != nil {
+			return fmt.Errorf("%s: type name %v", at(file, k), err)
+		}
+		if _, err := ParseType(k.Value, nil); err == nil || slices.Contains(ctorNames[:], k.Value) || k.Value == TypeBytes || k.Value == TypeSame {
+			return fmt.Errorf("%s: type name %q is a word of the type language", at(file, k), k.Value)
+		}
+		if _, ok := named[k.Value]; ok {
+			return fmt.Errorf("%s: type %s again", at(file, k), k.Value)
+		}
+		if v.Kind != yaml.ScalarNode {
+			return fmt.Errorf("%s: type %s: want a description such as vector(4,1,8,double)", at(file, v), k.Value)
+		}
+		t, err := ParseType(v.Value, named)
+		if err != nil {
+			return fmt.Errorf("%s: %v", at(file, v), err)
+		}
+		named[k.Value] = t
+	}
+	return nil
 }
 
 // readFields reads a mapping of fields (a suite when entry, the defaults
 // otherwise): known names, each once, scalar values or lists of scalars
-// (joined by commas).
-func readFields(file string, n *yaml.Node, entry bool) (map[string]Given, error) {
+// (joined by commas); a type field's named types are written out.
+func readFields(file string, n *yaml.Node, entry bool, named map[string]*Type) (map[string]Given, error) {
 	if n.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a mapping of fields (%s)", at(file, n), strings.Join(SuiteFieldNames(), ", "))
 	}
@@ -164,6 +201,9 @@ func readFields(file string, n *yaml.Node, entry bool) (map[string]Given, error)
 			return nil, fmt.Errorf("%s: %s again (first at %s)", at(file, k), k.Value, prev.At)
 		}
 		val, err := scalarText(file, k.Value, v)
+		if err == nil && (k.Value == "send-type" || k.Value == "recv-type") {
+			val, err = typeText(file, v, val, named)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -173,6 +213,19 @@ func readFields(file string, n *yaml.Node, entry bool) (map[string]Given, error)
 		return nil, fmt.Errorf("%s: a suite without a name", at(file, n))
 	}
 	return out, nil
+}
+
+// typeText is a type field's description with its named types written
+// out (bytes and same stay).
+func typeText(file string, v *yaml.Node, val string, named map[string]*Type) (string, error) {
+	if val == TypeBytes || val == TypeSame {
+		return val, nil
+	}
+	t, err := ParseType(val, named)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", at(file, v), err)
+	}
+	return t.String(), nil
 }
 
 func fieldChoices(entry bool) []string {
@@ -305,7 +358,7 @@ func checkSuite(s *Suite, given map[string]Given) error {
 	case s.Refine && s.Vary != VaryLength:
 		return bad("refine", "refinement is over the message length; suite %s varies %s", s.Name, s.Vary)
 	}
-	return nil
+	return s.checkTypes(given)
 }
 
 // keepOps keeps the operations the suite can measure on n processes.
@@ -325,6 +378,10 @@ func (s *Suite) keepOps(ops Given, n int) ([]string, error) {
 		switch {
 		case s.Vary != 0 && o.Vary&s.Vary == 0:
 			why = fmt.Sprintf("%s has no %s to vary", o.Name, s.Vary)
+		case s.Typed() && !o.Typed:
+			why = fmt.Sprintf("%s takes no datatype (suite %s has send-type %s)", o.Name, s.Name, s.SendType)
+		case !s.Typed() && o.Name == "type-create":
+			why = fmt.Sprintf("%s needs a send-type (suite %s moves bytes)", o.Name, s.Name)
 		case o.MinProcs() > n:
 			why = fmt.Sprintf("%s is a %s operation and needs %d processes; the job has %d", o.Name, o.Pattern, o.MinProcs(), n)
 		}

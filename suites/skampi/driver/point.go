@@ -60,13 +60,28 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	if !r.st.Prep.Global {
 		pl.batch.Offset = r.st.Prep.Offset
 	}
+	ty, err := buildTypes(su, pt)
+	r.s.Must("the datatypes of "+pt.Name(), err)
+	defer ty.Free()
+	pl.batch.Types, pl.batch.Method = ty, methods[pt.Method]
 	pl.warmUp()
 	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
 	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
-	if stop.Verdict == verdictFault {
+	if stop.Verdict == verdictFault || pl.checkFull() {
 		return Result{Fault: pl.faultReport()}
 	}
 	return pl.result()
+}
+
+// checkFull runs one more call, untimed, that stamps and checks every
+// byte of every message and the holes of the receive layout; it says
+// whether any rank of the point saw a failed check.
+func (pl *pointLoop) checkFull() bool {
+	b := pl.batch
+	b.Reps, b.Calls, b.Window, b.NoSync, b.Full = 1, 1, false, false, true
+	pl.run(&b)
+	pl.batch.Seq++
+	return pl.g.MaxAll([]int64{pl.faults})[0] > 0
 }
 
 // warmUp runs the warm-up calls (at least one), then decides on rank 0
@@ -125,8 +140,13 @@ func (pl *pointLoop) decideCalls(est float64, now int, minRep float64) int {
 // run runs a batch in C and keeps its first validation failure.
 func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
 	r := pl.r
-	b.Inject = r.st.TestFault && !r.injected
-	r.injected = r.injected || b.Inject
+	b.Inject = mpi.InjectNone
+	switch {
+	case r.st.TestFault && !r.injected:
+		b.Inject, r.injected = mpi.InjectByte, true
+	case r.st.TestLayout && b.Method == mpi.MethodManual:
+		b.Inject = mpi.InjectLayout
+	}
 	t, f, err := mpi.RunBatch(b)
 	r.s.Must("the SKaMPI loop", err)
 	if f.Count > 0 && pl.faults == 0 {

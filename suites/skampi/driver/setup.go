@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
@@ -23,6 +24,7 @@ var (
 	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
 	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
+	flagTestLay   = flag.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far")
 	flagWatchdog  = harness.WatchdogFlag("skampi", "skampi")
 	flagPlan      = flag.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring")
 	flagPlanProcs = flag.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's")
@@ -70,21 +72,22 @@ func init() {
 // Settings are what rank 0 decides (Setup) and the run measures before
 // its first point (Prepare), the same on every rank.
 type Settings struct {
-	File      string // the suite file as given, or skampi.DefaultSuitesName
-	FileSum   string // its SHA-256, first 16 hex digits
-	Suites    []*skampi.Suite
-	Notes     []string // operations left out of suites (too few processes)
-	Resume    *Resume  // what a partial run gives, or nil
-	TestFault bool
-	Yield     bool  // the job oversubscribes a node: wait for windows with sched_yield
-	Buffer    int64 // bytes of each of the two buffers (skampi.Need)
-	Prep      Prepared
+	File       string // the suite file as given, or skampi.DefaultSuitesName
+	FileSum    string // its SHA-256, first 16 hex digits
+	Suites     []*skampi.Suite
+	Notes      []string // operations left out of suites (too few processes)
+	Resume     *Resume  // what a partial run gives, or nil
+	TestFault  bool
+	TestLayout bool  // the manual method's unpacking drops the last run (tests)
+	Yield      bool  // the job oversubscribes a node: wait for windows with sched_yield
+	Buffer     int64 // bytes of each of the two buffers (skampi.Need)
+	Prep       Prepared
 }
 
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{TestFault: *flagTestFault, Yield: job.Oversub != ""}
+	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, Yield: job.Oversub != ""}
 	if err := harness.CheckWatchdog("skampi.watchdog", *flagWatchdog); err != nil {
 		return nil, err
 	}
@@ -212,6 +215,9 @@ func config(job *harness.Job) []string {
 	lines := []string{kv(skampi.KeySuites, file)}
 	for _, s := range st.Suites {
 		lines = append(lines, kv(s.ConfigLine()))
+		if s.Typed() {
+			lines = append(lines, kv(skampi.KeyTypes+s.Name, s.TypeLine(typeProcs(s, job.Procs()))))
+		}
 	}
 	if st.Resume != nil {
 		lines = append(lines, kv(skampi.KeyResumed, st.Resume.describe()))
@@ -231,3 +237,12 @@ func config(job *harness.Job) []string {
 }
 
 func kv(k, v string) string { return k + ": " + v }
+
+// typeProcs is the process count a typed suite's line describes its
+// types at: 2 when they do not depend on it, else its largest count.
+func typeProcs(s *skampi.Suite, n int) int {
+	if !s.SendType.UsesProcs() && (s.RecvType == nil || !s.RecvType.UsesProcs()) {
+		return 2
+	}
+	return min(n, slices.Max(s.Procs))
+}

@@ -69,7 +69,7 @@ func (r *run) refine(b *testing.B, c skampi.Curve) {
 		for i, p := range grid {
 			lengths[i] = p.Len
 		}
-		ref = skampi.NewRefiner(lengths, skampi.Ops[c.Op].Elem, c.Suite.Rule.Eps, c.Budget())
+		ref = skampi.NewRefiner(lengths, c.Elem(), c.Suite.Rule.Eps, c.Budget())
 	}
 	start := time.Now()
 	for {

@@ -36,9 +36,10 @@ type Folded struct {
 // A Curve is one operation of a suite: its points in increasing order
 // of the varied parameter (a refined curve is measured out of order).
 type Curve struct {
-	Suite *skampi.Suite
-	Op    skampi.Op
-	Rows  []*Measurement
+	Suite  *skampi.Suite
+	Op     skampi.Op
+	Method string // a typed suite's method (skampi.MethodNames), or ""
+	Rows   []*Measurement
 	// Added counts the points refinement added to the grid.
 	Added int
 }
@@ -57,10 +58,10 @@ func Fold(r *results.Run) (*Folded, error) {
 		if su == nil {
 			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
 		}
-		key := skampi.CurveKey(m.Suite, skampi.Ops[m.Op].Name)
+		key := skampi.CurveKey(m.Suite, skampi.Ops[m.Op].Name, m.Method)
 		c := byKey[key]
 		if c == nil {
-			c = &Curve{Suite: su, Op: skampi.Ops[m.Op]}
+			c = &Curve{Suite: su, Op: skampi.Ops[m.Op], Method: m.Method}
 			byKey[key] = c
 			p.Curves = append(p.Curves, c)
 		}
@@ -109,7 +110,7 @@ func (c *Curve) order() {
 		return
 	}
 	grid := map[int64]bool{}
-	for _, l := range c.Suite.Lengths.Lengths(c.Op.Elem) {
+	for _, l := range c.Suite.Lengths.Lengths(skampi.Curve{Suite: c.Suite, Op: skampi.OpIndex(c.Op.Name), Method: c.Method}.Elem()) {
 		grid[l] = true
 	}
 	for _, m := range c.Rows {

@@ -107,6 +107,11 @@ func parseName(parts []results.Part) (skampi.Point, error) {
 	for _, p := range parts[2:] {
 		var err error
 		switch p.Key {
+		case "method":
+			if !slices.Contains(skampi.MethodNames, p.Value) {
+				err = fmt.Errorf("want one of %s", strings.Join(skampi.MethodNames, ", "))
+			}
+			pt.Method = p.Value
 		case "pair":
 			pt.Pair = p.Value
 		case "procs":
