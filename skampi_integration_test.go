@@ -101,8 +101,12 @@ func checkSkampiPoints(t *testing.T, np int, run benchOut) {
 	seen := map[string]bool{}
 	for name, m := range run.metrics {
 		assert.Equal(t, 1, run.count[name], "%s once", name)
-		parts := strings.SplitN(name, "/", 3)
-		seen[strings.TrimPrefix(parts[0], "suite=")+"/"+strings.TrimPrefix(parts[1], "op=")] = true
+		parts := strings.SplitN(name, "/", 4)
+		method := ""
+		if len(parts) > 2 && strings.HasPrefix(parts[2], "method=") {
+			method = strings.TrimPrefix(parts[2], "method=")
+		}
+		seen[skampi.CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="), method)] = true
 		assert.Positive(t, m[skampi.MetricN], "%s: valid repetitions", name)
 		assert.Positive(t, m[skampi.MetricUs], "%s: a positive time", name)
 		assert.LessOrEqual(t, m[skampi.MetricN]+m[skampi.MetricInvalid], 100.0, "%s: -test.short caps the repetitions", name)
@@ -122,6 +126,36 @@ func checkSkampiPoints(t *testing.T, np int, run benchOut) {
 		want -= 17 // ping-pong and master-worker need two processes
 	}
 	assert.Len(t, ops, want, "every operation the job can run is in some suite")
+}
+
+// TestSkampiTypedValidationStops: a hand-written unpacking loop that
+// puts one run of a message a byte too far passes the first and last
+// byte of every message; the full check at the end of the point finds
+// it, and the job stops with the report and exit code 3.
+func TestSkampiTypedValidationStops(t *testing.T) {
+	bin := mpiBinary(t, true)
+	file := filepath.Join(t.TempDir(), "lu.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("suites:\n  - name: lu-y\n    ops: send-recv\n    send-type: vector(32,1,34,contiguous(5,double))\n    methods: [datatype, manual]\n    vary: none\n    length: 1\n"), 0o644))
+	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.suites="+file, "-skampi.testfault-layout")...)
+	assert.Equal(t, 3, res.code, "stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stderr, "validation FAILED: suite=lu-y/op=send-recv/method=manual/pair=max/L=1280")
+	assert.Regexp(t, `rank \d of the point: 41 failed checks; first in call \d+, from sender \d, byte 21760: expected \d+, got 165`, res.stderr,
+		"the middle run (16 of 32, 34·40 bytes apart) kept the receive buffer's fill: its 40 bytes and the hole byte after it differ")
+	assert.Contains(t, res.stdout, "method=datatype", "the datatype point before it was measured")
+	assert.NotContains(t, res.stdout, "method=manual", "no line of the faulty point")
+}
+
+// TestSkampiTypeSignatureRefused: a suite whose send and receive types
+// carry different data is refused before anything runs, naming the
+// suite and the two signatures.
+func TestSkampiTypeSignatureRefused(t *testing.T) {
+	bin := mpiBinary(t, true)
+	file := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("suites:\n  - name: halo\n    ops: send-recv\n    send-type: vector(4,2,8,double)\n    recv-type: contiguous(16,float)\n"), 0o644))
+	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.suites="+file)...)
+	assert.Equal(t, 2, res.code, "stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stderr, file+":4, "+file+":5: suite halo: on 2 processes: the send data is 8 double, the receive data 16 float")
+	assert.Empty(t, strings.TrimSpace(res.stdout), "nothing measured")
 }
 
 // TestSkampiValidationStops: a corrupted message stops the job with the

@@ -31,6 +31,7 @@ func TestGoldenJSON(t *testing.T) {
 		{"short-np2", []string{"fold", "-json", "testdata/short-np2.txt"}},
 		{"io-synthetic", []string{"fold", "-json", "testdata/io-synthetic.txt"}},
 		{"skampi-short-np2", []string{"fold", "-json", "testdata/skampi-short-np2.txt"}},
+		{"skampi-types-np2", []string{"fold", "-json", "testdata/skampi-types-np2.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,6 +45,9 @@ func TestGolden(t *testing.T) {
 		{"io-synthetic", []string{"fold", "testdata/io-synthetic.txt"}},
 		// A real -test.short run of every SKaMPI operation on 2 processes.
 		{"skampi-short-np2", []string{"fold", "testdata/skampi-short-np2.txt"}},
+		// A real -test.short run of testdata/skampi-types.yaml on 2
+		// processes: datatypes by four methods, their ratios.
+		{"skampi-types-np2", []string{"fold", "testdata/skampi-types-np2.txt"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package skampi
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -37,6 +38,9 @@ func (l *Layout) Span(count int64) int64 {
 	return (count-1)*l.Extent + l.TrueUB
 }
 
+// errTooLarge marks a layout whose numbers pass what MPI's ints hold.
+var errTooLarge = errors.New("at most 2^31−1")
+
 // Lay makes the layout of t on procs processes. It refuses what MPI
 // could not take in an int (every count, displacement and size below
 // 2^31), negative bounds, an extent below 1, more than MaxTypeRuns runs
@@ -44,7 +48,7 @@ func (l *Layout) Span(count int64) int64 {
 func Lay(t *Type, procs int) (*Layout, error) {
 	l, err := lay(t, procs)
 	if err != nil {
-		return nil, fmt.Errorf("type %s: %v", t, err)
+		return nil, fmt.Errorf("type %s: %w", t, err)
 	}
 	switch {
 	case l.Size == 0:
@@ -54,7 +58,7 @@ func Lay(t *Type, procs int) (*Layout, error) {
 	case l.Extent < 1:
 		return nil, fmt.Errorf("type %s: extent %d: want at least 1", t, l.Extent)
 	case l.Size > MaxInt || l.TrueUB > MaxInt || l.Extent > MaxInt:
-		return nil, fmt.Errorf("type %s: %d bytes of data over %d: at most 2^31−1", t, l.Size, l.TrueUB)
+		return nil, fmt.Errorf("type %s: %d bytes of data over %d: %w", t, l.Size, l.TrueUB, errTooLarge)
 	}
 	return l, nil
 }
@@ -116,7 +120,7 @@ func (b *placer) place(in *Layout, off, n int64) {
 		return
 	}
 	if n > MaxInt || math.Abs(float64(off)) > MaxInt {
-		b.err = fmt.Errorf("a count or displacement of %d: at most 2^31−1", max(n, off))
+		b.err = fmt.Errorf("a count or displacement of %d: %w", max(n, off), errTooLarge)
 		return
 	}
 	if r := in.Runs[0]; len(in.Runs) == 1 && r.Bytes() == in.Extent {
@@ -196,7 +200,7 @@ func laySubarray(t *Type, in *Layout, procs int) (*Layout, error) {
 		}
 		total *= size[i]
 		if total > MaxInt {
-			return nil, fmt.Errorf("an array of more than 2^31−1 elements")
+			return nil, fmt.Errorf("an array of more elements than an int holds: %w", errTooLarge)
 		}
 	}
 	// stride[i] is the elements between neighbours in dimension i

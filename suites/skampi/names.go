@@ -104,6 +104,12 @@ type Point struct {
 	Method string // typed suites: how the messages travel (MethodNames); "" otherwise
 }
 
+// WithMethod is the point with method m.
+func (p Point) WithMethod(m string) Point {
+	p.Method = m
+	return p
+}
+
 // Name is the point's sub-benchmark name: suite=<name>, op=<name>, then
 // method=<method> (typed suites), then pair=<max|min>
 // (ping-pong) or procs=<p>, then chunks=<c> (master-worker), then

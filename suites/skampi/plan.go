@@ -61,6 +61,7 @@ const (
 	inPlan   = iota
 	overCap  // a buffer (the attached one included) above max-buffer
 	overTime // one call predicted (Nominal) longer than the point's budget
+	overInt  // a datatype whose layout MPI's ints cannot hold on the point's processes
 )
 
 // leaveOut says whether and why the point is left out of the plan: it
@@ -68,6 +69,11 @@ const (
 // than the point's whole budget on the nominal model (at 10^6 processes
 // the linear references, a send per process, take minutes a call).
 func (s *Suite) leaveOut(p Point) int {
+	if s.Typed() && Ops[p.Op].Typed {
+		if _, _, err := s.Layouts(p.Procs); err != nil {
+			return overInt
+		}
+	}
 	switch {
 	case s.MaxBuffer > 0 && max(s.Footprint(p), Attach(p.Op, p.Len, p.Procs)) > s.MaxBuffer:
 		return overCap

@@ -100,11 +100,12 @@ func TestMaxBufferLeavesOut(t *testing.T) {
 	s, _ := parse(t, "suites:\n  - name: a\n    ops: [gather, bcast]\n    lengths: 1Ki:1Mi\n    step: 4\n    max-buffer: 4Mi\n", Layers{Procs: 16})
 	b, g := s[0].Curves()[0], s[0].Curves()[1]
 	require.Equal(t, "gather", Ops[g.Op].Name)
-	over, slow := g.LeftOut()
+	left := g.LeftOut()
+	over, slow := left.Buffer, left.Budget
 	assert.Equal(t, 1, over, "16 × 1 MiB passes 4 MiB; 16 × 256 KiB is 4 MiB")
 	assert.Zero(t, slow)
 	assert.Len(t, g.Grid(), 5)
-	over, _ = b.LeftOut()
+	over = b.LeftOut().Buffer
 	assert.Zero(t, over)
 	s, _ = parse(t, "suites:\n  - name: a\n    ops: gather\n    lengths: 1Ki:1Mi\n    step: 4\n    max-buffer: none\n", Layers{Procs: 16})
 	assert.Len(t, s[0].Curves()[0].Grid(), 6)

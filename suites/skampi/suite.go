@@ -103,18 +103,27 @@ func (c Curve) Grid() []Point {
 	return out
 }
 
-// LeftOut counts the points of the curve's grid the plan leaves out:
-// above max-buffer, and with one call predicted over the budget.
-func (c Curve) LeftOut() (overBuffer, overBudget int) {
+// Left counts the points of a curve's grid the plan leaves out.
+type Left struct {
+	Buffer int // above max-buffer
+	Budget int // one call predicted longer than the budget
+	Type   int // a datatype that passes what MPI's ints hold on the point's processes
+}
+
+// LeftOut counts the points of the curve's grid the plan leaves out.
+func (c Curve) LeftOut() Left {
+	var l Left
 	for _, p := range c.fullGrid() {
 		switch c.Suite.leaveOut(p) {
 		case overCap:
-			overBuffer++
+			l.Buffer++
 		case overTime:
-			overBudget++
+			l.Budget++
+		case overInt:
+			l.Type++
 		}
 	}
-	return overBuffer, overBudget
+	return l
 }
 
 // fullGrid is the curve's grid without the cap.

@@ -38,17 +38,31 @@ func (st *Settings) checkPoints() error {
 				return fmt.Errorf("%s: suite %s: %v: lower its lengths or process counts, or give it a max-buffer", st.File, c.Suite.Name, err)
 			}
 		}
-		buf, slow := c.LeftOut()
+		left := c.LeftOut()
+		buf, slow := left.Buffer, left.Budget
 		if buf > 0 {
 			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s above max-buffer (%d bytes of a buffer, the attached one included) left out",
-				c.Suite.Name, skampi.Ops[c.Op].Name, buf, plural(buf), c.Suite.MaxBuffer))
+				c.Suite.Name, curveText(c), buf, plural(buf), c.Suite.MaxBuffer))
+		}
+		if left.Type > 0 {
+			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s left out whose datatype passes what MPI's ints hold on its processes",
+				c.Suite.Name, curveText(c), left.Type, plural(left.Type)))
 		}
 		if slow > 0 {
 			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s left out whose one call the plan's model predicts longer than the budget of %s",
-				c.Suite.Name, skampi.Ops[c.Op].Name, slow, plural(slow), skampi.DurationText(c.Suite.Rule.Budget)))
+				c.Suite.Name, curveText(c), slow, plural(slow), skampi.DurationText(c.Suite.Rule.Budget)))
 		}
 	}
 	return nil
+}
+
+// curveText names a curve in a note: its operation, and a typed
+// suite's method.
+func curveText(c skampi.Curve) string {
+	if c.Method != "" {
+		return skampi.Ops[c.Op].Name + " (" + c.Method + ")"
+	}
+	return skampi.Ops[c.Op].Name
 }
 
 // memLimit is the memory per process the run may use, MiB, and where the

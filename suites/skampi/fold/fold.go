@@ -71,9 +71,30 @@ func Fold(r *results.Run) (*Folded, error) {
 	for _, c := range p.Curves {
 		c.order()
 	}
+	p.ratios()
 	p.headline()
 	p.verdict()
 	return p, nil
+}
+
+// ratios sets every typed point's time over the contiguous method's at
+// the same parameters.
+func (p *Folded) ratios() {
+	contig := map[skampi.Point]*Measurement{}
+	for _, c := range p.Curves {
+		if c.Method == skampi.MethodContig {
+			for _, m := range c.Rows {
+				contig[m.Point.WithMethod("")] = m
+			}
+		}
+	}
+	for _, c := range p.Curves {
+		for _, m := range c.Rows {
+			if ref := contig[m.Point.WithMethod("")]; c.Method != "" && ref != nil && m.Has && ref.Has && ref.Us > 0 {
+				m.Contig = m.Us / ref.Us
+			}
+		}
+	}
 }
 
 // BySuite groups the curves by suite, the suites in the order the run
@@ -134,7 +155,7 @@ func (p *Folded) headline() {
 	for _, t := range p.Curves {
 		for _, m := range t.Rows {
 			switch {
-			case !m.Has:
+			case !m.Has || t.Method != "": // the headline is of bytes
 			case t.Op.Name == "send-recv" && m.Pair == skampi.PairMax:
 				if p.LatencyUs == 0 || float64(m.Len) < p.LatencyLen {
 					p.LatencyUs, p.LatencyLen = m.Us, float64(m.Len)

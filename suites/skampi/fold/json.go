@@ -53,6 +53,13 @@ type JSONSuite struct {
 	Sync        string   `json:"sync"`
 	Cache       string   `json:"cache"`
 	Warmup      int      `json:"warmup"`
+	// A typed suite's datatypes (canonical descriptions), its methods and
+	// its layouts (the configuration line: per side size, extent, true
+	// extent and runs of one instance; a point's payload is len_bytes).
+	SendType string   `json:"send_type,omitempty"`
+	RecvType string   `json:"recv_type,omitempty"`
+	Methods  []string `json:"methods,omitempty"`
+	Layouts  string   `json:"layouts,omitempty"`
 }
 
 // A JSONCurve is one operation of a suite: its points in increasing
@@ -63,6 +70,7 @@ type JSONCurve struct {
 	Pattern string      `json:"pattern"`
 	Call    string      `json:"call"`
 	Ref     string      `json:"reference_of,omitempty"` // the library operation a hand-built one stands for
+	Method  string      `json:"method,omitempty"`       // a typed suite's: datatype, pack, manual or contiguous
 	Added   int         `json:"refined_added"`          // lengths refinement added to the grid
 	Points  []JSONPoint `json:"points"`
 }
@@ -89,6 +97,8 @@ type JSONPoint struct {
 	WindowUs  results.Float   `json:"window_us"`         // null in barrier mode
 	RankUs    []results.Float `json:"rank_us,omitempty"` // collectives: min, median, max of the per-process means
 	MBps      results.Float   `json:"mbps,omitempty"`
+	// Contig is a typed point's time over the contiguous method's.
+	Contig results.Float `json:"ratio_to_contiguous,omitempty"`
 	// A merged run's point: the runs merged and the fastest and the
 	// slowest run's us.
 	Runs  int             `json:"runs,omitempty"`
@@ -101,13 +111,15 @@ func (p *Folded) JSONDetail() any {
 	d := JSONSkampi{File: c.File, Resumed: c.Resumed, Clock: c.Clock, PairMax: c.PairMax, PairMin: c.PairMin, PairSearch: c.PairSearch,
 		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}}
 	for _, n := range c.SuiteNames() {
-		d.Suites = append(d.Suites, jsonSuite(c.Suites[n]))
+		js := jsonSuite(c.Suites[n])
+		js.Layouts = c.Types[n]
+		d.Suites = append(d.Suites, js)
 	}
 	if p.Sources != nil {
 		d.MergedFrom = sourceNames(p.Sources)
 	}
 	for _, t := range p.Curves {
-		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Added: t.Added}
+		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Method: t.Method, Added: t.Added}
 		for _, m := range t.Rows {
 			cv.Points = append(cv.Points, jsonPoint(t.Op, m))
 		}
@@ -124,10 +136,17 @@ func jsonSuite(s *skampi.Suite) JSONSuite {
 	for i, op := range s.Ops {
 		ops[i] = skampi.Ops[op].Name
 	}
-	return JSONSuite{Name: s.Name, Ops: ops, Vary: s.Vary.String(), FromBytes: s.Lengths.From, ToBytes: s.Lengths.To,
+	js := JSONSuite{Name: s.Name, Ops: ops, Vary: s.Vary.String(), FromBytes: s.Lengths.From, ToBytes: s.Lengths.To,
 		Step: s.Lengths.Step, Refine: s.Refine, Points: s.Points, LengthBytes: s.Len, Procs: s.Procs, Chunks: s.Chunks,
 		Pair: s.Pair, Eps: s.Rule.Eps, MinReps: s.Rule.Min, MaxReps: s.Rule.Max, BudgetS: s.Rule.Budget, TimeS: s.Time,
 		Sync: s.Sync, Cache: s.Cache, Warmup: s.Warmup}
+	if s.Typed() {
+		js.SendType, js.RecvType, js.Methods = s.SendType.String(), s.SendType.String(), s.Methods
+		if s.RecvType != nil {
+			js.RecvType = s.RecvType.String()
+		}
+	}
+	return js
 }
 
 func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
@@ -146,6 +165,9 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 	}
 	if o.Pattern == skampi.PingPong && m.MBps > 0 {
 		jp.MBps = results.Float(m.MBps)
+	}
+	if m.Contig > 0 {
+		jp.Contig = results.Float(m.Contig)
 	}
 	if m.Runs > 0 {
 		jp.Runs = m.Runs

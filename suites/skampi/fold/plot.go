@@ -31,6 +31,11 @@ type PlotCurve struct {
 	// Ref is the library operation a hand-built reference stands for
 	// ("" for a library operation): plot.js draws the two alike.
 	Ref string `json:"ref,omitempty"`
+	// Method is a typed suite's method: plot.js names and colours the
+	// curves by it and draws their ratio to contiguous.
+	Method string `json:"method,omitempty"`
+	// Ratio is a typed point's time over the contiguous method's.
+	Ratio []report.PlotNum `json:"ratio,omitempty"`
 	// X is the varied parameter of each point (bytes, processes or work
 	// items; 0 for a suite that varies nothing).
 	X []int64 `json:"x"`
@@ -68,7 +73,7 @@ func newPlotData(p *Folded) *PlotData {
 }
 
 func plotCurve(c *Curve) PlotCurve {
-	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref}
+	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref, Method: c.Method}
 	num := func(v float64, ok bool) report.PlotNum {
 		if !ok {
 			return report.Missing
@@ -81,6 +86,9 @@ func plotCurve(c *Curve) PlotCurve {
 		pc.RSE = append(pc.RSE, num(m.RSE, m.HasRSE))
 		pc.Refined = append(pc.Refined, m.Refined)
 		pc.Converged = append(pc.Converged, m.Converged())
+		if c.Method != "" {
+			pc.Ratio = append(pc.Ratio, num(m.Contig, m.Contig > 0))
+		}
 		switch c.Op.Pattern {
 		case skampi.Collective:
 			pc.Lo = append(pc.Lo, num(m.RankMin, m.Has))

@@ -16,6 +16,7 @@ type Config struct {
 	results.Common
 	File    string                   // skampi-suites: the suite file
 	Suites  map[string]*skampi.Suite // skampi-suite-<name>, by name
+	Types   map[string]string        // skampi-types-<name>: a typed suite's layouts, by suite name
 	Resumed string                   // skampi-resumed, or ""
 	Clock   string                   // skampi-clock
 	Offsets string                   // skampi-offsets-us: min median max
@@ -44,7 +45,11 @@ func parseConfig(cfg results.Config) (*Config, error) {
 	if c.File, err = r.Need(skampi.KeySuites); err != nil {
 		return nil, err
 	}
+	c.Types = map[string]string{}
 	for k, v := range cfg {
+		if n, ok := strings.CutPrefix(k, skampi.KeyTypes); ok {
+			c.Types[n] = v
+		}
 		if strings.HasPrefix(k, skampi.KeySuite) {
 			s, err := skampi.ParseSuiteLine(k, v)
 			if err != nil {
@@ -82,7 +87,11 @@ type Measurement struct {
 	RankMin, RankMed  float64 // collectives; 0 when absent
 	RankMax           float64
 	MBps              float64 // ping-pong with a length
-	Line              int
+	// Contig is a typed point's time over that of the contiguous method
+	// at the same parameters (1 for the contiguous method itself; 0 when
+	// either has no value).
+	Contig float64
+	Line   int
 	// Refined marks a length that refinement added to the suite's grid.
 	Refined bool
 	// A merged point (Suite.Merge): the runs it merges, and the fastest

@@ -41,6 +41,7 @@ type suiteRow struct {
 	Plot, Name, Text      string
 	Curves, Points, Added int
 	NotConverged          int
+	Typed                 bool // a second plot: the methods' ratio to contiguous
 }
 
 // Section renders the SKaMPI section of a run page.
@@ -60,7 +61,7 @@ func suiteRows(p *Folded) []suiteRow {
 	var rows []suiteRow
 	for i, curves := range p.BySuite() {
 		su := curves[0].Suite
-		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves)}
+		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves), Typed: su.Typed()}
 		for _, c := range curves {
 			r.Points += len(c.Rows)
 			r.Added += c.Added

@@ -44,6 +44,9 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Info("suite file", c.File)
 	for _, n := range c.SuiteNames() {
 		t.Info("  "+n, suiteText(c.Suites[n]))
+		if ty := c.Types[n]; ty != "" {
+			t.Info("    layouts", ty)
+		}
 	}
 	if c.Resumed != "" {
 		t.Info("resumed", c.Resumed)
@@ -76,8 +79,17 @@ func suiteText(s *skampi.Suite) string {
 	default:
 		vary = "one point"
 	}
-	return fmt.Sprintf("%d op%s, %s; ε %g, %d-%d reps, %s per point; %s, cache %s",
+	text := fmt.Sprintf("%d op%s, %s; ε %g, %d-%d reps, %s per point; %s, cache %s",
 		len(s.Ops), results.Plural(len(s.Ops)), vary, s.Rule.Eps, s.Rule.Min, s.Rule.Max, skampi.DurationText(s.Rule.Budget), s.Sync, s.Cache)
+	if s.Typed() {
+		_, v := s.ConfigLine()
+		for _, f := range strings.Fields(v) {
+			if k, _, _ := strings.Cut(f, "="); k == "send-type" || k == "recv-type" || k == "methods" {
+				text += "; " + f
+			}
+		}
+	}
+	return text
 }
 
 // pairText renders "a b host-a host-b rtt-us".
@@ -112,15 +124,25 @@ func (p *Folded) writeTables(w io.Writer) {
 		if t.Added > 0 {
 			added = fmt.Sprintf("; refinement added %d length%s (+)", t.Added, results.Plural(t.Added))
 		}
-		fmt.Fprintf(w, "\nSuite %s, %s (%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, t.Op.Call, added)
+		method := ""
+		if t.Method != "" {
+			method = ", " + methodText[t.Method]
+		}
+		fmt.Fprintf(w, "\nSuite %s, %s (%s%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, method, t.Op.Call, added)
 		tab := results.Table{Left: 1}
 		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)
+		if t.Method != "" {
+			head = append(head, "÷ contig")
+		}
 		if p.Sources != nil {
 			head = append(head, "runs", "run min", "run max")
 		}
 		tab.Add(head...)
 		for _, m := range t.Rows {
 			row := append(rowCells(m), extraCells(t.Op, m)...)
+			if t.Method != "" {
+				row = append(row, ratioCell(m))
+			}
 			if p.Sources != nil {
 				row = append(row, runCells(m)...)
 			}
@@ -128,6 +150,22 @@ func (p *Folded) writeTables(w io.Writer) {
 		}
 		tab.Write(w)
 	}
+}
+
+// methodText says what each method of a typed suite moves.
+var methodText = map[string]string{
+	skampi.MethodDatatype: "the derived datatype",
+	skampi.MethodPack:     "MPI_Pack, MPI_PACKED, MPI_Unpack",
+	skampi.MethodManual:   "copied by hand to contiguous bytes and back",
+	skampi.MethodContig:   "the payload as contiguous bytes",
+}
+
+// ratioCell is a typed point's time over the contiguous method's.
+func ratioCell(m *Measurement) string {
+	if m.Contig <= 0 {
+		return "-"
+	}
+	return results.Num(m.Contig, 3, 3)
 }
 
 func rowCells(m *Measurement) []string {

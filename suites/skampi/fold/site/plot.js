@@ -28,7 +28,24 @@
   };
   var xUnits = { length: ' bytes', procs: ' processes', chunks: ' work items' };
 
-  function yTitle(y) { return y === 'mbps' ? 'ping-pong bandwidth [MB/s]' : 'time per call [µs]'; }
+  var yTitles = {
+    us: 'time per call [µs]', mbps: 'ping-pong bandwidth [MB/s]',
+    ratio: 'time ÷ time of the contiguous method'
+  };
+  var yUnits = { us: 'µs', mbps: 'MB/s', ratio: '× contiguous' };
+  function yTitle(y) { return yTitles[y]; }
+
+  // The methods of a typed suite, in the order of its curves.
+  var methods = ['datatype', 'pack', 'manual', 'contiguous'];
+
+  // curveName names a curve: its operation, and a typed suite's method.
+  function curveName(c) { return c.method ? c.op + ' · ' + c.method : c.op; }
+
+  // curveColour: by library operation, and within it by method.
+  function curveColour(fam, c) {
+    var f = fam[c.ref || c.op];
+    return colour(c.method ? f * methods.length + methods.indexOf(c.method) : f);
+  }
 
   // families numbers the library operations of a suite's curves; a
   // hand-built reference gets the number of the operation it implements.
@@ -67,7 +84,7 @@
   // curveTraces are the traces of curve c of suite s: with band, first the
   // stragglers band (fastest to slowest process), then the curve.
   function curveTraces(s, c, y, name, col, band) {
-    var ys = y === 'mbps' ? c.mbps : c.us;
+    var ys = y === 'mbps' ? c.mbps : y === 'ratio' ? c.ratio : c.us;
     if (!ys) {
       return [];
     }
@@ -83,7 +100,7 @@
     out.push({
       type: 'scatter', mode: 'lines+markers', name: txt(name), legendgroup: group,
       x: c.x, y: ys, customdata: pointInfo(c),
-      hovertemplate: '%{x}' + xUnits[s.vary] + '<br>%{y:.4g} ' + (y === 'mbps' ? 'MB/s' : 'µs') +
+      hovertemplate: '%{x}' + xUnits[s.vary] + '<br>%{y:.4g} ' + yUnits[y] +
         '<br>%{customdata}<extra>' + txt(name) + '</extra>',
       line: { width: 1.5, color: col, dash: c.ref ? 'dot' : 'solid' },
       marker: { size: c.refined.map(function (r) { return r ? 8 : 5; }), symbol: symbols(c), color: col }
@@ -92,13 +109,13 @@
   }
 
   // bars are the operations of a suite that varies nothing, one bar each.
-  function bars(s, name, col) {
+  function bars(s, name, col, y) {
     return {
       type: 'bar', name: txt(name),
-      x: s.curves.map(function (c) { return txt(c.op); }),
-      y: s.curves.map(function (c) { return c.us[0]; }),
+      x: s.curves.map(function (c) { return txt(curveName(c)); }),
+      y: s.curves.map(function (c) { return y === 'ratio' ? (c.ratio ? c.ratio[0] : null) : c.us[0]; }),
       customdata: s.curves.map(function (c) { return pointInfo(c)[0]; }),
-      hovertemplate: '%{x}<br>%{y:.4g} µs<br>%{customdata}<extra>' + txt(name) + '</extra>',
+      hovertemplate: '%{x}<br>%{y:.4g} ' + (y === 'ratio' ? yUnits.ratio : 'µs') + '<br>%{customdata}<extra>' + txt(name) + '</extra>',
       marker: { color: col }
     };
   }
@@ -107,7 +124,7 @@
   // counts the traces have, not at fractions.
   function axes(vary, y, traces) {
     if (vary === 'none') {
-      return { xaxis: { title: { text: 'operation' } }, yaxis: R.logY(yTitle('us')) };
+      return { xaxis: { title: { text: 'operation' } }, yaxis: R.logY(yTitle(y === 'ratio' ? y : 'us')) };
     }
     var x = { type: 'log', title: { text: xTitles[vary] }, exponentformat: 'SI' };
     if (vary !== 'length') {
@@ -123,14 +140,17 @@
   function suitePlot(id, s, y, band) {
     var traces = [];
     if (s.vary === 'none') {
-      traces.push(bars(s, s.name, colour(0)));
+      traces.push(bars(s, s.name, colour(0), y));
     } else {
       var fam = families(s.curves);
       s.curves.forEach(function (c) {
-        traces = traces.concat(curveTraces(s, c, y, c.op, colour(fam[c.ref || c.op]), band));
+        traces = traces.concat(curveTraces(s, c, y, curveName(c), curveColour(fam, c), band));
       });
     }
     var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '');
+    if (y === 'ratio') {
+      title += ': each method\'s time over the contiguous method\'s';
+    }
     if (y === 'mbps' && s.vary !== 'none' && !traces.length) {
       title += ': no ping-pong in this suite';
     }
@@ -145,7 +165,12 @@
   function run(d) {
     var ysel = $('skampi-y'), band = $('skampi-band');
     function draw() {
-      d.suites.forEach(function (s, i) { suitePlot('skampi-plot-' + i, s, ysel.value, band.checked); });
+      d.suites.forEach(function (s, i) {
+        suitePlot('skampi-plot-' + i, s, ysel.value, band.checked);
+        if ($('skampi-plot-' + i + '-ratio')) {
+          suitePlot('skampi-plot-' + i + '-ratio', s, 'ratio', false);
+        }
+      });
     }
     ysel.addEventListener('change', draw);
     band.addEventListener('change', draw);
@@ -177,9 +202,10 @@
       runs.forEach(function (r) {
         var s = suiteOf(r, ssel.value);
         (s ? s.curves : []).forEach(function (c) {
-          if (!names[c.op]) {
-            names[c.op] = true;
-            R.option(osel, c.op, c.op + (c.ref ? ' (reference of ' + c.ref + ')' : ''));
+          var n = curveName(c);
+          if (!names[n]) {
+            names[n] = true;
+            R.option(osel, n, n + (c.ref ? ' (reference of ' + c.ref + ')' : ''));
           }
         });
       });
@@ -195,18 +221,18 @@
     var out = [], vary = null, k = 0;
     runs.forEach(function (r) {
       var s = suiteOf(r, name);
-      var curves = s ? s.curves.filter(function (c) { return !op || c.op === op; }) : [];
+      var curves = s ? s.curves.filter(function (c) { return !op || curveName(c) === op; }) : [];
       if (!curves.length) {
         missing.push(r.label);
         return;
       }
       vary = vary || s.vary;
       if (s.vary === 'none') {
-        out.push(bars({ curves: curves }, r.label, colour(k++)));
+        out.push(bars({ curves: curves }, r.label, colour(k++), y));
         return;
       }
       curves.forEach(function (c) {
-        var label = op ? r.label : r.label + ' · ' + c.op;
+        var label = op ? r.label : r.label + ' · ' + curveName(c);
         out = out.concat(curveTraces(s, c, y, label, colour(k++), band));
       });
     });
