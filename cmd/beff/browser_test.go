@@ -101,6 +101,7 @@ func TestBrowser(t *testing.T) {
 		"vm-2026-11-23-np2.txt", "vm-2026-11-23-np4.txt", "vm-2026-11-23-np2-run3.txt"} {
 		paths = append(paths, copyFile(t, filepath.Join("../../results", name), dir, name))
 	}
+	paths = append(paths, copyFile(t, "../../testdata/skampi-types-np2.txt", dir, "skampi-types-np2.txt"))
 	paths = append(paths, copyFile(t, "testdata/hostile.txt", dir, `<img src=x onerror="window.beffPwned=5">.txt`))
 	good, err := os.ReadFile(paths[0])
 	require.NoError(t, err)
@@ -108,7 +109,7 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, os.WriteFile(trunc, good[:len(good)/3], 0o644))
 	paths = append(paths, trunc)
 	site := report.Load(paths, suites())
-	require.Len(t, site.Entries, 8)
+	require.Len(t, site.Entries, 9)
 	require.Len(t, site.Skipped, 1)
 	out := filepath.Join(dir, "site")
 	require.NoError(t, site.Write(out, report.Options{Now: now, Library: lib}))
@@ -423,6 +424,28 @@ func TestBrowser(t *testing.T) {
 		assert.Equal(t, want[0].curves, traceCount(t, "skampi-plot-0", `true`))
 		assert.Contains(t, eval(t, `document.querySelector('#skampi-plot-4 .gtitle').textContent`), "no ping-pong in this suite")
 		clean(t, "SKaMPI run page")
+	})
+
+	// A run of datatypes: a curve per operation and method, and a second
+	// plot of each method's time over the contiguous method's.
+	t.Run("skampi types", func(t *testing.T) {
+		e := entryOf(site, ids["skampi-types-np2.txt"])
+		want := skampiPlots(e)
+		require.Len(t, want, 3, "testdata/skampi-types.yaml")
+		open(t, "runs/"+e.ID+".html")
+		poll(t, `document.querySelectorAll('#skampi-plot-0-ratio svg.main-svg').length > 0`)
+		assert.Equal(t, 8, traceCount(t, "skampi-plot-0", `t.mode === 'lines+markers'`), "face: 2 operations × 4 methods")
+		assert.Equal(t, 8, traceCount(t, "skampi-plot-0-ratio", `t.mode === 'lines+markers'`))
+		names := eval(t, `document.getElementById('skampi-plot-0').data.filter(t => t.mode === 'lines+markers').map(t => t.name).join('|')`)
+		assert.Contains(t, names, "send-recv · datatype")
+		assert.Contains(t, names, "bcast · contiguous")
+		assert.Contains(t, eval(t, `document.querySelector('#skampi-plot-0-ratio .ytitle').textContent`), "time of the contiguous method")
+		assert.Equal(t, "1|1", eval(t, `document.getElementById('skampi-plot-0-ratio').data.filter(t => t.name === 'send-recv · contiguous')[0].y.slice(0, 2).join('|')`),
+			"the contiguous method is its own reference")
+		assert.Equal(t, 4, evalInt(t, `document.getElementById('skampi-plot-1').data[0].x.length`), "transpose: a bar per method")
+		assert.Equal(t, 0, evalInt(t, `document.querySelectorAll('#skampi-plot-2-ratio').length`), "building a type has no methods")
+		shot(t, "skampi-types.png", screenshot(t))
+		clean(t, "SKaMPI types page")
 	})
 
 	t.Run("skampi compare", func(t *testing.T) {

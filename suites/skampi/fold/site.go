@@ -61,8 +61,9 @@ func suiteRows(p *Folded) []suiteRow {
 	var rows []suiteRow
 	for i, curves := range p.BySuite() {
 		su := curves[0].Suite
-		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves), Typed: su.Typed()}
+		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves)}
 		for _, c := range curves {
+			r.Typed = r.Typed || c.Method != ""
 			r.Points += len(c.Rows)
 			r.Added += c.Added
 			for _, m := range c.Rows {
