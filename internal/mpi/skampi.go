@@ -32,6 +32,12 @@ type Batch struct {
 	Types  *Types
 	Method Method
 	Full   bool // stamp and check every byte of every message and the holes of the layout
+	// One-sided: the synchronisation (SKAMPI_FENCE… in skampi.h, the
+	// order of skampi.RMASyncs), a window from MPI_Win_allocate (else
+	// MPI_Win_create over Recv), and the assertions that hold passed.
+	RMASync     int
+	RMAAllocate bool
+	RMANoCheck  bool
 	// Inject is a test's fault: InjectByte corrupts the first received
 	// message, InjectLayout skews one run in manual unpacking.
 	Inject Inject
@@ -51,9 +57,10 @@ const (
 type Inject int
 
 const (
-	InjectNone   Inject = iota
-	InjectByte          // corrupt the first received message
-	InjectLayout        // the manual method's unpacking puts the middle run of a message a byte too far
+	InjectNone    Inject = iota
+	InjectByte           // corrupt the first received message
+	InjectLayout         // the manual method's unpacking puts the middle run of a message a byte too far
+	InjectLostPut        // a one-sided origin skips its put in the full check
 )
 
 // A TypeSide is one side (send or receive) of a typed point: the

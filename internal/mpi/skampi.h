@@ -8,7 +8,7 @@
 
 /* The number of operations; skampi_op_name names them in the order of
  * skampi.Ops (a Go test checks the names). */
-#define SKAMPI_NOPS 46
+#define SKAMPI_NOPS 64
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */
@@ -51,6 +51,20 @@ void skampi_types_free(skampi_types *t);
  * of side (0 send, 1 receive). */
 int skampi_type_info(const skampi_types *t, int side, int64_t info[5]);
 
+/* How a one-sided operation's epochs are synchronised. */
+enum {
+	SKAMPI_FENCE = 0,     /* MPI_Win_fence after each call's operations */
+	SKAMPI_PSCW,          /* MPI_Win_start/complete at the origin, post/wait at the target */
+	SKAMPI_LOCK,          /* MPI_Win_lock/unlock around each call's operations */
+	SKAMPI_FLUSH,         /* MPI_Win_lock_all for the batch, MPI_Win_flush after each call */
+	SKAMPI_FLUSH_LOCAL    /* the same with MPI_Win_flush_local */
+};
+
+/* skampi_rma_delay is the partner's delay of the delayed synchronisations, seconds. */
+#define SKAMPI_RMA_DELAY 100e-6
+/* SKAMPI_RMA_BURST is the operations of a one-sided bandwidth call. */
+#define SKAMPI_RMA_BURST 64
+
 /* One batch of repetitions of one operation on this rank. */
 typedef struct {
 	int op;           /* index in skampi_op_names */
@@ -69,7 +83,8 @@ typedef struct {
 	int64_t span;     /* cycle: over the first span bytes of each buffer (0: all of it) */
 	int64_t seq;      /* calls of the point before this batch (validation) */
 	int inject;       /* tests only: 1 corrupts the first received message; 2 makes the
-	                     manual method's unpacking put one run of each message a byte too far */
+	                     manual method's unpacking put one run of each message a byte too far;
+	                     3 makes a one-sided origin skip its put in a full check (a lost put) */
 	int yield;        /* yield the processor while waiting for a window */
 	int passive;      /* window mode: this rank only answers, so it does not wait for the
 	                     windows (a ping-pong responder, a master-worker worker) */
@@ -77,6 +92,9 @@ typedef struct {
 	const skampi_types *types; /* typed points: the datatypes (NULL: bytes) */
 	int method;       /* SKAMPI_CONTIG, _DATATYPE, _PACK or _MANUAL */
 	int full;         /* stamp and check every byte of every message, and the holes */
+	int rma_sync;     /* one-sided: SKAMPI_FENCE, ... */
+	int rma_allocate; /* one-sided: the window from MPI_Win_allocate (else MPI_Win_create over rbuf) */
+	int rma_nocheck;  /* one-sided: pass MPI_MODE_NOCHECK to locks, MPI_MODE_NOSTORE to fences */
 } skampi_batch_t;
 
 /* The first validation failure a rank saw in a batch. */

@@ -29,7 +29,8 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.p), rbuf: (*C.uchar)(b.Recv.p),
 		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), span: C.int64_t(b.Span), seq: C.int64_t(b.Seq),
 		inject: C.int(b.Inject), yield: cbool(b.Yield),
-		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full)}
+		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full),
+		rma_sync: C.int(b.RMASync), rma_allocate: cbool(b.RMAAllocate), rma_nocheck: cbool(b.RMANoCheck)}
 	if b.Types != nil {
 		cb.types = (*C.skampi_types)(b.Types.p)
 	}

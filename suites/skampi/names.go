@@ -41,6 +41,27 @@ const (
 	CacheWarm   = "warm"
 )
 
+// One-sided settings of a suite: the synchronisation of its operations'
+// epochs (RMASyncs, in the order of the C side's SKAMPI_FENCE…), the
+// window's making and the assertions passed.
+const (
+	RMAFence       = "fence"                // MPI_Win_fence after each call
+	RMAPSCW        = "pscw"                 // MPI_Win_start/complete, MPI_Win_post/wait
+	RMALock        = "lock"                 // MPI_Win_lock/unlock around each call
+	RMAFlush       = "lock-all-flush"       // MPI_Win_lock_all for a batch, MPI_Win_flush after each call
+	RMAFlushLocal  = "lock-all-flush-local" // the same with MPI_Win_flush_local
+	WindowAllocate = "allocate"             // MPI_Win_allocate
+	WindowCreate   = "create"               // MPI_Win_create over the receive buffer
+	AssertNone     = "none"                 // no assertions
+	AssertNoCheck  = "nocheck"              // MPI_MODE_NOCHECK to locks, MPI_MODE_NOSTORE to fences
+)
+
+// RMASyncs are the synchronisations in the C side's order.
+var RMASyncs = []string{RMAFence, RMAPSCW, RMALock, RMAFlush, RMAFlushLocal}
+
+// OSUSync is OSU's name (-s) of each synchronisation.
+var OSUSync = map[string]string{RMAFence: "fence", RMAPSCW: "pscw", RMALock: "lock", RMAFlush: "flush", RMAFlushLocal: "flush_local"}
+
 // Values of the fields calls and timer of a suite.
 const (
 	CallsAuto     = "auto"     // calls per repetition: enough to last the shortest repetition
@@ -121,7 +142,7 @@ func (p Point) Name() string {
 		parts = append(parts, "method="+p.Method)
 	}
 	switch o.Pattern {
-	case PingPong:
+	case PingPong, OneSided:
 		parts = append(parts, "pair="+p.Pair)
 	case Collective, MasterWorker:
 		parts = append(parts, fmt.Sprintf("procs=%d", p.Procs))

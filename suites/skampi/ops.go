@@ -23,9 +23,13 @@ const (
 	MasterWorker
 	// Simple is a local operation on one process.
 	Simple
+	// OneSided runs on a pair: rank 0 (the origin) reaches into rank 1's
+	// window; a repetition's value is the origin's time per call (an
+	// operation and the synchronisation that completes it).
+	OneSided
 )
 
-var patternNames = [...]string{"ping-pong", "collective", "master-worker", "simple"}
+var patternNames = [...]string{"ping-pong", "collective", "master-worker", "simple", "one-sided"}
 
 func (p Pattern) String() string {
 	if p < 0 || int(p) >= len(patternNames) {
@@ -70,7 +74,16 @@ type Op struct {
 	Blocks bool
 	// Typed marks an operation that takes a typed suite's datatypes.
 	Typed bool
+	// Burst is the operations one call of a one-sided bandwidth operation
+	// issues before its synchronisation (0: one).
+	Burst int
+	// OSU names the OSU micro-benchmark that measures the same, with
+	// %s for the synchronisation (one-sided operations).
+	OSU string
 }
+
+// RMABurst is the puts or gets of a bandwidth call, as OSU's window size.
+const RMABurst = 64
 
 // Ops is the operation table, in the order of the C table.
 var Ops = []Op{
@@ -123,7 +136,35 @@ var Ops = []Op{
 	{Name: "iprobe", Pattern: Simple, Call: "MPI_Iprobe that finds nothing"},
 	{Name: "buffer-attach", Pattern: Simple, Call: "MPI_Buffer_attach, MPI_Buffer_detach"},
 	{Name: "type-create", Pattern: Simple, Call: "MPI_Type_* building the send type, MPI_Type_commit, MPI_Type_free", Typed: true},
+
+	{Name: "put", Pattern: OneSided, Call: "MPI_Put of L bytes, then the suite's synchronisation", Vary: VaryLength, Elem: 1, Typed: true, OSU: "osu_put_latency -s %s"},
+	{Name: "get", Pattern: OneSided, Call: "MPI_Get of L bytes, then the suite's synchronisation", Vary: VaryLength, Elem: 1, OSU: "osu_get_latency -s %s"},
+	{Name: "acc-sum", Pattern: OneSided, Call: "MPI_Accumulate (MPI_INT, MPI_SUM), then the synchronisation", Vary: VaryLength, Elem: 4, OSU: "osu_acc_latency -s %s"},
+	{Name: "acc-replace", Pattern: OneSided, Call: "MPI_Accumulate (MPI_INT, MPI_REPLACE), then the synchronisation", Vary: VaryLength, Elem: 4},
+	{Name: "acc-max", Pattern: OneSided, Call: "MPI_Accumulate (MPI_INT, MPI_MAX), then the synchronisation", Vary: VaryLength, Elem: 4},
+	{Name: "get-acc", Pattern: OneSided, Call: "MPI_Get_accumulate (MPI_INT, MPI_SUM), then the synchronisation", Vary: VaryLength, Elem: 4, OSU: "osu_get_acc_latency -s %s"},
+	{Name: "fetch-and-op", Pattern: OneSided, Call: "MPI_Fetch_and_op (MPI_INT64_T, MPI_SUM), then the synchronisation", OSU: "osu_fop_latency -s %s"},
+	{Name: "compare-and-swap", Pattern: OneSided, Call: "MPI_Compare_and_swap (MPI_INT64_T), then the synchronisation", OSU: "osu_cas_latency -s %s"},
+	{Name: "put-bw", Pattern: OneSided, Call: "64 MPI_Put of L bytes, then the synchronisation", Vary: VaryLength, Elem: 1, Burst: RMABurst, OSU: "osu_put_bw -s %s"},
+	{Name: "get-bw", Pattern: OneSided, Call: "64 MPI_Get of L bytes, then the synchronisation", Vary: VaryLength, Elem: 1, Burst: RMABurst, OSU: "osu_get_bw -s %s"},
+	{Name: "win-fence", Pattern: OneSided, Call: "MPI_Win_fence on both, an empty epoch"},
+	{Name: "win-pscw", Pattern: OneSided, Call: "MPI_Win_start, MPI_Win_complete / MPI_Win_post, MPI_Win_wait, an empty epoch"},
+	{Name: "win-lock", Pattern: OneSided, Call: "MPI_Win_lock, MPI_Win_unlock of the partner's window, an empty epoch"},
+	{Name: "win-fence-delayed", Pattern: OneSided, Call: "MPI_Win_fence, the partner 100 µs late"},
+	{Name: "win-pscw-delayed", Pattern: OneSided, Call: "MPI_Win_start, MPI_Win_complete, the partner's post 100 µs late"},
+	{Name: "win-lock-delayed", Pattern: OneSided, Call: "MPI_Win_lock, MPI_Win_unlock, the partner busy for 100 µs outside MPI"},
+	{Name: "put-all-one", Pattern: Collective, Call: "every process MPI_Put L bytes into rank 0's window, then the synchronisation", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "put-all-own", Pattern: Collective, Call: "every process MPI_Put L bytes into the next one's window, then the synchronisation", Vary: VaryLength | VaryProcs, Elem: 1},
 }
+
+// RMADelay is the partner's delay of the delayed synchronisations, seconds.
+const RMADelay = 100e-6
+
+// OnPair says whether the operation runs on a pair of processes.
+func (o Op) OnPair() bool { return o.Pattern == PingPong || o.Pattern == OneSided }
+
+// RMA says whether the operation uses a window (one-sided).
+func (o Op) RMA() bool { return o.Pattern == OneSided || strings.HasPrefix(o.Name, "put-all-") }
 
 // OpIndex returns the index of the named operation in Ops, or -1.
 func OpIndex(name string) int {
@@ -145,15 +186,16 @@ func OpNames() []string {
 }
 
 // ParseOps reads a comma-separated list of operation names, "all" or
-// pattern names (ping-pong, collective, master-worker, simple), and
-// returns the indexes in table order, each once.
+// pattern names (ping-pong, collective, master-worker, simple,
+// one-sided), and returns the indexes in table order, each once. The
+// one-sided collectives (put-all-*) come with one-sided, not collective.
 func ParseOps(s string) ([]int, error) {
 	seen := map[int]bool{}
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
 		found := false
 		for i, o := range Ops {
-			if w == "all" || w == o.Name || w == o.Pattern.String() {
+			if w == "all" || w == o.Name || w == o.Pattern.String() && !o.RMA() || w == OneSided.String() && o.RMA() {
 				seen[i], found = true, true
 			}
 		}
@@ -173,7 +215,7 @@ func ParseOps(s string) ([]int, error) {
 // MinProcs is the fewest processes the operation's pattern needs.
 func (o Op) MinProcs() int {
 	switch o.Pattern {
-	case PingPong, MasterWorker:
+	case PingPong, MasterWorker, OneSided:
 		return 2
 	}
 	return 1
@@ -185,7 +227,7 @@ func (o Op) MinProcs() int {
 // the windows, and a clock offset estimated too late cannot make them
 // start after rank 0 and lengthen its time.
 func (o Op) Answers() bool {
-	return o.Pattern == MasterWorker || o.Pattern == PingPong && !o.Exchange
+	return o.Pattern == MasterWorker || o.Pattern == OneSided || o.Pattern == PingPong && !o.Exchange
 }
 
 // Cold says whether a point of pattern p cycles its buffers under cache
@@ -195,7 +237,7 @@ func (o Op) Answers() bool {
 // come from cache.
 func Cold(mode string, p Pattern) bool {
 	if mode == CacheAuto {
-		return p != PingPong
+		return p != PingPong && p != OneSided
 	}
 	return mode == CacheCold
 }

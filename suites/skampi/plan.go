@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 )
 
 // ColdBytes is the size of each buffer a cold-cache point cycles over:
@@ -125,6 +126,11 @@ func (m Model) CallTime(p Point) float64 {
 	switch o.Pattern {
 	case PingPong:
 		return 2 * msg
+	case OneSided:
+		if strings.HasSuffix(o.Name, "-delayed") {
+			return RMADelay + 2*m.Alpha
+		}
+		return float64(max(1, o.Burst))*msg + 2*m.Alpha
 	case MasterWorker:
 		return float64(p.Chunks) * 2 * msg
 	case Simple:

@@ -41,6 +41,9 @@ type Suite struct {
 	// RecvType nil: the send type); Methods how its messages travel.
 	SendType, RecvType *Type
 	Methods            []string
+	// One-sided operations: the synchronisation of their epochs
+	// (RMASyncs), the window's making and the assertions passed.
+	RMASync, Window, Assert string
 }
 
 // A Curve is one operation of a suite (with one method of a typed
@@ -61,7 +64,9 @@ func (s *Suite) Curves() []Curve {
 			continue
 		}
 		for _, m := range s.Methods {
-			out = append(out, Curve{s, op, m})
+			if !Ops[op].RMA() || m == MethodDatatype || m == MethodContig { // a put has no pack or copy of its own
+				out = append(out, Curve{s, op, m})
+			}
 		}
 	}
 	return out
@@ -174,13 +179,13 @@ func (c Curve) Elem() int64 { return c.Suite.elem(c.Op, c.At(c.Suite.Len).Procs)
 // operation has none.
 func (c Curve) fix(p Point) Point {
 	o := Ops[c.Op]
-	switch o.Pattern {
-	case PingPong:
+	switch {
+	case o.OnPair():
 		p.Procs = 2
-	case Simple:
+	case o.Pattern == Simple:
 		p.Procs = 1
 	}
-	if o.Pattern != PingPong {
+	if !o.OnPair() {
 		p.Pair = ""
 	}
 	if o.Pattern != MasterWorker {
@@ -255,6 +260,9 @@ var suiteFields = []suiteField{
 	{"send-type", setType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), getType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), TypeBytes},
 	{"recv-type", setType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), getType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), TypeSame},
 	{"methods", setMethods, getMethods, "all"},
+	{"rma-sync", choiceField(func(s *Suite) *string { return &s.RMASync }, RMASyncs...), func(s *Suite) string { return s.RMASync }, RMAFence},
+	{"rma-window", choiceField(func(s *Suite) *string { return &s.Window }, WindowAllocate, WindowCreate), func(s *Suite) string { return s.Window }, WindowAllocate},
+	{"rma-assert", choiceField(func(s *Suite) *string { return &s.Assert }, AssertNone, AssertNoCheck), func(s *Suite) string { return s.Assert }, AssertNone},
 }
 
 // wordOrBytes is a field that holds a length of at least 64 bytes (one

@@ -92,13 +92,22 @@ func typedPoint(p Point) bool { return p.Method != "" && p.Method != MethodConti
 // instances, per process for the block operations.
 func (s *Suite) Footprint(p Point) int64 {
 	if !typedPoint(p) || !s.Typed() {
-		return Footprint(p.Op, p.Len, p.Procs)
+		return max(rmaMin(p), Footprint(p.Op, p.Len, p.Procs))
 	}
 	send, recv, err := s.Layouts(p.Procs)
 	if err != nil {
 		return Footprint(p.Op, p.Len, p.Procs)
 	}
-	return max(sideFoot(p, send), sideFoot(p, recv))
+	return max(rmaMin(p), sideFoot(p, send), sideFoot(p, recv))
+}
+
+// rmaMin is the least window of a one-sided point: the 8 bytes of an
+// atomic (0 for the others).
+func rmaMin(p Point) int64 {
+	if Ops[p.Op].RMA() {
+		return 8
+	}
+	return 0
 }
 
 func sideFoot(p Point, l *Layout) int64 {
@@ -109,9 +118,18 @@ func sideFoot(p Point, l *Layout) int64 {
 	return l.Span(count)
 }
 
-// Scratch is the contiguous memory a pack or manual point allocates
-// besides its buffers: a message (a block per process) each way.
+// Scratch is the memory a point allocates besides its buffers: a pack or
+// manual point a message (a block per process) each way contiguous.
+// A one-sided point allocates its results and, from MPI_Win_allocate,
+// its window (whole pages).
 func (s *Suite) Scratch(p Point) int64 {
+	if Ops[p.Op].RMA() {
+		win := int64(0)
+		if s.Window == WindowAllocate {
+			win = (s.Footprint(p) + 4095) &^ 4095
+		}
+		return win + s.Footprint(p)
+	}
 	if p.Method != MethodPack && p.Method != MethodManual {
 		return 0
 	}

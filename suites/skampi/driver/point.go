@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
@@ -64,6 +65,8 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	r.s.Must("the datatypes of "+pt.Name(), err)
 	defer ty.Free()
 	pl.batch.Types, pl.batch.Method = ty, methods[pt.Method]
+	pl.batch.RMASync = slices.Index(skampi.RMASyncs, su.RMASync)
+	pl.batch.RMAAllocate, pl.batch.RMANoCheck = su.Window == skampi.WindowAllocate, su.Assert == skampi.AssertNoCheck
 	pl.warmUp()
 	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
 	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
@@ -146,6 +149,8 @@ func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
 		b.Inject, r.injected = mpi.InjectByte, true
 	case r.st.TestLayout && b.Method == mpi.MethodManual:
 		b.Inject = mpi.InjectLayout
+	case r.st.TestLostPut && b.Full:
+		b.Inject = mpi.InjectLostPut
 	}
 	t, f, err := mpi.RunBatch(b)
 	r.s.Must("the SKaMPI loop", err)

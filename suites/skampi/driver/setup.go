@@ -25,6 +25,7 @@ var (
 	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 	flagTestLay   = flag.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far")
+	flagTestPut   = flag.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)")
 	flagWatchdog  = harness.WatchdogFlag("skampi", "skampi")
 	flagPlan      = flag.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring")
 	flagPlanProcs = flag.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's")
@@ -72,22 +73,23 @@ func init() {
 // Settings are what rank 0 decides (Setup) and the run measures before
 // its first point (Prepare), the same on every rank.
 type Settings struct {
-	File       string // the suite file as given, or skampi.DefaultSuitesName
-	FileSum    string // its SHA-256, first 16 hex digits
-	Suites     []*skampi.Suite
-	Notes      []string // operations left out of suites (too few processes)
-	Resume     *Resume  // what a partial run gives, or nil
-	TestFault  bool
-	TestLayout bool  // the manual method's unpacking drops the last run (tests)
-	Yield      bool  // the job oversubscribes a node: wait for windows with sched_yield
-	Buffer     int64 // bytes of each of the two buffers (skampi.Need)
-	Prep       Prepared
+	File        string // the suite file as given, or skampi.DefaultSuitesName
+	FileSum     string // its SHA-256, first 16 hex digits
+	Suites      []*skampi.Suite
+	Notes       []string // operations left out of suites (too few processes)
+	Resume      *Resume  // what a partial run gives, or nil
+	TestFault   bool
+	TestLayout  bool  // the manual method's unpacking skews a run (tests)
+	TestLostPut bool  // a one-sided origin loses its put in the full check (tests)
+	Yield       bool  // the job oversubscribes a node: wait for windows with sched_yield
+	Buffer      int64 // bytes of each of the two buffers (skampi.Need)
+	Prep        Prepared
 }
 
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, Yield: job.Oversub != ""}
+	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != ""}
 	if err := harness.CheckWatchdog("skampi.watchdog", *flagWatchdog); err != nil {
 		return nil, err
 	}
@@ -115,6 +117,9 @@ func setup(job *harness.Job) (any, error) {
 	if err := st.keepOps(n); err != nil {
 		return nil, err
 	}
+	if err := st.checkLibrary(job.Library, os.Getenv("OMPI_MCA_osc")); err != nil {
+		return nil, err
+	}
 	if err := st.checkPoints(); err != nil {
 		return nil, err
 	}
@@ -130,6 +135,26 @@ func setup(job *harness.Job) (any, error) {
 		st.Resume, err = readResume(*flagResume, st.want(job), st.curves())
 	}
 	return st, err
+}
+
+// checkLibrary refuses what the MPI library is known to crash on, before
+// anything runs: Open MPI 4's osc/rdma (its default one-sided component
+// on one node) ends a 64-bit MPI_Compare_and_swap on an MPI_Win_allocate
+// window in a segmentation fault (open-mpi/ompi#11349; a C program of
+// ten lines does it here); osc is the component the job was given
+// (OMPI_MCA_osc).
+func (st *Settings) checkLibrary(library, osc string) error {
+	if !strings.HasPrefix(library, "Open MPI v4.") || osc != "" && !strings.Contains(osc, "rdma") {
+		return nil
+	}
+	cas := skampi.OpIndex("compare-and-swap")
+	for _, s := range st.Suites {
+		if slices.Contains(s.Ops, cas) && s.Window == skampi.WindowAllocate {
+			return fmt.Errorf("%s: suite %s: compare-and-swap on an MPI_Win_allocate window crashes %s (osc/rdma, open-mpi/ompi#11349): give the suite rma-window: create, or run with --mca osc pt2pt",
+				st.File, s.Name, "Open MPI "+strings.TrimSuffix(strings.Fields(library)[2], ","))
+		}
+	}
+	return nil
 }
 
 // readFile reads -skampi.suites, or takes the default file.

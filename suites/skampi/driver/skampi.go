@@ -179,7 +179,7 @@ func (r *run) member(pt skampi.Point) *member {
 func (r *run) ranges(pt skampi.Point) []mpi.Range {
 	p := r.st.Prep
 	switch skampi.Ops[pt.Op].Pattern {
-	case skampi.PingPong:
+	case skampi.PingPong, skampi.OneSided:
 		pr := p.Max
 		if pt.Pair == skampi.PairMin {
 			pr = p.Min
@@ -244,7 +244,7 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 		b.ReportMetric(res.Ranks[1]*1e6, skampi.MetricRankMed)
 		b.ReportMetric(res.Ranks[2]*1e6, skampi.MetricRankMax)
 	}
-	if skampi.Ops[pt.Op].Pattern == skampi.PingPong && pt.Len > 0 && sm.Mean > 0 {
-		b.ReportMetric(float64(pt.Len)/sm.Mean/1e6, skampi.MetricMBps)
+	if o := skampi.Ops[pt.Op]; o.OnPair() && pt.Len > 0 && sm.Mean > 0 {
+		b.ReportMetric(float64(pt.Len*int64(max(1, o.Burst)))/sm.Mean/1e6, skampi.MetricMBps)
 	}
 }

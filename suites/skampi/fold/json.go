@@ -163,7 +163,7 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 	if o.Pattern == skampi.Collective && m.Has {
 		jp.RankUs = []results.Float{results.Float(m.RankMin), results.Float(m.RankMed), results.Float(m.RankMax)}
 	}
-	if o.Pattern == skampi.PingPong && m.MBps > 0 {
+	if o.OnPair() && m.MBps > 0 {
 		jp.MBps = results.Float(m.MBps)
 	}
 	if m.Contig > 0 {

@@ -62,7 +62,7 @@ func newPlotData(p *Folded) *PlotData {
 		su := curves[0].Suite
 		ps := PlotSuite{Name: su.Name, Vary: su.Vary.String(), Text: suiteText(su)}
 		for _, c := range curves {
-			if c.Op.Pattern == skampi.PingPong {
+			if c.Op.OnPair() {
 				ps.Pair = su.Pair
 			}
 			ps.Curves = append(ps.Curves, plotCurve(c))
@@ -93,7 +93,7 @@ func plotCurve(c *Curve) PlotCurve {
 		case skampi.Collective:
 			pc.Lo = append(pc.Lo, num(m.RankMin, m.Has))
 			pc.Hi = append(pc.Hi, num(m.RankMax, m.Has))
-		case skampi.PingPong:
+		case skampi.PingPong, skampi.OneSided:
 			pc.MBps = append(pc.MBps, num(m.MBps, m.MBps > 0))
 		}
 	}

@@ -139,7 +139,7 @@ func parseName(parts []results.Part) (skampi.Point, error) {
 	if skampi.Ops[pt.Op].Pattern == skampi.Simple {
 		pt.Procs = 1
 	}
-	if skampi.Ops[pt.Op].Pattern == skampi.PingPong {
+	if skampi.Ops[pt.Op].OnPair() {
 		pt.Procs = 2
 	}
 	return pt, nil

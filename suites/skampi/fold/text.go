@@ -199,7 +199,7 @@ func extraHead(o skampi.Op) []string {
 	switch o.Pattern {
 	case skampi.Collective:
 		return []string{"rank min", "rank med", "rank max"}
-	case skampi.PingPong:
+	case skampi.PingPong, skampi.OneSided:
 		return []string{"MB/s"}
 	}
 	return nil
@@ -215,7 +215,7 @@ func extraCells(o skampi.Op, m *Measurement) []string {
 	switch o.Pattern {
 	case skampi.Collective:
 		return []string{n(m.RankMin), n(m.RankMed), n(m.RankMax)}
-	case skampi.PingPong:
+	case skampi.PingPong, skampi.OneSided:
 		if m.Len == 0 {
 			return []string{"-"}
 		}
