@@ -77,6 +77,15 @@ func Fold(r *results.Run) (*Folded, error) {
 	return p, nil
 }
 
+// OSU names the OSU micro-benchmark that measures what the curve does
+// (one-sided operations under the suite's synchronisation), or "".
+func (c *Curve) OSU() string {
+	if c.Op.OSU == "" || c.Suite.RMASync == "" {
+		return ""
+	}
+	return fmt.Sprintf(c.Op.OSU, skampi.OSUSync[c.Suite.RMASync])
+}
+
 // ratios sets every typed point's time over the contiguous method's at
 // the same parameters.
 func (p *Folded) ratios() {

@@ -60,6 +60,11 @@ type JSONSuite struct {
 	RecvType string   `json:"recv_type,omitempty"`
 	Methods  []string `json:"methods,omitempty"`
 	Layouts  string   `json:"layouts,omitempty"`
+	// A suite of one-sided operations: their synchronisation, how the
+	// window is made and the assertions passed.
+	RMASync string `json:"rma_sync,omitempty"`
+	Window  string `json:"rma_window,omitempty"`
+	Assert  string `json:"rma_assert,omitempty"`
 }
 
 // A JSONCurve is one operation of a suite: its points in increasing
@@ -71,6 +76,7 @@ type JSONCurve struct {
 	Call    string      `json:"call"`
 	Ref     string      `json:"reference_of,omitempty"` // the library operation a hand-built one stands for
 	Method  string      `json:"method,omitempty"`       // a typed suite's: datatype, pack, manual or contiguous
+	OSU     string      `json:"osu,omitempty"`          // one-sided: the OSU benchmark that measures the same
 	Added   int         `json:"refined_added"`          // lengths refinement added to the grid
 	Points  []JSONPoint `json:"points"`
 }
@@ -119,7 +125,7 @@ func (p *Folded) JSONDetail() any {
 		d.MergedFrom = sourceNames(p.Sources)
 	}
 	for _, t := range p.Curves {
-		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Method: t.Method, Added: t.Added}
+		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Method: t.Method, OSU: t.OSU(), Added: t.Added}
 		for _, m := range t.Rows {
 			cv.Points = append(cv.Points, jsonPoint(t.Op, m))
 		}
@@ -140,6 +146,9 @@ func jsonSuite(s *skampi.Suite) JSONSuite {
 		Step: s.Lengths.Step, Refine: s.Refine, Points: s.Points, LengthBytes: s.Len, Procs: s.Procs, Chunks: s.Chunks,
 		Pair: s.Pair, Eps: s.Rule.Eps, MinReps: s.Rule.Min, MaxReps: s.Rule.Max, BudgetS: s.Rule.Budget, TimeS: s.Time,
 		Sync: s.Sync, Cache: s.Cache, Warmup: s.Warmup}
+	if hasRMA(s) {
+		js.RMASync, js.Window, js.Assert = s.RMASync, s.Window, s.Assert
+	}
 	if s.Typed() {
 		js.SendType, js.RecvType, js.Methods = s.SendType.String(), s.SendType.String(), s.Methods
 		if s.RecvType != nil {

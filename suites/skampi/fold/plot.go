@@ -36,6 +36,9 @@ type PlotCurve struct {
 	Method string `json:"method,omitempty"`
 	// Ratio is a typed point's time over the contiguous method's.
 	Ratio []report.PlotNum `json:"ratio,omitempty"`
+	// OSU is the OSU micro-benchmark that measures the same (one-sided
+	// operations, with the suite's synchronisation): a legend's note.
+	OSU string `json:"osu,omitempty"`
 	// X is the varied parameter of each point (bytes, processes or work
 	// items; 0 for a suite that varies nothing).
 	X []int64 `json:"x"`
@@ -73,7 +76,7 @@ func newPlotData(p *Folded) *PlotData {
 }
 
 func plotCurve(c *Curve) PlotCurve {
-	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref, Method: c.Method}
+	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref, Method: c.Method, OSU: c.OSU()}
 	num := func(v float64, ok bool) report.PlotNum {
 		if !ok {
 			return report.Missing

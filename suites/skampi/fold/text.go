@@ -81,15 +81,27 @@ func suiteText(s *skampi.Suite) string {
 	}
 	text := fmt.Sprintf("%d op%s, %s; ε %g, %d-%d reps, %s per point; %s, cache %s",
 		len(s.Ops), results.Plural(len(s.Ops)), vary, s.Rule.Eps, s.Rule.Min, s.Rule.Max, skampi.DurationText(s.Rule.Budget), s.Sync, s.Cache)
-	if s.Typed() {
-		_, v := s.ConfigLine()
-		for _, f := range strings.Fields(v) {
-			if k, _, _ := strings.Cut(f, "="); k == "send-type" || k == "recv-type" || k == "methods" {
-				text += "; " + f
-			}
+	_, v := s.ConfigLine()
+	for _, f := range strings.Fields(v) {
+		switch k, _, _ := strings.Cut(f, "="); k {
+		case "send-type", "recv-type", "methods", "rma-sync", "rma-window", "rma-assert":
+			text += "; " + f
 		}
 	}
+	if s.RMASync == skampi.RMAFence && hasRMA(s) {
+		text += "; rma-sync=fence"
+	}
 	return text
+}
+
+// hasRMA says whether the suite has a one-sided operation.
+func hasRMA(s *skampi.Suite) bool {
+	for _, op := range s.Ops {
+		if skampi.Ops[op].RMA() {
+			return true
+		}
+	}
+	return false
 }
 
 // pairText renders "a b host-a host-b rtt-us".

@@ -41,6 +41,9 @@
   // curveName names a curve: its operation, and a typed suite's method.
   function curveName(c) { return c.method ? c.op + ' · ' + c.method : c.op; }
 
+  // legendName adds the OSU benchmark that measures the same.
+  function legendName(c) { return c.osu ? curveName(c) + ' (' + c.osu + ')' : curveName(c); }
+
   // curveColour: by library operation, and within it by method.
   function curveColour(fam, c) {
     var f = fam[c.ref || c.op];
@@ -144,7 +147,7 @@
     } else {
       var fam = families(s.curves);
       s.curves.forEach(function (c) {
-        traces = traces.concat(curveTraces(s, c, y, curveName(c), curveColour(fam, c), band));
+        traces = traces.concat(curveTraces(s, c, y, legendName(c), curveColour(fam, c), band));
       });
     }
     var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '');

@@ -1,0 +1,67 @@
+//go:build mpi
+
+package mpi_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// selfBatch is a batch of 3 repetitions of 2 calls of op on the one
+// process, which reaches into its own window.
+func selfBatch(t *testing.T, op int, l int64) *mpi.Batch {
+	t.Helper()
+	send, err := mpi.NewBuffer(1 << 16)
+	require.NoError(t, err)
+	recv, err := mpi.NewBuffer(1 << 16)
+	require.NoError(t, err)
+	t.Cleanup(func() { send.Free(); recv.Free() })
+	return &mpi.Batch{Op: op, Comm: mpi.World, Len: l, Calls: 2, Reps: 3, Send: send, Recv: recv}
+}
+
+func rmaSync(s string) int { return slices.Index(skampi.RMASyncs, s) }
+
+// TestRMASelf runs every one-sided operation under every
+// synchronisation on one process, the full check included: everything
+// that reached the window and came back checks. (Open MPI 4 cannot
+// MPI_Win_create in a singleton: the windows of MPI_Win_create are
+// exercised by the mpirun jobs of the integration tests.)
+func TestRMASelf(t *testing.T) {
+	for i, o := range skampi.Ops {
+		if !o.RMA() {
+			continue
+		}
+		l := int64(0)
+		if o.Vary&skampi.VaryLength != 0 {
+			l = 64
+		}
+		for _, sync := range skampi.RMASyncs {
+			for _, full := range []bool{false, true} {
+				b := selfBatch(t, i, l)
+				b.RMASync, b.RMAAllocate, b.Full = rmaSync(sync), true, full
+				times, f, err := mpi.RunBatch(b)
+				require.NoError(t, err, "%s %s full=%v", o.Name, sync, full)
+				assert.Zero(t, f.Count, "%s %s full=%v: %+v", o.Name, sync, full, f)
+				assert.Len(t, times.End, 3)
+			}
+		}
+	}
+}
+
+// TestRMALostPut: a put the origin skips in the full check is found at
+// the target: its window kept the fill.
+func TestRMALostPut(t *testing.T) {
+	for _, sync := range skampi.RMASyncs {
+		b := selfBatch(t, skampi.OpIndex("put"), 256)
+		b.RMASync, b.RMAAllocate, b.Full, b.Inject = rmaSync(sync), true, true, mpi.InjectLostPut
+		_, f, err := mpi.RunBatch(b)
+		require.NoError(t, err, sync)
+		assert.Positive(t, f.Count, "%s: the lost put is found", sync)
+		assert.Equal(t, 0xA5, f.Got, "%s: the window kept its fill", sync)
+	}
+}
