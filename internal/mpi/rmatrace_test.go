@@ -17,8 +17,8 @@ import (
 func TestRMAAssertions(t *testing.T) {
 	put := skampi.OpIndex("put")
 	for _, tt := range []struct {
-		sync                  string
-		nocheck               bool
+		sync                 string
+		nocheck              bool
 		lock, lockAll, fence int
 	}{
 		{skampi.RMALock, true, mpi.ModeNoCheck, -1, -1},
