@@ -1079,7 +1079,7 @@ static int rma_open(const skampi_batch_t *b, ctx *c) {
 	roles(c, r, c->rma_blocks, ops[b->op].fn == op_put_all && !ops[b->op].blocks);
 	r->len = foot(b->op, &c->rl, c->size);
 	if (r->len < 8) r->len = 8;
-	r->res = malloc(r->len);
+	r->res = malloc(c->len > 8 ? c->len : 8); /* what one get or atomic fetches */
 	int rc = r->res ? 0 : MPI_ERR_NO_MEM;
 	/* MPI_Win_allocate gets whole pages: MPICH 4.0's shared-memory windows
 	 * lose or misroute puts into windows of other sizes (docs/skampi.md) */

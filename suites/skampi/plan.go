@@ -66,7 +66,8 @@ const (
 )
 
 // leaveOut says whether and why the point is left out of the plan: it
-// needs more of a buffer than max-buffer, or one call of it takes longer
+// needs more of a buffer than max-buffer (a scratch buffer of a pack or
+// manual point, a window, included), or one call of it takes longer
 // than the point's whole budget on the nominal model (at 10^6 processes
 // the linear references, a send per process, take minutes a call).
 func (s *Suite) leaveOut(p Point) int {
@@ -76,7 +77,7 @@ func (s *Suite) leaveOut(p Point) int {
 		}
 	}
 	switch {
-	case s.MaxBuffer > 0 && max(s.Footprint(p), Attach(p.Op, p.Len, p.Procs)) > s.MaxBuffer:
+	case s.MaxBuffer > 0 && max(s.Footprint(p), Attach(p.Op, p.Len, p.Procs), s.Scratch(p)/2) > s.MaxBuffer:
 		return overCap
 	case s.Rule.Budget > 0 && Nominal.CallTime(p) > s.Rule.Budget:
 		return overTime
@@ -269,7 +270,7 @@ func (m Memory) String() string {
 		s += " for " + m.Widest.Name()
 	}
 	if m.Attach > 0 {
-		s += ", attached " + mib(m.Attach)
+		s += ", besides them " + mib(m.Attach)
 	}
 	return s + fmt.Sprintf(", tables %s), rank 0 %s", mib(m.Tables), mib(m.RootProcess()))
 }

@@ -128,7 +128,7 @@ func (s *Suite) Scratch(p Point) int64 {
 		if s.Window == WindowAllocate {
 			win = (s.Footprint(p) + 4095) &^ 4095
 		}
-		return win + s.Footprint(p)
+		return win + max(8, p.Len)
 	}
 	if p.Method != MethodPack && p.Method != MethodManual {
 		return 0
