@@ -427,11 +427,12 @@ func TestBrowser(t *testing.T) {
 	})
 
 	// A run of datatypes: a curve per operation and method, and a second
-	// plot of each method's time over the contiguous method's.
+	// plot of each method's time over the contiguous method's; and a
+	// one-sided suite.
 	t.Run("skampi types", func(t *testing.T) {
 		e := entryOf(site, ids["skampi-types-np2.txt"])
 		want := skampiPlots(e)
-		require.Len(t, want, 3, "testdata/skampi-types.yaml")
+		require.Len(t, want, 4, "testdata/skampi-types.yaml")
 		open(t, "runs/"+e.ID+".html")
 		poll(t, `document.querySelectorAll('#skampi-plot-0-ratio svg.main-svg').length > 0`)
 		assert.Equal(t, 8, traceCount(t, "skampi-plot-0", `t.mode === 'lines+markers'`), "face: 2 operations × 4 methods")
@@ -444,6 +445,8 @@ func TestBrowser(t *testing.T) {
 			"the contiguous method is its own reference")
 		assert.Equal(t, 4, evalInt(t, `document.getElementById('skampi-plot-1').data[0].x.length`), "transpose: a bar per method")
 		assert.Equal(t, 0, evalInt(t, `document.querySelectorAll('#skampi-plot-2-ratio').length`), "building a type has no methods")
+		assert.Contains(t, eval(t, `document.getElementById('skampi-plot-3').data.map(t => t.name).join('|')`), "put (osu_put_latency -s lock)",
+			"a one-sided curve names the OSU benchmark that measures the same")
 		shot(t, "skampi-types.png", screenshot(t))
 		clean(t, "SKaMPI types page")
 	})

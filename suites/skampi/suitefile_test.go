@@ -28,6 +28,17 @@ func parse(t *testing.T, text string, l Layers) ([]*Suite, []string) {
 	return s, notes
 }
 
+// roundTrip: every suite's configuration line reads back the same suite.
+func roundTrip(t *testing.T, suites []*Suite) {
+	t.Helper()
+	for _, s := range suites {
+		k, v := s.ConfigLine()
+		back, err := ParseSuiteLine(k, v)
+		require.NoError(t, err, "%s: %s", k, v)
+		assert.Equal(t, s, back, "%s: %s", k, v)
+	}
+}
+
 func pointNames(s *Suite) []string {
 	var out []string
 	for _, c := range s.Curves() {
@@ -99,11 +110,8 @@ func TestDefaultSuites(t *testing.T) {
 		names := map[string]bool{}
 		for _, s := range suites {
 			names[s.Name] = true
-			k, v := s.ConfigLine()
-			back, err := ParseSuiteLine(k, v)
-			require.NoError(t, err, "%s: %s", k, v)
-			assert.Equal(t, s, back, "%s: %s", k, v)
 		}
+		roundTrip(t, suites)
 		assert.True(t, names["coll-length"] && names["simple"], "np %d", n)
 		assert.Equal(t, n > 1, names["pingpong"], "np %d: ping-pong needs 2 processes", n)
 		if n == 1 {
@@ -135,12 +143,7 @@ func TestSuiteCallsTimerSync(t *testing.T) {
 	assert.Equal(t, SyncNone, suites[0].Sync)
 	assert.Equal(t, 0, suites[1].Calls)
 	assert.Equal(t, int64(2<<20), suites[0].Span)
-	for _, s := range suites {
-		k, v := s.ConfigLine()
-		back, err := ParseSuiteLine(k, v)
-		require.NoError(t, err, "%s: %s", k, v)
-		assert.Equal(t, s, back, "%s: %s", k, v)
-	}
+	roundTrip(t, suites)
 	_, v := suites[0].ConfigLine()
 	assert.Contains(t, v, "sync=none cache=auto warmup=2 calls=1 timer=keep span=2097152")
 	_, v = suites[1].ConfigLine()

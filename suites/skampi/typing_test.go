@@ -54,12 +54,7 @@ func TestTypedSuites(t *testing.T) {
 	assert.Equal(t, []string{"suite=build/op=type-create"}, pointNames(suites[2]), "of the local operations only type-create takes a type")
 	assert.False(t, suites[3].Typed())
 	assert.Equal(t, []string{"suite=plain/op=send-recv/pair=max/L=1", "suite=plain/op=send-recv/pair=max/L=2", "suite=plain/op=send-recv/pair=max/L=4"}, pointNames(suites[3]))
-	for _, s := range suites {
-		k, v := s.ConfigLine()
-		back, err := ParseSuiteLine(k, v)
-		require.NoError(t, err, "%s: %s", k, v)
-		assert.Equal(t, s, back, "%s: %s", k, v)
-	}
+	roundTrip(t, suites)
 	_, v := suites[3].ConfigLine()
 	assert.NotContains(t, v, "type", "an untyped suite's line is as before types existed")
 	assert.NotContains(t, v, "methods")
