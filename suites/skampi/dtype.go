@@ -111,7 +111,34 @@ func ParseType(s string, named map[string]*Type) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := t.textLen(map[*Type]int{}); n > MaxTypeText {
+		return nil, fmt.Errorf("type %.60s…: %d bytes with its named types written out: at most %d", p.s, n, MaxTypeText)
+	}
 	return t, nil
+}
+
+// textLen is the length of String() without writing it (named types
+// shared by reference would make that exponential), capped past
+// MaxTypeText.
+func (t *Type) textLen(seen map[*Type]int) int {
+	if n, ok := seen[t]; ok {
+		return n
+	}
+	if t.Ctor == CtorBase {
+		return len(t.Kind.String())
+	}
+	n := len(ctorNames[t.Ctor]) + 2
+	for _, a := range t.ownArgs() {
+		n += len(a) + 1 // and a comma, or the field's colon
+	}
+	for _, in := range t.Of {
+		n = min(n+in.textLen(seen), 2*MaxTypeText)
+	}
+	if t.Ctor == CtorStruct || len(t.ownArgs()) == 0 {
+		n-- // a struct's fields have one comma fewer than parts
+	}
+	seen[t] = n
+	return n
 }
 
 type typeParser struct {
@@ -342,36 +369,48 @@ func (t *Type) String() string {
 	if t.Ctor == CtorBase {
 		return t.Kind.String()
 	}
+	a := t.ownArgs()
+	if t.Ctor == CtorStruct {
+		for i, in := range t.Of {
+			a[i] += in.String()
+		}
+	} else {
+		a = append(a, t.Of[0].String())
+	}
+	return ctorNames[t.Ctor] + "(" + strings.Join(a, ",") + ")"
+}
+
+// ownArgs are the constructor's arguments but its inner types; a
+// struct's are its fields' count:offset: prefixes.
+func (t *Type) ownArgs() []string {
 	var a []string
-	join := func(ns ...Num) {
+	nums := func(ns ...Num) {
 		for _, n := range ns {
 			a = append(a, n.String())
 		}
 	}
 	switch t.Ctor {
 	case CtorContiguous:
-		join(t.Count)
+		nums(t.Count)
 	case CtorVector, CtorHvector:
-		join(t.Count, t.Block, t.Stride)
+		nums(t.Count, t.Block, t.Stride)
 	case CtorIndexed:
 		for i := range t.Blocks {
 			a = append(a, t.Blocks[i].String()+":"+t.Displs[i].String())
 		}
 	case CtorIndexedBlock:
-		join(t.Block)
-		join(t.Displs...)
+		nums(t.Block)
+		nums(t.Displs...)
 	case CtorSubarray:
 		for _, d := range t.Dims {
 			a = append(a, d[0].String()+":"+d[1].String()+":"+d[2].String())
 		}
 	case CtorResized:
-		join(t.LB, t.Extent)
+		nums(t.LB, t.Extent)
 	case CtorStruct:
 		for i := range t.Blocks {
-			a = append(a, t.Blocks[i].String()+":"+t.Displs[i].String()+":"+t.Of[i].String())
+			a = append(a, t.Blocks[i].String()+":"+t.Displs[i].String()+":")
 		}
-		return ctorNames[t.Ctor] + "(" + strings.Join(a, ",") + ")"
 	}
-	a = append(a, t.Of[0].String())
-	return ctorNames[t.Ctor] + "(" + strings.Join(a, ",") + ")"
+	return a
 }

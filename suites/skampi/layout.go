@@ -86,7 +86,7 @@ func lay(t *Type, procs int) (*Layout, error) {
 		if t.Ctor == CtorVector {
 			stride *= ext
 		}
-		for i := range at(t.Count) {
+		for i := int64(0); i < at(t.Count) && b.err == nil; i++ {
 			b.place(in, i*stride, at(t.Block))
 		}
 	case CtorIndexed:

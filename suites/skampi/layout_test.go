@@ -1,6 +1,7 @@
 package skampi
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,4 +117,30 @@ func TestProgram(t *testing.T) {
 	// struct, 2 fields, lb 0, extent 8+56, counts, displacements, int, vector(2,1,6,double)
 	assert.Equal(t, []int64{int64(CtorStruct), 2, 0, 64, 2, 1, 0, 8, int64(CtorBase), int64(KindInt),
 		int64(CtorVector), 2, 1, 6, int64(CtorBase), int64(KindDouble)}, p)
+}
+
+// TestTextLen: the length ParseType caps is that of the description
+// written out, computed without writing it.
+func TestTextLen(t *testing.T) {
+	for _, desc := range []string{"int", "vector(3,2,4,double)", "struct(1:0:int,1:8:double)", "indexed(2:0,1:5,float)",
+		"contiguous(3,vector(2,1,2p,int))", "subarray(4:2:1,4:2:1,int)", "resized(0,8,struct(3:0:int,2:12:float))", "indexed-block(2,0,3,double)"} {
+		ty, err := ParseType(desc, nil)
+		require.NoError(t, err)
+		assert.Equal(t, len(ty.String()), ty.textLen(map[*Type]int{}), desc)
+	}
+	// Named types shared by reference double at each level: refused from
+	// their size written out, in no time.
+	named := map[string]*Type{}
+	prev := "int"
+	for i := range 40 {
+		ty, err := ParseType("struct(1:0:"+prev+",1:64:"+prev+")", named)
+		if err != nil {
+			assert.Contains(t, err.Error(), "with its named types written out: at most 4096")
+			assert.Greater(t, i, 4)
+			return
+		}
+		name := fmt.Sprintf("t%c", 'a'+i)
+		named[name], prev = ty, name
+	}
+	t.Fatal("a description that doubles 40 times was accepted")
 }
