@@ -149,6 +149,7 @@ var (
 	clockOffset func(c Comm, me, peer, rounds int) (offset, rtt float64, err error)
 	timerCosts  func(n int) []float64
 	wtimeGlobal func() (bool, error)
+	rmaProbe    func(c Comm, allocate bool) (bool, error, error)
 )
 
 // RunBatch runs b in C.
@@ -187,6 +188,16 @@ func TimerCosts(n int) []float64 {
 		return nil
 	}
 	return timerCosts(n)
+}
+
+// RMAProbe makes and frees a window of a page on c (collective), from
+// MPI_Win_allocate or MPI_Win_create: ok says whether every rank could,
+// why is this rank's error; err is an error of the probe itself.
+func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) {
+	if rmaProbe == nil {
+		return false, nil, ErrNoMPI
+	}
+	return rmaProbe(c, allocate)
 }
 
 // WtimeIsGlobal is the attribute MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD.

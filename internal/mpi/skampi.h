@@ -124,6 +124,11 @@ int skampi_offset(MPI_Fint comm, int me, int peer, int rounds, double *offset, d
 /* skampi_timer writes n empty measurements (two consecutive clock reads). */
 void skampi_timer(double *d, int n);
 
+/* skampi_rma_probe makes and frees a window of a page on comm, from
+ * MPI_Win_allocate or MPI_Win_create, and sets *ok on every rank to
+ * whether every rank could; *rc is this rank's error (0 if none). */
+int skampi_rma_probe(MPI_Fint comm, int allocate, int *ok, int *rc);
+
 /* skampi_wtime_is_global sets *global to MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD. */
 int skampi_wtime_is_global(int *global);
 

@@ -13,6 +13,7 @@ func init() {
 	runBatch, pairRTT, clockOffset = cRunBatch, cPairRTT, cClockOffset
 	timerCosts, wtimeGlobal = cTimerCosts, cWtimeGlobal
 	newTypes, freeTypes, typeInfo = cNewTypes, cFreeTypes, cTypeInfo
+	rmaProbe = cRMAProbe
 }
 
 func cbool(b bool) C.int {
@@ -104,6 +105,16 @@ func cWtimeGlobal() (bool, error) {
 	var g C.int
 	rc := onMain(func() C.int { return C.skampi_wtime_is_global(&g) })
 	return g != 0, mpiErr("MPI_Comm_get_attr(MPI_WTIME_IS_GLOBAL)", rc)
+}
+
+func cRMAProbe(c Comm, allocate bool) (bool, error, error) {
+	var ok, why C.int
+	rc := onMain(func() C.int { return C.skampi_rma_probe(C.MPI_Fint(c), cbool(allocate), &ok, &why) })
+	call := "MPI_Win_create"
+	if allocate {
+		call = "MPI_Win_allocate"
+	}
+	return ok != 0, mpiErr(call, why), mpiErr("MPI_Allreduce", rc)
 }
 
 func cSkampiOp(i int) string { return C.GoString(C.skampi_op_name(C.int(i))) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/beff-suite/beff/harness"
@@ -34,6 +35,10 @@ type Prepared struct {
 	PairRounds  int    // rounds of disjoint pairs the search measured
 	Sampled     bool   // the rounds are a sample (above skampi.FullPairs processes)
 	PairSeed    uint64 // the seed of the sample
+	// NoWindow holds, per kind of window (skampi.WindowAllocate,
+	// WindowCreate) the job could not make, why: its one-sided suites are
+	// not measured.
+	NoWindow map[string]string
 }
 
 // prepareRun measures, on every rank, the pairs for ping-pong (the
@@ -52,11 +57,13 @@ func prepareRun(s *harness.Session) any {
 	if !global {
 		offs, offErr = clockOffsets(s)
 	}
+	noWindow := probeWindows(s, &st)
 	bcast := bcastTime(w)
 	timer := skampi.Median(mpi.TimerCosts(timerSamples))
 	st.Prep = harness.Decide(w, func() Prepared {
 		p := search
 		p.Wtick, p.Timer, p.Global, p.OffsetErr, p.Bcast = mpi.Wtick(), timer, global, offErr, bcast
+		p.NoWindow = noWindow
 		if len(offs) > 1 {
 			p.OffsetStats = offsetStats(offs)
 		}
@@ -69,6 +76,46 @@ func prepareRun(s *harness.Session) any {
 		su.Rule.Wtick = st.Prep.Wtick
 	}
 	return st
+}
+
+// probeWindows makes and frees a window of each kind the run's one-sided
+// suites use, on all ranks; it returns the kinds that failed with why
+// (rank 0's error, or that another rank failed). Open MPI 4 makes no
+// window across nodes over TCP with its default osc/rdma.
+func probeWindows(s *harness.Session, st *Settings) map[string]string {
+	out := map[string]string{}
+	for _, kind := range []string{skampi.WindowAllocate, skampi.WindowCreate} {
+		if !st.usesWindow(kind) {
+			continue
+		}
+		ok, why, err := mpi.RMAProbe(s.World().Comm, kind == skampi.WindowAllocate)
+		s.Must("probing one-sided windows", err)
+		if ok {
+			continue
+		}
+		text := "it failed on another process"
+		if why != nil {
+			text = why.Error()
+		}
+		if strings.HasPrefix(mpi.LibraryVersion(), "Open MPI v4.") {
+			text += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
+		}
+		out[kind] = text
+	}
+	return out
+}
+
+// usesWindow says whether a suite with one-sided operations makes
+// windows of kind.
+func (st *Settings) usesWindow(kind string) bool {
+	for _, su := range st.Suites {
+		for _, op := range su.Ops {
+			if skampi.Ops[op].RMA() && su.Window == kind {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pairSearch finds the slowest and the fastest pair: each round's pairs

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -246,6 +247,13 @@ func config(job *harness.Job) []string {
 	}
 	if st.Resume != nil {
 		lines = append(lines, kv(skampi.KeyResumed, st.Resume.describe()))
+	}
+	if len(p.NoWindow) > 0 {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(p.NoWindow)) {
+			parts = append(parts, k+": "+p.NoWindow[k])
+		}
+		lines = append(lines, kv(skampi.KeyRMA, "not measured: "+strings.Join(parts, "; ")))
 	}
 	lines = append(lines,
 		kv(skampi.KeyWtick, fmt.Sprint(p.Wtick)),

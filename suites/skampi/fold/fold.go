@@ -192,6 +192,9 @@ func (p *Folded) verdict() {
 	if n := len(p.NoValue); n > 0 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("%d point%s without a valid repetition", n, results.Plural(n)))
 	}
+	if p.Config.RMA != "" {
+		p.Reasons = append(p.Reasons, "one-sided suites "+p.Config.RMA)
+	}
 	if n := len(p.NotConverged); n > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d point%s did not reach their suite's ε (listed below; their error is in the rse column)",
 			n, len(p.Run.Lines), results.Plural(len(p.Run.Lines))))

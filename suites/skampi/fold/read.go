@@ -18,6 +18,7 @@ type Config struct {
 	Suites  map[string]*skampi.Suite // skampi-suite-<name>, by name
 	Types   map[string]string        // skampi-types-<name>: a typed suite's layouts, by suite name
 	Resumed string                   // skampi-resumed, or ""
+	RMA     string                   // skampi-rma-windows: the one-sided suites not measured, or ""
 	Clock   string                   // skampi-clock
 	Offsets string                   // skampi-offsets-us: min median max
 	PairMax string                   // skampi-pair-max: a b host-a host-b rtt-us
@@ -62,6 +63,7 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		return nil, fmt.Errorf("not SKaMPI output: no %s<name> configuration line", skampi.KeySuite)
 	}
 	c.Resumed, c.Clock, c.Offsets = cfg[skampi.KeyResumed], cfg[skampi.KeyClock], cfg[skampi.KeyOffsets]
+	c.RMA = cfg[skampi.KeyRMA]
 	c.PairMax, c.PairMin, c.PairSearch = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin], cfg[skampi.KeyPairs]
 	c.Wtick, c.Timer, c.OffsetEr = cfg[skampi.KeyWtick], cfg[skampi.KeyTimer], cfg[skampi.KeyOffsetEr]
 	c.Oversub = cfg.Oversubscribed()
