@@ -99,13 +99,15 @@ func (s *Session) startLifeline() {
 		rand.Read(token)
 	}
 	s.Must("broadcasting the lifeline token", w.Comm.BcastBytes(token, 0))
+	// The line to the parent first: its listener already queues the
+	// connection, and under a tight limit of descriptors the children
+	// accepted first would leave none for it.
+	if !s.IsRoot() {
+		s.connectParent(parentIP, parentPort, token)
+	}
 	if ln != nil {
 		go s.acceptLifelines(ln, token, first, last)
 	}
-	if s.IsRoot() {
-		return
-	}
-	s.connectParent(parentIP, parentPort, token)
 }
 
 // connectParent connects this rank to its parent and watches it.
