@@ -102,8 +102,11 @@ It refuses with exit code 2 when the sides are not the same configuration
 the message sizes and patterns of b_eff, the partitions, MPART, rewrite and T
 of b_eff_io, the mode), when a suite has too few runs on either side to ever
 reach p < 0.05 (the smallest p of the test for n and m runs is 2/C(n+m, n): 3
-against 3 cannot, 4 against 4 can; use 6 or more), and on every other error, so that exit
-code 1 always means "got worse".
+against 3 cannot, 4 against 4 can; use 6 or more), when B lacks a figure or
+an experiment that A has (it lists them: a half-finished run never passes),
+when a file holds a run that was cut short (beff-partial, results/partial/),
+and on every other error, so that exit code 1 always means "got worse" and
+exit code 0 that everything of A was seen in B.
 
 Every figure and experiment is tested on its own at p < 0.05, as benchstat
 does: among thousands of experiments some differ by chance, so choose P

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -374,4 +375,29 @@ func skampiInputs(t *testing.T, dir string) {
 	write("skampi-slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
 	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/suite=pingpong/op=send-recv/pair=max/L=1"), 0.8)})
 	write("skampi-np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4"}})
+}
+
+// TestGateMissing: a new side that lacks rows of the base, or holds a
+// run that was cut short, is refused with exit code 2 and the list; a
+// half-finished run never gates green.
+func TestGateMissing(t *testing.T) {
+	dir := t.TempDir()
+	skampiInputs(t, dir)
+	half := filepath.Join(dir, "skampi-half.txt")
+	require.NoError(t, comparetest.WriteFile(half, skampiSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 2,
+		Keep: func(n string) bool { return !strings.Contains(n, "op=allreduce/") }}))
+	base := filepath.Join(dir, "skampi-base.txt")
+	code, stdout, stderr := run("gate", "-base", base, "-new", half, "-max-drop", "5")
+	assert.Equal(t, exitUsage, code, stdout)
+	assert.Contains(t, stderr, "new lacks 7 of the rows of base, so it cannot be judged:\n  SKaMPI experiments: Skampi/suite=coll-short/op=allreduce/procs=1/L=256\n")
+	code, _, _ = run("gate", "-base", half, "-new", base, "-max-drop", "5")
+	assert.Equal(t, exitOK, code, "rows the base lacks are not judged")
+
+	data, err := os.ReadFile(filepath.Join(dir, "skampi-same.txt"))
+	require.NoError(t, err)
+	cut := filepath.Join(dir, "skampi-cut.txt")
+	require.NoError(t, os.WriteFile(cut, append([]byte("beff-partial: the watchdog ended the job\n"), data...), 0o644))
+	code, _, stderr = run("gate", "-base", base, "-new", cut, "-max-drop", "5")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "new holds partial runs, which cannot be judged: "+cut+": the watchdog ended the job")
 }

@@ -117,7 +117,7 @@ func checkFoldFlags(fs *flag.FlagSet, list []results.Suite, jsonFlag, appendFlag
 func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, error) {
 	var inputs []input
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
+		data, err := results.ReadInput(path)
 		if err != nil {
 			return nil, err
 		}

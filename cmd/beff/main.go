@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 )
 
 func main() { os.Exit(beffMain(os.Stdout, os.Stderr, os.Args[1:])) }
@@ -47,6 +49,8 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // refused input, parse or I/O error
 	exitUsage = 2
+	// exitInternal: a bug of beff (a panic), reported in one line
+	exitInternal = 3
 )
 
 // beffMain runs the command line args (without the program name), writing
@@ -63,12 +67,37 @@ func beffMain(stdout, stderr io.Writer, args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			return c.run(stdout, stderr, args[1:])
+			return guarded(c, stdout, stderr, args[1:])
 		}
 	}
 	fmt.Fprintf(stderr, "beff: unknown command %q\n", args[0])
 	usage(stderr)
 	return exitUsage
+}
+
+// guarded runs command c; a panic (a bug of beff, whatever the input)
+// becomes one line on stderr that says where its details went, and exit
+// code exitInternal.
+func guarded(c command, stdout, stderr io.Writer, args []string) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "beff %s: internal error: %v (%s)\n", c.name, v, saveCrash(c.name, args, v))
+			code = exitInternal
+		}
+	}()
+	return c.run(stdout, stderr, args)
+}
+
+// saveCrash writes the details of a panic to a file of its own and says
+// where, or why it could not.
+func saveCrash(name string, args []string, v any) string {
+	f, err := os.CreateTemp("", "beff-crash-*.txt")
+	if err != nil {
+		return "no details saved: " + err.Error()
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "beff %s %s\npanic: %v\n\n%s", name, strings.Join(args, " "), v, debug.Stack())
+	return "details in " + f.Name() + "; please report it"
 }
 
 func usage(w io.Writer) {

@@ -67,7 +67,11 @@ func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, er
 	if err := checkSamples(base, newer); err != nil {
 		return nil, err
 	}
+	if err := checkPartial(base, newer); err != nil {
+		return nil, err
+	}
 	g := &GateResult{Base: base, New: newer, MaxDrop: maxDrop}
+	var missing []string
 	for _, t := range Compare([]*Side{base, newer}) {
 		if !experiments && t.Group.Experiments {
 			continue
@@ -76,8 +80,15 @@ func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, er
 		g.Groups = append(g.Groups, t.Group)
 		g.Compared = append(g.Compared, 0)
 		for _, r := range t.Rows {
+			if r.Cells[0] != nil && r.Cells[1] == nil {
+				missing = append(missing, t.Group.String()+": "+r.Name)
+			}
 			g.judge(r)
 		}
+	}
+	if len(missing) > 0 {
+		return nil, &RefusalError{fmt.Sprintf("%s lacks %d of the rows of %s, so it cannot be judged:\n  %s",
+			newer.Label, len(missing), base.Label, strings.Join(listed(missing, MaxListed), "\n  "))}
 	}
 	if g.total() == 0 {
 		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, newer.Label, what(experiments))}
@@ -131,6 +142,28 @@ func checkSamples(base, newer *Side) error {
 			return &RefusalError{fmt.Sprintf(
 				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
 				base.Label, n, b.Suite.Name(), results.Plural(n), newer.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
+		}
+	}
+	return nil
+}
+
+// MaxListed is the most rows a refusal lists.
+const MaxListed = 50
+
+// listed is s cut to n entries and a last one that counts the rest.
+func listed(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(s[:n:n], fmt.Sprintf("… and %d more", len(s)-n))
+}
+
+// checkPartial refuses a side that holds a partial run: what it did not
+// measure cannot be judged.
+func checkPartial(sides ...*Side) error {
+	for _, s := range sides {
+		if len(s.Partial) > 0 {
+			return &RefusalError{fmt.Sprintf("%s holds partial runs, which cannot be judged: %s", s.Label, strings.Join(s.Partial, "; "))}
 		}
 	}
 	return nil

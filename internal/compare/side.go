@@ -19,6 +19,9 @@ type Side struct {
 	Sets []*Set
 	// Notes say what limits the comparison of this side.
 	Notes []string
+	// Partial names the files of runs cut short (results.KeyPartial),
+	// with the reason: a gate refuses such a side.
+	Partial []string
 }
 
 // A Set is the runs of one suite on one side.
@@ -58,6 +61,9 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 			return nil, err
 		}
 		s.Files = append(s.Files, path)
+		if why := f.Partial(); why != "" {
+			s.Partial = append(s.Partial, path+": "+why)
+		}
 		for _, set := range s.Sets {
 			if err := set.add(f.RunsOf(set.Suite)); err != nil {
 				return nil, err

@@ -96,6 +96,9 @@ func (c *Common) Short() bool { return strings.HasPrefix(c.Mode, "short") }
 // ReadProcs reads mpi-procs into c.N.
 func (c *Common) ReadProcs(r ConfigReader) error {
 	n, err := r.PosInt(KeyProcs)
+	if err == nil && n > MaxProcs {
+		return fmt.Errorf("%s: %d processes, more than the %d a results file may give", KeyProcs, n, MaxProcs)
+	}
 	c.N = int(n)
 	return err
 }

@@ -16,6 +16,9 @@ const (
 	KeyOversub      = "mpi-oversubscribed" // "no", or "yes: <how>"
 	KeyPreload      = "mpi-preload"        // LD_PRELOAD of the processes, when set
 	KeyMode         = "beff-mode"          // ModeFull or a short mode
+	// KeyPartial heads the output of a job that did not end well (kept in
+	// results/partial/): why it ended.
+	KeyPartial = "beff-partial"
 )
 
 // Values of KeyMode.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -104,12 +103,23 @@ func (f *File) RunsOf(s Suite) []*Run {
 	return out
 }
 
+// Partial is why the file's job was cut short (its runs carry
+// KeyPartial), or "".
+func (f *File) Partial() string {
+	for _, r := range f.Runs {
+		if v := r.FileConfig[KeyPartial]; v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // FoldedLines is the number of lines of s's folded figures in the file.
 func (f *File) FoldedLines(s Suite) int { return f.folded[s.Bench()] }
 
 // ReadFile reads the results file at path; see Read.
 func ReadFile(path string, suites []Suite) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +138,24 @@ type reader struct {
 	f      *File
 	suites []Suite
 	groups map[Suite]map[string]*group
+	in     *lineLimit
+	// the file configuration of the last result: its signature and map,
+	// taken again only when a line that is not a result came between
+	epoch int
+	sig   string
+	cfg   Config
+	// cfgBytes counts the bytes of configuration taken so far: at most
+	// twice the input plus MaxConfigBytes
+	cfgBytes int64
 }
+
+// Limits of Read (besides MaxLine): a file of a few hundred bytes could
+// otherwise make millions of runs, or copy its configuration at every
+// line.
+const (
+	MaxRuns        = 10000   // runs of one suite in one file
+	MaxConfigBytes = 1 << 20 // bytes of configuration taken beyond twice the input
+)
 
 // Read reads benchfmt output of the suites' benchmarks from r; fileName
 // names it in positions. Lines of other benchmarks are skipped, lines of
@@ -145,8 +172,9 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 	if fileName == "" {
 		fileName = "<input>"
 	}
-	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}}
-	br := benchfmt.NewReader(LimitLines(r, fileName), fileName)
+	in := LimitLines(r, fileName).(*lineLimit)
+	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}, in: in, epoch: -1}
+	br := benchfmt.NewReader(in, fileName)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
@@ -205,23 +233,28 @@ func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 		return lineErr("%s: %v", name, err)
 	}
 	l.Name, l.Value = name, value
-	sig := configSignature(res)
+	if err := rd.config(res); err != nil {
+		return lineErr("%v", err)
+	}
 	if rd.groups[s] == nil {
 		rd.groups[s] = map[string]*group{}
 	}
-	g := rd.groups[s][sig]
+	g := rd.groups[s][rd.sig]
 	if g == nil {
-		cfg, err := s.ParseConfig(fileConfig(res))
+		cfg, err := s.ParseConfig(rd.cfg)
 		if err != nil {
 			return lineErr("%v", err)
 		}
 		g = &group{cfg: cfg, count: map[string]int{}}
-		rd.groups[s][sig] = g
+		rd.groups[s][rd.sig] = g
 	}
 	k := g.count[name]
 	g.count[name]++
 	if k == len(g.runs) {
-		run := &Run{Suite: s, File: rd.f.Name, Line: line, Parsed: g.cfg, FileConfig: fileConfig(res)}
+		if k == MaxRuns {
+			return lineErr("more than %d runs of %s under one configuration: not written by beff, or damaged", MaxRuns, s.Name())
+		}
+		run := &Run{Suite: s, File: rd.f.Name, Line: line, Parsed: g.cfg, FileConfig: rd.cfg}
 		g.runs = append(g.runs, run)
 		rd.f.Runs = append(rd.f.Runs, run)
 		run.Index = len(rd.f.RunsOf(s))
@@ -263,6 +296,24 @@ func metrics(res *benchfmt.Result) map[string]float64 {
 		vals[unit] = val
 	}
 	return vals
+}
+
+// config takes the file configuration of res when a line that is not a
+// result came since the last result (the configuration may have changed);
+// runs share the map, which no one changes.
+func (rd *reader) config(res *benchfmt.Result) error {
+	if rd.in.epoch == rd.epoch {
+		return nil
+	}
+	rd.epoch = rd.in.epoch
+	sig := configSignature(res)
+	if rd.cfgBytes += int64(len(sig)); rd.cfgBytes > 2*rd.in.total+MaxConfigBytes {
+		return fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", rd.cfgBytes)
+	}
+	if sig != rd.sig || rd.cfg == nil {
+		rd.sig, rd.cfg = sig, fileConfig(res)
+	}
+	return nil
 }
 
 // configSignature identifies the file configuration of res.

@@ -20,7 +20,7 @@ const (
 	KeyMem       = "beff-mem-per-proc-mib" // memory per process M, MiB
 	KeyLmax      = "beff-lmax"             // the largest message, bytes
 	KeySizes     = "beff-sizes"            // the measured sizes, comma-separated, ascending
-	KeyRandom    = "beff-random-patterns"  // number of random patterns
+	KeyRandom    = "beff-random-patterns"  // number of random patterns (at most MaxRandom)
 	KeySeed      = "beff-seed"             // seed of the random patterns
 	KeyTarget    = "beff-loop-target-ms"   // loop time target, ms
 	KeyRmax      = "beff-rmax-gflops"      // Linpack Rmax, GFlop/s (optional)
@@ -69,3 +69,7 @@ func PatternNames(random int) []string {
 	}
 	return append(names, ExtraNames...)
 }
+
+// MaxRandom is the most random patterns a run may have (the standard run
+// has 30).
+const MaxRandom = 1000

@@ -446,26 +446,21 @@ func CartCommSize(n, nd int, dims func(c, nd int) []int) int {
 // CartShift returns the ranks at displacement -1 (src) and +1 (dest) of rank
 // along dimension dir in a row-major grid, None past a non-periodic edge.
 func CartShift(dims []int, periodic bool, rank, dir int) (src, dest int) {
-	coords := make([]int, len(dims))
-	r := rank
-	for d := len(dims) - 1; d >= 0; d-- {
-		coords[d] = r % dims[d]
-		r /= dims[d]
+	stride := 1
+	for _, d := range dims[dir+1:] {
+		stride *= d
 	}
+	size := dims[dir]
+	c := rank / stride % size
 	at := func(delta int) int {
-		c := append([]int(nil), coords...)
-		c[dir] += delta
-		if c[dir] < 0 || c[dir] >= dims[dir] {
+		k := c + delta
+		if k < 0 || k >= size {
 			if !periodic {
 				return None
 			}
-			c[dir] = (c[dir] + dims[dir]) % dims[dir]
+			k = (k + size) % size
 		}
-		out := 0
-		for d := range dims {
-			out = out*dims[d] + c[d]
-		}
-		return out
+		return rank + (k-c)*stride
 	}
 	return at(-1), at(+1)
 }
@@ -479,7 +474,7 @@ type ShiftFunc func(rank, dir int) (src, dest int)
 // one process.
 func cartStepsOf(dirs []int, shift ShiftFunc) func(int) []Step {
 	return func(r int) []Step {
-		var st []Step
+		st := make([]Step, 0, 2*len(dirs))
 		for _, d := range dirs {
 			src, dest := shift(r, d)
 			st = append(st, Step{Dest: dest, Src: src})
@@ -629,6 +624,18 @@ func PureSet(n, random int, seed uint64) *Set {
 	var rnd []*Pattern
 	for i, perm := range RandomPermutations(n, random, seed) {
 		rnd = append(rnd, RandomPattern(i, perm))
+	}
+	return NewSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
+}
+
+// CountSet is the pattern list with the random rings reduced to their
+// names and counts (no permutation is drawn): what the fold needs, in
+// memory O(1) per pattern and time O(n) for the counts of the others.
+func CountSet(n, random int) *Set {
+	rnd := make([]*Pattern, random)
+	for i := range rnd {
+		rnd[i] = &Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n, messages: ringMessages(n), participants: n,
+			stepsOf: func(int) []Step { return nil }}
 	}
 	return NewSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
 }

@@ -924,3 +924,17 @@ func TestRingSizesLargeN(t *testing.T) {
 		}
 	}
 }
+
+// TestCountSet: the fold's set without permutations has the names, kinds
+// and counts of the full set, whatever the seed.
+func TestCountSet(t *testing.T) {
+	for n := 1; n <= 40; n++ {
+		full, counted := beff.PureSet(n, 5, uint64(n)), beff.CountSet(n, 5)
+		require.Len(t, counted.Patterns, len(full.Patterns), "n=%d", n)
+		for i, p := range full.Patterns {
+			q := counted.Patterns[i]
+			assert.Equal(t, []any{p.Name, p.Kind, p.CommSize, p.Messages(), p.Participants()},
+				[]any{q.Name, q.Kind, q.CommSize, q.Messages(), q.Participants()}, "n=%d %s", n, p.Name)
+		}
+	}
+}

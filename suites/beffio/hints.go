@@ -82,7 +82,10 @@ func ParseHints(r io.Reader, name string) ([]HintRule, error) {
 		}
 		rules = append(rules, rule)
 	}
-	return rules, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return rules, nil
 }
 
 // SelectHints returns the hints of the rules matching a partition, access

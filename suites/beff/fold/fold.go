@@ -107,10 +107,7 @@ type Row struct {
 // Config.Rmax gives the balance factor.
 func Fold(run *Run) (*Folded, error) {
 	cfg := run.Config
-	set := beff.PureSet(cfg.N, cfg.Random, 0)
-	if cfg.Reference {
-		set = set.Reference()
-	}
+	set := cfg.patterns()
 	want, err := promised(run, set)
 	if err != nil {
 		return nil, err

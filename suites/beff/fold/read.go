@@ -27,6 +27,23 @@ type Config struct {
 	// Reference is set for a run by the reference code's rules (beff-rules:
 	// reference).
 	Reference bool
+	// set is the pattern list, made on first use and shared by the runs
+	// of the configuration (its counts take time O(N)).
+	set *beff.Set
+}
+
+// patterns returns the pattern list of the configuration.
+func (c *Config) patterns() *beff.Set {
+	if c.set == nil {
+		c.set = beff.CountSet(c.N, c.Random)
+		if c.Reference {
+			c.set = c.set.Reference()
+		}
+		for _, p := range c.set.Patterns {
+			p.Messages() // counted now: the set is shared
+		}
+	}
+	return c.set
 }
 
 // A Key names one measurement: pattern, message size and method.
@@ -174,6 +191,9 @@ func parseConfig(cfg results.Config) (*Config, error) {
 	random, err := r.PosInt(beff.KeyRandom)
 	if err != nil {
 		return c, err
+	}
+	if random > beff.MaxRandom {
+		return c, fmt.Errorf("%s: %d, more than the %d beff measures at most", beff.KeyRandom, random, beff.MaxRandom)
 	}
 	c.Random = int(random)
 	if err := c.readSizes(r); err != nil {

@@ -5,6 +5,7 @@
 package driver
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
@@ -237,12 +239,11 @@ func (st *Settings) readHints(*harness.Job) error {
 	if *flagHints == "" {
 		return nil
 	}
-	f, err := os.Open(*flagHints)
+	data, err := results.ReadInput(*flagHints)
 	if err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
-	defer f.Close()
-	if st.Hints, err = beffio.ParseHints(f, *flagHints); err != nil {
+	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *flagHints); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
 	st.HintsFile = *flagHints

@@ -1,8 +1,8 @@
 package driver
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -24,12 +24,11 @@ type Resume struct {
 // readResume reads the partial output on rank 0 and checks that it has
 // the configuration of this run (want).
 func readResume(file string, want map[string]string, curves []skampi.Curve) (*Resume, error) {
-	f, err := os.Open(file)
+	data, err := results.ReadInput(file)
 	if err != nil {
 		return nil, fmt.Errorf("-skampi.resume: %v", err)
 	}
-	defer f.Close()
-	p, err := skampi.ReadPartial(f, file)
+	p, err := skampi.ReadPartial(bytes.NewReader(data), file)
 	if err != nil {
 		return nil, fmt.Errorf("-skampi.resume: %v", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -166,7 +167,7 @@ func (st *Settings) readFile() ([]byte, error) {
 		st.File = skampi.DefaultSuitesName
 	} else {
 		var err error
-		if data, err = os.ReadFile(st.File); err != nil {
+		if data, err = results.ReadInput(st.File); err != nil {
 			return nil, fmt.Errorf("-skampi.suites: %v", err)
 		}
 	}
