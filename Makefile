@@ -1,7 +1,8 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
-#   make test                                   unit tests + real MPI jobs
+#   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
+#   make fuzz [FUZZTIME=30s]                    each fuzz target for FUZZTIME
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
 #   make scale-test                             jobs of 32 and 64 processes: memory against the model, the lifeline (docs/scale.md)
 #   make deps                                   install the MPI library, pkg-config, Chromium and npm (Debian) if missing, and the assets
@@ -35,7 +36,7 @@ endif
 TAGS := mpi,$(MPI)
 export BEFF_MPI := $(MPI)
 
-.PHONY: all bench beff beffio skampi test cluster-test scale-test deps deps-mpi deps-cluster apt assets build vet clean
+.PHONY: all bench beff beffio skampi test fuzz cluster-test scale-test deps deps-mpi deps-cluster apt assets build vet clean
 
 all: test
 
@@ -111,6 +112,24 @@ test: deps
 	$(GO) test -tags $(TAGS) -count=1 ./internal/mpi/ ./harness/
 	$(GO) test -tags $(TAGS),rmatrace -count=1 -run '^TestRMAAssertions$$' ./internal/mpi/
 	BEFF_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+## fuzz: each fuzz target for FUZZTIME (default 30s; make test: 5s each);
+## an input that fails is written to testdata/fuzz/<target>/ of its
+## package: commit it, it is a regression case from then on
+FUZZTIME      ?= 30s
+TEST_FUZZTIME ?= 5s
+FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport \
+	./suites/skampi:FuzzParseSuites ./suites/skampi:FuzzReadPartial ./suites/skampi:FuzzParseType \
+	./suites/beffio:FuzzParseHints
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz: $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/beff-fuzz-$$name.log 2>&1 || \
+			{ tail -30 /tmp/beff-fuzz-$$name.log; echo "fuzz: $$name failed; the input is in $$pkg/testdata/fuzz/$$name/" >&2; exit 1; }; \
+		grep -o 'execs: [0-9]*' /tmp/beff-fuzz-$$name.log | tail -1 | sed "s/^/fuzz: $$name: /"; \
+	done
 
 ## cluster-test: b_eff, b_eff_io and SKaMPI across emulated nodes (network
 ## namespaces, rate-limited links; needs root), the link figures, and faults

@@ -203,11 +203,3 @@ func (s *Session) handleTermination() {
 		s.endNow(128+int(sig.(syscall.Signal)), msg)
 	}()
 }
-
-// CheckWatchdog checks the value of a -<suite>.watchdog flag.
-func CheckWatchdog(name string, d time.Duration) error {
-	if d < 0 {
-		return fmt.Errorf("-%s=%v: the watchdog's limit must be a positive duration, or 0 to turn it off", name, d)
-	}
-	return nil
-}

@@ -88,6 +88,9 @@ func lay(t *Type, procs int) (*Layout, error) {
 		}
 		for i := int64(0); i < at(t.Count) && b.err == nil; i++ {
 			b.place(in, i*stride, at(t.Block))
+			if len(in.Runs) == 0 && i+1 < at(t.Count)-1 {
+				i = at(t.Count) - 2 // no data: the bounds are those of the first and last block
+			}
 		}
 	case CtorIndexed:
 		for i := range t.Blocks {
@@ -123,9 +126,12 @@ func (b *placer) place(in *Layout, off, n int64) {
 		b.err = fmt.Errorf("a count or displacement of %d: %w", max(n, off), errTooLarge)
 		return
 	}
-	if r := in.Runs[0]; len(in.Runs) == 1 && r.Bytes() == in.Extent {
+	switch {
+	case len(in.Runs) == 0: // no data, bounds only
+	case len(in.Runs) == 1 && in.Runs[0].Bytes() == in.Extent:
+		r := in.Runs[0]
 		b.add(Run{off + r.Off, r.Kind, r.N * n}) // dense: n instances are one run
-	} else {
+	default:
 		for k := range n {
 			base := off + k*in.Extent
 			for _, r := range in.Runs {

@@ -229,20 +229,20 @@ var suiteFields = []suiteField{
 	{"lengths", setLengths, func(s *Suite) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }, ""},
 	{"step", floatField(func(s *Suite) *float64 { return &s.Lengths.Step }, 1, false), func(s *Suite) string { return fmtFloat(s.Lengths.Step) }, ""},
 	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }, ""},
-	{"points", intField(func(s *Suite) *int { return &s.Points }, 0), func(s *Suite) string { return strconv.Itoa(s.Points) }, ""},
+	{"points", intField(func(s *Suite) *int { return &s.Points }, 0, 1<<20), func(s *Suite) string { return strconv.Itoa(s.Points) }, ""},
 	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }, ""},
 	{"procs-step", setProcsStep, func(s *Suite) string { return fmtFloat(max(1, s.ProcsStep)) }, "1"},
 	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return JoinCounts(s.Procs, s.ProcsStep) }, ""},
 	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return JoinCounts(s.Chunks, 1) }, ""},
 	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }, ""},
 	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }, ""},
-	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }, ""},
-	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }, ""},
+	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }, ""},
+	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }, ""},
 	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return DurationText(s.Rule.Budget) }, ""},
 	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return DurationText(s.Time) }, ""},
 	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier, SyncNone), func(s *Suite) string { return s.Sync }, ""},
 	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }, ""},
-	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0), func(s *Suite) string { return strconv.Itoa(s.Warmup) }, ""},
+	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Warmup) }, ""},
 	{"calls", setCalls, func(s *Suite) string {
 		if s.Calls == 0 {
 			return CallsAuto
@@ -455,11 +455,15 @@ func floatField(p func(*Suite) *float64, above float64, belowOne bool) func(*Sui
 	}
 }
 
-func intField(p func(*Suite) *int, lo int) func(*Suite, string, int) error {
+// MaxReps is the most repetitions (and warm-up calls) a point may ask
+// for: a C int, with room.
+const MaxReps = 1 << 30
+
+func intField(p func(*Suite) *int, lo, hi int) func(*Suite, string, int) error {
 	return func(s *Suite, v string, _ int) error {
 		x, err := strconv.Atoi(v)
-		if err != nil || x < lo {
-			return fmt.Errorf("%q: want a whole number of at least %d", v, lo)
+		if err != nil || x < lo || x > hi {
+			return fmt.Errorf("%q: want a whole number from %d to %d", v, lo, hi)
 		}
 		*p(s) = x
 		return nil

@@ -78,7 +78,7 @@ func setup(job *harness.Job) (any, error) {
 	if math.IsNaN(st.Rmax) || math.IsInf(st.Rmax, 0) || st.Rmax < 0 {
 		return nil, fmt.Errorf("-beff.rmax=%v: Rmax must be a positive number of GFlop/s (or 0 for none)", *flagRmax)
 	}
-	if err := harness.CheckWatchdog("beff.watchdog", *flagWatchdog); err != nil {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(st.Shortcut) || st.Shortcut < 0 {
@@ -92,6 +92,15 @@ func setup(job *harness.Job) (any, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// flagRanges are what b_eff's numeric flags accept.
+var flagRanges = []harness.Range{
+	harness.WatchdogRange("beff.watchdog"),
+	{Flag: "beff.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
+	{Flag: "beff.lmax", Min: 1, Max: 1 << 40, Unit: "bytes", Zero: "from the memory"},
+	{Flag: "beff.rmax", Min: 1e-3, Max: 1e12, Unit: "GFlop/s", Zero: "not given"},
+	{Flag: "beff.shortcut-limit", Min: 0, Max: 86400, Unit: "s"},
 }
 
 // decideLmax decides the memory per process and Lmax from -beff.mem or

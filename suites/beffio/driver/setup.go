@@ -84,7 +84,7 @@ func setup(job *harness.Job) (any, error) {
 	if job.Short && !harness.IsSet("beffio.T") {
 		st.T = 6
 	}
-	if err := harness.CheckWatchdog("beffio.watchdog", *flagWatchdog); err != nil {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
 	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
@@ -100,6 +100,16 @@ func setup(job *harness.Job) (any, error) {
 		}
 	}
 	return st, nil
+}
+
+// flagRanges are what b_eff_io's numeric flags accept.
+var flagRanges = []harness.Range{
+	harness.WatchdogRange("beffio.watchdog"),
+	{Flag: "beffio.T", Min: 1e-3, Max: 1e7, Unit: "s"},
+	{Flag: "beffio.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
+	{Flag: "beffio.totalmem", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "the job's memory"},
+	{Flag: "beffio.cache", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "the job's memory"},
+	{Flag: "beffio.maxdata", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "half of the free space"},
 }
 
 // decideRules takes the paper's rules, or with -beffio.reference the

@@ -92,7 +92,7 @@ type Settings struct {
 // settings.
 func setup(job *harness.Job) (any, error) {
 	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != ""}
-	if err := harness.CheckWatchdog("skampi.watchdog", *flagWatchdog); err != nil {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
 	data, err := st.readFile()
@@ -137,6 +137,14 @@ func setup(job *harness.Job) (any, error) {
 		st.Resume, err = readResume(*flagResume, st.want(job), st.curves())
 	}
 	return st, err
+}
+
+// flagRanges are what SKaMPI's numeric flags accept (the fields of the
+// suite files check their own).
+var flagRanges = []harness.Range{
+	harness.WatchdogRange("skampi.watchdog"),
+	{Flag: "skampi.plan-procs", Min: 1, Max: results.MaxProcs, Unit: "processes", Zero: "the job's"},
+	{Flag: "skampi.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
 }
 
 // checkLibrary refuses what the MPI library is known to crash on, before
