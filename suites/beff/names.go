@@ -21,6 +21,7 @@ const (
 	KeyLmax      = "beff-lmax"             // the largest message, bytes
 	KeySizes     = "beff-sizes"            // the measured sizes, comma-separated, ascending
 	KeyRandom    = "beff-random-patterns"  // number of random patterns (at most MaxRandom)
+	KeyResumed   = "beff-resumed"          // measurements copied from an earlier job: how many, from which file
 	KeySeed      = "beff-seed"             // seed of the random patterns
 	KeyTarget    = "beff-loop-target-ms"   // loop time target, ms
 	KeyRmax      = "beff-rmax-gflops"      // Linpack Rmax, GFlop/s (optional)

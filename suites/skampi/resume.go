@@ -3,97 +3,46 @@ package skampi
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
-
-	"golang.org/x/perf/benchfmt"
 
 	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Partial is the output of a run that stopped before its end (or any
-// output of a run): its configuration and its points in file order.
+// output of a run): its configuration and its points in file order, each
+// with its curve.
 type Partial struct {
-	File   string
-	Config map[string]string
-	Points []Saved
+	*results.PartialOutput
+	Curves []string // Curve.Key of each point
 }
 
-// A Saved point is one line of a Partial: its name (without
-// BenchmarkSkampi/), its curve (Curve.Key) and its metrics as written.
-type Saved struct {
-	Name    string
-	Curve   string
-	Metrics []Metric
-}
+// Saved is a point of a partial output.
+type Saved = results.Saved
 
-// A Metric is a value and its unit as a line gives them.
-type Metric struct {
-	Unit  string
-	Value float64
-}
-
-// ReadPartial reads the points of BenchmarkSkampi from r. A line that
-// does not parse is an error, except the last one: a job killed while
-// rank 0 wrote leaves half a line, and the curve of the last point is
-// measured again anyway.
+// ReadPartial reads the points of BenchmarkSkampi from r
+// (results.ReadPartial); a point's name must start with
+// suite=<name>/op=<operation>.
 func ReadPartial(r io.Reader, file string) (*Partial, error) {
-	p := &Partial{File: file, Config: map[string]string{}}
-	br := benchfmt.NewReader(results.LimitLines(r, file), file)
-	var pending error
-	for br.Scan() {
-		if pending != nil {
-			return nil, pending
+	rp, err := results.ReadPartial(r, file, Bench)
+	if err != nil {
+		return nil, err
+	}
+	p := &Partial{PartialOutput: rp}
+	for _, s := range rp.Points {
+		parts := strings.SplitN(s.Name, "/", 3)
+		if len(parts) < 2 || !strings.HasPrefix(parts[0], "suite=") || !strings.HasPrefix(parts[1], "op=") {
+			return nil, fmt.Errorf("%s: Benchmark%s/%s: want suite=<name>/op=<operation>/…", file, Bench, s.Name)
 		}
-		switch rec := br.Result().(type) {
-		case *benchfmt.SyntaxError:
-			pending = rec
-		case *benchfmt.Result:
-			if err := p.add(rec); err != nil {
-				return nil, err
+		method := ""
+		if len(parts) == 3 {
+			if m, ok := strings.CutPrefix(parts[2], "method="); ok {
+				method, _, _ = strings.Cut(m, "/")
 			}
 		}
-	}
-	if err := br.Err(); err != nil {
-		return nil, results.ReaderErr(err)
-	}
-	if len(p.Points) == 0 {
-		return nil, fmt.Errorf("%s: no point of Benchmark%s to resume from", file, Bench)
+		p.Curves = append(p.Curves, CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="), method))
 	}
 	return p, nil
-}
-
-func (p *Partial) add(rec *benchfmt.Result) error {
-	full := string(rec.Name.Full())
-	name, ok := strings.CutPrefix(full, Bench+"/")
-	if !ok {
-		return nil
-	}
-	for _, c := range rec.Config {
-		p.Config[c.Key] = string(c.Value)
-	}
-	parts := strings.SplitN(name, "/", 3)
-	if len(parts) < 2 || !strings.HasPrefix(parts[0], "suite=") || !strings.HasPrefix(parts[1], "op=") {
-		_, line := rec.Pos()
-		return fmt.Errorf("%s:%d: Benchmark%s: want suite=<name>/op=<operation>/…", p.File, line, full)
-	}
-	method := ""
-	if len(parts) == 3 {
-		if m, ok := strings.CutPrefix(parts[2], "method="); ok {
-			method, _, _ = strings.Cut(m, "/")
-		}
-	}
-	s := Saved{Name: name, Curve: CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="), method)}
-	for _, v := range rec.Values {
-		m := Metric{v.Unit, v.Value}
-		if v.OrigUnit != "" {
-			m = Metric{v.OrigUnit, v.OrigValue}
-		}
-		s.Metrics = append(s.Metrics, m)
-	}
-	p.Points = append(p.Points, s)
-	return nil
 }
 
 // Plan splits the run's curves (keys in run order) by the partial
@@ -102,11 +51,11 @@ func (p *Partial) add(rec *benchfmt.Result) error {
 // running when the output stopped (that of its last point) moved to the
 // end, so that a curve that crashed the job runs after all others.
 func (p *Partial) Plan(keys []string) (done map[string][]Saved, order []string) {
-	running := p.Points[len(p.Points)-1].Curve
+	running := p.Curves[len(p.Curves)-1]
 	done = map[string][]Saved{}
-	for _, s := range p.Points {
-		if s.Curve != running {
-			done[s.Curve] = append(done[s.Curve], s)
+	for i, s := range p.Points {
+		if c := p.Curves[i]; c != running {
+			done[c] = append(done[c], s)
 		}
 	}
 	last := false
@@ -129,30 +78,7 @@ func (p *Partial) Plan(keys []string) (done map[string][]Saved, order []string) 
 }
 
 // Differs names every key of want, and every suite line of either side,
-// where the partial output's configuration differs: "key: the file has
-// …, this run …".
+// where the partial output's configuration differs.
 func (p *Partial) Differs(want map[string]string) []string {
-	keys := map[string]bool{}
-	for k := range want {
-		keys[k] = true
-	}
-	for k := range p.Config {
-		if strings.HasPrefix(k, KeySuite) {
-			keys[k] = true
-		}
-	}
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		got, ok := p.Config[k]
-		w, inRun := want[k]
-		switch {
-		case !ok:
-			out = append(out, fmt.Sprintf("%s: not in the file, this run %q", k, w))
-		case !inRun:
-			out = append(out, fmt.Sprintf("%s: the file has %q, not in this run", k, got))
-		case got != w:
-			out = append(out, fmt.Sprintf("%s: the file has %q, this run %q", k, got, w))
-		}
-	}
-	return out
+	return p.PartialOutput.Differs(want, KeySuite)
 }

@@ -92,9 +92,30 @@ func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff
 	}
 	for _, m := range methods {
 		pt := point{p: p, si: si, m: m, reps: reps, warm: warm, forceLL: forceLL}
-		b.Run(beff.Name(p.Name, r.st.Sizes[si], m), func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
+		name := beff.Name(p.Name, r.st.Sizes[si], m)
+		if r.st.Resume.Next(name) {
+			b.Run(name, func(b *testing.B) { r.copySaved(b, pt, name) })
+		} else {
+			b.Run(name, func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
+		}
 		r.progress.Log()
 	}
+}
+
+// copySaved writes the line an earlier job measured for pt (-beff.resume)
+// and, on rank 0, takes its loop state from it, as if it had been
+// measured now.
+func (r *run) copySaved(b *testing.B, pt point, name string) {
+	if m := r.st.Resume.Write(b, name); m != nil {
+		k := loopKey{pt.p.Name, pt.m}
+		s := r.loops[k]
+		if s == nil {
+			s = &beff.LoopState{}
+			r.loops[k] = s
+		}
+		s.Len, s.Time, s.L, s.MBps = int(m[beff.MetricLoopLen]), m[beff.MetricLoop]/1e3, r.st.Sizes[pt.si], m[beff.MetricMBps]
+	}
+	r.progress.Done()
 }
 
 func (r *run) selected(p *beff.Pattern) bool {

@@ -65,7 +65,10 @@ func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int)
 	}
 	d := r.world.Round(probe, 1, func(max []float64) []int64 {
 		if max != nil {
-			r.loops[k] = &beff.LoopState{Bound: beff.ProbeBound(slices.Min(max), r.st.Target)}
+			if r.loops[k] == nil { // not taken from an earlier job's line
+				r.loops[k] = &beff.LoopState{}
+			}
+			r.loops[k].Bound = beff.ProbeBound(slices.Min(max), r.st.Target)
 		}
 		if forceLL != 0 {
 			return []int64{int64(forceLL)}

@@ -28,6 +28,7 @@ var (
 	flagReference = flag.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
 	flagWatchdog  = harness.WatchdogFlag("beff", "b_eff")
+	flagResume    = flag.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)")
 )
 
 // name keys the settings of b_eff in the job.
@@ -52,6 +53,8 @@ type Settings struct {
 	TestFault bool
 	Shortcut  float64 // seconds, see -beff.shortcut-limit
 	Reference bool    // the reference code's rules (-beff.reference)
+	// Resume holds what -beff.resume copies, nil without it.
+	Resume *harness.Resume
 }
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
@@ -91,7 +94,50 @@ func setup(job *harness.Job) (any, error) {
 	if st.Patterns, err = parsePatterns(*flagPatterns, st.Random); err != nil {
 		return nil, err
 	}
+	if err := st.readResume(job); err != nil {
+		return nil, err
+	}
 	return st, nil
+}
+
+// readResume reads -beff.resume: the earlier job must have this run's
+// configuration, its seed (taken from it unless -beff.seed is given)
+// included.
+func (st *Settings) readResume(job *harness.Job) error {
+	if *flagResume == "" {
+		return nil
+	}
+	if st.Reference {
+		return fmt.Errorf("-beff.resume: not with -beff.reference (its sweeps measure all patterns of a size together)")
+	}
+	want := func(file map[string]string) (map[string]string, error) {
+		if v := file[beff.KeySeed]; v != "" && *flagSeed == "" {
+			seed, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not a seed", beff.KeySeed, v)
+			}
+			st.Seed = seed
+		}
+		w := job.ResumeWant()
+		for _, l := range st.lines() {
+			k, v, _ := strings.Cut(l, ": ")
+			w[k] = v
+		}
+		return w, nil
+	}
+	var err error
+	st.Resume, err = harness.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
+	return err
+}
+
+// checkSaved checks a line to copy: its loop length and time decide the
+// next measurements' loops.
+func checkSaved(_ string, m map[string]float64) error {
+	ll, t, bw := m[beff.MetricLoopLen], m[beff.MetricLoop], m[beff.MetricMBps]
+	if !(ll >= 1 && ll <= 1<<31-1 && ll == math.Trunc(ll)) || !(t > 0) || !(bw >= 0) {
+		return fmt.Errorf("not a measurement of b_eff (looplen %v, ms/loop %v, MB/s %v)", ll, t, bw)
+	}
+	return nil
 }
 
 // flagRanges are what b_eff's numeric flags accept.
@@ -184,6 +230,15 @@ func config(job *harness.Job) []string {
 	if err := job.State(name, &st); err != nil {
 		return nil
 	}
+	lines := st.lines()
+	if st.Resume != nil {
+		lines = append(lines, beff.KeyResumed+": "+st.Resume.Describe("measurements"))
+	}
+	return lines
+}
+
+// lines are the configuration lines of the settings.
+func (st *Settings) lines() []string {
 	sizes := make([]string, len(st.Measured))
 	for i, k := range st.Measured {
 		sizes[i] = strconv.FormatInt(st.Sizes[k], 10)

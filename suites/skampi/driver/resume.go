@@ -3,7 +3,6 @@ package driver
 import (
 	"bytes"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
@@ -50,14 +49,7 @@ func readResume(file string, want map[string]string, curves []skampi.Curve) (*Re
 // want is the configuration a partial output must have to be resumed:
 // the job's processes, hosts, MPI library and mode, and every suite.
 func (st *Settings) want(job *harness.Job) map[string]string {
-	mode := results.ModeFull
-	if job.Short {
-		mode = results.ModeShort
-	}
-	w := map[string]string{
-		results.KeyProcs: strconv.Itoa(job.Procs()), results.KeyHosts: harness.HostSummary(job.Hosts),
-		results.KeyLibrary: job.Library, results.KeyThread: job.Thread, results.KeyMode: mode,
-	}
+	w := job.ResumeWant()
 	for _, s := range st.Suites {
 		k, v := s.ConfigLine()
 		w[k] = v
