@@ -19,6 +19,7 @@ type Resume struct {
 	File   string
 	Bench  string
 	Counts map[string]int // sub-benchmark name → lines saved
+	Order  []string       // the names in the order of their first lines
 	Total  int
 	used   map[string]int
 }
@@ -66,7 +67,32 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 		saved[s.Name] = append(saved[s.Name], s)
 	}
 	savedLines[bench] = saved
-	return &Resume{File: file, Bench: bench, Counts: p.Counts(), Total: len(p.Points)}, nil
+	r := &Resume{File: file, Bench: bench, Counts: p.Counts(), Total: len(p.Points)}
+	seen := map[string]bool{}
+	for _, s := range p.Points {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			r.Order = append(r.Order, s.Name)
+		}
+	}
+	return r, nil
+}
+
+// Keep restricts the resume to the names keep accepts (a suite copies
+// only the parts of its run that finished); nil when none is left.
+func (r *Resume) Keep(keep func(name string) bool) *Resume {
+	out := &Resume{File: r.File, Bench: r.Bench, Counts: map[string]int{}}
+	for _, n := range r.Order {
+		if keep(n) {
+			out.Order = append(out.Order, n)
+			out.Counts[n] = r.Counts[n]
+			out.Total += r.Counts[n]
+		}
+	}
+	if out.Total == 0 {
+		return nil
+	}
+	return out
 }
 
 // ResumeWant is the part of the job a partial output must share to be

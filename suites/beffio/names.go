@@ -32,6 +32,7 @@ const (
 	KeyHints      = "beffio-hints"            // the hints file
 	KeyHintsUsed  = "beffio-hints-used"       // the hints the MPI library reports
 	KeyMaxData    = "beffio-maxdata-mib"      // the data budget
+	KeyResumed    = "beffio-resumed"          // lines copied from an earlier job: how many, of which partitions, from which file
 )
 
 // Metrics of the lines, in the units the driver writes them.

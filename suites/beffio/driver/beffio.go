@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -191,8 +193,13 @@ func (r *run) path(n int, t beffio.Type, rank int) string {
 	return filepath.Join(r.st.Dir, fmt.Sprintf("beffio_n%d_%s.dat", n, t))
 }
 
-// phase runs one access method on one partition.
+// phase runs one access method on one partition, or copies its lines
+// from an earlier job (-beffio.resume).
 func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64) {
+	if slices.Contains(r.st.Copied, p.n) {
+		r.copySaved(b, beffio.PhaseKey(p.n, acc))
+		return
+	}
 	if p.g == nil {
 		return
 	}
@@ -213,6 +220,17 @@ func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64
 		b.ReportMetric(0, "ns/op") // a report of times measured outside this sub-benchmark
 		b.ReportMetric(el, beffio.MetricSeconds)
 	})
+}
+
+// copySaved writes the earlier job's lines of the phase of key, in the
+// order it wrote them (every rank goes through the same names).
+func (r *run) copySaved(b *testing.B, key beffio.Key) {
+	prefix := fmt.Sprintf("n=%d/acc=%s/", key.N, key.Access)
+	for _, name := range r.st.Resume.Order {
+		if strings.HasPrefix(name, prefix) && r.st.Resume.Next(name) {
+			b.Run(name, func(b *testing.B) { r.st.Resume.Write(b, name) })
+		}
+	}
 }
 
 // decideSegments fixes the layout of the segmented types from the write

@@ -39,6 +39,7 @@ var (
 	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
 	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
 	flagReference  = flag.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition")
+	flagResume     = flag.String("beffio.resume", "", "b_eff_io: the output of an earlier job of the same configuration that did not finish (results/partial/…): the partitions whose three access phases it holds are copied, the others measured")
 	flagCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
 )
 
@@ -74,6 +75,10 @@ type Settings struct {
 	SharedFP   string // auto or off
 	MaxData    int64  // bytes the run may write (all partitions' files coexist)
 	MaxDataWhy string // how MaxData was chosen
+	// Resume holds the lines -beffio.resume copies: those of the
+	// partitions Copied, whose three access phases all finished.
+	Resume *harness.Resume
+	Copied []int
 }
 
 // setup checks the flags of b_eff_io on rank 0 and decides the settings.
@@ -87,7 +92,7 @@ func setup(job *harness.Job) (any, error) {
 	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
-	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints} {
+	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints, st.readResume} {
 		if err := check(job); err != nil {
 			return nil, err
 		}
@@ -285,16 +290,79 @@ func checkDir(dir string, need int64) error {
 	return nil
 }
 
+// readResume reads -beffio.resume and keeps the partitions of the
+// earlier job whose write, rewrite and read phases all finished: they
+// are copied, the others measured (a phase reads what the partition
+// wrote).
+func (st *Settings) readResume(job *harness.Job) error {
+	if *flagResume == "" {
+		return nil
+	}
+	if st.TestFault {
+		return fmt.Errorf("-beffio.resume: not with -beffio.testfault")
+	}
+	want := func(file map[string]string) (map[string]string, error) {
+		w := job.ResumeWant()
+		for _, l := range st.lines() {
+			k, v, _ := strings.Cut(l, ": ")
+			w[k] = v
+		}
+		// what the free space and the MPI library gave the earlier job
+		for _, k := range []string{beffio.KeyMaxData, beffio.KeyHintsUsed} {
+			if v, ok := file[k]; ok {
+				w[k] = v
+			}
+		}
+		return w, nil
+	}
+	r, err := harness.ReadResume("beffio.resume", *flagResume, beffio.Bench, want, nil, "beffio-")
+	if err != nil || r == nil {
+		return err
+	}
+	for _, n := range st.Partitions {
+		done := true
+		for _, acc := range beffio.Accesses {
+			done = done && r.Counts[beffio.PhaseKey(n, acc).String()] > 0
+		}
+		if done {
+			st.Copied = append(st.Copied, n)
+		}
+	}
+	st.Resume = r.Keep(func(name string) bool {
+		for _, n := range st.Copied {
+			if strings.HasPrefix(name, fmt.Sprintf("n=%d/", n)) {
+				return true
+			}
+		}
+		return false
+	})
+	return nil
+}
+
 // config returns the configuration lines of b_eff_io.
 func config(job *harness.Job) []string {
 	var st Settings
 	if err := job.State(name, &st); err != nil {
 		return nil
 	}
-	parts := make([]string, len(st.Partitions))
-	for i, p := range st.Partitions {
-		parts[i] = strconv.Itoa(p)
+	lines := st.lines()
+	if st.Resume != nil {
+		lines = append(lines, beffio.KeyResumed+": "+st.Resume.Describe(fmt.Sprintf("lines of partitions %s", joinInts(st.Copied))))
 	}
+	return lines
+}
+
+// joinInts writes numbers joined by commas.
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// lines are the configuration lines of the settings.
+func (st *Settings) lines() []string {
 	dir := st.Dir
 	if st.OwnDir {
 		dir = "(a fresh directory under " + os.TempDir() + ")"
@@ -304,7 +372,7 @@ func config(job *harness.Job) []string {
 	}
 	return []string{
 		line(beffio.KeyT, "%g", st.T),
-		line(beffio.KeyPartitions, "%s", strings.Join(parts, ",")),
+		line(beffio.KeyPartitions, "%s", joinInts(st.Partitions)),
 		line(beffio.KeyMem, "%d", st.MemMiB),
 		line(beffio.KeyMPART, "%d", st.MPART),
 		line(beffio.KeyTotalMem, "%d", st.TotalMiB),
@@ -315,7 +383,7 @@ func config(job *harness.Job) []string {
 		line(beffio.KeyStop, "%s", st.Stop),
 		line(beffio.KeySharedFP, "%s", st.SharedFP),
 		line(beffio.KeyDropCaches, "%s", st.DropCaches),
-		line(beffio.KeyHints, "%s", hintsDesc(st)),
+		line(beffio.KeyHints, "%s", hintsDesc(*st)),
 		line(beffio.KeyMaxData, "%d (%s)", st.MaxData/beffio.MiB, st.MaxDataWhy),
 	}
 }
