@@ -3,8 +3,8 @@ package results
 import (
 	"fmt"
 	"io"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
