@@ -181,6 +181,13 @@ func TestBeffIOFileLayout(t *testing.T) {
 	dir := t.TempDir()
 	res := mpirun(t, np, bin, append(quickIO, "-beffio.keep", "-beffio.dir", dir, "-beffio.partitions=3", "-beffio.T=3")...)
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	own, err := filepath.Glob(filepath.Join(dir, "beffio-*"))
+	require.NoError(t, err)
+	require.Len(t, own, 1, "the run makes one directory of its own under -beffio.dir")
+	fi, err := os.Stat(own[0])
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm())
+	dir = own[0]
 	p := parseIO(t, res.stdout)
 	table := p.table(t)
 	reps := map[int]int64{}

@@ -139,23 +139,22 @@ func (r *run) freePartitions() {
 	}
 }
 
-// prepareDir creates the default directory on rank 0 and checks on every
-// rank that the directory is there and writable (one message, before
-// anything is measured).
+// prepareDir creates the run's own directory on rank 0 (under
+// -beffio.dir or the temporary directory, with a fresh name and mode
+// 0700, so that no other job's files meet its files and no one else can
+// plant a link among them) and checks on every rank that it is there and
+// writable (one message, before anything is measured).
 func (r *run) prepareDir() {
 	s := r.s
 	dir := harness.Decide(r.world, func() string {
-		if !r.st.OwnDir {
-			return r.st.Dir
-		}
-		d, err := os.MkdirTemp("", "beffio-")
+		d, err := os.MkdirTemp(r.st.Parent, "beffio-") // mode 0700, a name no one had
 		if err != nil {
 			return ""
 		}
 		return d
 	})
 	if dir == "" {
-		s.Stop(harness.ExitBadInput, "cannot create a directory under "+os.TempDir()+": give -beffio.dir")
+		s.Stop(harness.ExitBadInput, "cannot create a directory under "+r.st.Parent+": give -beffio.dir")
 	}
 	r.st.Dir = dir
 	bad := []int64{0}
@@ -178,7 +177,7 @@ func (r *run) cleanup() {
 		os.Remove(f)
 	}
 	r.world.Comm.Barrier()
-	if r.st.OwnDir && r.s.IsRoot() {
+	if r.s.IsRoot() {
 		os.RemoveAll(r.st.Dir)
 	}
 }

@@ -51,7 +51,7 @@ func (r *run) cleanupLocal() {
 	if r.st.Keep || r.st.Dir == "" {
 		return
 	}
-	sweep := r.st.OwnDir && sweeper(r.s.Rank, r.s.Size)
+	sweep := sweeper(r.s.Rank, r.s.Size)
 	for pass := 0; pass < 2; pass++ {
 		for _, f := range r.files {
 			unlinkHeld(f)
@@ -63,9 +63,7 @@ func (r *run) cleanupLocal() {
 				}
 			}
 		}
-		if r.st.OwnDir {
-			os.Remove(r.st.Dir) // once empty
-		}
+		os.Remove(r.st.Dir) // once empty
 		if pass == 0 {
 			time.Sleep(100 * time.Millisecond)
 		}

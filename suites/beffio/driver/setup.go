@@ -57,8 +57,11 @@ func init() {
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.
 type Settings struct {
 	T          float64
-	Dir        string // "" until the run creates the default directory
-	OwnDir     bool   // the directory is created and removed by the run
+	// Parent is where the run makes its own directory (mode 0700, a
+	// fresh name), Dir that directory: -beffio.dir, or the temporary
+	// directory; no two jobs share their files.
+	Parent string
+	Dir    string // made by the run on rank 0
 	Partitions []int
 	MemMiB     int64
 	MPART      int64
@@ -83,7 +86,7 @@ type Settings struct {
 
 // setup checks the flags of b_eff_io on rank 0 and decides the settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{TestFault: *flagTestFault, SharedFP: *flagSharedFP, T: *flagT, Dir: *flagDir,
+	st := Settings{TestFault: *flagTestFault, SharedFP: *flagSharedFP, T: *flagT, Parent: *flagDir,
 		MemMiB: *flagMem, TotalMiB: *flagTotalMem, CacheMiB: *flagCache, Keep: *flagKeep,
 		Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop), DropCaches: "off"}
 	if job.Short && !harness.IsSet("beffio.T") {
@@ -216,16 +219,17 @@ func (st *Settings) checkT(*harness.Job) error {
 	return nil
 }
 
-// decideDir checks -beffio.dir, or leaves the directory to the run.
+// decideDir checks -beffio.dir, under which the run makes its own
+// directory (by default under the temporary directory).
 func (st *Settings) decideDir(*harness.Job) error {
-	if st.Dir == "" {
-		st.OwnDir = true
+	if st.Parent == "" {
+		st.Parent = os.TempDir()
 		return nil
 	}
-	if err := checkDir(st.Dir, beffio.MinDiskBytes(beffio.Table(st.MPART), st.Partitions)); err != nil {
+	if err := checkDir(st.Parent, beffio.MinDiskBytes(beffio.Table(st.MPART), st.Partitions)); err != nil {
 		return err
 	}
-	st.Dir, _ = filepath.Abs(st.Dir)
+	st.Parent, _ = filepath.Abs(st.Parent)
 	return nil
 }
 
@@ -238,12 +242,8 @@ func (st *Settings) decideMaxData(*harness.Job) error {
 		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
 		return nil
 	}
-	dir := st.Dir
-	if dir == "" {
-		dir = os.TempDir()
-	}
 	var fs syscall.Statfs_t
-	if err := syscall.Statfs(dir, &fs); err == nil {
+	if err := syscall.Statfs(st.Parent, &fs); err == nil {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
 	}
 	return nil
@@ -363,10 +363,7 @@ func joinInts(v []int) string {
 
 // lines are the configuration lines of the settings.
 func (st *Settings) lines() []string {
-	dir := st.Dir
-	if st.OwnDir {
-		dir = "(a fresh directory under " + os.TempDir() + ")"
-	}
+	dir := "(a fresh directory under " + st.Parent + ")"
 	line := func(key string, format string, args ...any) string {
 		return key + ": " + fmt.Sprintf(format, args...)
 	}

@@ -45,7 +45,7 @@ func TestSetup(t *testing.T) {
 			assert.Equal(t, beffio.MPART(2048), st.MPART)
 			assert.Equal(t, int64(8192), st.TotalMiB)
 			assert.Equal(t, int64(8192), st.CacheMiB, "rank 0's node")
-			assert.True(t, st.OwnDir)
+			assert.Equal(t, os.TempDir(), st.Parent, "the run's own directory goes under the temporary directory")
 			assert.Equal(t, beffio.RewriteAll, st.Rewrite)
 			assert.Equal(t, beffio.StopGeometric, st.Stop)
 			assert.Equal(t, beffio.RulesPaper, st.Rules)
@@ -72,8 +72,8 @@ func TestSetup(t *testing.T) {
 			assert.Equal(t, []int{1, 4}, st.Partitions)
 		}},
 		{name: "dir and data", flags: map[string]string{"beffio.dir": dir, "beffio.maxdata": "100"}, check: func(t *testing.T, st Settings) {
-			assert.Equal(t, dir, st.Dir)
-			assert.False(t, st.OwnDir)
+			assert.Equal(t, dir, st.Parent)
+			assert.Empty(t, st.Dir, "made by the run")
 			assert.Equal(t, int64(100)<<20, st.MaxData)
 			assert.Equal(t, "-beffio.maxdata", st.MaxDataWhy)
 		}},
