@@ -1,5 +1,6 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
+#   make bench RESUME=results/partial/F.txt     measure only what the failed job F did not (also make beff/beffio/skampi)
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make fuzz [FUZZTIME=30s]                    each fuzz target for FUZZTIME
@@ -11,6 +12,7 @@
 
 NP      ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
 ARGS    ?=
+RESUME  ?=
 GO      ?= go
 COMMIT  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
 LDFLAGS := -X github.com/beff-suite/beff/harness.Commit=$(COMMIT)
@@ -94,15 +96,15 @@ build: deps-mpi
 
 ## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-mpich].txt
 bench: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=bench tools/bench.sh
 
 ## beff, beffio, skampi: one benchmark only
 beff: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeff$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beff BENCH='^BenchmarkBeff$$' tools/bench.sh
 beffio: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkBeffIO$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beffio BENCH='^BenchmarkBeffIO$$' tools/bench.sh
 skampi: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' BENCH='^BenchmarkSkampi$$' tools/bench.sh
+	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=skampi BENCH='^BenchmarkSkampi$$' tools/bench.sh
 
 ## test: vet, unit tests, and the integration tests that run real mpirun jobs;
 ## BEFF_REQUIRE_BROWSER=1: the browser test of beff report fails rather than skips

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Session is one MPI job as the benchmarks see it.
@@ -116,12 +117,35 @@ func (s *Session) Stop(code int, msg string) {
 	if s.IsRoot() && msg != "" {
 		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
 	}
+	if code != 0 && code != ExitBadInput {
+		s.markPartial(firstLine(msg))
+	}
 	if f, ok := s.Out.(*os.File); ok {
 		f.Sync()
 	}
 	sayGoodbye()
 	mpi.Finalize()
 	os.Exit(code)
+}
+
+// markPartial ends rank 0's output, when the job ends before its end,
+// with the line that says why (results.KeyPartial): what was measured so
+// far stays, and every reader knows the output for a partial one. The
+// line starts on a line of its own.
+func (s *Session) markPartial(why string) {
+	if !s.IsRoot() || s.Out == nil {
+		return
+	}
+	fmt.Fprintf(s.Out, "\n%s: %s\n", results.KeyPartial, strings.Join(strings.Fields(why), " "))
+	if f, ok := s.Out.(*os.File); ok {
+		f.Sync()
+	}
+}
+
+// firstLine is the first line of msg.
+func firstLine(msg string) string {
+	l, _, _ := strings.Cut(msg, "\n")
+	return l
 }
 
 // Fail stops the whole job from the one rank that hit an MPI error: it

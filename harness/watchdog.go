@@ -170,6 +170,7 @@ func (s *Session) endNow(code int, msg string) {
 		select {} // another goroutine is ending the process
 	}
 	fmt.Fprintf(os.Stderr, "beff: rank %d: %s\n", s.Rank, msg)
+	s.markPartial(msg)
 	sayGoodbye() // this rank named its own end
 	dog.mu.Lock()
 	hooks := dog.hooks

@@ -57,48 +57,131 @@ results=${BEFF_RESULTS:-results}
 
 host=$(hostname -s 2>/dev/null || hostname)
 date=$(date -u +%Y-%m-%d)
-mkdir -p "$results"
-out=$results/$host-$date-np$NP$suffix.txt
-i=2
-while [ -e "$out" ]; do out=$results/$host-$date-np$NP$suffix-run$i.txt; i=$((i + 1)); done
-
-tmp=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.txt")
+base=$host-$date-np$NP$suffix
+# The output goes, as it is measured, to a file of its own under
+# results/partial/ (mktemp: a name no other job has). Only a complete,
+# folded run becomes results/<base>[-runK].txt; a job that fails leaves
+# its file there, headed by "beff-partial: <why>", to resume from.
+mkdir -p "$results/partial"
+part=$(mktemp "$results/partial/$base-XXXXXX.txt")
+chmod 644 "$part"
 errlog=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.err")
-trap 'rm -f "$tmp" "$errlog"' EXIT
+trap 'rm -f "$errlog"' EXIT
+# a signal to this script (scancel, ^C, kill) goes to the launcher too,
+# whose processes flush and mark what they measured; the script goes on to
+# keep it
+signal= launcher=
+for sig in TERM INT HUP; do
+	# shellcheck disable=SC2064
+	trap "signal=SIG$sig; [ -z \"\$launcher\" ] || kill -$sig \$launcher 2>/dev/null" $sig
+done
+
+resume=()
+if [ -n "${RESUME:-}" ]; then
+	if [ ! -f "$RESUME" ]; then
+		echo "bench: RESUME=$RESUME: not a file (give the partial output of an earlier job, results/partial/…)" >&2
+		rm -f "$part"
+		exit 2
+	fi
+	case "${BENCH:-}" in
+	*Skampi*) resume=(-skampi.resume "$RESUME") ;;
+	*) resume=(-beff.resume "$RESUME" -beffio.resume "$RESUME") ;;
+	esac
+	echo "bench: resuming from $RESUME" >&2
+fi
+
+echo "bench: the output goes to $part" >&2
 start=$(date +%s)
-rc=0
 # shellcheck disable=SC2086
-"${prog[@]}" "${flags[@]}" ${MPIRUN_ARGS:-} "${BEFF_BIN:-./beff.test}" -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO)\$}" ${ARGS:-} >"$tmp" 2> >(tee "$errlog" >&2) || rc=$?
+"${prog[@]}" "${flags[@]}" ${MPIRUN_ARGS:-} "${BEFF_BIN:-./beff.test}" -test.run '^$' -test.bench "${BENCH:-^(BenchmarkBeff|BenchmarkBeffIO)\$}" "${resume[@]}" ${ARGS:-} >"$part" 2> >(tee "$errlog" >&2) &
+launcher=$!
+while :; do
+	rc=0
+	wait "$launcher" || rc=$?
+	# a trapped signal interrupts wait: wait again while the launcher ends
+	if [ "$rc" -gt 128 ] && kill -0 "$launcher" 2>/dev/null; then continue; fi
+	break
+done
+launcher=
 wait # for tee
+[ -z "$signal" ] || [ "$rc" != 0 ] || rc=1
+
+# keep marks the output as partial (why, first) and says how to resume;
+# an output without a measurement is removed.
+keep() {
+	if ! grep -q '^Benchmark' "$part"; then
+		rm -f "$part"
+		echo "bench: nothing was measured; nothing kept" >&2
+		return
+	fi
+	{ echo "beff-partial: $1"; cat "$part"; } >"$part.tmp" && mv "$part.tmp" "$part"
+	echo "bench: kept $(grep -c '^Benchmark' "$part") measured lines in $part" >&2
+	echo "bench: resume with: make ${MAKE_TARGET:-bench} RESUME=$part" >&2
+}
+
 if [ "$rc" != 0 ]; then
 	# what the launcher wrote to stdout (MPICH's hydra reports a lost
 	# process there, by process id and host: the harness's list of
 	# processes on stderr gives its rank)
-	grep -vE '^(Benchmark|[a-z][a-z0-9-]*: |Unit |PASS|FAIL|ok |goos|goarch|pkg|cpu)' "$tmp" >&2 || true
-	sed -n 's/.*PID \([0-9]*\) RUNNING AT \([^ ]*\).*/\1 \2/p' "$tmp" | while read -r pid host; do
+	grep -vE '^(Benchmark|[a-z][a-z0-9-]*: |Unit |PASS|FAIL|ok |goos|goarch|pkg|cpu|$)' "$part" >&2 || true
+	sed -n 's/.*PID \([0-9]*\) RUNNING AT \([^ ]*\).*/\1 \2/p' "$part" | while read -r pid host; do
 		r=$(grep -o "rank [0-9]* on $host (pid $pid)" "$errlog" | head -1)
 		[ -z "$r" ] || echo "bench: the process that ended the job was $r" >&2
 	done
 	# b_eff_io's scratch files, where its processes could not remove them
-	# (MPICH's hydra kills them with SIGKILL): beff's own file names only
+	# (MPICH's hydra kills them with SIGKILL): the job's own directory
 	d=$(sed -n 's/^\[beff\] b_eff_io on .*, dir \(.*\)$/\1/p' "$errlog" | head -1)
-	if [ -n "$d" ] && [ -d "$d" ]; then
-		rm -f "$d"/beffio_n*_*.dat "$d"/beffio_n*_*.dat-*.lock
-		case "$(basename "$d")" in beffio-*) rmdir "$d" 2>/dev/null || true ;; esac
-		echo "bench: removed what was left of b_eff_io's scratch files in $d" >&2
+	if [ -n "$d" ] && [ -d "$d" ] && [ ! -L "$d" ]; then
+		case "$(basename "$d")" in beffio-*)
+			rm -f "$d"/beffio_*.dat "$d"/beffio_*.dat-*.lock "$d"/.beffio-probe-*
+			rmdir "$d" 2>/dev/null && echo "bench: removed what was left of b_eff_io's scratch files in $d" >&2 ;;
+		esac
 	fi
-	echo "bench: the job failed (exit $rc); nothing stored" >&2
-	exit "$rc"
+	# why the job ended, and an exit code that says it under both MPI
+	# libraries (the harness's own codes; the watchdog's process ends by
+	# SIGKILL so that MPICH's launcher notices)
+	why="the job failed (exit $rc)" code=$rc
+	if l=$(grep -m1 -o 'beff: rank [0-9]*: watchdog: .*' "$errlog"); then
+		why="ended by the watchdog: ${l#beff: }" code=10
+	elif l=$(grep -m1 -oE 'beff: rank [0-9]*: .*(lost|no longer answers).*' "$errlog"); then
+		why="a process was lost: ${l#beff: }" code=11
+	elif l=$(grep -m1 -o 'validation FAILED.*' "$errlog"); then
+		why="$l" code=3
+	elif [ -n "$signal" ]; then
+		why="terminated by $signal" code=$((128 + $(kill -l "$signal")))
+	elif l=$(grep -m1 -o 'beff: rank [0-9]*: terminated .*' "$errlog"); then
+		why="${l#beff: }"
+	fi
+	[ "$code" != 0 ] || code=1
+	echo "bench: $why" >&2
+	keep "$why"
+	exit "$code"
 fi
 end=$(date +%s)
 echo "bench: $NP processes took $((end - start)) s" >&2
 case " ${ARGS:-} " in
 *" -skampi.plan "* | *" -skampi.plan=true "*)
-	cat "$tmp" # a dry run: its plan, nothing to store
+	cat "$part" # a dry run: its plan, nothing to store
+	rm -f "$part"
 	exit 0 ;;
 esac
-"$GO" run ./cmd/beff fold -append "$tmp" >/dev/null
-mv "$tmp" "$out"
-trap - EXIT
+if ! err=$("$GO" run ./cmd/beff fold -append "$part" 2>&1 >/dev/null); then
+	echo "$err" >&2
+	keep "the fold refused it: $(echo "$err" | head -1)"
+	exit 1
+fi
+# the results name, reserved atomically: link(2) fails when it exists
+out=$results/$base.txt
+i=2
+until ln "$part" "$out" 2>/dev/null; do
+	[ "$i" -le 10000 ] || { echo "bench: no free name for $results/$base-runK.txt" >&2; exit 1; }
+	out=$results/$base-run$i.txt
+	i=$((i + 1))
+done
+rm -f "$part"
 "$GO" run ./cmd/beff fold "$out"
 echo "bench: stored $out"
+# the partial output resumed from is in the results file now
+case "${RESUME:-}" in "$results"/partial/*.txt)
+	rm -f "$RESUME" && echo "bench: removed $RESUME (resumed into $out)" ;;
+esac

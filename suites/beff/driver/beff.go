@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -98,6 +99,7 @@ func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff
 		} else {
 			b.Run(name, func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
 		}
+		time.Sleep(*flagTestPause)
 		r.progress.Log()
 	}
 }

@@ -27,6 +27,7 @@ var (
 	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
 	flagReference = flag.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
+	flagTestPause = flag.Duration("beff.testpause", 0, "b_eff, for tests only: pause this long after each measurement (outside it), so that a test can interrupt a job in its middle")
 	flagWatchdog  = harness.WatchdogFlag("beff", "b_eff")
 	flagResume    = flag.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)")
 )
@@ -147,6 +148,7 @@ var flagRanges = []harness.Range{
 	{Flag: "beff.lmax", Min: 1, Max: 1 << 40, Unit: "bytes", Zero: "from the memory"},
 	{Flag: "beff.rmax", Min: 1e-3, Max: 1e12, Unit: "GFlop/s", Zero: "not given"},
 	{Flag: "beff.shortcut-limit", Min: 0, Max: 86400, Unit: "s"},
+	{Flag: "beff.testpause", Min: 0, Max: 60, Unit: "s"},
 }
 
 // decideLmax decides the memory per process and Lmax from -beff.mem or
