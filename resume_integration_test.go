@@ -124,3 +124,19 @@ func TestBenchResume(t *testing.T) {
 		assert.Equal(t, 1, got.count[name], name)
 	}
 }
+
+// TestBenchWatchdogExit: a job the watchdog ends (here: a limit of 1 ms,
+// which the pauses between measurements exceed) exits from tools/bench.sh
+// with code 10 under either library (its processes end by SIGKILL, which
+// the launcher reports as it likes) and keeps what it measured, marked
+// as ended by the watchdog.
+func TestBenchWatchdogExit(t *testing.T) {
+	bin := mpiBinary(t, true)
+	results := t.TempDir()
+	out, err := benchScript(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.testpause=20ms", "-beff.watchdog=1ms").CombinedOutput()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee, "%s", out)
+	assert.Equal(t, 10, ee.ExitCode(), "%s", out)
+	assert.Contains(t, string(out), "bench: ended by the watchdog: rank ")
+	checkKept(t, results, "ended by the watchdog")
+}
