@@ -11,9 +11,11 @@ import (
 // has been parsed.
 const (
 	// MaxFileBytes is the largest input file read: a full run of the
-	// three suites is well under 1 MiB, a SKaMPI run of a million points
-	// under 200 MiB.
-	MaxFileBytes = 256 << 20
+	// three suites is about 1 MiB, a SKaMPI run of a hundred thousand
+	// points about 20 MiB. Reading a results file takes about 8 times its
+	// size in memory (its lines and their values), so at most about
+	// 600 MiB.
+	MaxFileBytes = 64 << 20
 	// MaxProcs is the largest number of processes a file may give: above
 	// every machine built (a folded run holds tables per pattern, not per
 	// process, but rebuilds the patterns in time O(processes)).
