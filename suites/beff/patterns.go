@@ -277,11 +277,14 @@ func ringMessages(m int) int {
 // RingPattern returns ring pattern i (0..5) on n processes.
 func RingPattern(n, i int) *Pattern {
 	s := StandardRingSizes(n)[i]
-	return everyone(Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
+	p := everyone(Pattern{Name: RingNames[i], Kind: KindRing, CommSize: n,
 		stepsOf: func(r int) []Step {
 			first, m := ringAt(n, s, r)
 			return ringStep(first+(r-first-1+m)%m, first+(r-first+1)%m)
 		}})
+	low, high, lowCount, highCount := ringShape(n, s)
+	p.messages = lowCount*ringMessages(low) + highCount*ringMessages(high)
+	return p
 }
 
 // RandomPermutations returns count random permutations of 0..n-1 drawn from
@@ -486,6 +489,29 @@ func cartStepsOf(dirs []int, shift ShiftFunc) func(int) []Step {
 	}
 }
 
+// cartCounts are the messages and participants of a Cartesian pattern
+// along dirs of a grid of c processes (cartStepsOf), in O(1): every
+// process takes part; along a dimension of d processes, periodic, each
+// sends to both neighbours (to one where they are one process, d ≤ 2),
+// not periodic, to both but past an edge (2(d−1) messages per line of d).
+func cartCounts(c int, dims []int, periodic bool, dirs []int) (messages, participants int) {
+	if c == 0 || len(dirs) == 0 {
+		return 0, 0
+	}
+	for _, dir := range dirs {
+		d := dims[dir]
+		switch {
+		case periodic && d <= 2:
+			messages += c
+		case periodic:
+			messages += 2 * c
+		default:
+			messages += c / d * 2 * (d - 1)
+		}
+	}
+	return messages, c
+}
+
 // Cart describes the Cartesian communicator of one dimensionality.
 type Cart struct {
 	Size  int   // communicator size c
@@ -515,8 +541,10 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 			out = append(out, p)
 		}
 	}
-	add(everyone(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
-		stepsOf: orderRing(n, func(i int) int { return worstCycleAt(n, i) }, func(r int) int { return worstCyclePos(n, r) })}))
+	worst := everyone(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
+		stepsOf: orderRing(n, func(i int) int { return worstCycleAt(n, i) }, func(r int) int { return worstCyclePos(n, r) })})
+	worst.messages = ringMessages(n)
+	add(worst)
 	add(pairs(Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {
 		if q := r ^ 1; q < n {
 			return q
@@ -543,8 +571,10 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 		if !periodic {
 			shift = c.AShift
 		}
-		add(newPattern(Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
-			stepsOf: cartStepsOf(dirs, shift)}))
+		q := newPattern(Pattern{Name: name, Kind: KindExtra, CommSize: c.Size, Dims: c.Dims, Periodic: periodic,
+			stepsOf: cartStepsOf(dirs, shift)})
+		q.messages, q.participants = cartCounts(c.Size, c.Dims, periodic, dirs)
+		add(q)
 	}
 	cart("cyclic-2dim-x", c2, true, []int{0})
 	cart("cyclic-2dim-y", c2, true, []int{1})

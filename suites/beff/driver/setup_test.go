@@ -69,7 +69,7 @@ func TestSetup(t *testing.T) {
 		{name: "seed text", flags: map[string]string{"beff.seed": "-3"}, err: "unsigned integer"},
 		{name: "unknown pattern", flags: map[string]string{"beff.patterns": "ring2,ring3"}, err: `unknown pattern "ring3"`},
 		{name: "random beyond short count", flags: map[string]string{"beff.patterns": "random04"}, short: true, err: `unknown pattern "random04"`},
-		{name: "shortcut", flags: map[string]string{"beff.shortcut-limit": "-2"}, err: "seconds"},
+		{name: "shortcut", flags: map[string]string{"beff.shortcut-limit": "-2"}, err: "-beff.shortcut-limit=-2: out of range; want a number of s from 0 to 86400"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
