@@ -56,12 +56,12 @@ func init() {
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.
 type Settings struct {
-	T          float64
+	T float64
 	// Parent is where the run makes its own directory (mode 0700, a
 	// fresh name), Dir that directory: -beffio.dir, or the temporary
 	// directory; no two jobs share their files.
-	Parent string
-	Dir    string // made by the run on rank 0
+	Parent     string
+	Dir        string // made by the run on rank 0
 	Partitions []int
 	MemMiB     int64
 	MPART      int64
