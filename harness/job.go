@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/beff-suite/beff/internal/crash"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -164,12 +165,24 @@ func describeJob(provided string, nodes []node) Job {
 	return job
 }
 
+// safeSetup runs su's Setup; a panic there (a bug of beff, whatever the
+// flags and files it reads) becomes an error of one line that says where
+// its details went, and the job stops as for bad input.
+func safeSetup(su *Suite, job *Job) (st any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			st, err = nil, fmt.Errorf("internal error setting up %s: %v (%s)", su.Name, v, crash.Save(os.Args, v))
+		}
+	}()
+	return su.Setup(job)
+}
+
 // setupSuites runs the Setup of every suite in list and keeps the decided
 // settings in job.
 func setupSuites(job *Job, list []*Suite) error {
 	job.SuiteState = map[string]json.RawMessage{}
 	for _, su := range list {
-		st, err := su.Setup(job)
+		st, err := safeSetup(su, job)
 		if err != nil {
 			return err
 		}

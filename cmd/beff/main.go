@@ -22,8 +22,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
-	"strings"
+
+	"github.com/beff-suite/beff/internal/crash"
 )
 
 func main() { os.Exit(beffMain(os.Stdout, os.Stderr, os.Args[1:])) }
@@ -81,23 +81,11 @@ func beffMain(stdout, stderr io.Writer, args []string) int {
 func guarded(c command, stdout, stderr io.Writer, args []string) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
-			fmt.Fprintf(stderr, "beff %s: internal error: %v (%s)\n", c.name, v, saveCrash(c.name, args, v))
+			fmt.Fprintf(stderr, "beff %s: internal error: %v (%s)\n", c.name, v, crash.Save(append([]string{"beff", c.name}, args...), v))
 			code = exitInternal
 		}
 	}()
 	return c.run(stdout, stderr, args)
-}
-
-// saveCrash writes the details of a panic to a file of its own and says
-// where, or why it could not.
-func saveCrash(name string, args []string, v any) string {
-	f, err := os.CreateTemp("", "beff-crash-*.txt")
-	if err != nil {
-		return "no details saved: " + err.Error()
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "beff %s %s\npanic: %v\n\n%s", name, strings.Join(args, " "), v, debug.Stack())
-	return "details in " + f.Name() + "; please report it"
 }
 
 func usage(w io.Writer) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -376,4 +377,17 @@ func TestIORefusal(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, strings.Join(kept, "\n"), string(after), "nothing appended")
+}
+
+// TestInternalError: a panic in a command (a bug of beff) is one line on
+// stderr that names the command and where the details went, and exit
+// code 3; no stack trace.
+func TestInternalError(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	boom := command{"boom", "panics", func(stdout, stderr io.Writer, args []string) int { panic("a bug") }}
+	commands = append(commands, boom)
+	defer func() { commands = commands[:len(commands)-1] }()
+	code, _, stderr := run("boom", "x")
+	assert.Equal(t, exitInternal, code)
+	assert.Regexp(t, `^beff boom: internal error: a bug \(details in .*beff-crash-\d+\.txt; please report it\)\n$`, stderr)
 }
