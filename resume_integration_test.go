@@ -105,6 +105,7 @@ func TestBenchResume(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	stored, _ := filepath.Glob(filepath.Join(results, "*.txt"))
 	require.Len(t, stored, 1, "%s", out)
+	assert.Contains(t, string(out), "resumed: ", "the protocol says what was copied")
 	assert.NoFileExists(t, kept, "the earlier partial output, now in the results file, is removed")
 	res, err := os.ReadFile(stored[0])
 	require.NoError(t, err)

@@ -352,6 +352,9 @@ func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
 	if cfg.Reference {
 		p.Notes = append(p.Notes, NoteReference)
 	}
+	if v := p.Run.FileConfig[beff.KeyResumed]; v != "" {
+		p.Notes = append(p.Notes, "resumed: "+v+"; those were measured by the earlier job")
+	}
 	if p.Shortcut {
 		p.Notes = append(p.Notes, NoteShortcut)
 	}

@@ -380,6 +380,9 @@ func (p *Folded) note() {
 	if cfg.Rewrite == beffio.RewriteScatter {
 		p.Notes = append(p.Notes, "beffio-rewrite: scatter (the reference code's release-2 schedule): only the scatter type is rewritten; the rewrite value is its pattern-type bandwidth")
 	}
+	if v := p.Run.FileConfig[beffio.KeyResumed]; v != "" {
+		p.Notes = append(p.Notes, "resumed: "+v+"; those were measured by the earlier job")
+	}
 	if cfg.CacheMiB < 0 {
 		p.Notes = append(p.Notes, "file-system cache unknown (no beffio-cache-mib): caching not checked")
 	}
