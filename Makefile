@@ -126,11 +126,11 @@ FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport
 	./suites/beffio:FuzzParseHints
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
-		echo "fuzz: $$name ($$pkg) for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >/tmp/beff-fuzz-$$name.log 2>&1 || \
-			{ tail -30 /tmp/beff-fuzz-$$name.log; echo "fuzz: $$name failed; the input is in $$pkg/testdata/fuzz/$$name/" >&2; exit 1; }; \
-		grep -o 'execs: [0-9]*' /tmp/beff-fuzz-$$name.log | tail -1 | sed "s/^/fuzz: $$name: /"; \
+		pkg=$${t%%:*}; name=$${t##*:}; log=$${TMPDIR:-/tmp}/beff-fuzz-$$name.log; count=$${TMPDIR:-/tmp}/beff-fuzz-$$name.count; \
+		rm -f $$count; \
+		BEFF_FUZZ_COUNT=$$count $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || \
+			{ tail -30 $$log; echo "fuzz: $$name failed; the input is in $$pkg/testdata/fuzz/$$name/: commit it" >&2; exit 1; }; \
+		echo "fuzz: $$name ($$pkg): $$(stat -c %s $$count 2>/dev/null || echo 0) inputs in $(FUZZTIME)"; \
 	done
 
 ## cluster-test: b_eff, b_eff_io and SKaMPI across emulated nodes (network

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/report"
+
+	"github.com/beff-suite/beff/internal/fuzzcount"
 )
 
 // Fuzz targets of every reader of results files: whatever the input, a
@@ -123,6 +125,7 @@ func FuzzFold(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
 		p := fuzzFile(t, "in.txt", data)
 		for _, args := range [][]string{{"fold", p}, {"fold", "-json", p}, {"fold", "-append", p}} {
 			code, _, stderr := run(args...)
@@ -139,6 +142,7 @@ func FuzzCompare(f *testing.F) {
 		f.Add(s, s)
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
+		fuzzcount.One()
 		pa, pb := fuzzFile(t, "a.txt", a), fuzzFile(t, "b.txt", b)
 		code, _, stderr := run("compare", pa, pb)
 		checkExit(t, "compare", code, stderr, []int{exitOK, exitFail}, pa, pb)
@@ -160,6 +164,7 @@ func FuzzReport(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
 		pg, p := fuzzFile(t, "good.txt", good), fuzzFile(t, "in.txt", data)
 		site := report.Load([]string{pg, p}, suites())
 		for _, s := range site.Skipped {

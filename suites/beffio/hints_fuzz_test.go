@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/beff-suite/beff/suites/beffio"
+
+	"github.com/beff-suite/beff/internal/fuzzcount"
 )
 
 // FuzzParseHints: a hints file is read or refused with an error naming
@@ -16,6 +18,7 @@ func FuzzParseHints(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
 		rules, err := beffio.ParseHints(bytes.NewReader(data), "h.txt")
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "h.txt:") {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/fuzzcount"
 )
 
 // FuzzParseType: any text either is refused or is a type whose written
@@ -25,6 +27,7 @@ func FuzzParseType(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		fuzzcount.One()
 		ty, err := ParseType(s, nil)
 		if err != nil {
 			return

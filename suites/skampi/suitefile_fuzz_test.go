@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/beff-suite/beff/internal/fuzzcount"
 )
 
 // FuzzParseSuites: a suite file is read or refused with an error that
@@ -22,6 +24,7 @@ func FuzzParseSuites(f *testing.F) {
 		f.Add(data, 4)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, procs int) {
+		fuzzcount.One()
 		if procs < 1 || procs > 1<<20 {
 			return
 		}
@@ -44,6 +47,7 @@ func FuzzReadPartial(f *testing.F) {
 		f.Add(data[:len(data)/2])
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
 		p, err := ReadPartial(bytes.NewReader(data), "p.txt")
 		if err != nil {
 			if !strings.Contains(err.Error(), "p.txt") {
