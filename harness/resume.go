@@ -108,6 +108,17 @@ func (j *Job) ResumeWant() map[string]string {
 	}
 }
 
+// ResumeWantLines is ResumeWant with a suite's configuration lines
+// ("key: value").
+func (j *Job) ResumeWantLines(lines []string) map[string]string {
+	w := j.ResumeWant()
+	for _, l := range lines {
+		k, v, _ := strings.Cut(l, ": ")
+		w[k] = v
+	}
+	return w
+}
+
 // Next reports, the same on every rank, whether the next occurrence of
 // the sub-benchmark name is saved (and so is written again, not
 // measured); it counts the occurrence as used.

@@ -44,7 +44,8 @@ type Metric struct {
 
 // ReadPartial reads the lines of Benchmark<bench> from r (fileName
 // names it in errors). A line that does not parse is an error, except the
-// last one: a job killed while rank 0 wrote leaves half a line. The
+// last one: a job killed while rank 0 wrote leaves half a line, which is
+// dropped also when it parses (without its line end). The
 // configuration is taken only when it may have changed, so that time and
 // memory stay proportional to the input.
 func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
@@ -52,7 +53,7 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 	in := LimitLines(r, fileName).(*lineLimit)
 	br := benchfmt.NewReader(in, fileName)
 	var pending error
-	epoch := -1
+	epoch, last := -1, 0
 	for br.Scan() {
 		if pending != nil {
 			return nil, pending
@@ -76,10 +77,14 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 				}
 			}
 			p.Points = append(p.Points, Saved{Name: name, Metrics: ms})
+			_, last = rec.Pos()
 		}
 	}
 	if err := br.Err(); err != nil {
 		return nil, ReaderErr(err)
+	}
+	if in.cur > 0 && last == in.line && len(p.Points) > 0 { // cut short
+		p.Points = p.Points[:len(p.Points)-1]
 	}
 	if len(p.Points) == 0 {
 		return nil, fmt.Errorf("%s: no line of Benchmark%s to resume from", fileName, bench)

@@ -119,12 +119,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 			}
 			st.Seed = seed
 		}
-		w := job.ResumeWant()
-		for _, l := range st.lines() {
-			k, v, _ := strings.Cut(l, ": ")
-			w[k] = v
-		}
-		return w, nil
+		return job.ResumeWantLines(st.lines()), nil
 	}
 	var err error
 	st.Resume, err = harness.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")

@@ -302,11 +302,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		return fmt.Errorf("-beffio.resume: not with -beffio.testfault")
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		w := job.ResumeWant()
-		for _, l := range st.lines() {
-			k, v, _ := strings.Cut(l, ": ")
-			w[k] = v
-		}
+		w := job.ResumeWantLines(st.lines())
 		// what the free space and the MPI library gave the earlier job
 		for _, k := range []string{beffio.KeyMaxData, beffio.KeyHintsUsed} {
 			if v, ok := file[k]; ok {
