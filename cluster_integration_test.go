@@ -485,6 +485,7 @@ func TestClusterKill(t *testing.T) {
 			assert.NotEqual(t, 0, j.code)
 			assert.Regexp(t, `lost rank 1 \(on n1\)|process rank 1 with PID \d+ on node n1|ended the job was rank 1 on n1`, j.stderr())
 			checkKept(t, results, "a process was lost")
+			assert.Equal(t, 11, j.code, "the exit code of a lost process")
 			if dir := regexp.MustCompile(`b_eff_io on .*, dir (\S+)`).FindStringSubmatch(j.stderr()); dir != nil {
 				assert.NoDirExists(t, dir[1], "no scratch files left")
 			}

@@ -145,6 +145,8 @@ if [ "$rc" != 0 ]; then
 		why="ended by the watchdog: ${l#beff: }" code=10
 	elif l=$(grep -m1 -oE 'beff: rank [0-9]*: .*(lost|no longer answers).*' "$errlog"); then
 		why="a process was lost: ${l#beff: }" code=11
+	elif l=$(cat "$errlog" "$part" | grep -m1 -oE '(process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal [0-9]+.*|KILLED BY SIGNAL: [0-9]+.*)'); then
+		why="a process was lost: the launcher says: $l" code=11
 	elif l=$(grep -m1 -o 'validation FAILED.*' "$errlog"); then
 		why="$l" code=3
 	elif [ -n "$signal" ]; then
