@@ -100,6 +100,17 @@ func runJob(t *testing.T, cmd *exec.Cmd) jobResult {
 	return jobResult{so.String(), se.String(), code}
 }
 
+// resultLines are the result lines of an output, one per line.
+func resultLines(out string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Benchmark") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
 var quick = []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short"}
 
 // A benchOut is the output of a run read with benchfmt: the configuration,
@@ -234,7 +245,7 @@ func TestBadInput(t *testing.T) {
 		{"-test.benchtime=1s", "-test.benchtime=1x"},
 		{"-test.cpu=2", "GOMAXPROCS=1"},
 		{"-beff.lmax=100", "too small"},
-		{"-beff.shortcut-limit=-1", "seconds"},
+		{"-beff.shortcut-limit=-1", "-beff.shortcut-limit=-1: out of range; want a number of s from 0 to 86400"},
 		{"-mpi.thread=threaded", "want single, funneled, serialized or multiple"},
 		{"-beff.lmax=3000000000", "too large"},
 	}
