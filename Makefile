@@ -127,10 +127,15 @@ FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; log=$${TMPDIR:-/tmp}/beff-fuzz-$$name.log; count=$${TMPDIR:-/tmp}/beff-fuzz-$$name.count; \
-		rm -f $$count; \
-		BEFF_FUZZ_COUNT=$$count $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || \
-			{ tail -30 $$log; echo "fuzz: $$name failed; the input is in $$pkg/testdata/fuzz/$$name/: commit it" >&2; exit 1; }; \
-		echo "fuzz: $$name ($$pkg): $$(stat -c %s $$count 2>/dev/null || echo 0) inputs in $(FUZZTIME)"; \
+		corpus=$$pkg/testdata/fuzz/$$name; before=$$(ls $$corpus 2>/dev/null | wc -l); \
+		rm -f $$count; rc=0; \
+		BEFF_FUZZ_COUNT=$$count $(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg >$$log 2>&1 || rc=$$?; \
+		n=$$(stat -c %s $$count 2>/dev/null || echo 0); \
+		if [ $$rc != 0 ] && [ "$$(ls $$corpus 2>/dev/null | wc -l)" = "$$before" ] && grep -q '^    context deadline exceeded$$' $$log; then \
+			echo "fuzz: $$name ($$pkg): $$n inputs in $(FUZZTIME); no failing input (the engine's end-of-time race, golang/go#75804, is not a failure)"; \
+		elif [ $$rc != 0 ]; then \
+			tail -30 $$log; echo "fuzz: $$name failed; the input is in $$corpus/: commit it" >&2; exit 1; \
+		else echo "fuzz: $$name ($$pkg): $$n inputs in $(FUZZTIME)"; fi; \
 	done
 
 ## cluster-test: b_eff, b_eff_io and SKaMPI across emulated nodes (network
