@@ -65,6 +65,12 @@ base=$host-$date-np$NP$suffix
 mkdir -p "$results/partial"
 part=$(mktemp "$results/partial/$base-XXXXXX.txt")
 chmod 644 "$part"
+# drop removes the output, and results/partial/ when that leaves it empty.
+drop() {
+	rm -f "$part"
+	rmdir "$results/partial" 2>/dev/null || true
+}
+
 errlog=$(mktemp "${TMPDIR:-/tmp}/beff-XXXXXX.err")
 trap 'rm -f "$errlog"' EXIT
 # a signal to this script (scancel, ^C, kill) goes to the launcher too,
@@ -80,7 +86,7 @@ resume=()
 if [ -n "${RESUME:-}" ]; then
 	if [ ! -f "$RESUME" ]; then
 		echo "bench: RESUME=$RESUME: not a file (give the partial output of an earlier job, results/partial/…)" >&2
-		rm -f "$part"
+		drop
 		exit 2
 	fi
 	case "${BENCH:-}" in
@@ -110,7 +116,7 @@ wait # for tee
 # an output without a measurement is removed.
 keep() {
 	if ! grep -q '^Benchmark' "$part"; then
-		rm -f "$part"
+		drop
 		echo "bench: nothing was measured; nothing kept" >&2
 		return
 	fi
@@ -164,7 +170,7 @@ echo "bench: $NP processes took $((end - start)) s" >&2
 case " ${ARGS:-} " in
 *" -skampi.plan "* | *" -skampi.plan=true "*)
 	cat "$part" # a dry run: its plan, nothing to store
-	rm -f "$part"
+	drop
 	exit 0 ;;
 esac
 if ! err=$("$GO" run ./cmd/beff fold -append "$part" 2>&1 >/dev/null); then
@@ -180,7 +186,7 @@ until ln "$part" "$out" 2>/dev/null; do
 	out=$results/$base-run$i.txt
 	i=$((i + 1))
 done
-rm -f "$part"
+drop
 "$GO" run ./cmd/beff fold "$out"
 echo "bench: stored $out"
 # the partial output resumed from is in the results file now
