@@ -131,12 +131,12 @@ if [ "$rc" != 0 ]; then
 	# processes on stderr gives its rank)
 	grep -vE '^(Benchmark|[a-z][a-z0-9-]*: |Unit |PASS|FAIL|ok |goos|goarch|pkg|cpu|$)' "$part" >&2 || true
 	sed -n 's/.*PID \([0-9]*\) RUNNING AT \([^ ]*\).*/\1 \2/p' "$part" | while read -r pid host; do
-		r=$(grep -o "rank [0-9]* on $host (pid $pid)" "$errlog" | head -1)
+		r=$(grep -m1 -o "rank [0-9]* on $host (pid $pid)" "$errlog" || true)
 		[ -z "$r" ] || echo "bench: the process that ended the job was $r" >&2
 	done
 	# b_eff_io's scratch files, where its processes could not remove them
 	# (MPICH's hydra kills them with SIGKILL): the job's own directory
-	d=$(sed -n 's/^\[beff\] b_eff_io on .*, dir \(.*\)$/\1/p' "$errlog" | head -1)
+	d=$(sed -n 's/^\[beff\] b_eff_io on .*, dir \(.*\)$/\1/p' "$errlog" | head -1 || true)
 	if [ -n "$d" ] && [ -d "$d" ] && [ ! -L "$d" ]; then
 		case "$(basename "$d")" in beffio-*)
 			rm -f "$d"/beffio_*.dat "$d"/beffio_*.dat-*.lock "$d"/.beffio-probe-*
@@ -145,14 +145,15 @@ if [ "$rc" != 0 ]; then
 	fi
 	# why the job ended, and an exit code that says it under both MPI
 	# libraries (the harness's own codes; the watchdog's process ends by
-	# SIGKILL so that MPICH's launcher notices)
+	# SIGKILL so that MPICH's launcher notices; a process killed by SIGKILL
+	# shows in MPICH's report as KILLED BY SIGNAL: 9 or EXIT CODE: 9)
 	why="the job failed (exit $rc)" code=$rc
 	if l=$(grep -m1 -o 'beff: rank [0-9]*: watchdog: .*' "$errlog"); then
 		why="ended by the watchdog: ${l#beff: }" code=10
 	elif l=$(grep -m1 -oE 'beff: rank [0-9]*: .*(lost|no longer answers).*' "$errlog"); then
 		why="a process was lost: ${l#beff: }" code=11
-	elif l=$(cat "$errlog" "$part" | grep -m1 -oE '(process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal [0-9]+.*|KILLED BY SIGNAL: [0-9]+.*)'); then
-		why="a process was lost: the launcher says: $l" code=11
+	elif l=$(grep -h -m1 -oE '(process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal [0-9]+.*|KILLED BY SIGNAL: [0-9]+.*|EXIT CODE: 9$)' "$errlog" "$part"); then
+		why="a process was lost: the launcher says: ${l%%$'\n'*}" code=11
 	elif l=$(grep -m1 -o 'validation FAILED.*' "$errlog"); then
 		why="$l" code=3
 	elif [ -n "$signal" ]; then
