@@ -237,11 +237,11 @@ func TestValidationStopsJob(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	bin := mpiBinary(t, true)
 	cases := []struct{ flag, msg string }{
-		{"-beff.mem=-5", "must be positive"},
+		{"-beff.mem=-5", "-beff.mem=-5: out of range; want a number of MiB"},
 		{"-beff.mem=1000000000", "more than the"},
 		{"-beff.patterns=ring2,nosuch", `unknown pattern "nosuch"`},
 		{"-beff.seed=x", "unsigned integer"},
-		{"-beff.rmax=-3", "Rmax must be a positive"},
+		{"-beff.rmax=-3", "-beff.rmax=-3: out of range; want a number of GFlop/s"},
 		{"-test.benchtime=1s", "-test.benchtime=1x"},
 		{"-test.cpu=2", "GOMAXPROCS=1"},
 		{"-beff.lmax=100", "too small"},

@@ -65,6 +65,9 @@ func setup(job *harness.Job) (any, error) {
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
+	if err := harness.CheckRanges(flagRanges...); err != nil {
+		return nil, err
+	}
 	if err := st.decideLmax(job); err != nil {
 		return nil, err
 	}
@@ -78,15 +81,6 @@ func setup(job *harness.Job) (any, error) {
 	}
 	if job.Short {
 		st.Measured = beff.ShortSizeIndexes
-	}
-	if math.IsNaN(st.Rmax) || math.IsInf(st.Rmax, 0) || st.Rmax < 0 {
-		return nil, fmt.Errorf("-beff.rmax=%v: Rmax must be a positive number of GFlop/s (or 0 for none)", *flagRmax)
-	}
-	if err := harness.CheckRanges(flagRanges...); err != nil {
-		return nil, err
-	}
-	if math.IsNaN(st.Shortcut) || st.Shortcut < 0 {
-		return nil, fmt.Errorf("-beff.shortcut-limit=%v: the limit must be a number of seconds ≥ 0", *flagShortcut)
 	}
 	var err error
 	if st.Seed, err = decideSeed(); err != nil {
@@ -150,9 +144,7 @@ var flagRanges = []harness.Range{
 // -beff.lmax and the job's memory.
 func (st *Settings) decideLmax(job *harness.Job) error {
 	st.MemMiB = *flagMem
-	switch {
-	case st.MemMiB < 0:
-		return fmt.Errorf("-beff.mem=%d: the memory per process must be positive (MiB)", st.MemMiB)
+	switch { // -beff.mem is in its range (flagRanges)
 	case st.MemMiB == 0 && job.Short:
 		st.MemMiB = 8
 	case st.MemMiB == 0:

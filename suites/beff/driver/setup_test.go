@@ -59,13 +59,13 @@ func TestSetup(t *testing.T) {
 		{name: "patterns", flags: map[string]string{"beff.patterns": "ring2, random30,acyclic-3dim-all"}, check: func(t *testing.T, st Settings) {
 			assert.Equal(t, []string{"ring2", "random30", "acyclic-3dim-all"}, st.Patterns)
 		}},
-		{name: "negative mem", flags: map[string]string{"beff.mem": "-1"}, err: "must be positive"},
+		{name: "negative mem", flags: map[string]string{"beff.mem": "-1"}, err: "-beff.mem=-1: out of range; want a number of MiB from 1 to 1073741824"},
 		{name: "mem above node", flags: map[string]string{"beff.mem": "6001"}, err: "more than the 6000 MiB"},
 		{name: "lmax and mem", flags: map[string]string{"beff.mem": "100", "beff.lmax": "100000"}, err: "both set"},
 		{name: "lmax too large for int", flags: map[string]string{"beff.lmax": "400000000"}, err: "too large"},
 		{name: "lmax above memory", flags: map[string]string{"beff.lmax": "1000000000"}, err: "too large"},
 		{name: "lmax small", flags: map[string]string{"beff.lmax": "4096"}, err: "too small"},
-		{name: "rmax", flags: map[string]string{"beff.rmax": "NaN"}, err: "Rmax"},
+		{name: "rmax", flags: map[string]string{"beff.rmax": "NaN"}, err: "-beff.rmax=NaN: out of range; want a number of GFlop/s"},
 		{name: "seed text", flags: map[string]string{"beff.seed": "-3"}, err: "unsigned integer"},
 		{name: "unknown pattern", flags: map[string]string{"beff.patterns": "ring2,ring3"}, err: `unknown pattern "ring3"`},
 		{name: "random beyond short count", flags: map[string]string{"beff.patterns": "random04"}, short: true, err: `unknown pattern "random04"`},

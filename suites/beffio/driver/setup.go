@@ -179,9 +179,7 @@ func (st *Settings) decidePartitions(job *harness.Job) error {
 
 // decideMemory decides M, MPART, the total memory and the cache size.
 func (st *Settings) decideMemory(job *harness.Job) error {
-	switch {
-	case st.MemMiB < 0:
-		return fmt.Errorf("-beffio.mem=%d: the memory per process must be positive (MiB)", st.MemMiB)
+	switch { // -beffio.mem is in its range (flagRanges)
 	case st.MemMiB == 0 && job.Short:
 		st.MemMiB = 8
 	case st.MemMiB == 0:
@@ -235,10 +233,7 @@ func (st *Settings) decideDir(*harness.Job) error {
 
 // decideMaxData takes -beffio.maxdata or half of the free space.
 func (st *Settings) decideMaxData(*harness.Job) error {
-	switch {
-	case *flagMaxData < 0:
-		return fmt.Errorf("-beffio.maxdata=%d: want a positive number of MiB", *flagMaxData)
-	case *flagMaxData > 0:
+	if *flagMaxData > 0 { // in its range (flagRanges)
 		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
 		return nil
 	}

@@ -103,9 +103,6 @@ func setup(job *harness.Job) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if *flagMem < 0 {
-		return nil, fmt.Errorf("-skampi.mem=%d: the memory per process must be positive (MiB)", *flagMem)
-	}
 	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
 	for _, f := range fieldFlags {
 		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
