@@ -59,10 +59,11 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 			return 0, err
 		}
 	}
-	n := copy(p, l.buf)
-	if i := bytes.IndexByte(p[:n], '\n'); i >= 0 {
-		n = i + 1
+	line := l.buf
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i+1]
 	}
+	n := copy(p, line) // at most one line: the rest stays in buf
 	for i, c := range p[:n] {
 		if c == '\n' {
 			l.endLine()
