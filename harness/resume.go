@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -44,8 +45,9 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 		return nil, fmt.Errorf("-%s: %v", flag, err)
 	}
 	p, err := results.ReadPartial(bytes.NewReader(data), file, bench)
+	var none *results.NoLinesError
 	switch {
-	case err != nil && strings.Contains(err.Error(), "no line of"):
+	case errors.As(err, &none):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("-%s: %v", flag, err)
@@ -61,7 +63,7 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 	for _, s := range p.Points {
 		if check != nil {
 			if err := check(s.Name, s.Map()); err != nil {
-				return nil, fmt.Errorf("-%s=%s: Benchmark%s/%s: %v", flag, file, bench, s.Name, err)
+				return nil, fmt.Errorf("-%s: %s:%d: Benchmark%s/%s: %v", flag, file, s.Line, bench, s.Name, err)
 			}
 		}
 		saved[s.Name] = append(saved[s.Name], s)

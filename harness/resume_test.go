@@ -55,6 +55,7 @@ func TestReadResume(t *testing.T) {
 			return nil
 		}, "toy-")
 	assert.ErrorContains(t, err, "BenchmarkToy/x=1: "+assert.AnError.Error())
+	assert.ErrorContains(t, err, p+":8: ", "the file and line of the refused line")
 
 	r, err = ReadResume("toy.resume", p, "Nothing", wantOf(nil), nil)
 	assert.NoError(t, err)

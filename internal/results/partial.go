@@ -25,6 +25,7 @@ type PartialOutput struct {
 type Saved struct {
 	Name    string
 	Metrics []Metric
+	Line    int // in the file
 }
 
 // Map returns the metrics by unit.
@@ -70,14 +71,13 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 				epoch, p.Config = in.epoch, fileConfig(rec)
 			}
 			ms := savedMetrics(rec)
+			_, last = rec.Pos()
 			for _, m := range ms {
 				if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
-					_, line := rec.Pos()
-					return nil, &Error{fileName, line, fmt.Sprintf("%s: %v %s is not a finite number", name, m.Value, m.Unit)}
+					return nil, &Error{fileName, last, fmt.Sprintf("%s: %v %s is not a finite number", name, m.Value, m.Unit)}
 				}
 			}
-			p.Points = append(p.Points, Saved{Name: name, Metrics: ms})
-			_, last = rec.Pos()
+			p.Points = append(p.Points, Saved{Name: name, Metrics: ms, Line: last})
 		}
 	}
 	if err := br.Err(); err != nil {
@@ -87,9 +87,16 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 		p.Points = p.Points[:len(p.Points)-1]
 	}
 	if len(p.Points) == 0 {
-		return nil, fmt.Errorf("%s: no line of Benchmark%s to resume from", fileName, bench)
+		return nil, fmt.Errorf("%s: %w", fileName, &NoLinesError{bench})
 	}
 	return p, nil
+}
+
+// A NoLinesError says that an output holds no line of the benchmark.
+type NoLinesError struct{ Bench string }
+
+func (e *NoLinesError) Error() string {
+	return "no line of Benchmark" + e.Bench + " to resume from"
 }
 
 // savedMetrics are the metrics of rec in the units the benchmark wrote.

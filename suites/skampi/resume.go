@@ -32,7 +32,7 @@ func ReadPartial(r io.Reader, file string) (*Partial, error) {
 	for _, s := range rp.Points {
 		parts := strings.SplitN(s.Name, "/", 3)
 		if len(parts) < 2 || !strings.HasPrefix(parts[0], "suite=") || !strings.HasPrefix(parts[1], "op=") {
-			return nil, fmt.Errorf("%s: Benchmark%s/%s: want suite=<name>/op=<operation>/…", file, Bench, s.Name)
+			return nil, fmt.Errorf("%s:%d: Benchmark%s/%s: want suite=<name>/op=<operation>/…", file, s.Line, Bench, s.Name)
 		}
 		method := ""
 		if len(parts) == 3 {
