@@ -21,7 +21,6 @@ type Resume struct {
 	Bench  string
 	Counts map[string]int // sub-benchmark name → lines saved
 	Order  []string       // the names in the order of their first lines
-	Total  int
 	used   map[string]int
 }
 
@@ -69,7 +68,7 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 		saved[s.Name] = append(saved[s.Name], s)
 	}
 	savedLines[bench] = saved
-	r := &Resume{File: file, Bench: bench, Counts: p.Counts(), Total: len(p.Points)}
+	r := &Resume{File: file, Bench: bench, Counts: p.Counts()}
 	seen := map[string]bool{}
 	for _, s := range p.Points {
 		if !seen[s.Name] {
@@ -88,10 +87,9 @@ func (r *Resume) Keep(keep func(name string) bool) *Resume {
 		if keep(n) {
 			out.Order = append(out.Order, n)
 			out.Counts[n] = r.Counts[n]
-			out.Total += r.Counts[n]
 		}
 	}
-	if out.Total == 0 {
+	if out.Total() == 0 {
 		return nil
 	}
 	return out
@@ -158,5 +156,14 @@ func (r *Resume) Write(b *testing.B, name string) map[string]float64 {
 
 // Describe is the value of a suite's configuration line <suite>-resumed.
 func (r *Resume) Describe(what string) string {
-	return fmt.Sprintf("%d %s copied from %s", r.Total, what, r.File)
+	return fmt.Sprintf("%d %s copied from %s", r.Total(), what, r.File)
+}
+
+// Total is the number of lines to copy.
+func (r *Resume) Total() int {
+	n := 0
+	for _, c := range r.Counts {
+		n += c
+	}
+	return n
 }
