@@ -11,6 +11,9 @@
 # MPI=openmpi (default) or MPI=mpich picks the MPI library for all of them.
 
 NP      ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
+# NP_AUTO: NP was not given (inside a Slurm allocation, bench.sh then takes
+# the allocation's tasks or CPUs)
+NP_AUTO := $(if $(filter file,$(origin NP)),1)
 ARGS    ?=
 RESUME  ?=
 GO      ?= go
@@ -96,15 +99,15 @@ build: deps-mpi
 
 ## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-mpich].txt
 bench: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=bench tools/bench.sh
+	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=bench tools/bench.sh
 
 ## beff, beffio, skampi: one benchmark only
 beff: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beff BENCH='^BenchmarkBeff$$' tools/bench.sh
+	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beff BENCH='^BenchmarkBeff$$' tools/bench.sh
 beffio: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beffio BENCH='^BenchmarkBeffIO$$' tools/bench.sh
+	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beffio BENCH='^BenchmarkBeffIO$$' tools/bench.sh
 skampi: build
-	@NP=$(NP) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=skampi BENCH='^BenchmarkSkampi$$' tools/bench.sh
+	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=skampi BENCH='^BenchmarkSkampi$$' tools/bench.sh
 
 ## test: vet, unit tests, and the integration tests that run real mpirun jobs;
 ## BEFF_REQUIRE_BROWSER=1: the browser test of beff report fails rather than skips

@@ -21,16 +21,20 @@ import (
 // node is what each rank knows about its own node.
 type node struct {
 	host      string
-	memMiB    int64 // node memory
-	procsNode int   // processes of the job on the node
-	cpus      int   // CPUs online on the node
-	pid       int   // the rank's process id
+	memMiB    int64  // node memory
+	procsNode int    // processes of the job on the node
+	cpus      int    // CPUs online on the node
+	pid       int    // the rank's process id
+	topo      string // the rank's topology address under Slurm ("" elsewhere)
 }
 
 // hostLen is the bytes of a host name in the gathered record: Linux host
 // names have at most 64 (HOST_NAME_MAX); rank 0 gathers hostLen+32 bytes
-// per process.
-const hostLen = 64
+// per process, and topoLen for its topology address.
+const (
+	hostLen = 64
+	topoLen = 64
+)
 
 // probeLocal describes every rank's node to rank 0 (nil elsewhere).
 func probeLocal(s *Session) []node {
@@ -43,9 +47,10 @@ func probeLocal(s *Session) []node {
 	if len(host) > hostLen {
 		host = host[:hostLen]
 	}
-	in := make([]byte, hostLen+32)
+	in := make([]byte, hostLen+32+topoLen)
 	copy(in, host)
-	putInt64(in[hostLen:], nodeMemMiB())
+	copy(in[hostLen+32:], topologyAddr())
+	putInt64(in[hostLen:], slurmMemMiB(nodeMemMiB(), nloc))
 	putInt64(in[hostLen+8:], int64(nloc))
 	putInt64(in[hostLen+16:], int64(onlineCPUs()))
 	putInt64(in[hostLen+24:], int64(os.Getpid()))
@@ -62,7 +67,7 @@ func probeLocal(s *Session) []node {
 		rec := all[r*len(in) : (r+1)*len(in)]
 		out[r] = node{host: string(bytes.TrimRight(rec[:hostLen], "\x00")),
 			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:])),
-			pid: int(getInt64(rec[hostLen+24:]))}
+			pid: int(getInt64(rec[hostLen+24:])), topo: string(bytes.TrimRight(rec[hostLen+32:], "\x00"))}
 	}
 	return out
 }
@@ -145,6 +150,7 @@ func describeJob(provided string, nodes []node) Job {
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		MemMiB:    -1,
 		Preload:   os.Getenv("LD_PRELOAD"),
+		Slurm:     readSlurmJob(),
 	}
 	for i, n := range nodes {
 		perProc := n.memMiB / int64(n.procsNode)
@@ -162,7 +168,20 @@ func describeJob(provided string, nodes []node) Job {
 			job.Oversub = fmt.Sprintf("yes: %d processes on %s, which has %d CPUs (figures check correctness, not speed)", n.procsNode, n.host, n.cpus)
 		}
 	}
+	job.Topology = topologySummary(nodes)
 	return job
+}
+
+// topologySummary sums up the ranks' topology addresses ("" when Slurm gave none).
+func topologySummary(nodes []node) string {
+	addrs := make([]string, len(nodes))
+	for i, n := range nodes {
+		if n.topo == "" {
+			return ""
+		}
+		addrs[i] = n.topo
+	}
+	return HostSummary(addrs)
 }
 
 // safeSetup runs su's Setup; a panic there (a bug of beff, whatever the
@@ -213,6 +232,12 @@ func writeConfig(w io.Writer, job *Job) {
 		oversub = "no"
 	}
 	line(results.KeyOversub, oversub)
+	line(results.KeyRankOrder, RankOrder(job.Hosts))
+	if job.Slurm != nil {
+		for _, kv := range job.Slurm.lines(job.Topology) {
+			line(kv[0], kv[1])
+		}
+	}
 	if job.Preload != "" {
 		line(results.KeyPreload, job.Preload)
 	}

@@ -28,17 +28,19 @@ type Session struct {
 // A Job is what rank 0 found out about the job at start-up and decided
 // for the selected suites, broadcast to every rank.
 type Job struct {
-	Library    string   // first line of MPI_Get_library_version
-	Thread     string   // thread level provided
-	Hosts      []string // processor name of each rank
-	PIDs       []int    // process id of each rank
-	Oversub    string   // "" or how the job oversubscribes a node's CPUs
-	Preload    string   // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour
-	MemMiB     int64    // smallest node memory / processes on that node, MiB
-	TotalMiB   int64    // memory of all nodes of the job, MiB
-	RootMiB    int64    // memory of rank 0's node, MiB (0: unknown)
-	ProcsNode  int      // most processes on one node
-	Short      bool     // -test.short
+	Library    string    // first line of MPI_Get_library_version
+	Thread     string    // thread level provided
+	Hosts      []string  // processor name of each rank
+	PIDs       []int     // process id of each rank
+	Topology   string    // the ranks' topology addresses under Slurm, summed up as mpi-hosts is ("" elsewhere)
+	Slurm      *SlurmJob // the Slurm job, when Slurm started the processes
+	Oversub    string    // "" or how the job oversubscribes a node's CPUs
+	Preload    string    // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour
+	MemMiB     int64     // smallest node memory / processes on that node, MiB
+	TotalMiB   int64     // memory of all nodes of the job, MiB
+	RootMiB    int64     // memory of rank 0's node, MiB (0: unknown)
+	ProcsNode  int       // most processes on one node
+	Short      bool      // -test.short
 	GoVersion  string
 	Version    string
 	Commit     string

@@ -9,8 +9,31 @@
 # BENCH (the -test.bench pattern: b_eff and b_eff_io by
 # default; make skampi runs SKaMPI in a job of its own, as a full b_eff before
 # it in the same job doubles its small-message times).
+#
+# Inside a Slurm allocation (SLURM_JOB_ID set: salloc, sbatch) the job is
+# launched with srun over the allocation: PMIx for Open MPI, PMI-2 for
+# MPICH. NP is then one process per allocated task (SLURM_NTASKS) or, when
+# no task count was asked for, per allocated CPU, unless NP_AUTO is empty
+# (make sets NP_AUTO=1 when NP was not given). MPIRUN_ARGS are srun's
+# flags there (e.g. --distribution=cyclic). BEFF_NO_SRUN=1 uses mpirun
+# even inside an allocation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+slurm=
+[ -z "${SLURM_JOB_ID:-}" ] || [ -n "${BEFF_CLUSTER:-}" ] || [ -n "${BEFF_NO_SRUN:-}" ] || slurm=1
+# slurm_cpus: the CPUs of the allocation, from SLURM_JOB_CPUS_PER_NODE
+# ("2(x3),1": three nodes of 2 and one of 1)
+slurm_cpus() {
+	echo "${SLURM_JOB_CPUS_PER_NODE:-}" | tr ',' '\n' |
+		awk '/^[0-9]+$/ {n += $1; next} match($0, /^[0-9]+\(x[0-9]+\)$/) {split($0, a, /[(x)]+/); n += a[1] * a[2]; next} {bad = 1} END {if (bad || n == 0) exit 1; print n}'
+}
+if [ -n "$slurm" ] && [ -n "${NP_AUTO:-}" ]; then
+	NP=${SLURM_NTASKS:-}
+	[ -n "$NP" ] || NP=$(slurm_cpus) || {
+		echo "bench: in Slurm job $SLURM_JOB_ID, SLURM_JOB_CPUS_PER_NODE='${SLURM_JOB_CPUS_PER_NODE:-}' does not say the CPUs: give NP" >&2
+		exit 2
+	}
+fi
 NP=${NP:-2}
 GO=${GO:-go}
 case "$NP" in ''|*[!0-9]*|0) echo "bench: NP=$NP: the number of processes must be a positive integer" >&2; exit 2;; esac
@@ -18,7 +41,7 @@ case "$NP" in ''|*[!0-9]*|0) echo "bench: NP=$NP: the number of processes must b
 timeout=${BEFF_TIMEOUT:-3600}
 cores=$(nproc 2>/dev/null || echo 1)
 oversub= guard=()
-if [ "$NP" -gt "$cores" ] && [ -z "${MPIRUN_ARGS:-}" ] && [ -z "${BEFF_CLUSTER:-}" ]; then
+if [ "$NP" -gt "$cores" ] && [ -z "${MPIRUN_ARGS:-}" ] && [ -z "${BEFF_CLUSTER:-}" ] && [ -z "$slurm" ]; then
 	oversub=1
 	echo "bench: $NP processes on $cores cores: oversubscribed, the figures check correctness, not speed" >&2
 fi
@@ -52,6 +75,14 @@ esac
 # BEFF_CLUSTER=ID: on the emulated cluster ID (tools/cluster.sh), launched
 # from its node n0; MPIRUN_ARGS names the hosts (e.g. --host n0:2,n1:2)
 [ -z "${BEFF_CLUSTER:-}" ] || prog=(tools/cluster.sh mpirun "$BEFF_CLUSTER" -mpi "${MPI:-openmpi}")
+if [ -n "$slurm" ]; then
+	# srun has no time limit of its own for a step: the guard ends it
+	pmi=pmix
+	[ "${MPI:-openmpi}" = openmpi ] || pmi=pmi2
+	guard=(timeout -k 5 $((timeout + 10)))
+	prog=(srun --mpi="$pmi" --kill-on-bad-exit=1) flags=(-n "$NP")
+	echo "bench: in Slurm job $SLURM_JOB_ID (${SLURM_JOB_NODELIST:-?}): srun --mpi=$pmi -n $NP" >&2
+fi
 prog=("${guard[@]}" "${prog[@]}")
 results=${BEFF_RESULTS:-results}
 

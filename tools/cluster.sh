@@ -38,6 +38,7 @@ set -euo pipefail
 STATE=${BEFF_CLUSTER_STATE:-/run/beff-cluster}
 SELF=$(readlink -f "$0")
 SUBNET=10.77.0
+HUB=254 # the hub's address in the subnet (Slurm's controller runs there)
 
 die() { echo "cluster: $*" >&2; exit 2; }
 
@@ -82,11 +83,14 @@ burst() {
 }
 
 up() {
-	local id=$1 k=$2 rate=${3:-1gbit}
+	local id=$1 k=$2 rate=${3:-1gbit} leaves=${4:-1} uplink=${5:-${3:-1gbit}}
 	check_id "$id"
 	case "$k" in '' | *[!0-9]*) die "nodes '$k': a number from 1 to 200" ;; esac
 	[ "$k" -ge 1 ] && [ "$k" -le 200 ] || die "nodes '$k': a number from 1 to 200"
+	case "$leaves" in '' | *[!0-9]*) die "leaves '$leaves': a number from 1 to the nodes ($k)" ;; esac
+	[ "$leaves" -ge 1 ] && [ "$leaves" -le "$k" ] || die "leaves '$leaves': a number from 1 to the nodes ($k)"
 	[ "$rate" = none ] || burst "$rate" >/dev/null
+	[ "$uplink" = none ] || burst "$uplink" >/dev/null
 	[ ! -e "$STATE/$id" ] || die "cluster '$id' exists (cluster.sh down $id)"
 	mkdir -p "$STATE/$id"
 	echo "${BEFF_CLUSTER_OWNER:-$PPID}" >"$STATE/$id/owner"
@@ -95,32 +99,65 @@ up() {
 	local sw; sw=$(ns "$id" sw)
 	ip netns add "$sw"
 	ip -n "$sw" link set lo up
-	ip -n "$sw" link add br0 type bridge
-	ip -n "$sw" link set br0 up
-	{ echo "127.0.0.1 localhost"; } >"$STATE/$id/hosts"
-	local i n
+	switches "$id" "$sw" "$leaves" "$uplink"
+	{ echo "127.0.0.1 localhost"; echo "$SUBNET.$HUB hub"; } >"$STATE/$id/hosts"
+	: >"$STATE/$id/topology"
+	local i n leaf
 	for ((i = 0; i < k; i++)); do
 		n=$(ns "$id" "n$i")
+		leaf=$(leaf_of "$i" "$k" "$leaves")
 		ip netns add "$n"
 		ip -n "$n" link set lo up
 		ip link add eth0 netns "$n" type veth peer name "p$i" netns "$sw"
 		ip -n "$n" addr add "$SUBNET.$((i + 1))/24" dev eth0
 		ip -n "$n" link set eth0 up
-		ip -n "$sw" link set "p$i" master br0 up
+		ip -n "$sw" link set "p$i" master "$leaf" up
 		shape eth0 "$n" "$rate"
 		shape "p$i" "$sw" "$rate"
 		echo "$SUBNET.$((i + 1)) n$i" >>"$STATE/$id/hosts"
+		echo "n$i $leaf" >>"$STATE/$id/topology"
 	done
 	printf '#!/bin/sh\nexec %q agent %q "$@"\n' "$SELF" "$id" >"$STATE/$id/agent"
 	chmod +x "$STATE/$id/agent"
 	echo "$k" >"$STATE/$id/nodes"
 	trap - ERR
-	echo "cluster $id: $k nodes n0..n$((k - 1)) ($SUBNET.1-$k), links $rate; agent $STATE/$id/agent" >&2
+	local how="one switch"
+	[ "$leaves" = 1 ] || how="$leaves leaf switches under a spine, uplinks $uplink"
+	echo "cluster $id: $k nodes n0..n$((k - 1)) ($SUBNET.1-$k), links $rate, $how; hub $SUBNET.$HUB; agent $STATE/$id/agent" >&2
+}
+
+# leaf_of I K L: the switch of node I of K under L leaves, in blocks
+# (n0…: leaf0, then leaf1, …); with one leaf, br0.
+leaf_of() {
+	if [ "$3" = 1 ]; then echo br0; else echo "leaf$(($1 * $3 / $2))"; fi
+}
+
+# switches ID SW L UPLINK: the switches in the hub's namespace SW. One leaf:
+# the bridge br0, which the hub joins. More: bridges leaf0…, each joined to
+# the bridge spine by a veth pair (u<j> on the leaf, s<j> on the spine)
+# shaped to UPLINK in both directions, so that traffic between leaves
+# crosses two such links and the spine; the hub joins the spine.
+switches() {
+	local id=$1 sw=$2 leaves=$3 uplink=$4 j top=br0
+	[ "$leaves" = 1 ] || top=spine
+	ip -n "$sw" link add "$top" type bridge
+	ip -n "$sw" link set "$top" up
+	for ((j = 0; leaves > 1 && j < leaves; j++)); do
+		ip -n "$sw" link add "leaf$j" type bridge
+		ip -n "$sw" link set "leaf$j" up
+		ip -n "$sw" link add "u$j" type veth peer name "s$j"
+		ip -n "$sw" link set "u$j" master "leaf$j" up
+		ip -n "$sw" link set "s$j" master spine up
+		shape "u$j" "$sw" "$uplink"
+		shape "s$j" "$sw" "$uplink"
+	done
+	ip -n "$sw" addr add "$SUBNET.$HUB/24" dev "$top"
 }
 
 down() {
 	local id=$1 n
 	check_id "$id"
+	slurm_down "$id"
 	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^beff-$id-" || true); do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$n" 2>/dev/null || true
@@ -149,7 +186,7 @@ on() {
 	local n; n=$(ns "$id" "$node")
 	ip netns exec "$n" unshare --uts --ipc --mount --propagation private \
 		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm && shift 2 && exec "$@"' \
-		sh "$node" "$STATE/$id/hosts" "$@"
+		sh "$node" "$STATE/$id/hosts" env $(node_env "$id") "$@"
 }
 
 # agent ID HOST CMD…: what ssh would do — run the words of CMD as one shell
@@ -209,6 +246,130 @@ mpirun_cmd() {
 	esac
 }
 
+# --- Slurm -------------------------------------------------------------
+# slurm_up ID [CPUS]: munged on the machine (its socket under the cluster's
+# state, a key of its own), slurmctld on the hub, one slurmd per node, each
+# in the node's network namespace with a PID namespace of its own (so that
+# killing a node's slurmd ends everything it started, as a node that dies).
+# The configuration declares the switches of `up` (topology/tree) and CPUS
+# CPUs per node (default: the machine's).
+slurm_up() {
+	local id=$1 cpus=${2:-$(nproc)}
+	local k; k=$(nodes_of "$id")
+	case "$cpus" in '' | *[!0-9]* | 0) die "CPUs per node '$cpus': a positive number" ;; esac
+	local d=$STATE/$id/slurm
+	[ ! -e "$d" ] || die "cluster $id runs Slurm already (cluster.sh slurm down $id)"
+	command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null && command -v srun >/dev/null ||
+		die "Slurm needs Debian's slurmctld, slurmd, slurm-client and munge (make deps-slurm)"
+	mkdir -p "$d/ctld"
+	trap 'slurm_down "$id" >/dev/null 2>&1' ERR
+	head -c 1024 /dev/urandom >"$d/munge.key"
+	chmod 400 "$d/munge.key"
+	munged --socket="$d/munge.sock" --key-file="$d/munge.key" --pid-file="$d/munged.pid" \
+		--log-file="$d/munged.log" --seed-file="$d/munge.seed" ||
+		die "munged did not start: $(tail -3 "$d/munged.log" 2>/dev/null)"
+	slurm_conf "$id" "$k" "$cpus" >"$d/slurm.conf"
+	slurm_topology "$id" >"$d/topology.conf"
+	local i
+	for ((i = 0; i < k; i++)); do mkdir -p "$d/n$i/spool" "$d/n$i/tmp"; done
+	daemon "$id" sw hub "$d/slurmctld" slurmctld -D -f "$d/slurm.conf"
+	for ((i = 0; i < k; i++)); do
+		daemon "$id" "n$i" "n$i" "$d/n$i/slurmd" slurmd -D -N "n$i" -f "$d/slurm.conf"
+	done
+	# up when every node is idle
+	local t
+	for ((t = 0; t < 300; t++)); do
+		[ "$(on "$id" n0 sinfo -h -o '%T %D' 2>/dev/null | awk '$1=="idle"{print $2}')" = "$k" ] && break
+		sleep 0.1
+	done
+	[ "$t" -lt 300 ] || die "Slurm on cluster $id: the nodes did not come up in 30 s (logs in $d)"
+	trap - ERR
+	echo "slurm on cluster $id: slurmctld on hub, slurmd on n0..n$((k - 1)), $cpus CPUs each; clients: cluster.sh exec $id n0 srun|salloc|sbatch …" >&2
+}
+
+# daemon ID NS HOST PIDFILE CMD…: CMD in the background in the network
+# namespace of NS (a node, or sw for the hub), with the host name HOST, the
+# cluster's /etc/hosts and a PID namespace of its own; PIDFILE.pid holds the
+# process that owns that namespace, PIDFILE.log its output. (`ip netns
+# exec` would remount /sys, which hides the cgroup tree slurmd reads.)
+daemon() {
+	local id=$1 n; n=$(ns "$1" "$2"); local host=$3 pf=$4; shift 4
+	setsid nsenter --net="/run/netns/$n" unshare --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
+		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm && shift 2 && exec "$@"' \
+		sh "$host" "$STATE/$id/hosts" env $(node_env "$id") "$@" >"$pf.log" 2>&1 </dev/null &
+	echo $! >"$pf.pid"
+}
+
+# node_env ID: the environment of every process on the cluster's nodes:
+# Slurm's configuration, and the MPI settings the emulated nodes need (see
+# mpirun_cmd: the interface that joins them; waiting processes yield the
+# cores the nodes share)
+node_env() {
+	[ ! -f "$STATE/$1/slurm/slurm.conf" ] || echo "SLURM_CONF=$STATE/$1/slurm/slurm.conf"
+	echo OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0 OMPI_MCA_mpi_yield_when_idle=1
+}
+
+slurm_conf() {
+	local id=$1 k=$2 cpus=$3 d=$STATE/$1/slurm i
+	cat <<-EOF
+	# Slurm of the emulated cluster $id (tools/cluster.sh): no cgroups, no systemd
+	ClusterName=beff$id
+	SlurmctldHost=hub($SUBNET.$HUB)
+	SlurmUser=root
+	SlurmdUser=root
+	AuthType=auth/munge
+	CredType=cred/munge
+	AuthInfo=socket=$d/munge.sock
+	StateSaveLocation=$d/ctld
+	SlurmdSpoolDir=$d/%n/spool
+	TmpFS=$d/%n/tmp
+	SlurmctldPidFile=$d/slurmctld.pidfile
+	SlurmdPidFile=$d/%n/slurmd.pidfile
+	SlurmctldLogFile=$d/slurmctld.log
+	SlurmdLogFile=$d/%n/slurmd.log
+	SlurmdParameters=config_overrides
+	ProctrackType=proctrack/linuxproc
+	TaskPlugin=task/none
+	JobAcctGatherType=jobacct_gather/none
+	AccountingStorageType=accounting_storage/none
+	SelectType=select/cons_tres
+	SelectTypeParameters=CR_CPU
+	TopologyPlugin=topology/tree
+	MpiDefault=none
+	MailProg=/bin/true
+	ReturnToService=2
+	SlurmdTimeout=20
+	KillWait=5
+	MessageTimeout=10
+	EOF
+	for ((i = 0; i < k; i++)); do
+		echo "NodeName=n$i NodeAddr=$SUBNET.$((i + 1)) CPUs=$cpus RealMemory=$(($(awk '/MemTotal/{print $2}' /proc/meminfo) / 1024 / k)) State=UNKNOWN"
+	done
+	echo "PartitionName=beff Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+}
+
+# slurm_topology ID: topology.conf of the switches of `up`
+slurm_topology() {
+	local t=$STATE/$1/topology leaf nodes
+	for leaf in $(awk '{print $2}' "$t" | sort -u); do
+		nodes=$(awk -v l="$leaf" '$2==l{print $1}' "$t" | paste -sd,)
+		echo "SwitchName=$leaf Nodes=$nodes"
+	done
+	if [ "$(awk '{print $2}' "$t" | sort -u | wc -l)" -gt 1 ]; then
+		echo "SwitchName=spine Switches=$(awk '{print $2}' "$t" | sort -u | paste -sd,)"
+	fi
+}
+
+slurm_down() {
+	local id=$1 d=$STATE/$1/slurm f
+	[ -d "$d" ] || return 0
+	for f in "$d"/slurmctld.pid "$d"/n*/slurmd.pid; do
+		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true
+	done
+	[ -f "$d/munged.pid" ] && kill "$(cat "$d/munged.pid")" 2>/dev/null || true
+	rm -rf "${d:?}"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
@@ -219,6 +380,13 @@ list) ls "$STATE" 2>/dev/null || true ;;
 exec) need_root; [ $# -ge 3 ] || die "usage: cluster.sh exec ID NODE CMD..."; exec_cmd "$@" ;;
 link) need_root; [ $# -eq 3 ] || die "usage: cluster.sh link ID NODE up|down"; link "$@" ;;
 mpirun) need_root; [ $# -ge 1 ] || die "usage: cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS..."; mpirun_cmd "$@" ;;
+slurm)
+	need_root
+	case "${1:-}" in
+	up) [ $# -ge 2 ] || die "usage: cluster.sh slurm up ID [CPUS]"; shift; slurm_up "$@" ;;
+	down) [ $# -eq 2 ] || die "usage: cluster.sh slurm down ID"; slurm_down "$2" ;;
+	*) die "usage: cluster.sh slurm up ID [CPUS] | slurm down ID" ;;
+	esac ;;
 agent) [ $# -ge 3 ] || die "usage: cluster.sh agent ID HOST CMD..."; agent "$@" ;;
 *) sed -n '2,/^set -euo/p' "$SELF" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -16,6 +16,16 @@ const (
 	KeyOversub      = "mpi-oversubscribed" // "no", or "yes: <how>"
 	KeyPreload      = "mpi-preload"        // LD_PRELOAD of the processes, when set
 	KeyMode         = "beff-mode"          // ModeFull or a short mode
+	KeyRankOrder    = "mpi-rank-order"     // how the ranks lie on the nodes: block, cyclic, …
+	// The Slurm job, when Slurm started the processes.
+	KeySlurmJob          = "slurm-job"            // the job id
+	KeySlurmCluster      = "slurm-cluster"        // the cluster's name
+	KeySlurmPartition    = "slurm-partition"      // the partition
+	KeySlurmNodes        = "slurm-nodes"          // the job's nodes, as a hostlist expression
+	KeySlurmTasks        = "slurm-tasks-per-node" // the step's tasks per node, "2(x3)"
+	KeySlurmDistribution = "slurm-distribution"   // srun's --distribution
+	KeySlurmMem          = "slurm-mem"            // the memory Slurm gives the job
+	KeySlurmTopology     = "slurm-topology"       // the processes' topology addresses, with their counts
 	// KeyPartial heads the output of a job that did not end well (kept in
 	// results/partial/): why it ended.
 	KeyPartial = "beff-partial"
