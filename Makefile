@@ -5,6 +5,7 @@
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make fuzz [FUZZTIME=30s]                    each fuzz target for FUZZTIME
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
+#   make slurm-test                             the suites under Slurm (srun, sbatch, scancel, a node lost) on emulated nodes (root; tools/cluster.sh slurm)
 #   make scale-test                             jobs of 32 and 64 processes: memory against the model, the lifeline (docs/scale.md)
 #   make deps                                   install the MPI library, pkg-config, Chromium and npm (Debian) if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
@@ -41,7 +42,7 @@ endif
 TAGS := mpi,$(MPI)
 export BEFF_MPI := $(MPI)
 
-.PHONY: all bench beff beffio skampi test fuzz cluster-test scale-test deps deps-mpi deps-cluster apt assets build vet clean
+.PHONY: all bench beff beffio skampi test fuzz cluster-test slurm-test scale-test deps deps-mpi deps-cluster deps-slurm apt assets build vet clean
 
 all: test
 
@@ -58,6 +59,14 @@ deps-cluster: deps-mpi
 		echo "deps: iproute2 and iperf3 present"; \
 	else $(MAKE) --no-print-directory apt PKGS="iproute2 iperf3"; fi
 
+## deps-slurm: Slurm's daemons and clients and munge, for the emulated
+## Slurm cluster (tools/cluster.sh slurm); Open MPI launches through
+## Slurm's PMIx plugin (slurm-wlm-basic-plugins), MPICH through PMI-2
+deps-slurm: deps-cluster
+	@if command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && command -v srun >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 && command -v nsenter >/dev/null 2>&1; then \
+		echo "deps: Slurm present: $$(srun --version)"; \
+	else $(MAKE) --no-print-directory apt APT_FLAGS=--no-install-recommends PKGS="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge util-linux"; fi
+
 ## deps: deps-mpi, plus Chromium (browser test of beff report) and npm (assets)
 ## when missing, then the assets.
 deps: deps-mpi
@@ -71,7 +80,7 @@ apt:
 	@echo "deps: installing from Debian: $(PKGS)"; \
 	SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	$$SUDO apt-get update -qq && \
-	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(PKGS) >/dev/null && \
+	DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_FLAGS) $(PKGS) >/dev/null && \
 	echo "deps: installed: $(PKGS)"
 
 ## assets: the plotting library of `beff report` (plotly.js basic, MIT), embedded
@@ -145,6 +154,12 @@ fuzz:
 ## namespaces, rate-limited links; needs root), the link figures, and faults
 cluster-test: deps-cluster
 	BEFF_CLUSTER_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestCluster' .
+
+## slurm-test: the suites under Slurm on three emulated nodes under two
+## leaf switches (srun in an allocation, the batch script, block against
+## cyclic placement, the memory Slurm gives, scancel, a node that dies)
+slurm-test: deps-slurm
+	BEFF_SLURM_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestSlurm' .
 
 ## scale-test: jobs of 32 and 64 processes (oversubscribed) that run all
 ## three suites and fold them, peak memory against the model, and the

@@ -50,16 +50,17 @@ var (
 	signalOnce  sync.Once
 )
 
-// startCluster brings up a cluster of n nodes whose links run at rate, and
-// removes it when t ends.
-func startCluster(t *testing.T, n int, rate string) *cluster {
+// startCluster brings up a cluster of n nodes whose links run at rate (more:
+// the leaf switches and the rate of their uplinks, as cluster.sh up takes
+// them), and removes it when t ends.
+func startCluster(t *testing.T, n int, rate string, more ...string) *cluster {
 	t.Helper()
 	requireCluster(t)
 	signalOnce.Do(removeOnSignal)
 	out, err := exec.Command(clusterScript, "gc").CombinedOutput()
 	require.NoError(t, err, "cluster.sh gc: %s", out)
 	c := &cluster{id: fmt.Sprintf("t%d%c", os.Getpid(), 'a'+rune(clusterSeq.Add(1)-1)%26), nodes: n}
-	cmd := exec.Command(clusterScript, "up", c.id, strconv.Itoa(n), rate)
+	cmd := exec.Command(clusterScript, append([]string{"up", c.id, strconv.Itoa(n), rate}, more...)...)
 	cmd.Env = append(os.Environ(), "BEFF_CLUSTER_OWNER="+strconv.Itoa(os.Getpid()))
 	clustersMu.Lock()
 	liveCluster[c.id] = true

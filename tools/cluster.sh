@@ -15,7 +15,12 @@
 # shared memory; the rest of the file system is the machine's, shared by all
 # nodes.
 #
-#   cluster.sh up ID K [RATE]      create (RATE default 1gbit)
+#   cluster.sh up ID K [RATE [LEAVES [UPLINK]]]
+#                                  create (RATE default 1gbit); LEAVES > 1:
+#                                  that many leaf switches under a spine,
+#                                  nodes in blocks (n0… on leaf0), each
+#                                  leaf's link to the spine shaped to UPLINK
+#                                  (default RATE)
 #   cluster.sh down ID             kill what runs on its nodes, remove it all
 #   cluster.sh gc                  remove every cluster whose owner process is gone
 #   cluster.sh list                the clusters present
@@ -29,6 +34,18 @@
 #                                  waiting processes yield them (Open MPI's
 #                                  mpi_yield_when_idle, tools/mpich-yield.c)
 #   cluster.sh agent ID HOST CMD…  the remote-shell agent the launchers call
+#   cluster.sh slurm up ID [K [RATE [LEAVES [UPLINK]]]]
+#                                  Slurm on cluster ID, made first when it
+#                                  does not exist (K default 3, LEAVES 2):
+#                                  munged, slurmctld on the hub
+#                                  (10.77.0.254), slurmd on every node with
+#                                  BEFF_SLURM_CPUS CPUs (default: the
+#                                  machine's), the switches declared
+#                                  (topology/tree); its clients on a node:
+#                                  cluster.sh exec ID n0 salloc|srun|sbatch …
+#   cluster.sh slurm down ID       stop it, and remove the cluster if
+#                                  `slurm up` made it (`down` stops it too)
+#   cluster.sh slurm kill ID NODE  the node dies: slurmd and its processes
 #
 # The owner of a cluster is the process that ran `up` (or BEFF_CLUSTER_OWNER):
 # `gc` removes clusters whose owner is gone, so an interrupted test leaves
@@ -157,7 +174,7 @@ switches() {
 down() {
 	local id=$1 n
 	check_id "$id"
-	slurm_down "$id"
+	slurm_down "$id" from-down
 	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^beff-$id-" || true); do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$n" 2>/dev/null || true
@@ -247,21 +264,33 @@ mpirun_cmd() {
 }
 
 # --- Slurm -------------------------------------------------------------
-# slurm_up ID [CPUS]: munged on the machine (its socket under the cluster's
-# state, a key of its own), slurmctld on the hub, one slurmd per node, each
-# in the node's network namespace with a PID namespace of its own (so that
-# killing a node's slurmd ends everything it started, as a node that dies).
-# The configuration declares the switches of `up` (topology/tree) and CPUS
-# CPUs per node (default: the machine's).
+# slurm_up ID [K [RATE [LEAVES [UPLINK]]]]: Slurm on cluster ID, which is
+# made first (as `up`; K default 3, LEAVES default 2) when it does not
+# exist. munged runs on the machine (its socket under the cluster's state,
+# a key of its own), slurmctld on the hub, one slurmd per node, each in the
+# node's network namespace with a PID namespace of its own (so that killing
+# a node's slurmd ends everything it started, as a node that dies). The
+# configuration declares the switches of `up` (topology/tree) and
+# BEFF_SLURM_CPUS CPUs per node (default: the machine's).
 slurm_up() {
-	local id=$1 cpus=${2:-$(nproc)}
+	local id=$1 cpus=${BEFF_SLURM_CPUS:-$(nproc)}
+	check_id "$id"
+	case "$cpus" in '' | *[!0-9]* | 0) die "BEFF_SLURM_CPUS='$cpus': a positive number of CPUs per node" ;; esac
+	local made=
+	if [ ! -e "$STATE/$id" ]; then
+		local k=${2:-3}
+		up "$id" "$k" "${3:-1gbit}" "${4:-$([ "$k" -ge 2 ] && echo 2 || echo 1)}" "${5:-${3:-1gbit}}"
+		made=1
+	elif [ $# -gt 1 ]; then
+		die "cluster '$id' exists: slurm up $id (no K, RATE, …) starts Slurm on it"
+	fi
 	local k; k=$(nodes_of "$id")
-	case "$cpus" in '' | *[!0-9]* | 0) die "CPUs per node '$cpus': a positive number" ;; esac
 	local d=$STATE/$id/slurm
 	[ ! -e "$d" ] || die "cluster $id runs Slurm already (cluster.sh slurm down $id)"
 	command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null && command -v srun >/dev/null ||
 		die "Slurm needs Debian's slurmctld, slurmd, slurm-client and munge (make deps-slurm)"
 	mkdir -p "$d/ctld"
+	[ -z "$made" ] || : >"$d/made-cluster"
 	trap 'slurm_down "$id" >/dev/null 2>&1' ERR
 	head -c 1024 /dev/urandom >"$d/munge.key"
 	chmod 400 "$d/munge.key"
@@ -284,7 +313,7 @@ slurm_up() {
 	done
 	[ "$t" -lt 300 ] || die "Slurm on cluster $id: the nodes did not come up in 30 s (logs in $d)"
 	trap - ERR
-	echo "slurm on cluster $id: slurmctld on hub, slurmd on n0..n$((k - 1)), $cpus CPUs each; clients: cluster.sh exec $id n0 srun|salloc|sbatch …" >&2
+	echo "slurm on cluster $id: slurmctld on hub, slurmd on n0..n$((k - 1)), $cpus CPUs each; clients: $0 exec $id n0 srun|salloc|sbatch …" >&2
 }
 
 # daemon ID NS HOST PIDFILE CMD…: CMD in the background in the network
@@ -339,7 +368,6 @@ slurm_conf() {
 	MailProg=/bin/true
 	ReturnToService=2
 	SlurmdTimeout=20
-	KillWait=5
 	MessageTimeout=10
 	EOF
 	for ((i = 0; i < k; i++)); do
@@ -360,6 +388,14 @@ slurm_topology() {
 	fi
 }
 
+# slurm_kill ID NODE: the node dies: its slurmd and everything it started
+# are killed with SIGKILL (the end of the node's PID namespace).
+slurm_kill() {
+	local f=$STATE/$1/slurm/$2/slurmd.pid
+	[ -f "$f" ] || die "cluster $1 runs no slurmd on '$2'"
+	kill -9 "$(cat "$f")"
+}
+
 slurm_down() {
 	local id=$1 d=$STATE/$1/slurm f
 	[ -d "$d" ] || return 0
@@ -367,13 +403,16 @@ slurm_down() {
 		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true
 	done
 	[ -f "$d/munged.pid" ] && kill "$(cat "$d/munged.pid")" 2>/dev/null || true
+	local made=; [ ! -f "$d/made-cluster" ] || made=1
 	rm -rf "${d:?}"
+	# the cluster `slurm up` made goes with it (unless `down` called this)
+	[ -z "$made" ] || [ -n "${2:-}" ] || down "$id"
 }
 
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
-up) need_root; [ $# -ge 2 ] || die "usage: cluster.sh up ID K [RATE]"; up "$@" ;;
+up) need_root; [ $# -ge 2 ] || die "usage: cluster.sh up ID K [RATE [LEAVES [UPLINK]]]"; up "$@" ;;
 down) need_root; [ $# -eq 1 ] || die "usage: cluster.sh down ID"; down "$1" ;;
 gc) need_root; gc ;;
 list) ls "$STATE" 2>/dev/null || true ;;
@@ -383,9 +422,10 @@ mpirun) need_root; [ $# -ge 1 ] || die "usage: cluster.sh mpirun ID [-mpi openmp
 slurm)
 	need_root
 	case "${1:-}" in
-	up) [ $# -ge 2 ] || die "usage: cluster.sh slurm up ID [CPUS]"; shift; slurm_up "$@" ;;
+	up) [ $# -ge 2 ] || die "usage: cluster.sh slurm up ID [K [RATE [LEAVES [UPLINK]]]]"; shift; slurm_up "$@" ;;
 	down) [ $# -eq 2 ] || die "usage: cluster.sh slurm down ID"; slurm_down "$2" ;;
-	*) die "usage: cluster.sh slurm up ID [CPUS] | slurm down ID" ;;
+	kill) [ $# -eq 3 ] || die "usage: cluster.sh slurm kill ID NODE"; slurm_kill "$2" "$3" ;;
+	*) die "usage: cluster.sh slurm up ID [K …] | slurm down ID | slurm kill ID NODE" ;;
 	esac ;;
 agent) [ $# -ge 3 ] || die "usage: cluster.sh agent ID HOST CMD..."; agent "$@" ;;
 *) sed -n '2,/^set -euo/p' "$SELF" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;

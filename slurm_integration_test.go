@@ -1,0 +1,283 @@
+package beff_test
+
+// Tests under Slurm on an emulated cluster (tools/cluster.sh slurm): three
+// nodes, n0 and n1 on leaf switch leaf0, n2 on leaf1, the leaves joined by a
+// spine through slower uplinks; slurmctld on the hub, a slurmd per node.
+// They need what the cluster tests need and Debian's Slurm and munge, and
+// run with BEFF_SLURM_TESTS=1 (make slurm-test). Every job goes through
+// tools/bench.sh or tools/beff.sbatch, as a centre would run it.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The spine's uplinks: slower than the nodes' links.
+const uplinkRate = "200mbit"
+
+// requireSlurm skips a Slurm test unless BEFF_SLURM_TESTS=1, and fails it
+// where Slurm is missing.
+func requireSlurm(t *testing.T) {
+	t.Helper()
+	if os.Getenv("BEFF_SLURM_TESTS") != "1" {
+		t.Skip("the Slurm tests run with BEFF_SLURM_TESTS=1 (make slurm-test)")
+	}
+	t.Setenv("BEFF_CLUSTER_TESTS", "1")
+	for _, p := range []string{"slurmctld", "slurmd", "srun", "sbatch", "munged", "nsenter"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Fatalf("the Slurm tests need %s: make deps-slurm", p)
+		}
+	}
+}
+
+// startSlurm brings up the three nodes under two leaf switches and Slurm on
+// them, 2 CPUs per node; both are removed when t ends.
+func startSlurm(t *testing.T) *cluster {
+	t.Helper()
+	requireSlurm(t)
+	c := startCluster(t, 3, linkRate, "2", uplinkRate)
+	cmd := exec.Command(clusterScript, "slurm", "up", c.id)
+	cmd.Env = append(os.Environ(), "BEFF_SLURM_CPUS=2")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "cluster.sh slurm up: %s", out)
+	t.Logf("Slurm up in %.2f s", time.Since(start).Seconds())
+	return c
+}
+
+// slurmEnv is the environment of a job of bench.sh under Slurm.
+func slurmEnv(t *testing.T, lib mpiLib, bin, bench, results string, srunArgs []string, args ...string) []string {
+	if lib.name == "mpich" { // the nodes share the cores: MPICH must yield them (tools/mpich-yield.c)
+		out, err := exec.Command("tools/mpich-yield.sh").Output()
+		require.NoError(t, err)
+		srunArgs = append(srunArgs, "--export=ALL,LD_PRELOAD="+strings.TrimSpace(string(out)))
+	}
+	return append(os.Environ(), "NP_AUTO=1", "MPI="+lib.name, "BEFF_RESULTS="+results, "BEFF_BIN="+bin,
+		"BENCH="+bench, "ARGS="+strings.Join(args, " "), "BEFF_TIMEOUT=300", "MPIRUN_ARGS="+strings.Join(srunArgs, " "))
+}
+
+// salloc is bench.sh in an allocation made with alloc, from node n0.
+func (c *cluster) salloc(t *testing.T, lib mpiLib, alloc []string, bench, results string, srunArgs []string, args ...string) *exec.Cmd {
+	bin := mpiBinary(t, true)
+	full := append([]string{"-k", "5", "400", clusterScript, "exec", c.id, "n0", "salloc"}, alloc...)
+	cmd := exec.Command("timeout", append(full, "tools/bench.sh")...)
+	cmd.Env = slurmEnv(t, lib, bin, bench, results, srunArgs, args...)
+	return cmd
+}
+
+// stored is the one results file of a results folder, folded.
+func stored(t *testing.T, results string) (string, map[string]foldedRun) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(results, "*.txt"))
+	require.Len(t, files, 1, "one results file in %s", results)
+	data, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	return files[0], foldRuns(t, string(data))
+}
+
+// TestSlurmSuites runs the three suites through salloc and bench.sh on one
+// CPU of each node (NP from the allocation): srun launches them, the
+// results file is stored and folds, and its configuration names the Slurm
+// job, its nodes, the topology and the rank order.
+func TestSlurmSuites(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	results := t.TempDir()
+	res := runJob(t, c.salloc(t, lib, []string{"-N3"}, "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)$", results, nil, "-test.short"))
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	pmi := map[string]string{"openmpi": "pmix", "mpich": "pmi2"}[lib.name]
+	assert.Contains(t, res.stderr, "srun --mpi="+pmi+" -n 3", "srun over the allocation, a process per allocated CPU")
+	_, runs := stored(t, results)
+	for _, b := range []string{"b_eff", "b_eff_io", "SKaMPI"} {
+		r, ok := runs[b]
+		require.True(t, ok, "%s folded", b)
+		assert.Regexp(t, `^\d+$`, r.Config["slurm-job"], b)
+		assert.Equal(t, "beff"+c.id, r.Config["slurm-cluster"], b)
+		assert.Equal(t, "beff", r.Config["slurm-partition"], b)
+		assert.Equal(t, "n[0-2]", r.Config["slurm-nodes"], b)
+		assert.Equal(t, "1(x3)", r.Config["slurm-tasks-per-node"], b)
+		assert.Equal(t, "spine.leaf0.n0 (1), spine.leaf0.n1 (1), spine.leaf1.n2 (1)", r.Config["slurm-topology"], b)
+		assert.Equal(t, "n0 (1), n1 (1), n2 (1)", r.Config["mpi-hosts"], b)
+		assert.NotEmpty(t, r.Figures, b)
+	}
+	assert.Greater(t, runs["b_eff"].figure(t, "beff"), 0.0)
+	assert.Greater(t, runs["b_eff_io"].figure(t, "beffio"), 0.0)
+}
+
+// TestSlurmMemory: the memory per CPU given to the allocation is the memory
+// per process b_eff decides Lmax from (Lmax = M/128: 64 MiB, 512 KiB), a
+// job of srun with the ping-pong alone.
+func TestSlurmMemory(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	pmi := map[string]string{"openmpi": "pmix", "mpich": "pmi2"}[lib.name]
+	cmd := exec.Command("timeout", "-k", "5", "300", clusterScript, "exec", c.id, "n0", "salloc", "-N2", "--mem-per-cpu=64",
+		"srun", "--mpi="+pmi, mpiBinary(t, true), "-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-beff.patterns=pingpong")
+	cmd.Env = slurmEnv(t, lib, "", "", "", nil)
+	res := runJob(t, cmd)
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	assert.Contains(t, res.stdout, "\nslurm-mem: 64 MiB per CPU\n")
+	assert.Contains(t, res.stdout, "\nbeff-mem-per-proc-mib: 64\n")
+	assert.Contains(t, res.stdout, "\nbeff-lmax: 524288\n")
+}
+
+// TestSlurmBatch submits tools/beff.sbatch with sbatch --wait on three
+// nodes, a task each: the job stores two results files (b_eff with
+// b_eff_io, and SKaMPI) and its output says each step.
+func TestSlurmBatch(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	results := t.TempDir()
+	out := filepath.Join(t.TempDir(), "job.out")
+	cmd := exec.Command("timeout", "-k", "5", "600", clusterScript, "exec", c.id, "n0",
+		"sbatch", "--wait", "-N3", "--ntasks-per-node=1", "-o", out, "tools/beff.sbatch")
+	cmd.Env = slurmEnv(t, lib, mpiBinary(t, true), "", results, nil, "-test.short")
+	res := runJob(t, cmd)
+	log, _ := os.ReadFile(out)
+	require.Equal(t, 0, res.code, "sbatch: %s\njob output:\n%s", res.stderr, log)
+	files, _ := filepath.Glob(filepath.Join(results, "*.txt"))
+	require.Len(t, files, 2, "b_eff with b_eff_io, and SKaMPI; job output:\n%s", log)
+	assert.Regexp(t, `(?s)beff.sbatch: job \d+ on n\[0-2\].*bench: stored .*np3.*bench: stored .*np3.*beff.sbatch: done`, string(log))
+	suites := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for b := range foldRuns(t, string(data)) {
+			suites[b] = true
+		}
+	}
+	assert.Equal(t, map[string]bool{"b_eff": true, "b_eff_io": true, "SKaMPI": true}, suites)
+}
+
+// TestSlurmPlacement runs b_eff on two nodes with two tasks each, placed by
+// srun --distribution=block (ranks 0,1 on n0) and cyclic (0,2 on n0): in
+// blocks half the ring neighbours share a node, so b_eff is clearly higher
+// (two interleaved rounds, the better figure of each placement).
+func TestSlurmPlacement(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	best := map[string]float64{}
+	for round := 0; round < 2; round++ {
+		for _, dist := range []string{"block", "cyclic"} {
+			results := t.TempDir()
+			res := runJob(t, c.salloc(t, lib, []string{"-N2", "--ntasks-per-node=2"}, "^BenchmarkBeff$", results,
+				[]string{"--distribution=" + dist}, "-test.short", "-beff.lmax=1048576"))
+			require.Equal(t, 0, res.code, "%s: stderr:\n%s", dist, res.stderr)
+			_, runs := stored(t, results)
+			run := runs["b_eff"]
+			assert.Equal(t, dist, run.Config["slurm-distribution"])
+			assert.True(t, strings.HasPrefix(run.Config["mpi-rank-order"], dist), "%s: %s", dist, run.Config["mpi-rank-order"])
+			best[dist] = max(best[dist], run.figure(t, "beff"))
+		}
+	}
+	t.Logf("%s: b_eff under srun: block %.1f MB/s, cyclic %.1f MB/s, ratio %.2f (better of 2 runs each)",
+		lib.name, best["block"], best["cyclic"], best["block"]/best["cyclic"])
+	assert.Greater(t, best["block"], 1.2*best["cyclic"], "block clearly above cyclic")
+}
+
+// batchJob submits tools/beff.sbatch without waiting and returns its job id
+// and the path of its output.
+func (c *cluster) batchJob(t *testing.T, lib mpiLib, results string, args ...string) (string, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "job.out")
+	cmd := exec.Command(clusterScript, "exec", c.id, "n0", "sbatch", "--parsable", "-N3", "--ntasks-per-node=1", "-o", out, "tools/beff.sbatch")
+	cmd.Env = slurmEnv(t, lib, mpiBinary(t, true), "", results, nil, args...)
+	id, err := cmd.Output()
+	require.NoError(t, err, "sbatch")
+	return strings.TrimSpace(string(id)), out
+}
+
+// waitOutput waits until the file holds marker, at most limit.
+func waitOutput(t *testing.T, file, marker string, limit time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		data, _ := os.ReadFile(file)
+		if strings.Contains(string(data), marker) {
+			return string(data)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%q not in %s after %v:\n%s", marker, file, limit, data)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// jobGone waits until squeue no longer lists job id, at most limit, and
+// returns how long that took from since.
+func (c *cluster) jobGone(t *testing.T, id string, since time.Time, limit time.Duration) time.Duration {
+	t.Helper()
+	for time.Since(since) < limit {
+		out, err := exec.Command(clusterScript, "exec", c.id, "n0", "squeue", "-h", "-j", id, "-o", "%T").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "" || strings.Contains(string(out), "COMPLET") {
+			return time.Since(since)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("job %s still listed %v after the fault", id, limit)
+	return 0
+}
+
+// scratchGone checks that b_eff_io's directory, as the output names it, is
+// removed (its processes may be on their way out).
+func scratchGone(t *testing.T, output string) {
+	t.Helper()
+	dir := regexp.MustCompile(`b_eff_io on .*, dir (\S+)`).FindStringSubmatch(output)
+	require.NotNil(t, dir, "the output names b_eff_io's directory")
+	for try := 0; try < 100 && dirExists(dir[1]); try++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	assert.NoDirExists(t, dir[1], "b_eff_io's scratch files are removed")
+}
+
+// TestSlurmCancel: scancel of the batch job in the middle of b_eff_io ends
+// it within 60 s; the output says why, what was measured is kept under
+// results/partial/, and b_eff_io's scratch files are removed.
+func TestSlurmCancel(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	results := t.TempDir()
+	id, out := c.batchJob(t, lib, results, "-test.short", "-beffio.T=60")
+	waitOutput(t, out, "[beff] b_eff_io on", 120*time.Second)
+	time.Sleep(time.Second)
+	start := time.Now()
+	require.NoError(t, exec.Command(clusterScript, "exec", c.id, "n0", "scancel", id).Run())
+	took := c.jobGone(t, id, start, 90*time.Second)
+	log := waitOutput(t, out, "bench: kept", 10*time.Second)
+	t.Logf("%s: scancel: the job ended %.1f s later; output:\n%s", lib.name, took.Seconds(), tail(log, 8))
+	assert.Less(t, took, 60*time.Second)
+	assert.Regexp(t, `bench: terminated by SIG(TERM|CONT)|terminated \(SIGTERM\)`, log)
+	checkKept(t, results, "terminated")
+	scratchGone(t, log)
+}
+
+// TestSlurmNodeKill: node n2 dies (its slurmd and every process it started
+// killed) in the middle of b_eff_io run by bench.sh in an allocation: the
+// job ends within 60 s with a message, exit 11 (a lost process), what was
+// measured is kept and the scratch files are removed.
+func TestSlurmNodeKill(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	results := t.TempDir()
+	j := startJob(t, c.salloc(t, lib, []string{"-N3"}, "^BenchmarkBeffIO$", results, nil, "-test.short", "-beffio.T=60"))
+	j.waitFor(t, "[beff] b_eff_io on")
+	time.Sleep(time.Second)
+	start := time.Now()
+	out, err := exec.Command(clusterScript, "slurm", "kill", c.id, "n2").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	took := j.wait(t, start, 90*time.Second)
+	t.Logf("%s: node killed: the job ended %.1f s later, exit %d; stderr:\n%s", lib.name, took.Seconds(), j.code, tail(j.stderr(), 10))
+	assert.Less(t, took, 60*time.Second)
+	assert.Equal(t, 11, j.code, "the exit code of a lost process")
+	checkKept(t, results, "a process was lost")
+	scratchGone(t, j.stderr())
+}
+
