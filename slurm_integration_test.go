@@ -280,4 +280,3 @@ func TestSlurmNodeKill(t *testing.T) {
 	checkKept(t, results, "a process was lost")
 	scratchGone(t, j.stderr())
 }
-
