@@ -8,16 +8,21 @@ package beff_test
 // tools/bench.sh or tools/beff.sbatch, as a centre would run it.
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/suites/skampi"
 )
 
 // The spine's uplinks: slower than the nodes' links.
@@ -175,6 +180,13 @@ func TestSlurmPlacement(t *testing.T) {
 			run := runs["b_eff"]
 			assert.Equal(t, dist, run.Config["slurm-distribution"])
 			assert.True(t, strings.HasPrefix(run.Config["mpi-rank-order"], dist), "%s: %s", dist, run.Config["mpi-rank-order"])
+			// ring2's neighbours share a node in blocks, in no case cyclic
+			ring2 := strings.SplitN(run.Config["beff-ring-paths"], ";", 2)[0]
+			if dist == "block" {
+				assert.Equal(t, "ring2 node=4", ring2)
+			} else {
+				assert.NotContains(t, ring2, "node=")
+			}
 			best[dist] = max(best[dist], run.figure(t, "beff"))
 		}
 	}
@@ -279,4 +291,90 @@ func TestSlurmNodeKill(t *testing.T) {
 	assert.Equal(t, 11, j.code, "the exit code of a lost process")
 	checkKept(t, results, "a process was lost")
 	scratchGone(t, j.stderr())
+}
+
+// loadUplink keeps a TCP stream from n0 to n2 going until the test ends:
+// it fills the queue of leaf0's uplink, as an oversubscribed uplink does.
+// (The token buckets alone pass a 1-byte message at once, whatever their
+// rate: without a load, crossing the spine costs no time a round trip
+// shows.)
+func (c *cluster) loadUplink(t *testing.T) {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "iperf3.log")
+	c.background(t, log+".server", "n2", "iperf3", "-s", "-1")
+	for try := 0; ; try++ { // until the server listens
+		stop := c.background(t, log, "n0", "iperf3", "-c", "n2", "-t", "600", "--forceflush")
+		var out []byte
+		for wait := 0; wait < 50; wait++ { // its first report comes after a second
+			time.Sleep(100 * time.Millisecond)
+			out, _ = os.ReadFile(log)
+			if strings.Contains(string(out), "connected to") {
+				return
+			}
+			if strings.Contains(string(out), "unable to connect") {
+				break
+			}
+		}
+		stop()
+		srv, _ := os.ReadFile(log + ".server")
+		require.Less(t, try, 20, "iperf3 load from n0 to n2: %s\nserver: %s", out, srv)
+	}
+}
+
+// background runs a command on a node with its output to the file log
+// until stop is called or the test ends; it ends as one process group.
+func (c *cluster) background(t *testing.T, log, node string, args ...string) (stop func()) {
+	t.Helper()
+	f, err := os.Create(log)
+	require.NoError(t, err)
+	defer f.Close()
+	cmd := exec.Command(clusterScript, append([]string{"exec", c.id, node}, args...)...)
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	require.NoError(t, cmd.Start())
+	var once sync.Once
+	stop = func() { once.Do(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }) }
+	t.Cleanup(stop)
+	return stop
+}
+
+// TestSlurmHeatMap runs SKaMPI's ping-pong on the three nodes, two tasks
+// each, while leaf0's uplink is loaded: the round trips of every pair are
+// in the results, the slowest pairs cross the spine and the fastest do
+// not, and the report draws the heat map with them listed.
+func TestSlurmHeatMap(t *testing.T) {
+	c := startSlurm(t)
+	lib := testLib(t)
+	c.loadUplink(t)
+	suites := filepath.Join(t.TempDir(), "pp.yaml")
+	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: ping-pong\n    vary: length\n    lengths: 1:1k\n    step: 4\n    time: 2s\n"), 0o644))
+	results := t.TempDir()
+	res := runJob(t, c.salloc(t, lib, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
+		"-test.short", "-skampi.suites="+suites))
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	file, runs := stored(t, results)
+	m, err := skampi.ParseMatrix(6, runs["SKaMPI"].Config)
+	require.NoError(t, err)
+	require.NotNil(t, m, "the matrix is in the results")
+	slow, fast := m.Extremes(4)
+	var b strings.Builder
+	for _, p := range append(slow, fast...) {
+		fmt.Fprintf(&b, " %d-%d %s %.1f µs;", p.A, p.B, m.Crossing(p.A, p.B), p.Us)
+	}
+	t.Logf("%s: slowest and fastest pairs:%s", lib.name, b.String())
+	for _, p := range slow {
+		assert.Equal(t, "spine", m.Crossing(p.A, p.B), "slow pair %d-%d", p.A, p.B)
+	}
+	for _, p := range fast {
+		assert.NotEqual(t, "spine", m.Crossing(p.A, p.B), "fast pair %d-%d", p.A, p.B)
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	out, err := exec.Command("go", "run", "./cmd/beff", "report", "-o", site, file).CombinedOutput()
+	require.NoError(t, err, "beff report: %s", out)
+	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
+	require.NotEmpty(t, pages)
+	page, err := os.ReadFile(pages[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `id="skampi-heat"`)
+	assert.Regexp(t, `Of the 10 slowest pairs, \d+ cross the spine`, string(page))
 }

@@ -169,6 +169,10 @@ func describeJob(provided string, nodes []node) Job {
 		}
 	}
 	job.Topology = topologySummary(nodes)
+	job.TopoAddrs = make([]string, len(nodes))
+	for i, n := range nodes {
+		job.TopoAddrs[i] = n.topo
+	}
 	return job
 }
 

@@ -28,11 +28,14 @@ type Session struct {
 // A Job is what rank 0 found out about the job at start-up and decided
 // for the selected suites, broadcast to every rank.
 type Job struct {
-	Library    string    // first line of MPI_Get_library_version
-	Thread     string    // thread level provided
-	Hosts      []string  // processor name of each rank
-	PIDs       []int     // process id of each rank
-	Topology   string    // the ranks' topology addresses under Slurm, summed up as mpi-hosts is ("" elsewhere)
+	Library  string   // first line of MPI_Get_library_version
+	Thread   string   // thread level provided
+	Hosts    []string // processor name of each rank
+	PIDs     []int    // process id of each rank
+	Topology string   // the ranks' topology addresses under Slurm, summed up as mpi-hosts is ("" elsewhere)
+	// TopoAddrs is each rank's topology address under Slurm ("" elsewhere):
+	// rank 0 only, it is not broadcast.
+	TopoAddrs  []string  `json:"-"`
 	Slurm      *SlurmJob // the Slurm job, when Slurm started the processes
 	Oversub    string    // "" or how the job oversubscribes a node's CPUs
 	Preload    string    // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour

@@ -29,6 +29,7 @@ const (
 	KeyShortcut  = "beff-shortcut-limit-s" // the shortcut limit when not the default (optional)
 	KeyRules     = "beff-rules"            // "reference" for the reference code's rules (optional; absent: beff's)
 	KeyTestFault = "beff-testfault"        // set when a message is corrupted on purpose (tests)
+	KeyRingPaths = "beff-ring-paths"       // where the ring patterns' messages go (RingPaths), on more than one host
 )
 
 // Metrics of a measurement line, in the units the driver writes them.

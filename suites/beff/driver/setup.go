@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beff"
 )
 
@@ -223,7 +224,32 @@ func config(job *harness.Job) []string {
 	if st.Resume != nil {
 		lines = append(lines, beff.KeyResumed+": "+st.Resume.Describe("measurements"))
 	}
+	if multiHost(job.Hosts) {
+		lines = append(lines, beff.KeyRingPaths+": "+beff.FormatPaths(beff.RingPaths(job.Procs(), jobPath(job))))
+	}
 	return lines
+}
+
+// multiHost says whether the ranks run on more than one host.
+func multiHost(hosts []string) bool {
+	for _, h := range hosts {
+		if h != hosts[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// jobPath says where the path between two ranks of the job goes, from
+// their hosts and (on rank 0, under Slurm) their switches.
+func jobPath(job *harness.Job) func(a, b int) string {
+	sw := func(r int) string {
+		if r < len(job.TopoAddrs) {
+			return results.SwitchOf(job.TopoAddrs[r])
+		}
+		return ""
+	}
+	return func(a, b int) string { return results.Path(job.Hosts[a], sw(a), job.Hosts[b], sw(b)) }
 }
 
 // lines are the configuration lines of the settings.

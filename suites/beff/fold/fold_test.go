@@ -502,3 +502,24 @@ func TestOversubscribed(t *testing.T) {
 	assert.False(t, p.Valid())
 	assert.Contains(t, p.Reasons, "oversubscribed (4 processes on vm, which has 2 CPUs (figures check correctness, not speed))")
 }
+
+// TestRingPathsPage: beff-ring-paths is read back and the run page shows
+// it as a table; a line that does not parse is refused with its key.
+func TestRingPathsPage(t *testing.T) {
+	text := handRun().text()
+	with := strings.Replace(text, "beff-mode:", "beff-ring-paths: ring2 node=2; ring4 switch=1 spine=1\nbeff-mode:", 1)
+	ps := mustFold(t, with)
+	require.Len(t, ps, 1)
+	assert.Equal(t, []beff.PatternPaths{{Name: "ring2", Count: map[string]int{"node": 2}}, {Name: "ring4", Count: map[string]int{"switch": 1, "spine": 1}}},
+		ps[0].Run.Config.RingPaths)
+	html, err := New().Section(ps[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `<tr><td>ring4</td><td class="num">0</td><td class="num">1</td><td class="num">1</td><td class="num">0</td></tr>`)
+	plain, err := New().Section(mustFold(t, text)[0])
+	require.NoError(t, err)
+	assert.NotContains(t, string(plain), "beff-ring-paths", "one host: no table")
+
+	_, err = readText(strings.Replace(text, "beff-mode:", "beff-ring-paths: ring9 node=1\nbeff-mode:", 1), "in.txt")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "beff-ring-paths")
+}

@@ -27,6 +27,9 @@ type Config struct {
 	// Reference is set for a run by the reference code's rules (beff-rules:
 	// reference).
 	Reference bool
+	// RingPaths are where the ring patterns' messages went
+	// (beff-ring-paths; nil on one host or before it was written).
+	RingPaths []beff.PatternPaths
 	// set is the pattern list, made on first use and shared by the runs
 	// of the configuration (its counts take time O(N)).
 	set *beff.Set
@@ -223,6 +226,11 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		c.Reference = true
 	default:
 		return c, fmt.Errorf("%s: unknown rules %q (want reference, or no line)", beff.KeyRules, v)
+	}
+	if v := cfg[beff.KeyRingPaths]; v != "" {
+		if c.RingPaths, err = beff.ParsePaths(v); err != nil {
+			return c, fmt.Errorf("%s: %v", beff.KeyRingPaths, err)
+		}
 	}
 	c.ReadInfo(r)
 	return c, nil

@@ -128,15 +128,28 @@ func pairSearch(s *harness.Session) Prepared {
 	seed := uint64(harness.Decide(w, func() int64 { return time.Now().UnixNano() & math.MaxInt64 }))
 	rounds, sampled := skampi.Rounds(s.Size, seed)
 	own := skampi.NoExtremes
+	var row []int64 // this rank's round trips to the ranks above it (ps; -1: none), kept when the job has a matrix
+	if !sampled {
+		row = make([]int64, s.Size)
+		for i := range row {
+			row[i] = -1
+		}
+	}
 	for _, r := range rounds {
 		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
 			t, err := mpi.PairRTT(mpi.World, q, s.Rank < q, rttRounds)
 			s.Must("measuring the round trips of the pairs", err)
 			if s.Rank < q {
 				own.Add(q, int64(t*1e12)) // picoseconds
+				if row != nil {
+					row[q] = int64(t * 1e12)
+				}
 			}
 		}
 		w.Barrier()
+	}
+	if row != nil && s.Size > 1 {
+		keepMatrix(s, w.Gather(row))
 	}
 	p := Prepared{PairRounds: len(rounds), Sampled: sampled}
 	if sampled {
@@ -151,6 +164,32 @@ func pairSearch(s *harness.Session) Prepared {
 	p.Min, _ = skampi.PairOf(keys[1], s.Size)
 	p.MaxRTT, p.MinRTT = float64(ext[0])/1e12, float64(-ext[1])/1e12
 	return p
+}
+
+// rttMatrix is the round trips of every pair, on rank 0 of a job whose
+// search timed every pair (nil elsewhere): the configuration writes it.
+var rttMatrix *skampi.Matrix
+
+// keepMatrix makes rttMatrix from the rows rank 0 gathered (nil on the
+// other ranks), with each rank's place.
+func keepMatrix(s *harness.Session, rows [][]int64) {
+	if rows == nil {
+		return
+	}
+	m := skampi.NewMatrix(s.Size)
+	for a, row := range rows {
+		for b := a + 1; b < s.Size; b++ {
+			if row[b] >= 0 {
+				m.Set(a, b, float64(row[b])/1e6) // ps → µs
+			}
+		}
+		addr := ""
+		if a < len(s.Job.TopoAddrs) {
+			addr = s.Job.TopoAddrs[a]
+		}
+		m.Places[a] = skampi.PlaceOf(s.Job.Hosts[a], addr)
+	}
+	rttMatrix = m
 }
 
 // clockOffsets estimates every rank's clock offset to rank 0, one rank

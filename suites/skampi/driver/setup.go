@@ -272,6 +272,11 @@ func config(job *harness.Job) []string {
 		lines = append(lines, kv(skampi.KeyPairMax, p.pairLine(p.Max, p.MaxRTT, job.Hosts)),
 			kv(skampi.KeyPairMin, p.pairLine(p.Min, p.MinRTT, job.Hosts)), kv(skampi.KeyPairs, p.searchLine(job.Procs())))
 	}
+	if rttMatrix != nil {
+		for _, l := range rttMatrix.Lines() {
+			lines = append(lines, kv(l[0], l[1]))
+		}
+	}
 	return lines
 }
 

@@ -30,6 +30,9 @@ type Config struct {
 	Timer      string // skampi-timer-s
 	Oversub    string // validity reason of an oversubscribed run, or ""
 	OffsetEr   string // skampi-offset-err-us
+	// Matrix is the round trip of every pair with each rank's place
+	// (skampi-rtt-…, skampi-place-…), nil when the run has none.
+	Matrix *skampi.Matrix
 }
 
 func parseConfig(cfg results.Config) (*Config, error) {
@@ -67,6 +70,9 @@ func parseConfig(cfg results.Config) (*Config, error) {
 	c.PairMax, c.PairMin, c.PairSearch = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin], cfg[skampi.KeyPairs]
 	c.Wtick, c.Timer, c.OffsetEr = cfg[skampi.KeyWtick], cfg[skampi.KeyTimer], cfg[skampi.KeyOffsetEr]
 	c.Oversub = cfg.Oversubscribed()
+	if c.Matrix, err = skampi.ParseMatrix(c.N, cfg); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -47,12 +47,17 @@ type suiteRow struct {
 // Section renders the SKaMPI section of a run page.
 func (*Suite) Section(f results.Folded) (template.HTML, error) {
 	p := f.(*Folded)
+	heat, err := newHeatMap(p.Config.Matrix)
+	if err != nil {
+		return "", err
+	}
 	return site.Section(struct {
 		*Folded
 		Head   string
 		Figs   []results.Figure
 		Suites []suiteRow
-	}{p, p.headText("SKaMPI"), p.Figures(), suiteRows(p)})
+		Heat   *heatMap
+	}{p, p.headText("SKaMPI"), p.Figures(), suiteRows(p), heat})
 }
 
 // suiteRows summarise the suites in the order of the plot data, each

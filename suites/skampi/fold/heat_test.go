@@ -1,0 +1,82 @@
+package fold
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// synthMatrix is the round trips of the 4 synthetic processes: a (0, 1)
+// and b (2, 3) on leaf0 and leaf1, slow across the spine.
+const synthMatrix = `skampi-place-0: a spine.leaf0
+skampi-place-1: a spine.leaf0
+skampi-place-2: b spine.leaf1
+skampi-place-3: b spine.leaf1
+skampi-rtt-0-1: 0.3 5.5 5
+skampi-rtt-1-2: 5.1 4.9
+skampi-rtt-2-3: 0.4
+`
+
+// TestHeatMap: a run with the matrix gets the heat map on its page: the
+// PNG has a cell per pair (N×cell pixels), the slowest pairs cross the
+// spine, the fastest share a node, and the order table names the hosts.
+func TestHeatMap(t *testing.T) {
+	p := foldText(t, synthText(synthConfig+synthMatrix, synthLines))
+	require.NotNil(t, p.Config.Matrix)
+	h, err := newHeatMap(p.Config.Matrix)
+	require.NoError(t, err)
+	assert.Equal(t, 4, h.N)
+	assert.Equal(t, heatCell, h.Cell, "4 processes: the largest cells")
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(string(h.PNG), "data:image/png;base64,"))
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	assert.Equal(t, 4*heatCell, img.Bounds().Dx())
+	// the slowest pair (0, 2) is yellow, the fastest (0, 1) dark
+	slowest := img.At(2*heatCell+1, 0*heatCell+1)
+	fastest := img.At(1*heatCell+1, 0*heatCell+1)
+	assert.Equal(t, heatColour(1), slowest)
+	assert.Equal(t, heatColour(0), fastest)
+	assert.Equal(t, heatPair{A: 0, B: 2, HostA: "a", HostB: "b", Us: 5.5, Crossing: "spine"}, h.Slow[0])
+	assert.Equal(t, "node", h.Fast[0].Crossing)
+	assert.Equal(t, "4 cross the spine and 2 share a node", h.Crossings)
+	assert.Equal(t, []heatGroup{{"spine.leaf0", "a", 0, 1, "0-1"}, {"spine.leaf1", "b", 2, 3, "2-3"}}, h.Groups)
+
+	html, err := New().Section(p)
+	require.NoError(t, err)
+	for _, want := range []string{`<img id="skampi-heat" src="data:image/png;base64,`, `id="skampi-slowest"`,
+		`<td>0, 2</td><td>a, b</td><td>spine</td>`, "Of the 6 slowest pairs, 4 cross the spine and 2 share a node."} {
+		assert.Contains(t, string(html), want)
+	}
+}
+
+// TestNoHeatMap: a run without the matrix (two processes of old, or
+// above 1,024) has no heat map, and its page renders.
+func TestNoHeatMap(t *testing.T) {
+	p := foldText(t, synthText(synthConfig, synthLines))
+	assert.Nil(t, p.Config.Matrix)
+	html, err := New().Section(p)
+	require.NoError(t, err)
+	assert.NotContains(t, string(html), "skampi-heat")
+}
+
+// TestHeatMapRefused: a matrix line that does not fit the run is an
+// error of the fold that names the key.
+func TestHeatMapRefused(t *testing.T) {
+	_, err := results.Read(strings.NewReader(synthText(synthConfig+"skampi-rtt-0-9: 1\n", synthLines)), "bad.txt", []results.Suite{New()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "skampi-rtt-0-9")
+}
+
+func TestRankList(t *testing.T) {
+	assert.Equal(t, "0-3,8,10-11", rankList([]int{0, 1, 2, 3, 8, 10, 11}))
+	assert.Equal(t, "5", rankList([]int{5}))
+	assert.Equal(t, "", rankList(nil))
+}
