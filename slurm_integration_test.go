@@ -347,7 +347,7 @@ func TestSlurmHeatMap(t *testing.T) {
 	lib := testLib(t)
 	c.loadUplink(t)
 	suites := filepath.Join(t.TempDir(), "pp.yaml")
-	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: ping-pong\n    vary: length\n    lengths: 1:1k\n    step: 4\n    time: 2s\n"), 0o644))
+	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: ping-pong\n    vary: length\n    lengths: 1:16\n    step: 16\n    time: 1s\n"), 0o644))
 	results := t.TempDir()
 	res := runJob(t, c.salloc(t, lib, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
 		"-test.short", "-skampi.suites="+suites))
