@@ -46,6 +46,11 @@
 #   cluster.sh slurm down ID       stop it, and remove the cluster if
 #                                  `slurm up` made it (`down` stops it too)
 #   cluster.sh slurm kill ID NODE  the node dies: slurmd and its processes
+#   cluster.sh fs up ID [NODE…]    a GlusterFS volume served by the nodes
+#                                  given (default all), a FUSE client on
+#                                  every node: commands on a node see it at
+#                                  $STATE/ID/fs/mnt (start it before Slurm)
+#   cluster.sh fs down ID          unmount and remove it (`down` does too)
 #
 # The owner of a cluster is the process that ran `up` (or BEFF_CLUSTER_OWNER):
 # `gc` removes clusters whose owner is gone, so an interrupted test leaves
@@ -175,6 +180,7 @@ down() {
 	local id=$1 n
 	check_id "$id"
 	slurm_down "$id" from-down
+	fs_down "$id"
 	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^beff-$id-" || true); do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$n" 2>/dev/null || true
@@ -197,13 +203,26 @@ gc() {
 }
 
 # on ID NODE CMD…: CMD in the node's network namespace, with the node's
-# hostname and /etc/hosts, in a private mount namespace.
+# hostname and /etc/hosts, in a private mount namespace (where the node's
+# client of the cluster's file system, when it has one, is at
+# $STATE/ID/fs/mnt).
 on() {
 	local id=$1 node=$2; shift 2
 	local n; n=$(ns "$id" "$node")
 	ip netns exec "$n" unshare --uts --ipc --mount --propagation private \
-		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm && shift 2 && exec "$@"' \
-		sh "$node" "$STATE/$id/hosts" env $(node_env "$id") "$@"
+		sh -c "$NODE_SETUP" sh "$node" "$STATE/$id/hosts" $(fs_bind "$id" "$node") env $(node_env "$id") "$@"
+}
+
+# NODE_SETUP prepares a node's namespaces (sh -c; arguments: host name,
+# hosts file, the file system's client and where it goes or - -, command).
+NODE_SETUP='hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm &&
+	{ [ "$3" = - ] || mount --bind "$3" "$4"; } && shift 4 && exec "$@"'
+
+# fs_bind ID NODE: the node's client mount and the path all nodes see it
+# at, or "- -" without a file system.
+fs_bind() {
+	local m=$STATE/$1/fs/$2/mnt
+	if [ -f "$STATE/$1/fs/up" ] && mountpoint -q "$m"; then echo "$m $STATE/$1/fs/mnt"; else echo "- -"; fi
 }
 
 # agent ID HOST CMD…: what ssh would do — run the words of CMD as one shell
@@ -261,6 +280,92 @@ mpirun_cmd() {
 			-genv LD_PRELOAD "$yield" "$@" ;;
 	*) die "MPI library '$lib': openmpi or mpich" ;;
 	esac
+}
+
+# --- A distributed file system (GlusterFS) ------------------------------
+# fs_up ID [NODE…]: a GlusterFS volume whose servers run on the nodes
+# given (default: all), a brick each under BEFF_FS_BRICKS (default
+# /var/tmp)/beff-fs-ID/<node>, and a FUSE client on every node, so that
+# each node reaches the volume over its own shaped link. glusterd runs in
+# the node's network namespace with its state, sockets and logs of its
+# own (bind mounts over /var/lib/glusterd, /run/gluster and
+# /var/log/glusterfs in a private mount namespace); the peers and bricks
+# are named by address, so the clients need no host names. A client's
+# mount is at $STATE/ID/fs/<node>/mnt in the machine's mount namespace;
+# every command on a node (exec, mpirun, slurmd started afterwards) sees
+# its node's at $STATE/ID/fs/mnt.
+fs_up() {
+	local id=$1; shift
+	local k; k=$(nodes_of "$id")
+	local d=$STATE/$id/fs
+	[ ! -e "$d" ] || die "cluster $id has a file system already (cluster.sh fs down $id)"
+	command -v glusterd >/dev/null && command -v gluster >/dev/null && command -v mount.glusterfs >/dev/null ||
+		die "the file system needs Debian's glusterfs-server and glusterfs-client (make deps-fs)"
+	local servers=("$@") i s
+	[ ${#servers[@]} -gt 0 ] || for ((i = 0; i < k; i++)); do servers+=("n$i"); done
+	for s in "${servers[@]}"; do
+		case "$s" in n[0-9]*) [ "${s#n}" -lt "$k" ] 2>/dev/null || die "fs servers: no node '$s' in cluster $id" ;; *) die "fs servers: nodes n0…n$((k - 1)), not '$s'" ;; esac
+	done
+	local bricks=${BEFF_FS_BRICKS:-/var/tmp}/beff-fs-$id
+	mkdir -p "$d/mnt"
+	echo "$bricks" >"$d/bricks"
+	trap 'fs_down "$id" >/dev/null 2>&1' ERR
+	for s in "${servers[@]}"; do glusterd_start "$id" "$s" "$bricks"; done
+	local first=${servers[0]} t
+	for s in "${servers[@]:1}"; do
+		for ((t = 0; t < 50; t++)); do gluster_cli "$id" "$first" peer probe "$(addr "$s")" >/dev/null 2>&1 && break; sleep 0.2; done
+		[ "$t" -lt 50 ] || die "fs: glusterd on $first cannot probe $s (logs in $d/$s/log)"
+	done
+	local list=()
+	for s in "${servers[@]}"; do list+=("$(addr "$s"):$bricks/$s"); done
+	for ((t = 0; t < 50; t++)); do gluster_cli "$id" "$first" volume create beff "${list[@]}" force >/dev/null 2>&1 && break; sleep 0.2; done
+	[ "$t" -lt 50 ] || die "fs: the volume was not created: $(gluster_cli "$id" "$first" volume create beff "${list[@]}" force 2>&1)"
+	gluster_cli "$id" "$first" volume start beff >/dev/null
+	for ((i = 0; i < k; i++)); do
+		mkdir -p "$d/n$i/mnt"
+		nsenter --net="/run/netns/$(ns "$id" "n$i")" mount -t glusterfs -o "log-file=$d/n$i/client.log" "$(addr "$first"):/beff" "$d/n$i/mnt" ||
+			die "fs: node n$i cannot mount the volume (log: $d/n$i/client.log)"
+	done
+	: >"$d/up"
+	trap - ERR
+	echo "fs on cluster $id: GlusterFS volume beff, servers ${servers[*]} (bricks under $bricks), a client on every node; on the nodes at $d/mnt" >&2
+}
+
+# addr NODE: the node's address
+addr() { echo "$SUBNET.$((${1#n} + 1))"; }
+
+# glusterd_start ID NODE BRICKS: glusterd on the node, with a brick
+# directory and state of its own
+glusterd_start() {
+	local id=$1 node=$2 d=$STATE/$1/fs/$2
+	mkdir -p "$d/lib" "$d/run" "$d/log" "$3/$node"
+	sed "s|^\( *option working-directory .*\)$|\1\n    option glusterd-sockfile $d/run/glusterd.socket|" /etc/glusterfs/glusterd.vol >"$d/glusterd.vol"
+	setsid nsenter --net="/run/netns/$(ns "$id" "$node")" unshare --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
+		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount --bind "$3/lib" /var/lib/glusterd &&
+			mount --bind "$3/run" /run/gluster && mount --bind "$3/log" /var/log/glusterfs &&
+			exec glusterd -N -f "$3/glusterd.vol" -S "$3/run/glusterfsd.socket"' \
+		sh "$node" "$STATE/$id/hosts" "$d" >"$d/glusterd.log" 2>&1 </dev/null &
+	echo $! >"$d/glusterd.pid"
+}
+
+# gluster_cli ID NODE ARGS…: the gluster command against the node's glusterd
+gluster_cli() {
+	local id=$1 node=$2; shift 2
+	ip netns exec "$(ns "$id" "$node")" gluster --mode=script --glusterd-sock="$STATE/$id/fs/$node/run/glusterd.socket" "$@"
+}
+
+fs_down() {
+	local id=$1 d=$STATE/$1/fs m f
+	[ -d "$d" ] || return 0
+	for m in "$d"/n*/mnt; do
+		mountpoint -q "$m" && umount -l "$m" 2>/dev/null || true
+	done
+	for f in "$d"/n*/glusterd.pid; do
+		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true
+	done
+	local bricks; bricks=$(cat "$d/bricks" 2>/dev/null || true)
+	case "$bricks" in */beff-fs-"$id") rm -rf "$bricks" ;; esac
+	rm -rf "${d:?}"
 }
 
 # --- Slurm -------------------------------------------------------------
@@ -323,9 +428,10 @@ slurm_up() {
 # exec` would remount /sys, which hides the cgroup tree slurmd reads.)
 daemon() {
 	local id=$1 n; n=$(ns "$1" "$2"); local host=$3 pf=$4; shift 4
+	local bind="- -"
+	[ "$2" = sw ] || bind=$(fs_bind "$id" "$2")
 	setsid nsenter --net="/run/netns/$n" unshare --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
-		sh -c 'hostname "$1" && mount --bind "$2" /etc/hosts && mount -t tmpfs -o mode=1777 shm /dev/shm && shift 2 && exec "$@"' \
-		sh "$host" "$STATE/$id/hosts" env $(node_env "$id") "$@" >"$pf.log" 2>&1 </dev/null &
+		sh -c "$NODE_SETUP" sh "$host" "$STATE/$id/hosts" $bind env $(node_env "$id") "$@" >"$pf.log" 2>&1 </dev/null &
 	echo $! >"$pf.pid"
 }
 
@@ -426,6 +532,13 @@ slurm)
 	down) [ $# -eq 2 ] || die "usage: cluster.sh slurm down ID"; slurm_down "$2" ;;
 	kill) [ $# -eq 3 ] || die "usage: cluster.sh slurm kill ID NODE"; slurm_kill "$2" "$3" ;;
 	*) die "usage: cluster.sh slurm up ID [K …] | slurm down ID | slurm kill ID NODE" ;;
+	esac ;;
+fs)
+	need_root
+	case "${1:-}" in
+	up) [ $# -ge 2 ] || die "usage: cluster.sh fs up ID [NODE...]"; shift; fs_up "$@" ;;
+	down) [ $# -eq 2 ] || die "usage: cluster.sh fs down ID"; fs_down "$2" ;;
+	*) die "usage: cluster.sh fs up ID [NODE...] | fs down ID" ;;
 	esac ;;
 agent) [ $# -ge 3 ] || die "usage: cluster.sh agent ID HOST CMD..."; agent "$@" ;;
 *) sed -n '2,/^set -euo/p' "$SELF" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;

@@ -24,6 +24,7 @@ const (
 	KeyTotalMem   = "beffio-totalmem-mib"     // total memory of the system MT, MiB
 	KeyCache      = "beffio-cache-mib"        // file-system cache estimate, MiB
 	KeyDir        = "beffio-dir"              // the directory of the files
+	KeyFS         = "beffio-fs"               // the file system of the directory: type, source, servers (FSLine)
 	KeyRules      = "beffio-rules"            // paper or reference (Rules)
 	KeyRewrite    = "beffio-rewrite"          // which types are rewritten: all or scatter
 	KeyStop       = "beffio-stop"             // stop rule of the time-driven write

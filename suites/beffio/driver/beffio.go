@@ -24,6 +24,8 @@ type run struct {
 	parts []*partition
 	buf   *mpi.Buffer
 	files []string // every file the run may have created (for removal)
+	// saidLate is set once the run said that a file's size showed late
+	saidLate bool
 }
 
 // partition is what the run knows about one partition.

@@ -118,27 +118,46 @@ func fullNote(dir string) string {
 // (one stat per pattern, not one per process on the same file); a
 // process's own file by that process.
 func (r *run) checkWritten(p *partition, t beffio.Type, path string, end int64) error {
-	if t == beffio.Separated {
-		return checkSize(path, end)
+	if t != beffio.Separated {
+		end = p.g.MaxAll([]int64{end})[0]
+		if !p.g.IsRoot() {
+			return nil
+		}
 	}
-	furthest := p.g.MaxAll([]int64{end})[0]
-	if !p.g.IsRoot() {
-		return nil
+	late, err := checkSize(path, end)
+	if late && !r.saidLate {
+		r.saidLate = true
+		fmt.Fprintf(r.s.Log, "beff: rank %d: b_eff_io: %s showed the size the writes reached only after a wait: this client caches file attributes (the file system is not coherent at once across nodes)\n", r.s.Rank, path)
 	}
-	return checkSize(path, furthest)
+	return err
 }
 
+// staleWait is how long checkSize waits for a client's view of a file to
+// catch up with what other clients wrote: file systems whose clients
+// cache attributes (GlusterFS's md-cache and FUSE's attribute timeout of
+// 1 s, NFS's actimeo) show the size another node's writes reached late.
+const staleWait = 5 * time.Second
+
 // checkSize reports an error when the file is shorter than end: the data
-// written up to end is not in it.
-func checkSize(path string, end int64) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return err
+// written up to end is not in it. A file that is short at first is looked
+// at again for up to staleWait (outside the timed region) before the
+// data counts as lost; late is set when it caught up.
+func checkSize(path string, end int64) (late bool, err error) {
+	start := time.Now()
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return false, err
+		}
+		if fi.Size() >= end {
+			return wait > 10*time.Millisecond, nil // looked at more than once
+		}
+		if time.Since(start) >= staleWait {
+			return false, fmt.Errorf("%s is %d bytes after the writes and %.0f s of waiting, the data written reaches byte %d: the MPI library or the file system lost data%s",
+				path, fi.Size(), staleWait.Seconds(), end, fullNote(filepath.Dir(path)))
+		}
+		time.Sleep(wait)
 	}
-	if fi.Size() < end {
-		return fmt.Errorf("%s is %d bytes after the writes, the data written reaches byte %d: the MPI library lost data%s", path, fi.Size(), end, fullNote(filepath.Dir(path)))
-	}
-	return nil
 }
 
 // dropCaches empties the page cache between the write and the read phase:

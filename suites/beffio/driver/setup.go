@@ -62,6 +62,7 @@ type Settings struct {
 	// directory; no two jobs share their files.
 	Parent     string
 	Dir        string // made by the run on rank 0
+	FS         string // the file system of Parent (beffio.FSLine), "" when unknown
 	Partitions []int
 	MemMiB     int64
 	MPART      int64
@@ -95,7 +96,7 @@ func setup(job *harness.Job) (any, error) {
 	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
-	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideMaxData, st.readHints, st.readResume} {
+	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideFS, st.decideMaxData, st.readHints, st.readResume} {
 		if err := check(job); err != nil {
 			return nil, err
 		}
@@ -231,6 +232,32 @@ func (st *Settings) decideDir(*harness.Job) error {
 	return nil
 }
 
+// decideFS describes the file system of the directory: the mount that
+// holds it and, for GlusterFS, the servers of its bricks.
+func (st *Settings) decideFS(*harness.Job) error {
+	info, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil // not Linux: no line
+	}
+	dir, err := filepath.EvalSymlinks(st.Parent)
+	if err != nil {
+		dir = st.Parent
+	}
+	m, ok := beffio.MountOf(info, dir)
+	if !ok {
+		return nil
+	}
+	var servers []string
+	if m.Type == "fuse.glusterfs" {
+		buf := make([]byte, 64<<10)
+		if n, err := syscall.Getxattr(dir, "trusted.glusterfs.pathinfo", buf); err == nil {
+			servers = beffio.GlusterServers(string(buf[:n]))
+		}
+	}
+	st.FS = beffio.FSLine(m, servers)
+	return nil
+}
+
 // decideMaxData takes -beffio.maxdata or half of the free space.
 func (st *Settings) decideMaxData(*harness.Job) error {
 	if *flagMaxData > 0 { // in its range (flagRanges)
@@ -358,7 +385,7 @@ func (st *Settings) lines() []string {
 	line := func(key string, format string, args ...any) string {
 		return key + ": " + fmt.Sprintf(format, args...)
 	}
-	return []string{
+	lines := []string{
 		line(beffio.KeyT, "%g", st.T),
 		line(beffio.KeyPartitions, "%s", joinInts(st.Partitions)),
 		line(beffio.KeyMem, "%d", st.MemMiB),
@@ -374,6 +401,10 @@ func (st *Settings) lines() []string {
 		line(beffio.KeyHints, "%s", hintsDesc(*st)),
 		line(beffio.KeyMaxData, "%d (%s)", st.MaxData/beffio.MiB, st.MaxDataWhy),
 	}
+	if st.FS != "" {
+		lines = append(lines, line(beffio.KeyFS, "%s", st.FS))
+	}
+	return lines
 }
 
 func hintsDesc(st Settings) string {

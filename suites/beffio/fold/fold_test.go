@@ -768,3 +768,23 @@ func TestFoldDeterministic(t *testing.T) {
 	assert.Equal(t, 80.0, beffio.AccessValue(map[beffio.Type]float64{beffio.Scatter: 80}))
 	assert.Equal(t, 0.0, beffio.AccessValue(nil))
 }
+
+// TestFileSystemLine: beffio-fs is shown in the protocol and on the run
+// page; a run without it shows neither.
+func TestFileSystemLine(t *testing.T) {
+	const fs = "fuse.glusterfs 10.77.0.3:/beff, servers n2"
+	text := ioHand().text()
+	p := mustFold(t, strings.Replace(text, "beffio-dir:", "beffio-fs: "+fs+"\nbeffio-dir:", 1))
+	assert.Equal(t, fs, p.Run.Config.FS)
+	var b strings.Builder
+	p.writeRun(&b)
+	assert.Contains(t, b.String(), "  file system      "+fs+"\n")
+	html, err := New().Section(p)
+	require.NoError(t, err)
+	assert.Contains(t, string(html), `<p id="io-fs">File system: <code>`+fs+`</code></p>`)
+
+	plain := mustFold(t, text)
+	b.Reset()
+	plain.writeRun(&b)
+	assert.NotContains(t, b.String(), "file system")
+}

@@ -60,6 +60,7 @@ type Config struct {
 	// negative when not given.
 	CacheMiB   float64
 	Dir        string // beffio-dir: the directory of the files
+	FS         string // beffio-fs: its file system (type, source, servers), "" when not written
 	Stop       string // beffio-stop: geometric or barrier
 	DropCaches string // beffio-dropcaches: off, drop_caches or fadvise
 }
@@ -377,6 +378,7 @@ func (c *Config) readOptional(r results.ConfigReader) error {
 		return fmt.Errorf("%s: unknown rules %q (want %s or %s)", beffio.KeyRules, c.Rules, beffio.RulesPaper, beffio.RulesReference)
 	}
 	c.Dir = r.Config[beffio.KeyDir]
+	c.FS = r.Config[beffio.KeyFS]
 	c.DropCaches = r.Config[beffio.KeyDropCaches]
 	return nil
 }

@@ -35,6 +35,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Info("partitions", strings.ReplaceAll(results.JoinInts(cfg.Partitions), ",", ", "))
 	t.Info("scheduled T", fmt.Sprintf("%s s (%s s per partition)", results.Seconds(cfg.T), results.Seconds(cfg.TPartition())))
 	t.Info("directory", cfg.Dir)
+	t.Info("file system", cfg.FS)
 	t.Info("rules", string(cfg.Rules))
 	t.Info("rewrite", string(cfg.Rewrite))
 	t.Info("stop rule", cfg.Stop)
