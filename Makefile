@@ -42,7 +42,7 @@ endif
 TAGS := mpi,$(MPI)
 export BEFF_MPI := $(MPI)
 
-.PHONY: all bench beff beffio skampi test fuzz cluster-test slurm-test scale-test deps deps-mpi deps-cluster deps-slurm apt assets build vet clean
+.PHONY: all bench beff beffio skampi test fuzz cluster-test slurm-test scale-test deps deps-mpi deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 
@@ -66,6 +66,13 @@ deps-slurm: deps-cluster
 	@if command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && command -v srun >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 && command -v nsenter >/dev/null 2>&1; then \
 		echo "deps: Slurm present: $$(srun --version)"; \
 	else $(MAKE) --no-print-directory apt APT_FLAGS=--no-install-recommends PKGS="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge util-linux"; fi
+
+## deps-fs: GlusterFS's server and client, for the distributed file system
+## of the emulated nodes (tools/cluster.sh fs)
+deps-fs:
+	@if command -v glusterd >/dev/null 2>&1 && command -v mount.glusterfs >/dev/null 2>&1; then \
+		echo "deps: GlusterFS present: $$(glusterd --version | head -1)"; \
+	else $(MAKE) --no-print-directory apt APT_FLAGS=--no-install-recommends PKGS="glusterfs-server glusterfs-client"; fi
 
 ## deps: deps-mpi, plus Chromium (browser test of beff report) and npm (assets)
 ## when missing, then the assets.
@@ -157,8 +164,9 @@ cluster-test: deps-cluster
 
 ## slurm-test: the suites under Slurm on three emulated nodes under two
 ## leaf switches (srun in an allocation, the batch script, block against
-## cyclic placement, the memory Slurm gives, scancel, a node that dies)
-slurm-test: deps-slurm
+## cyclic placement, the memory Slurm gives, scancel, a node that dies, the
+## heat map of the round trips, b_eff_io on a GlusterFS volume)
+slurm-test: deps-slurm deps-fs
 	BEFF_SLURM_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestSlurm' .
 
 ## scale-test: jobs of 32 and 64 processes (oversubscribed) that run all

@@ -378,3 +378,98 @@ func TestSlurmHeatMap(t *testing.T) {
 	assert.Contains(t, string(page), `id="skampi-heat"`)
 	assert.Regexp(t, `Of the 10 slowest pairs, \d+ cross the spine`, string(page))
 }
+
+// startFS brings up a GlusterFS volume on c served by node n2 alone, behind
+// the spine, with a client on every node; the nodes see it at the
+// returned directory.
+func startFS(t *testing.T, c *cluster) string {
+	t.Helper()
+	for _, p := range []string{"glusterd", "gluster", "mount.glusterfs"} {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Fatalf("the file-system tests need %s: make deps-fs", p)
+		}
+	}
+	start := time.Now()
+	out, err := exec.Command(clusterScript, "fs", "up", c.id, "n2").CombinedOutput()
+	require.NoError(t, err, "cluster.sh fs up: %s", out)
+	t.Logf("GlusterFS up in %.2f s", time.Since(start).Seconds())
+	return "/run/beff-cluster/" + c.id + "/fs/mnt"
+}
+
+// uplinkMBps is uplinkRate in MB/s (1e6 B/s).
+const uplinkMBps = 25.0
+
+// TestSlurmFS runs b_eff_io on n0 and n1 with its files on a GlusterFS
+// volume served by n2 across the spine, launched by mpirun and through
+// Slurm, and once on the local disk: each folds; the configuration names
+// the file system and its server; the written volume per second stays
+// below the uplink's rate (every byte crosses it) and so below the sum of
+// the clients' links; the report shows the runs side by side, each with
+// its file system; the scratch directories are gone.
+func TestSlurmFS(t *testing.T) {
+	requireSlurm(t)
+	lib := testLib(t)
+	bin := mpiBinary(t, true)
+	c := startCluster(t, 3, linkRate, "2", uplinkRate)
+	dir := startFS(t, c)
+	cmd := exec.Command(clusterScript, "slurm", "up", c.id)
+	cmd.Env = append(os.Environ(), "BEFF_SLURM_CPUS=2")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "cluster.sh slurm up: %s", out)
+
+	var files []string
+	check := func(t *testing.T, results string, onFS bool) {
+		file, runs := stored(t, results)
+		files = append(files, file)
+		r, ok := runs["b_eff_io"]
+		require.True(t, ok, "b_eff_io folded")
+		fs := r.Config["beffio-fs"]
+		if !onFS {
+			assert.NotContains(t, fs, "glusterfs", "the local disk")
+			return
+		}
+		assert.Regexp(t, `^fuse\.glusterfs 10\.77\.0\.3:/beff, servers n2$`, fs)
+		for _, phase := range []string{"write", "rewrite"} {
+			v := r.figure(t, "access/acc="+phase)
+			t.Logf("%s: b_eff_io %s on GlusterFS: %.1f MB/s; uplink %.0f MB/s, the clients' links %.0f MB/s", lib.name, phase, v, uplinkMBps, 2*linkMBps)
+			assert.Less(t, v, 1.1*uplinkMBps, "%s: every byte crosses the uplink", phase)
+			assert.Less(t, v, 2*linkMBps, "%s: below the sum of the clients' links", phase)
+		}
+	}
+	args := []string{"-test.short", "-beffio.dir=" + dir}
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()} // the results, kept for the report
+	t.Run("mpirun", func(t *testing.T) {
+		results := dirs[0]
+		res := runJob(t, c.benchCommand(lib, placement{2, 1, false}, bin, "^BenchmarkBeffIO$", results, args...))
+		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+		check(t, results, true)
+		scratchGone(t, res.stderr)
+	})
+	t.Run("srun", func(t *testing.T) {
+		results := dirs[1]
+		res := runJob(t, c.salloc(t, lib, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, args...))
+		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+		check(t, results, true)
+		scratchGone(t, res.stderr)
+	})
+	t.Run("local", func(t *testing.T) {
+		results := dirs[2]
+		res := runJob(t, c.salloc(t, lib, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, "-test.short"))
+		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+		check(t, results, false)
+	})
+	require.Len(t, files, 3)
+	site := filepath.Join(t.TempDir(), "site")
+	out, err = exec.Command("go", "run", "./cmd/beff", "report", "-o", site, files[0], files[2]).CombinedOutput()
+	require.NoError(t, err, "beff report: %s", out)
+	assert.Contains(t, string(out), "2 runs from 2 files")
+	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
+	var fsPages int
+	for _, p := range pages {
+		data, _ := os.ReadFile(p)
+		if strings.Contains(string(data), `<p id="io-fs">File system: <code>fuse.glusterfs`) {
+			fsPages++
+		}
+	}
+	assert.Equal(t, 1, fsPages, "one run page names GlusterFS")
+}

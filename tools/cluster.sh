@@ -429,7 +429,7 @@ slurm_up() {
 daemon() {
 	local id=$1 n; n=$(ns "$1" "$2"); local host=$3 pf=$4; shift 4
 	local bind="- -"
-	[ "$2" = sw ] || bind=$(fs_bind "$id" "$2")
+	[ "$host" = hub ] || bind=$(fs_bind "$id" "$host")
 	setsid nsenter --net="/run/netns/$n" unshare --uts --ipc --pid --fork --kill-child --mount-proc --propagation private \
 		sh -c "$NODE_SETUP" sh "$host" "$STATE/$id/hosts" $bind env $(node_env "$id") "$@" >"$pf.log" 2>&1 </dev/null &
 	echo $! >"$pf.pid"
