@@ -181,7 +181,7 @@ if [ "$rc" != 0 ]; then
 	why="the job failed (exit $rc)" code=$rc
 	if l=$(grep -m1 -o 'beff: rank [0-9]*: watchdog: .*' "$errlog"); then
 		why="ended by the watchdog: ${l#beff: }" code=10
-	elif l=$(grep -m1 -oE 'beff: rank [0-9]*: .*(lost|no longer answers).*' "$errlog"); then
+	elif l=$(grep -m1 -oE 'beff: rank [0-9]*: .*(lost rank [0-9]+|no longer answers).*' "$errlog"); then
 		why="a process was lost: ${l#beff: }" code=11
 	elif l=$(grep -h -m1 -oE '(process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal [0-9]+.*|KILLED BY SIGNAL: [0-9]+.*|EXIT CODE: 9$)' "$errlog" "$part"); then
 		why="a process was lost: the launcher says: ${l%%$'\n'*}" code=11

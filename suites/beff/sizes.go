@@ -86,7 +86,7 @@ func NextOffset(off, l, bufSize int64) int64 {
 // node records of every process; docs/scale.md).
 const (
 	TableBytes = 80
-	RootBytes  = 256
+	RootBytes  = 320
 )
 
 // Memory is what a process of b_eff holds on p processes on top of the

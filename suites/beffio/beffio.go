@@ -452,7 +452,7 @@ func SegmentLayout(table []Pattern, counts map[int]int64) (Segments, error) {
 // docs/scale.md).
 const (
 	TableBytes        = 48
-	RootBytes         = 256
+	RootBytes         = 320
 	AggregatorBytes   = 72 << 20
 	AggregatorPerProc = 512 << 10
 )

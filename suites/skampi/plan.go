@@ -233,18 +233,26 @@ type Memory struct {
 
 // Bytes per process of the tables that grow with p (the clock offsets,
 // the C loop's counts, displacements and requests, the job's description)
-// and of rank 0's (every process's node record of 96 bytes, its host name
-// and pid in the job's description and its encoding, the clock offsets
-// and a point's means; docs/scale.md).
+// and of rank 0's (every process's node record of 160 bytes, its host
+// name and pid in the job's description and its encoding, the clock
+// offsets and a point's means; docs/scale.md). Up to FullPairs processes
+// every process holds its row of round trips (8 bytes per process) and
+// rank 0 the gathered rows, their bytes, the matrix and its lines
+// (matrixBytes per pair).
 const (
-	tableBytes = 96
-	rootBytes  = 256
+	tableBytes  = 96
+	rootBytes   = 320
+	matrixBytes = 24
 )
 
 // Need is the memory per process of the curves' planned points on p
 // processes, on top of base (the process without the suite).
 func Need(curves []Curve, p int, base int64) Memory {
 	m := Memory{Buffer: 1, Tables: tableBytes * int64(p), Root: rootBytes * int64(p), Base: base, Processes: p}
+	if p <= FullPairs {
+		m.Tables += 8 * int64(p)
+		m.Root += matrixBytes * int64(p) * int64(p)
+	}
 	for _, c := range curves {
 		for _, pt := range c.Grid() {
 			if b := c.Suite.BufferNeed(pt); b > m.Buffer {

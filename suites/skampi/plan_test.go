@@ -52,7 +52,7 @@ func TestDefaultPlanScales(t *testing.T) {
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "planning for 2^20 processes allocates little")
 	assert.LessOrEqual(t, need.Buffer, int64(64<<20), "max-buffer caps the buffers")
 	assert.Less(t, need.PerProcess(), int64(512<<20))
-	assert.Less(t, need.RootProcess()-need.PerProcess(), int64(300<<20), "rank 0's tables stay below a few hundred MiB")
+	assert.Less(t, need.RootProcess()-need.PerProcess(), int64(400<<20), "rank 0's tables stay below a few hundred MiB (320 bytes per process)")
 }
 
 // TestNeedFollowsPoints: each buffer is the largest need of a planned

@@ -80,7 +80,11 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 	el := p.maxTime(mpi.Wtime() - t0)
 	if acc != beffio.Read && c.done > 0 && pat.L > 0 {
 		end := pat.Offset(base, p.n, p.g.Rank, c.done-1, pat.Chunks()-1, p.seg.Lseg) + pat.L
-		r.agreeIO(p, where+": checking the file after MPI_File_sync", r.checkWritten(p, pat.Type, path, end))
+		err := r.checkWritten(p, pat.Type, path, end)
+		if err != nil && pat.Type == beffio.Shared && !p.explicit {
+			err = fmt.Errorf("%v: the processes' MPI_File_write_shared calls overwrote each other, the shared file pointer is not coherent on this file system (%s); -beffio.sharedfp=off measures type shared with explicit offsets instead (the run is then NOT VALID)", err, r.st.FS)
+		}
+		r.agreeIO(p, where+": checking the file after MPI_File_sync", err)
 	}
 	if acc == beffio.Write && timeDriven {
 		count := []int64{c.done}
