@@ -64,7 +64,7 @@ deps-cluster: deps-mpi
 ## Slurm's PMIx plugin (slurm-wlm-basic-plugins), MPICH through PMI-2
 deps-slurm: deps-cluster
 	@if command -v slurmctld >/dev/null 2>&1 && command -v slurmd >/dev/null 2>&1 && command -v srun >/dev/null 2>&1 && command -v munged >/dev/null 2>&1 && command -v nsenter >/dev/null 2>&1; then \
-		echo "deps: Slurm present: $$(srun --version)"; \
+		echo "deps: Slurm present: $$(dpkg-query -W -f '$${Version}' slurm-client 2>/dev/null)"; \
 	else $(MAKE) --no-print-directory apt APT_FLAGS=--no-install-recommends PKGS="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge util-linux"; fi
 
 ## deps-fs: GlusterFS's server and client, for the distributed file system

@@ -293,17 +293,29 @@ func TestSlurmNodeKill(t *testing.T) {
 	scratchGone(t, j.stderr())
 }
 
-// loadUplink keeps a TCP stream from n0 to n2 going until the test ends:
-// it fills the queue of leaf0's uplink, as an oversubscribed uplink does.
-// (The token buckets alone pass a 1-byte message at once, whatever their
-// rate: without a load, crossing the spine costs no time a round trip
-// shows.)
-func (c *cluster) loadUplink(t *testing.T) {
+// loadUplinks keeps TCP streams across the spine in both directions
+// until the test ends, as an oversubscribed uplink has: four from n0 to n2
+// fill the queue of leaf0's uplink towards the spine, four from n2 to n1
+// the spine's queue towards leaf0, so that every round trip between the
+// leaves waits in two queues. (The token buckets alone pass a 1-byte
+// message at once, whatever their rate: without a load, crossing the
+// spine costs no time a round trip shows. The streams of one direction
+// back off together now and then and drain their queue for a moment; two
+// loaded directions rarely drain at once.)
+func (c *cluster) loadUplinks(t *testing.T) {
+	t.Helper()
+	c.iperfLoad(t, "n0", "5201")
+	c.iperfLoad(t, "n1", "5202", "-R")
+}
+
+// iperfLoad runs an iperf3 server on n2 at port and four streams from
+// client to it (-R: from it to client) until the test ends.
+func (c *cluster) iperfLoad(t *testing.T, client, port string, more ...string) {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), "iperf3.log")
-	c.background(t, log+".server", "n2", "iperf3", "-s", "-1")
+	c.background(t, log+".server", "n2", "iperf3", "-s", "-1", "-p", port)
 	for try := 0; ; try++ { // until the server listens
-		stop := c.background(t, log, "n0", "iperf3", "-c", "n2", "-t", "600", "--forceflush")
+		stop := c.background(t, log, client, append([]string{"iperf3", "-c", "n2", "-p", port, "-P", "4", "-t", "600", "--forceflush"}, more...)...)
 		var out []byte
 		for wait := 0; wait < 50; wait++ { // its first report comes after a second
 			time.Sleep(100 * time.Millisecond)
@@ -317,7 +329,7 @@ func (c *cluster) loadUplink(t *testing.T) {
 		}
 		stop()
 		srv, _ := os.ReadFile(log + ".server")
-		require.Less(t, try, 20, "iperf3 load from n0 to n2: %s\nserver: %s", out, srv)
+		require.Less(t, try, 20, "iperf3 load from %s to n2: %s\nserver: %s", client, out, srv)
 	}
 }
 
@@ -339,35 +351,80 @@ func (c *cluster) background(t *testing.T, log, node string, args ...string) (st
 }
 
 // TestSlurmHeatMap runs SKaMPI's ping-pong on the three nodes, two tasks
-// each, while leaf0's uplink is loaded: the round trips of every pair are
-// in the results, the slowest pairs cross the spine and the fastest do
-// not, and the report draws the heat map with them listed.
+// each, while the uplinks between the leaves are loaded: the round trips
+// of every pair are in the results, the three slowest pairs cross the
+// spine (8 of the 15 pairs do) and the three fastest do not, and the
+// report draws the heat map with them listed. Then the same jobs keep the
+// matrix per node and per leaf switch, as they do above 1,024 processes
+// (-skampi.testmatrix-ranks lowers that limit): a node's row or a
+// switch's is slow where it crosses the spine.
 func TestSlurmHeatMap(t *testing.T) {
 	c := startSlurm(t)
 	lib := testLib(t)
-	c.loadUplink(t)
+	c.loadUplinks(t)
 	suites := filepath.Join(t.TempDir(), "pp.yaml")
-	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: ping-pong\n    vary: length\n    lengths: 1:16\n    step: 16\n    time: 1s\n"), 0o644))
-	results := t.TempDir()
-	res := runJob(t, c.salloc(t, lib, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
-		"-test.short", "-skampi.suites="+suites))
-	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
-	file, runs := stored(t, results)
-	m, err := skampi.ParseMatrix(6, runs["SKaMPI"].Config)
-	require.NoError(t, err)
-	require.NotNil(t, m, "the matrix is in the results")
-	slow, fast := m.Extremes(4)
-	var b strings.Builder
-	for _, p := range append(slow, fast...) {
-		fmt.Fprintf(&b, " %d-%d %s %.1f µs;", p.A, p.B, m.Crossing(p.A, p.B), p.Us)
+	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: send-recv\n    vary: length\n    lengths: 1:16\n    step: 16\n    time: 1s\n"), 0o644))
+	job := func(more ...string) (string, *skampi.Matrix) {
+		results := t.TempDir()
+		res := runJob(t, c.salloc(t, lib, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
+			append([]string{"-test.short", "-skampi.suites=" + suites}, more...)...))
+		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+		file, runs := stored(t, results)
+		m, err := skampi.ParseMatrix(6, runs["SKaMPI"].Config)
+		require.NoError(t, err)
+		require.NotNil(t, m, "the matrix is in the results")
+		return file, m
 	}
-	t.Logf("%s: slowest and fastest pairs:%s", lib.name, b.String())
+	file, m := job()
+	assert.Equal(t, skampi.OfRanks, m.Of)
+	slow, fast := m.Extremes(3)
+	t.Logf("%s: slowest and fastest pairs:%s", lib.name, pairsText(m, append(slow, fast...)))
 	for _, p := range slow {
 		assert.Equal(t, "spine", m.Crossing(p.A, p.B), "slow pair %d-%d", p.A, p.B)
 	}
 	for _, p := range fast {
 		assert.NotEqual(t, "spine", m.Crossing(p.A, p.B), "fast pair %d-%d", p.A, p.B)
 	}
+	page := reportPage(t, file)
+	assert.Contains(t, page, `id="skampi-heat"`)
+	assert.Regexp(t, `Of the 10 slowest pairs, \d+ cross the spine`, page)
+
+	file, m = job("-skampi.testmatrix-ranks=4")
+	require.Equal(t, skampi.OfNodes, m.Of)
+	require.Equal(t, []skampi.Place{{Host: "n0", Switch: "spine.leaf0"}, {Host: "n1", Switch: "spine.leaf0"}, {Host: "n2", Switch: "spine.leaf1"}}, m.Places)
+	slow, fast = m.Extremes(2)
+	t.Logf("%s: per node: slowest and fastest pairs:%s", lib.name, pairsText(m, append(slow, fast...)))
+	for _, p := range slow {
+		assert.Equal(t, "spine", m.Crossing(p.A, p.B), "slow pair of nodes %d-%d", p.A, p.B)
+	}
+	assert.Equal(t, "node", m.Crossing(fast[0].A, fast[0].B), "the fastest within a node")
+	assert.Contains(t, reportPage(t, file), "a row and column per node (3)")
+
+	_, m = job("-skampi.testmatrix-ranks=2")
+	require.Equal(t, skampi.OfSwitches, m.Of)
+	require.Equal(t, 2, m.N)
+	t.Logf("%s: per switch:%s", lib.name, pairsText(m, []skampi.RankPair{{A: 0, B: 0}, {A: 0, B: 1}, {A: 1, B: 1}}))
+	within, _ := m.At(0, 0)
+	across, _ := m.At(0, 1)
+	assert.Greater(t, across, within, "across the spine slower than between the nodes of leaf0")
+	_, ok := m.At(1, 1)
+	assert.False(t, ok, "leaf1 has one node: no pair between different nodes")
+}
+
+// pairsText is pairs of m with where they go and their round trips
+// (those of m where it has them).
+func pairsText(m *skampi.Matrix, pairs []skampi.RankPair) string {
+	var b strings.Builder
+	for _, p := range pairs {
+		us, _ := m.At(p.A, p.B)
+		fmt.Fprintf(&b, " %d-%d %s %.1f µs;", p.A, p.B, m.Crossing(p.A, p.B), us)
+	}
+	return b.String()
+}
+
+// reportPage is the run page beff report makes of a results file.
+func reportPage(t *testing.T, file string) string {
+	t.Helper()
 	site := filepath.Join(t.TempDir(), "site")
 	out, err := exec.Command("go", "run", "./cmd/beff", "report", "-o", site, file).CombinedOutput()
 	require.NoError(t, err, "beff report: %s", out)
@@ -375,8 +432,7 @@ func TestSlurmHeatMap(t *testing.T) {
 	require.NotEmpty(t, pages)
 	page, err := os.ReadFile(pages[0])
 	require.NoError(t, err)
-	assert.Contains(t, string(page), `id="skampi-heat"`)
-	assert.Regexp(t, `Of the 10 slowest pairs, \d+ cross the spine`, string(page))
+	return string(page)
 }
 
 // startFS brings up a GlusterFS volume on c served by node n2 alone, behind

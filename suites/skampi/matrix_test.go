@@ -138,3 +138,101 @@ func ExampleMatrix_Lines() {
 	// skampi-rtt-0-1: 1.5 40
 	// skampi-rtt-1-2: 41.25
 }
+
+// TestGroups: up to the limit a row per rank; above it a row per node, or
+// per leaf switch when the nodes are too many too and every rank has a
+// topology address; else nothing.
+func TestGroups(t *testing.T) {
+	hosts := []string{"n0", "n0", "n1", "n1", "n2", "n2"}
+	addrs := []string{"s.l0.n0", "s.l0.n0", "s.l0.n1", "s.l0.n1", "s.l1.n2", "s.l1.n2"}
+	of, group, places := Groups(hosts, addrs, 6)
+	assert.Equal(t, OfRanks, of)
+	assert.Nil(t, group)
+	assert.Nil(t, places)
+
+	of, group, places = Groups(hosts, addrs, 5)
+	assert.Equal(t, OfNodes, of)
+	assert.Equal(t, []int64{0, 0, 1, 1, 2, 2}, group)
+	assert.Equal(t, []Place{{"n0", "s.l0"}, {"n1", "s.l0"}, {"n2", "s.l1"}}, places)
+
+	of, group, places = Groups(hosts, addrs, 2)
+	assert.Equal(t, OfSwitches, of)
+	assert.Equal(t, []int64{0, 0, 0, 0, 1, 1}, group)
+	assert.Equal(t, []Place{{"s.l0", "s.l0"}, {"s.l1", "s.l1"}}, places)
+
+	of, _, _ = Groups(hosts, nil, 2)
+	assert.Equal(t, "", of, "too many nodes and no switches")
+	of, _, _ = Groups(hosts, addrs, 1)
+	assert.Equal(t, "", of, "too many switches")
+}
+
+// TestGroupMins: the triangle keeps the fastest round trip of each pair
+// of groups in either order, and becomes the grouped matrix, diagonal
+// included, whose lines read back.
+func TestGroupMins(t *testing.T) {
+	g := NewGroupMins(3)
+	assert.Len(t, g, 6)
+	g.Add(2, 0, 3, 9e6)
+	g.Add(0, 2, 3, 7e6)
+	g.Add(1, 1, 3, 5e5)
+	g.Add(0, 0, 3, 1e5)
+	seen := map[int]bool{}
+	for a := range 3 {
+		for b := a; b < 3; b++ {
+			i := cell(a, b, 3)
+			assert.False(t, seen[i], "cell %d-%d", a, b)
+			seen[i] = true
+		}
+	}
+	places := []Place{{"n0", "s.l0"}, {"n1", "s.l0"}, {"n2", "s.l1"}}
+	m := g.Matrix(OfNodes, places)
+	v, ok := m.At(2, 0)
+	assert.True(t, ok)
+	assert.Equal(t, 7.0, v, "the faster of two")
+	_, ok = m.At(0, 1)
+	assert.False(t, ok, "not timed")
+	assert.Equal(t, "node", m.Crossing(1, 1))
+	assert.Equal(t, "spine", m.Crossing(0, 2))
+	slow, fast := m.Extremes(1)
+	assert.Equal(t, []RankPair{{0, 2, 7}}, slow)
+	assert.Equal(t, []RankPair{{0, 0, 0.1}}, round(fast), "the diagonal counts")
+
+	cfg := map[string]string{}
+	for _, l := range m.Lines() {
+		cfg[l[0]] = l[1]
+	}
+	assert.Equal(t, "node 3", cfg[KeyRTTOf])
+	assert.Equal(t, "0.1 - 7", cfg["skampi-rtt-0-0"])
+	got, err := ParseMatrix(2000, cfg)
+	require.NoError(t, err)
+	assert.Equal(t, OfNodes, got.Of)
+	assert.Equal(t, places, got.Places)
+	v, _ = got.At(1, 1)
+	assert.InDelta(t, 0.5, v, 1e-6)
+
+	sw := NewGroupMins(2)
+	sw.Add(0, 1, 2, 3e6)
+	ms := sw.Matrix(OfSwitches, []Place{{"s.l0", "s.l0"}, {"s.l1", "s.l1"}})
+	assert.Equal(t, "switch", ms.Crossing(0, 0))
+	assert.Equal(t, "spine", ms.Crossing(0, 1))
+}
+
+// TestParseGroupedHostile: a grouped matrix's lines that do not fit are
+// errors.
+func TestParseGroupedHostile(t *testing.T) {
+	for _, cfg := range []map[string]string{
+		{KeyRTTOf: "rack 3"},
+		{KeyRTTOf: "node"},
+		{KeyRTTOf: "node 0"},
+		{KeyRTTOf: "node 1025"},
+		{KeyRTTOf: "node 9"},                              // more nodes than processes
+		{KeyRTTOf: "node 3", "skampi-rtt-2-1": "1"},       // below the diagonal
+		{KeyRTTOf: "node 3", "skampi-rtt-3-3": "1"},       // no such node
+		{KeyRTTOf: "node 3", "skampi-rtt-1-1": "1 2 3"},   // past the last node
+		{KeyRTTOf: "switch 2", "skampi-place-2": "s -"},   // no such switch
+		{KeyRTTOf: "switch 2", "skampi-rtt-0-0": "1e999"}, // infinite
+	} {
+		_, err := ParseMatrix(8, cfg)
+		assert.Error(t, err, "%v", cfg)
+	}
+}

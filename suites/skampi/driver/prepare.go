@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ func prepareRun(s *harness.Session) any {
 	var st Settings
 	s.Must("reading the SKaMPI settings", s.State(name, &st))
 	w := s.World()
-	search := pairSearch(s)
+	search := pairSearch(s, st.MatrixLimit)
 	global, err := mpi.WtimeIsGlobal()
 	s.Must("reading MPI_WTIME_IS_GLOBAL", err)
 	var offs []float64
@@ -122,35 +123,27 @@ func (st *Settings) usesWindow(kind string) bool {
 // meet at once, the lower rank times the round trip, and each rank keeps
 // only its own extremes; two reductions over all ranks give the job's
 // (the first pair in (A, B) order on a tie). Above skampi.FullPairs
-// processes the rounds are a sample drawn from a seed rank 0 picks.
-func pairSearch(s *harness.Session) Prepared {
+// processes the rounds are a sample drawn from a seed rank 0 picks. The
+// round trips are also kept as the matrix of the ranks (up to limit
+// processes) or of their nodes or switches (skampi.Groups).
+func pairSearch(s *harness.Session, limit int) Prepared {
 	w := s.World()
 	seed := uint64(harness.Decide(w, func() int64 { return time.Now().UnixNano() & math.MaxInt64 }))
 	rounds, sampled := skampi.Rounds(s.Size, seed)
 	own := skampi.NoExtremes
-	var row []int64 // this rank's round trips to the ranks above it (ps; -1: none), kept when the job has a matrix
-	if !sampled {
-		row = make([]int64, s.Size)
-		for i := range row {
-			row[i] = -1
-		}
-	}
+	keep := planMatrix(s, limit)
 	for _, r := range rounds {
 		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
 			t, err := mpi.PairRTT(mpi.World, q, s.Rank < q, rttRounds)
 			s.Must("measuring the round trips of the pairs", err)
 			if s.Rank < q {
 				own.Add(q, int64(t*1e12)) // picoseconds
-				if row != nil {
-					row[q] = int64(t * 1e12)
-				}
+				keep.add(s, q, int64(t*1e12))
 			}
 		}
 		w.Barrier()
 	}
-	if row != nil && s.Size > 1 {
-		keepMatrix(s, w.Gather(row))
-	}
+	keep.finish(s)
 	p := Prepared{PairRounds: len(rounds), Sampled: sampled}
 	if sampled {
 		p.PairSeed = seed
@@ -166,9 +159,82 @@ func pairSearch(s *harness.Session) Prepared {
 	return p
 }
 
-// rttMatrix is the round trips of every pair, on rank 0 of a job whose
-// search timed every pair (nil elsewhere): the configuration writes it.
+// rttMatrix is the round trips the pair search timed, on rank 0 of a
+// job that keeps them (nil elsewhere): the configuration writes it.
 var rttMatrix *skampi.Matrix
+
+// A matrixKeeper collects a rank's part of the matrix during the pair
+// search: its row of round trips to the ranks above it (a matrix of
+// ranks), or the fastest round trip to each group (of nodes or switches).
+type matrixKeeper struct {
+	of     string
+	row    []int64          // ps; -1: not measured
+	group  []int64          // the group of every rank (grouped matrices)
+	mins   skampi.GroupMins // this rank's fastest round trips between groups
+	groups int              // how many
+	places []skampi.Place   // the groups' (rank 0)
+}
+
+// planMatrix decides on rank 0 what the matrix keeps (skampi.Groups) and
+// gives every rank its part: the groups of the ranks are broadcast, 8
+// bytes a rank.
+func planMatrix(s *harness.Session, limit int) *matrixKeeper {
+	w := s.World()
+	k := &matrixKeeper{}
+	var group []int64
+	if s.IsRoot() {
+		k.of, group, k.places = skampi.Groups(s.Job.Hosts, s.Job.TopoAddrs, limit)
+	}
+	d := harness.Decide(w, func() [2]string { return [2]string{k.of, strconv.Itoa(len(k.places))} })
+	k.of = d[0]
+	switch k.of {
+	case skampi.OfRanks:
+		k.row = make([]int64, s.Size)
+		for i := range k.row {
+			k.row[i] = -1
+		}
+	case skampi.OfNodes, skampi.OfSwitches:
+		k.groups, _ = strconv.Atoi(d[1])
+		k.group = group
+		if !s.IsRoot() {
+			k.group = make([]int64, s.Size)
+		}
+		w.Bcast(k.group)
+		k.mins = skampi.NewGroupMins(k.groups)
+	}
+	return k
+}
+
+// add takes this rank's round trip of ps to rank q. Between switches only
+// pairs on different nodes count, so that a switch's diagonal is its
+// network, not its nodes' shared memory.
+func (k *matrixKeeper) add(s *harness.Session, q int, ps int64) {
+	switch {
+	case k.row != nil:
+		k.row[q] = ps
+	case k.mins != nil:
+		if k.of == skampi.OfSwitches && s.Job.Hosts[s.Rank] == s.Job.Hosts[q] {
+			return
+		}
+		k.mins.Add(int(k.group[s.Rank]), int(k.group[q]), k.groups, ps)
+	}
+}
+
+// finish brings the parts to rank 0, which makes rttMatrix of them: the
+// rows gathered, or the groups' fastest round trips reduced.
+func (k *matrixKeeper) finish(s *harness.Session) {
+	w := s.World()
+	switch {
+	case k.row != nil && s.Size > 1:
+		keepMatrix(s, w.Gather(k.row))
+	case k.mins != nil:
+		all := make(skampi.GroupMins, len(k.mins)) // MPI_Reduce's receive buffer, on every rank
+		s.Must("reducing the round trips of the groups", w.Comm.ReduceInt64(k.mins, all, mpi.Min, 0))
+		if s.IsRoot() {
+			rttMatrix = all.Matrix(k.of, k.places)
+		}
+	}
+}
 
 // keepMatrix makes rttMatrix from the rows rank 0 gathered (nil on the
 // other ranks), with each rank's place.

@@ -32,6 +32,7 @@ var (
 	flagPlan      = flag.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring")
 	flagPlanProcs = flag.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's")
 	flagMem       = flag.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)")
+	flagTestRanks = flag.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)")
 )
 
 // fieldFlags are the flags that stand for a field of a suite: each gives
@@ -83,6 +84,7 @@ type Settings struct {
 	TestFault   bool
 	TestLayout  bool  // the manual method's unpacking skews a run (tests)
 	TestLostPut bool  // a one-sided origin loses its put in the full check (tests)
+	MatrixLimit int   // most processes whose round trips are kept per rank (skampi.FullPairs; lower in tests)
 	Yield       bool  // the job oversubscribes a node: wait for windows with sched_yield
 	Buffer      int64 // bytes of each of the two buffers (skampi.Need)
 	Prep        Prepared
@@ -94,6 +96,10 @@ func setup(job *harness.Job) (any, error) {
 	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != ""}
 	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
+	}
+	st.MatrixLimit = skampi.FullPairs
+	if *flagTestRanks > 0 {
+		st.MatrixLimit = *flagTestRanks
 	}
 	data, err := st.readFile()
 	if err != nil {
@@ -142,6 +148,7 @@ var flagRanges = []harness.Range{
 	harness.WatchdogRange("skampi.watchdog"),
 	{Flag: "skampi.plan-procs", Min: 1, Max: results.MaxProcs, Unit: "processes", Zero: "the job's"},
 	{Flag: "skampi.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
+	{Flag: "skampi.testmatrix-ranks", Min: 1, Max: skampi.FullPairs, Unit: "processes", Zero: "1024"},
 }
 
 // checkLibrary refuses what the MPI library is known to crash on, before

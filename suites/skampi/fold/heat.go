@@ -14,9 +14,10 @@ import (
 )
 
 // The heat map of the round trips of every pair (skampi.Matrix): a PNG
-// whose rows and columns are the ranks ordered by switch, node and rank,
-// coloured on a log scale from the fastest to the slowest pair, with the
-// slowest and the fastest pairs listed and where their path goes.
+// whose rows and columns are the ranks ordered by switch, node and rank
+// (or the nodes, or the leaf switches, of a grouped matrix), coloured on
+// a log scale from the fastest to the slowest pair, with the slowest and
+// the fastest pairs listed and where their path goes.
 
 // heatSide is about the most pixels of the map's side; a cell has at least
 // one pixel and at most heatCell.
@@ -31,7 +32,8 @@ type heatMap struct {
 	PNG, Legend template.URL // data: URIs
 	Min, Max    float64      // µs
 	N, Cell     int
-	Side        int // pixels of the map's side
+	Of          string // what the rows are: skampi.OfRanks, OfNodes, OfSwitches
+	Side        int    // pixels of the map's side
 	Groups      []heatGroup
 	Slow, Fast  []heatPair
 	Crossings   string // how the slowest pairs' paths go, "10 cross the spine"
@@ -40,12 +42,14 @@ type heatMap struct {
 // A heatGroup is a switch's or a host's ranks in the map's order.
 type heatGroup struct {
 	Switch, Host string
-	First, Last  int // positions in the map's order
-	Ranks        string
+	First, Last  int    // positions in the map's order
+	Ranks        string // "" in a grouped matrix
 }
 
+// A heatPair is one of the slowest or fastest pairs; the hosts of a
+// matrix of switches are the switches.
 type heatPair struct {
-	A, B         int
+	Ranks        string // "0, 5"; "" in a grouped matrix
 	HostA, HostB string
 	Us           float64
 	Crossing     string
@@ -61,7 +65,7 @@ func newHeatMap(m *skampi.Matrix) (*heatMap, error) {
 	if hi <= 0 {
 		return nil, nil // nothing measured
 	}
-	h := &heatMap{Min: lo, Max: hi, N: m.N, Cell: min(heatCell, max(1, heatSide/m.N))}
+	h := &heatMap{Min: lo, Max: hi, N: m.N, Of: m.Of, Cell: min(heatCell, max(1, heatSide/m.N))}
 	h.Side = m.N * h.Cell
 	img := drawHeat(m, order, h.Cell, lo, hi)
 	var err error
@@ -97,7 +101,7 @@ func drawHeat(m *skampi.Matrix, order []int, cell int, lo, hi float64) *image.RG
 	for i, a := range order {
 		for j, b := range order {
 			c := color.RGBA{0xdd, 0xdd, 0xdd, 0xff} // the diagonal, or not measured
-			if v, ok := m.At(a, b); ok && a != b {
+			if v, ok := m.At(a, b); ok && (a != b || m.Grouped()) {
 				c = heatColour(logPos(v, lo, hi))
 			}
 			fill(img, j*cell, i*cell, cell, c)
@@ -176,7 +180,9 @@ func heatGroups(m *skampi.Matrix, order []int) []heatGroup {
 		out[len(out)-1].Last = i
 	}
 	for k := range out {
-		out[k].Ranks = rankList(order[out[k].First : out[k].Last+1])
+		if !m.Grouped() {
+			out[k].Ranks = rankList(order[out[k].First : out[k].Last+1])
+		}
 	}
 	return out
 }
@@ -205,7 +211,10 @@ func rankList(ranks []int) string {
 func heatPairsOf(m *skampi.Matrix, ps []skampi.RankPair) []heatPair {
 	out := make([]heatPair, len(ps))
 	for i, p := range ps {
-		out[i] = heatPair{A: p.A, B: p.B, HostA: m.Places[p.A].Host, HostB: m.Places[p.B].Host, Us: p.Us, Crossing: m.Crossing(p.A, p.B)}
+		out[i] = heatPair{HostA: m.Places[p.A].Host, HostB: m.Places[p.B].Host, Us: p.Us, Crossing: m.Crossing(p.A, p.B)}
+		if !m.Grouped() {
+			out[i].Ranks = fmt.Sprintf("%d, %d", p.A, p.B)
+		}
 	}
 	return out
 }

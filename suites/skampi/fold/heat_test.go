@@ -3,6 +3,7 @@ package fold
 import (
 	"bytes"
 	"encoding/base64"
+	"image/color"
 	"image/png"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestHeatMap(t *testing.T) {
 	fastest := img.At(1*heatCell+1, 0*heatCell+1)
 	assert.Equal(t, heatColour(1), slowest)
 	assert.Equal(t, heatColour(0), fastest)
-	assert.Equal(t, heatPair{A: 0, B: 2, HostA: "a", HostB: "b", Us: 5.5, Crossing: "spine"}, h.Slow[0])
+	assert.Equal(t, heatPair{Ranks: "0, 2", HostA: "a", HostB: "b", Us: 5.5, Crossing: "spine"}, h.Slow[0])
 	assert.Equal(t, "node", h.Fast[0].Crossing)
 	assert.Equal(t, "4 cross the spine and 2 share a node", h.Crossings)
 	assert.Equal(t, []heatGroup{{"spine.leaf0", "a", 0, 1, "0-1"}, {"spine.leaf1", "b", 2, 3, "2-3"}}, h.Groups)
@@ -55,6 +56,49 @@ func TestHeatMap(t *testing.T) {
 		`<td>0, 2</td><td>a, b</td><td>spine</td>`, "Of the 6 slowest pairs, 4 cross the spine and 2 share a node."} {
 		assert.Contains(t, string(html), want)
 	}
+}
+
+// synthNodes is the matrix of the synthetic run kept per node: a and b on
+// leaf0, c on leaf1; c's round trips are slow, and no pair of b and c was
+// timed.
+const synthNodes = `skampi-rtt-of: node 3
+skampi-place-0: a spine.leaf0
+skampi-place-1: b spine.leaf0
+skampi-place-2: c spine.leaf1
+skampi-rtt-0-0: 0.3 5 80
+skampi-rtt-1-1: 0.4 -
+skampi-rtt-2-2: 0.5
+`
+
+// TestHeatMapNodes: a matrix kept per node has a row per node with its
+// diagonal (within the node) drawn, a cell without a timed pair grey, the
+// slowest pair of nodes listed by host and path without ranks, and the
+// page says what the rows are.
+func TestHeatMapNodes(t *testing.T) {
+	p := foldText(t, synthText(synthConfig+synthNodes, synthLines))
+	require.NotNil(t, p.Config.Matrix)
+	h, err := newHeatMap(p.Config.Matrix)
+	require.NoError(t, err)
+	assert.Equal(t, 3, h.N)
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(string(h.PNG), "data:image/png;base64,"))
+	require.NoError(t, err)
+	img, err := png.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	assert.Equal(t, heatColour(0), img.At(1, 1), "a's diagonal: the fastest cell")
+	assert.Equal(t, heatColour(1), img.At(2*heatCell+1, 1), "a to c: the slowest")
+	assert.Equal(t, color.RGBA{0xdd, 0xdd, 0xdd, 0xff}, img.At(2*heatCell+1, heatCell+1), "b to c: not timed")
+	assert.Equal(t, heatPair{HostA: "a", HostB: "c", Us: 80, Crossing: "spine"}, h.Slow[0])
+	assert.InDelta(t, 0.3, h.Fast[0].Us, 1e-6)
+	h.Fast[0].Us = 0
+	assert.Equal(t, heatPair{HostA: "a", HostB: "a", Crossing: "node"}, h.Fast[0])
+	assert.Equal(t, []heatGroup{{"spine.leaf0", "a", 0, 0, ""}, {"spine.leaf0", "b", 1, 1, ""}, {"spine.leaf1", "c", 2, 2, ""}}, h.Groups)
+	html, err := New().Section(p)
+	require.NoError(t, err)
+	for _, want := range []string{"a row and column per node (3)", "Of the 5 slowest pairs of nodes, 1 cross the spine, 1 stay on one switch and 3 share a node.",
+		`<tr><td>a, c</td><td>spine</td><td class="num">80.00</td></tr>`} {
+		assert.Contains(t, string(html), want)
+	}
+	assert.NotContains(t, string(html), `<th scope="col">ranks</th>`)
 }
 
 // TestNoHeatMap: a run without the matrix (two processes of old, or
