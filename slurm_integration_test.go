@@ -480,6 +480,8 @@ func TestSlurmFS(t *testing.T) {
 		r, ok := runs["b_eff_io"]
 		require.True(t, ok, "b_eff_io folded")
 		fs := r.Config["beffio-fs"]
+		t.Logf("%s: b_eff_io on %s: %.1f MB/s, write %.1f MB/s, rewrite %.1f MB/s, read %.1f MB/s", lib.name, fs, r.figure(t, "beffio"),
+			r.figure(t, "access/acc=write"), r.figure(t, "access/acc=rewrite"), r.figure(t, "access/acc=read"))
 		if !onFS {
 			assert.NotContains(t, fs, "glusterfs", "the local disk")
 			return

@@ -3,6 +3,7 @@ package fold
 import (
 	"bytes"
 	"encoding/base64"
+	"image"
 	"image/color"
 	"image/png"
 	"strings"
@@ -25,20 +26,28 @@ skampi-rtt-1-2: 5.1 4.9
 skampi-rtt-2-3: 0.4
 `
 
-// TestHeatMap: a run with the matrix gets the heat map on its page: the
-// PNG has a cell per pair (N×cell pixels), the slowest pairs cross the
-// spine, the fastest share a node, and the order table names the hosts.
-func TestHeatMap(t *testing.T) {
-	p := foldText(t, synthText(synthConfig+synthMatrix, synthLines))
+// heatOf folds the synthetic run with the matrix lines and makes its heat
+// map and the map's image.
+func heatOf(t *testing.T, matrix string) (*Folded, *heatMap, image.Image) {
+	t.Helper()
+	p := foldText(t, synthText(synthConfig+matrix, synthLines))
 	require.NotNil(t, p.Config.Matrix)
 	h, err := newHeatMap(p.Config.Matrix)
 	require.NoError(t, err)
-	assert.Equal(t, 4, h.N)
-	assert.Equal(t, heatCell, h.Cell, "4 processes: the largest cells")
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(string(h.PNG), "data:image/png;base64,"))
 	require.NoError(t, err)
 	img, err := png.Decode(bytes.NewReader(raw))
 	require.NoError(t, err)
+	return p, h, img
+}
+
+// TestHeatMap: a run with the matrix gets the heat map on its page: the
+// PNG has a cell per pair (N×cell pixels), the slowest pairs cross the
+// spine, the fastest share a node, and the order table names the hosts.
+func TestHeatMap(t *testing.T) {
+	p, h, img := heatOf(t, synthMatrix)
+	assert.Equal(t, 4, h.N)
+	assert.Equal(t, heatCell, h.Cell, "4 processes: the largest cells")
 	assert.Equal(t, 4*heatCell, img.Bounds().Dx())
 	// the slowest pair (0, 2) is yellow, the fastest (0, 1) dark
 	slowest := img.At(2*heatCell+1, 0*heatCell+1)
@@ -75,15 +84,8 @@ skampi-rtt-2-2: 0.5
 // slowest pair of nodes listed by host and path without ranks, and the
 // page says what the rows are.
 func TestHeatMapNodes(t *testing.T) {
-	p := foldText(t, synthText(synthConfig+synthNodes, synthLines))
-	require.NotNil(t, p.Config.Matrix)
-	h, err := newHeatMap(p.Config.Matrix)
-	require.NoError(t, err)
+	p, h, img := heatOf(t, synthNodes)
 	assert.Equal(t, 3, h.N)
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(string(h.PNG), "data:image/png;base64,"))
-	require.NoError(t, err)
-	img, err := png.Decode(bytes.NewReader(raw))
-	require.NoError(t, err)
 	assert.Equal(t, heatColour(0), img.At(1, 1), "a's diagonal: the fastest cell")
 	assert.Equal(t, heatColour(1), img.At(2*heatCell+1, 1), "a to c: the slowest")
 	assert.Equal(t, color.RGBA{0xdd, 0xdd, 0xdd, 0xff}, img.At(2*heatCell+1, heatCell+1), "b to c: not timed")
