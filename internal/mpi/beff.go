@@ -1,14 +1,27 @@
 package mpi
 
-import (
-	"fmt"
-
-	"github.com/beff-suite/beff/suites/beff"
-)
+import "fmt"
 
 // MaxSteps is the most exchanges one rank may have in one iteration of a
 // b_eff pattern (BEFF_MAXSTEPS in beff.h).
 const MaxSteps = 8
+
+// An Exchange is how the b_eff loop moves the messages of one step (the
+// C table beff_method_names in beff.c has their names, in this order).
+type Exchange int
+
+const (
+	ExchangeSendrecv    Exchange = iota // MPI_Sendrecv (MPI_Send or MPI_Recv where a side is MPI_PROC_NULL)
+	ExchangeAlltoallv                   // one MPI_Alltoallv for all steps
+	ExchangeNonblocking                 // MPI_Irecv, MPI_Isend for all steps, MPI_Waitall
+)
+
+// Exchanges lists the exchanges in value order.
+var Exchanges = []Exchange{ExchangeSendrecv, ExchangeAlltoallv, ExchangeNonblocking}
+
+var exchangeNames = [...]string{"sendrecv", "alltoallv", "nonblocking"}
+
+func (e Exchange) String() string { return exchangeNames[e] }
 
 // Plan is what one rank does in one iteration of a b_eff pattern: up to
 // MaxSteps exchanges, each with a destination and a source (ProcNull for
@@ -32,7 +45,7 @@ type Measurement struct {
 	Barrier    Comm // every process of the job takes part in its barrier
 	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
 	Plan       Plan
-	Method     beff.Method
+	Method     Exchange
 	Len        int // message length in bytes
 	SizeIndex  int // enters the validation bytes
 	LoopLen    int // timed iterations

@@ -6,7 +6,7 @@
 
 #define BEFF_MAXSTEPS 8
 
-/* The methods, in the order of beff.Methods (a Go test checks the names). */
+/* The exchanges, in the order of mpi.Exchanges (a Go test checks the names). */
 enum beff_method { BEFF_SENDRECV, BEFF_ALLTOALLV, BEFF_NONBLOCKING, BEFF_NMETHODS };
 extern const char *const beff_method_names[BEFF_NMETHODS];
 

@@ -7,8 +7,6 @@ package mpi
 */
 import "C"
 
-import "github.com/beff-suite/beff/suites/beff"
-
 func init() { measure = cMeasure }
 
 // cMeasure runs a checked measurement in C.
@@ -43,11 +41,11 @@ func cMeasure(m *Measurement) (float64, Fault, error) {
 	return float64(el), fault, mpiErr(methodCall(m.Method), rc)
 }
 
-func methodCall(m beff.Method) string {
+func methodCall(m Exchange) string {
 	switch m {
-	case beff.Sendrecv:
+	case ExchangeSendrecv:
 		return "b_eff loop (MPI_Sendrecv)"
-	case beff.Alltoallv:
+	case ExchangeAlltoallv:
 		return "b_eff loop (MPI_Alltoallv)"
 	}
 	return "b_eff loop (MPI_Isend/MPI_Irecv/MPI_Waitall)"

@@ -4,7 +4,7 @@
 #include "beffio.h"
 #include <string.h>
 
-const char *const beffio_type_names[BEFFIO_NTYPES] = {"scatter", "shared", "separated", "segmented", "segcoll"};
+const char *const beffio_layout_names[BEFFIO_NLAYOUTS] = {"strided", "ordered", "ownfile", "segment", "segment-all"};
 
 uint64_t beffio_value(int64_t rep, int64_t offset, int pattern, int access, int last) {
 	uint64_t x = (uint64_t)rep * 0x9E3779B97F4A7C15ULL ^ (uint64_t)offset * 0xC2B2AE3D27D4EB4FULL ^
@@ -18,10 +18,10 @@ uint64_t beffio_value(int64_t rep, int64_t offset, int pattern, int access, int 
 
 int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j) {
 	int64_t chunks = p->len / p->l;
-	switch (p->type) {
-	case BEFFIO_SCATTER: return p->base + ((c * chunks + j) * p->n + p->rank) * p->l;
-	case BEFFIO_SHARED: return p->base + (c * p->n + p->rank) * p->l;
-	case BEFFIO_SEPARATED: return p->base + c * p->l;
+	switch (p->layout) {
+	case BEFFIO_STRIDED: return p->base + ((c * chunks + j) * p->n + p->rank) * p->l;
+	case BEFFIO_ORDERED: return p->base + (c * p->n + p->rank) * p->l;
+	case BEFFIO_OWNFILE: return p->base + c * p->l;
 	}
 	return (int64_t)p->rank * p->lseg + p->base + c * p->l;
 }
@@ -41,13 +41,13 @@ int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *
 				if (p->l >= 16) memcpy(buf + (j + 1) * p->l - 8, &v1, 8);
 			}
 		}
-		switch (p->type) {
-		case BEFFIO_SCATTER:
-		case BEFFIO_SEGCOLL:
+		switch (p->layout) {
+		case BEFFIO_STRIDED:
+		case BEFFIO_SEGMENT_ALL:
 			rc = p->read ? MPI_File_read_all(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)
 			             : MPI_File_write_all(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
 			break;
-		case BEFFIO_SHARED:
+		case BEFFIO_ORDERED:
 			if (p->explicit_offsets) {
 				MPI_Offset o = (MPI_Offset)beffio_offset(p, c, 0);
 				rc = p->read ? MPI_File_read_at_all(fh, o, buf, count, MPI_BYTE, MPI_STATUS_IGNORE)

@@ -1,19 +1,45 @@
 package mpi
 
-import "github.com/beff-suite/beff/suites/beffio"
+// An IOLayout is how the b_eff_io loop places its calls in the file and
+// which MPI-IO calls it makes (the C table beffio_layout_names in beffio.c
+// has their names, in this order). Each chunk of Len bytes a call moves
+// goes to disk chunks of L bytes.
+type IOLayout int
 
-// PatternCalls describes one b_eff_io pattern on this rank (see package
-// beffio for the layouts).
+const (
+	// IOStrided: collective calls through a fileview that strides the
+	// processes' disk chunks (MPI_File_write_all, MPI_File_read_all).
+	IOStrided IOLayout = iota
+	// IOOrdered: collective calls at the shared file pointer
+	// (MPI_File_write_ordered, MPI_File_read_ordered).
+	IOOrdered
+	// IOOwnFile: individual calls, each process in a file of its own.
+	IOOwnFile
+	// IOSegment: individual calls, each process in a segment of Lseg
+	// bytes of one file.
+	IOSegment
+	// IOSegmentAll: as IOSegment with collective calls.
+	IOSegmentAll
+)
+
+// IOLayouts lists the layouts in value order.
+var IOLayouts = []IOLayout{IOStrided, IOOrdered, IOOwnFile, IOSegment, IOSegmentAll}
+
+var ioLayoutNames = [...]string{"strided", "ordered", "ownfile", "segment", "segment-all"}
+
+func (l IOLayout) String() string { return ioLayoutNames[l] }
+
+// PatternCalls describes the calls of one b_eff_io pattern on this rank.
 type PatternCalls struct {
 	File            File
 	Read            bool
-	Type            beffio.Type
+	Layout          IOLayout
 	Len, L          int64 // memory chunk per call, disk chunk
 	N, Rank         int   // partition size, rank in it
 	Base, Lseg      int64 // start of the pattern's region, segment size
 	Pattern         int   // the pattern number, enters the validation values
-	Access          beffio.Access
-	ExplicitOffsets bool // shared type without the shared file pointer
+	Stamp           int   // enters the validation values too: what wrote the data (a small number)
+	ExplicitOffsets bool  // IOOrdered at explicit offsets instead of the shared file pointer
 }
 
 // ChunkFault is the first chunk of a read that failed validation.
@@ -73,10 +99,10 @@ func (p *PatternCalls) callName() string {
 	if p.Read {
 		verb = "read"
 	}
-	switch p.Type {
-	case beffio.Scatter, beffio.SegColl:
+	switch p.Layout {
+	case IOStrided, IOSegmentAll:
 		return "MPI_File_" + verb + "_all"
-	case beffio.Shared:
+	case IOOrdered:
 		if p.ExplicitOffsets {
 			return "MPI_File_" + verb + "_at_all"
 		}

@@ -4,24 +4,24 @@
 
 #include "control.h"
 
-/* The pattern types, in the order of beffio.Types (a Go test checks the
- * names). */
-enum beffio_type { BEFFIO_SCATTER, BEFFIO_SHARED, BEFFIO_SEPARATED, BEFFIO_SEGMENTED, BEFFIO_SEGCOLL, BEFFIO_NTYPES };
-extern const char *const beffio_type_names[BEFFIO_NTYPES];
+/* How the calls are placed and which MPI-IO calls they are, in the order
+ * of mpi.IOLayouts (a Go test checks the names). */
+enum beffio_layout { BEFFIO_STRIDED, BEFFIO_ORDERED, BEFFIO_OWNFILE, BEFFIO_SEGMENT, BEFFIO_SEGMENT_ALL, BEFFIO_NLAYOUTS };
+extern const char *const beffio_layout_names[BEFFIO_NLAYOUTS];
 
 /* One pattern's calls on this rank. */
 typedef struct {
 	MPI_Fint fh;
 	int read;      /* 0 write, 1 read */
-	int type;      /* enum beffio_type */
+	int layout;    /* enum beffio_layout */
 	int64_t len;   /* memory chunk per call (bytes) */
 	int64_t l;     /* disk chunk (bytes) */
 	int n, rank;   /* partition size, rank in it */
 	int64_t base;  /* start of the pattern's region (file, own file or segment) */
-	int64_t lseg;  /* segment size (types 3, 4) */
+	int64_t lseg;  /* segment size (the segment layouts) */
 	int pattern;   /* pattern number, enters the values */
-	int access;    /* access method whose values are written / expected */
-	int explicit_offsets; /* shared type: write_at_all/read_at_all instead of the shared pointer */
+	int access;    /* the stamp: enters the values written / expected */
+	int explicit_offsets; /* ordered: write_at_all/read_at_all instead of the shared pointer */
 } beffio_calls_t;
 
 typedef struct {

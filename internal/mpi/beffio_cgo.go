@@ -15,11 +15,11 @@ func (p *PatternCalls) c() C.beffio_calls_t {
 	if p.Read {
 		c.read = 1
 	}
-	c._type = C.int(p.Type)
+	c.layout = C.int(p.Layout)
 	c.len, c.l = C.int64_t(p.Len), C.int64_t(p.L)
 	c.n, c.rank = C.int(p.N), C.int(p.Rank)
 	c.base, c.lseg = C.int64_t(p.Base), C.int64_t(p.Lseg)
-	c.pattern, c.access = C.int(p.Pattern), C.int(p.Access)
+	c.pattern, c.access = C.int(p.Pattern), C.int(p.Stamp)
 	if p.ExplicitOffsets {
 		c.explicit_offsets = 1
 	}
@@ -48,11 +48,11 @@ func cRunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64,
 		mpiErr(p.callName(), rc)
 }
 
-// cTypes are the names of the C table of pattern types, in enum order.
-func cTypes() []string {
-	out := make([]string, C.BEFFIO_NTYPES)
+// cLayouts are the names of the C table of layouts, in enum order.
+func cLayouts() []string {
+	out := make([]string, C.BEFFIO_NLAYOUTS)
 	for i := range out {
-		out[i] = C.GoString(C.beffio_type_names[i])
+		out[i] = C.GoString(C.beffio_layout_names[i])
 	}
 	return out
 }

@@ -1,18 +1,23 @@
 // Package mpi is beff's own small binding to the MPI C library: the control
 // plane the harness needs (ranks, barrier, broadcast, reductions,
 // communicators, Cartesian topologies, clocks, MPI-IO files) and the timed
-// loops of the suites, which run in C over C memory — one cgo call per
-// measurement, never one per message.
+// loops the suites measure with, which run in C over C memory — one cgo
+// call per measurement, never one per message.
+//
+// It speaks MPI's terms and imports no suite: a loop takes communicators,
+// buffers, counts and its own small enums (how a b_eff step exchanges its
+// messages, how a b_eff_io pattern lays out its calls, which operation of
+// its table SKaMPI's loop runs, how one-sided epochs are synchronised),
+// and each suite's driver maps its definitions onto them.
 //
 // The files come in pairs of Go and C: control_cgo.go and control.c (the
-// control plane), file_cgo.go and file.c (MPI-IO), and one pair per suite
-// (beff_cgo.go and beff.c, beffio_cgo.go and beffio.c). A suite's Go
-// types and entry point live in a file without build tag (beff.go,
-// beffio.go), which calls its C loop through a function variable that the
-// cgo file sets: without MPI the variable stays nil and the call fails
-// with ErrNoMPI. The enums that Go and C share (methods, pattern types,
-// reductions, open modes) are one table on each side, with a test that
-// their names agree.
+// control plane), file_cgo.go and file.c (MPI-IO), and one pair per loop
+// (beff_cgo.go and beff.c, beffio_cgo.go and beffio.c, skampi_cgo.go and
+// skampi.c). A loop's Go types and entry point live in a file without
+// build tag (beff.go, beffio.go, skampi.go), which calls its C code
+// through a function variable that the cgo file sets: without MPI the
+// variable stays nil and the call fails with ErrNoMPI. The enums that Go
+// and C share are one table on each side, with a test that they agree.
 //
 // It is the only package of beff with import "C". Built with the "mpi" build
 // tag it links the MPI library found through pkg-config (Debian's mpi-c, an

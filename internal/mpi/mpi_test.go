@@ -92,7 +92,7 @@ func newBuffers(t *testing.T, lmax int64) (*mpi.Buffer, *mpi.Buffer) {
 func TestMeasureSelfRing(t *testing.T) {
 	const lmax = 8192
 	send, recv := newBuffers(t, lmax)
-	for _, m := range beff.Methods {
+	for _, m := range mpi.Exchanges {
 		for _, l := range []int{1, 8, 1000, lmax} {
 			t.Run(fmt.Sprintf("method=%d/L=%d", m, l), func(t *testing.T) {
 				clear(recv.Bytes())
@@ -124,7 +124,7 @@ func TestMeasureSelfRing(t *testing.T) {
 
 // selfLoop is a loop of method m on the ring of this process alone (size
 // index 4), messages of l bytes.
-func selfLoop(m beff.Method, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.Measurement {
+func selfLoop(m mpi.Exchange, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.Measurement {
 	return &mpi.Measurement{Barrier: mpi.World, Comm: mpi.World, Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}},
 		Method: m, Len: l, SizeIndex: 4, LoopLen: looplen, Warm: warm, Send: send, Recv: recv}
 }
@@ -135,7 +135,7 @@ func selfLoop(m beff.Method, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.
 func TestMeasureCarry(t *testing.T) {
 	const lmax = 8192
 	send, recv := newBuffers(t, lmax)
-	for _, m := range []beff.Method{beff.Sendrecv, beff.Nonblocking} {
+	for _, m := range []mpi.Exchange{mpi.ExchangeSendrecv, mpi.ExchangeNonblocking} {
 		var carry [2]int64
 		off := int64(0)
 		for round := range 3 {
@@ -157,7 +157,7 @@ func TestMeasureCarry(t *testing.T) {
 	// 0; the next one goes at 8192
 	end := send.Len() - 8000
 	carry := [2]int64{end, end}
-	ml := selfLoop(beff.Sendrecv, 8192, 1, 0, send, recv)
+	ml := selfLoop(mpi.ExchangeSendrecv, 8192, 1, 0, send, recv)
 	ml.Carry = &carry
 	_, _, err := mpi.Measure(ml)
 	require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestMeasureCarry(t *testing.T) {
 func TestMeasureRefBase(t *testing.T) {
 	const lmax = 8192
 	send, recv := newBuffers(t, lmax)
-	for _, m := range beff.Methods {
+	for _, m := range mpi.Exchanges {
 		base := int64(0)
 		clear(recv.Bytes())
 		ml := selfLoop(m, 1001, 3, 1, send, recv)
@@ -187,7 +187,7 @@ func TestMeasureRefBase(t *testing.T) {
 
 func TestMeasureInjectedFault(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
-	for _, m := range beff.Methods {
+	for _, m := range mpi.Exchanges {
 		_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
 			Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 64, SizeIndex: 2,
 			LoopLen: 5, Warm: 1, Send: send, Recv: recv, Inject: true})

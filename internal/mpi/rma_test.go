@@ -24,7 +24,8 @@ func selfBatch(t *testing.T, op int, l int64) *mpi.Batch {
 	return &mpi.Batch{Op: op, Comm: mpi.World, Len: l, Calls: 2, Reps: 3, Send: send, Recv: recv}
 }
 
-func rmaSync(s string) int { return slices.Index(skampi.RMASyncs, s) }
+// loopOp is the number of the named operation in the loop's table.
+func loopOp(name string) int { return slices.Index(mpi.LoopOps(), name) }
 
 // TestRMASelf runs every one-sided operation under every
 // synchronisation on one process, the full check included: everything
@@ -32,7 +33,7 @@ func rmaSync(s string) int { return slices.Index(skampi.RMASyncs, s) }
 // MPI_Win_create in a singleton: the windows of MPI_Win_create are
 // exercised by the mpirun jobs of the integration tests.)
 func TestRMASelf(t *testing.T) {
-	for i, o := range skampi.Ops {
+	for _, o := range skampi.Ops {
 		if !o.RMA() {
 			continue
 		}
@@ -40,10 +41,10 @@ func TestRMASelf(t *testing.T) {
 		if o.Vary&skampi.VaryLength != 0 {
 			l = 64
 		}
-		for _, sync := range skampi.RMASyncs {
+		for _, sync := range mpi.RMASyncs {
 			for _, full := range []bool{false, true} {
-				b := selfBatch(t, i, l)
-				b.RMASync, b.RMAAllocate, b.Full = rmaSync(sync), true, full
+				b := selfBatch(t, loopOp(o.Name), l)
+				b.RMASync, b.RMAAllocate, b.Full = sync, true, full
 				times, f, err := mpi.RunBatch(b)
 				require.NoError(t, err, "%s %s full=%v", o.Name, sync, full)
 				assert.Zero(t, f.Count, "%s %s full=%v: %+v", o.Name, sync, full, f)
@@ -56,9 +57,9 @@ func TestRMASelf(t *testing.T) {
 // TestRMALostPut: a put the origin skips in the full check is found at
 // the target: its window kept the fill.
 func TestRMALostPut(t *testing.T) {
-	for _, sync := range skampi.RMASyncs {
-		b := selfBatch(t, skampi.OpIndex("put"), 256)
-		b.RMASync, b.RMAAllocate, b.Full, b.Inject = rmaSync(sync), true, true, mpi.InjectLostPut
+	for _, sync := range mpi.RMASyncs {
+		b := selfBatch(t, loopOp("put"), 256)
+		b.RMASync, b.RMAAllocate, b.Full, b.Inject = sync, true, true, mpi.InjectLostPut
 		_, f, err := mpi.RunBatch(b)
 		require.NoError(t, err, sync)
 		assert.Positive(t, f.Count, "%s: the lost put is found", sync)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/beff-suite/beff/internal/mpi"
-	"github.com/beff-suite/beff/suites/skampi"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -15,22 +14,22 @@ import (
 // MPI_MODE_NOSTORE to the fences of its calls, and nothing without it
 // (recorded through MPI's profiling interface: -tags rmatrace).
 func TestRMAAssertions(t *testing.T) {
-	put := skampi.OpIndex("put")
+	put := loopOp("put")
 	for _, tt := range []struct {
-		sync                 string
+		sync                 mpi.RMASync
 		nocheck              bool
 		lock, lockAll, fence int
 	}{
-		{skampi.RMALock, true, mpi.ModeNoCheck, -1, -1},
-		{skampi.RMALock, false, 0, -1, -1},
-		{skampi.RMAFlush, true, -1, mpi.ModeNoCheck, -1},
-		{skampi.RMAFlushLocal, false, -1, 0, -1},
-		{skampi.RMAFence, true, -1, -1, mpi.ModeNoStore},
-		{skampi.RMAFence, false, -1, -1, 0},
+		{mpi.SyncLock, true, mpi.ModeNoCheck, -1, -1},
+		{mpi.SyncLock, false, 0, -1, -1},
+		{mpi.SyncFlush, true, -1, mpi.ModeNoCheck, -1},
+		{mpi.SyncFlushLocal, false, -1, 0, -1},
+		{mpi.SyncFence, true, -1, -1, mpi.ModeNoStore},
+		{mpi.SyncFence, false, -1, -1, 0},
 	} {
 		mpi.ResetRMAAsserts()
 		b := selfBatch(t, put, 64)
-		b.RMASync, b.RMANoCheck, b.RMAAllocate = rmaSync(tt.sync), tt.nocheck, true
+		b.RMASync, b.RMANoCheck, b.RMAAllocate = tt.sync, tt.nocheck, true
 		_, f, err := mpi.RunBatch(b)
 		assert.NoError(t, err, tt.sync)
 		assert.Zero(t, f.Count, tt.sync)

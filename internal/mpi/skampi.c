@@ -2,7 +2,7 @@
 
 /* skampi.c: the operations of the SKaMPI suite and the loop that times
  * them (see skampi.h). An operation is one function over a context; the
- * table at the end maps the names of skampi.Ops to them. */
+ * table at the end names them (mpi.LoopOps). */
 #include "skampi.h"
 #include <limits.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@ import (
 // A Batch is one call of the SKaMPI loop: Reps repetitions of one
 // operation on this rank, each of Calls calls (see skampi.h).
 type Batch struct {
-	Op     int  // index in skampi.Ops
+	Op     int  // the operation: its index in LoopOps()
 	Comm   Comm // the point's communicator
 	Len    int64
 	Chunks int // master-worker: work items per call
@@ -32,16 +32,35 @@ type Batch struct {
 	Types  *Types
 	Method Method
 	Full   bool // stamp and check every byte of every message and the holes of the layout
-	// One-sided: the synchronisation (SKAMPI_FENCE… in skampi.h, the
-	// order of skampi.RMASyncs), a window from MPI_Win_allocate (else
-	// MPI_Win_create over Recv), and the assertions that hold passed.
-	RMASync     int
+	// One-sided: the synchronisation of the epochs, a window from
+	// MPI_Win_allocate (else MPI_Win_create over Recv), and the
+	// assertions that hold passed.
+	RMASync     RMASync
 	RMAAllocate bool
 	RMANoCheck  bool
 	// Inject is a test's fault: InjectByte corrupts the first received
 	// message, InjectLayout skews one run in manual unpacking.
 	Inject Inject
 }
+
+// An RMASync is how the epochs of a one-sided operation are synchronised
+// (SKAMPI_FENCE… in skampi.h, in this order).
+type RMASync int
+
+const (
+	SyncFence      RMASync = iota // MPI_Win_fence after each call's operations
+	SyncPSCW                      // MPI_Win_start/complete at the origin, MPI_Win_post/wait at the target
+	SyncLock                      // MPI_Win_lock/unlock around each call's operations
+	SyncFlush                     // MPI_Win_lock_all for the batch, MPI_Win_flush after each call
+	SyncFlushLocal                // the same with MPI_Win_flush_local
+)
+
+// RMASyncs lists the synchronisations in value order.
+var RMASyncs = []RMASync{SyncFence, SyncPSCW, SyncLock, SyncFlush, SyncFlushLocal}
+
+var rmaSyncNames = [...]string{"fence", "pscw", "lock", "lock-all-flush", "lock-all-flush-local"}
+
+func (s RMASync) String() string { return rmaSyncNames[s] }
 
 // A Method is how a typed message travels (SKAMPI_CONTIG… in skampi.h).
 type Method int
@@ -64,7 +83,8 @@ const (
 )
 
 // A TypeSide is one side (send or receive) of a typed point: the
-// program its datatype is built from (skampi.Program), its runs of data
+// program its datatype is built from (a list of constructor codes, see
+// skampi.h), its runs of data
 // as (offset, bytes) pairs in typemap order, the instances per message
 // and the bytes between them.
 type TypeSide struct {

@@ -7,7 +7,7 @@
 #include "control.h"
 
 /* The number of operations; skampi_op_name names them in the order of
- * skampi.Ops (a Go test checks the names). */
+ * mpi.LoopOps; the SKaMPI driver finds its operations there by name. */
 #define SKAMPI_NOPS 64
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length

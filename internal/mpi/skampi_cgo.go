@@ -119,8 +119,9 @@ func cRMAProbe(c Comm, allocate bool) (bool, error, error) {
 
 func cSkampiOp(i int) string { return C.GoString(C.skampi_op_name(C.int(i))) }
 
-// cSkampiOps are the names of the C table of operations, in order.
-func cSkampiOps() []string {
+// LoopOps are the names of the operations the SKaMPI loop measures, in
+// the order of a Batch's Op (the table of skampi.c).
+func LoopOps() []string {
 	out := make([]string, C.SKAMPI_NOPS)
 	for i := range out {
 		out[i] = cSkampiOp(i)
@@ -128,17 +129,18 @@ func cSkampiOps() []string {
 	return out
 }
 
-// cSkampiBlocks are the operations of the C table that use one block of
-// the length per process, by name.
-func cSkampiBlocks() []string {
-	var out []string
-	for i := range int(C.SKAMPI_NOPS) {
-		if C.skampi_op_blocks(C.int(i)) != 0 {
-			out = append(out, cSkampiOp(i))
-		}
+// LoopOpBlocks says, for each of LoopOps, whether the operation uses one
+// block of the length per process.
+func LoopOpBlocks() []bool {
+	out := make([]bool, C.SKAMPI_NOPS)
+	for i := range out {
+		out[i] = C.skampi_op_blocks(C.int(i)) != 0
 	}
 	return out
 }
+
+// cRMASyncs are SKAMPI_FENCE … SKAMPI_FLUSH_LOCAL.
+var cRMASyncs = []RMASync{C.SKAMPI_FENCE, C.SKAMPI_PSCW, C.SKAMPI_LOCK, C.SKAMPI_FLUSH, C.SKAMPI_FLUSH_LOCAL}
 
 // cMaxChunks is SKAMPI_MAXCHUNKS.
 const cMaxChunks = C.SKAMPI_MAXCHUNKS

@@ -6,8 +6,8 @@ import "time"
 
 // This file is what the control plane of package mpi is without the mpi
 // build tag: every call fails with ErrNoMPI, so nothing is ever measured
-// by a build without MPI. The suites' loops (beff.go, beffio.go) fail the
-// same way, since no cgo file sets their C functions.
+// by a build without MPI. The timed loops (beff.go, beffio.go, skampi.go)
+// fail the same way, since no cgo file sets their C functions.
 
 var (
 	World, CommNull Comm = 0, -1
@@ -51,6 +51,10 @@ func NewBuffer(n int64) (*Buffer, error) { return &Buffer{b: make([]byte, n)}, n
 func (b *Buffer) Len() int64             { return int64(len(b.b)) }
 func (b *Buffer) Bytes() []byte          { return b.b }
 func (b *Buffer) Free()                  {}
+
+// LoopOps and LoopOpBlocks: the SKaMPI loop's table (empty without MPI).
+func LoopOps() []string     { return nil }
+func LoopOpBlocks() []bool { return nil }
 
 func FileNull() File { return -1 }
 func InfoNull() Info { return -1 }

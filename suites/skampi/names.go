@@ -43,8 +43,7 @@ const (
 )
 
 // One-sided settings of a suite: the synchronisation of its operations'
-// epochs (RMASyncs, in the order of the C side's SKAMPI_FENCE…), the
-// window's making and the assertions passed.
+// epochs (RMASyncs), the window's making and the assertions passed.
 const (
 	RMAFence       = "fence"                // MPI_Win_fence after each call
 	RMAPSCW        = "pscw"                 // MPI_Win_start/complete, MPI_Win_post/wait
@@ -57,7 +56,7 @@ const (
 	AssertNoCheck  = "nocheck"              // MPI_MODE_NOCHECK to locks, MPI_MODE_NOSTORE to fences
 )
 
-// RMASyncs are the synchronisations in the C side's order.
+// RMASyncs are the synchronisations, in the order the docs list them.
 var RMASyncs = []string{RMAFence, RMAPSCW, RMALock, RMAFlush, RMAFlushLocal}
 
 // OSUSync is OSU's name (-s) of each synchronisation.

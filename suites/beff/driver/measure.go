@@ -106,7 +106,7 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 // places them (mpi.Measurement.RefBase).
 func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, mpi.Fault) {
 	mm := &mpi.Measurement{
-		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: m,
+		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: exchanges[m],
 		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
 		Quiet: partial(p, r.s.Size),
 	}

@@ -46,10 +46,10 @@ type measured struct {
 func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
-	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Type: pat.Type, Len: pat.Mem, L: pat.L,
-		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Access: acc}}
+	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
+		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Stamp: int(acc)}}
 	if acc == beffio.Read {
-		c.c.Access = beffio.LastWriter(r.st.Rewrite, pat.Type)
+		c.c.Stamp = int(beffio.LastWriter(r.st.Rewrite, pat.Type)) // what the write stamped
 	}
 	ref := r.st.Rules == beffio.RulesReference
 	if !ref {

@@ -3,7 +3,6 @@ package driver
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
@@ -53,7 +52,7 @@ type pointLoop struct {
 // until rank 0's stopping rule says enough.
 func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Result {
 	pl := &pointLoop{r: r, su: su, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
-	pl.batch = mpi.Batch{Op: pt.Op, Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
+	pl.batch = mpi.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield}
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern)
 	pl.batch.Span = su.Span
@@ -65,7 +64,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	r.s.Must("the datatypes of "+pt.Name(), err)
 	defer ty.Free()
 	pl.batch.Types, pl.batch.Method = ty, methods[pt.Method]
-	pl.batch.RMASync = slices.Index(skampi.RMASyncs, su.RMASync)
+	pl.batch.RMASync = rmaSyncs[su.RMASync]
 	pl.batch.RMAAllocate, pl.batch.RMANoCheck = su.Window == skampi.WindowAllocate, su.Assert == skampi.AssertNoCheck
 	pl.warmUp()
 	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})

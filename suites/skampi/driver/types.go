@@ -7,12 +7,6 @@ import (
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
-// methods maps a typed point's method to the C loop's.
-var methods = map[string]mpi.Method{
-	"": mpi.MethodContig, skampi.MethodContig: mpi.MethodContig, skampi.MethodDatatype: mpi.MethodDatatype,
-	skampi.MethodPack: mpi.MethodPack, skampi.MethodManual: mpi.MethodManual,
-}
-
 // buildTypes builds and commits the point's datatypes on this rank (nil
 // for an untyped point) and checks that MPI sees them as the layouts
 // say: size, bounds and true bounds.
