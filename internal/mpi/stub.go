@@ -53,7 +53,7 @@ func (b *Buffer) Bytes() []byte          { return b.b }
 func (b *Buffer) Free()                  {}
 
 // LoopOps and LoopOpBlocks: the SKaMPI loop's table (empty without MPI).
-func LoopOps() []string     { return nil }
+func LoopOps() []string    { return nil }
 func LoopOpBlocks() []bool { return nil }
 
 func FileNull() File { return -1 }
