@@ -115,16 +115,78 @@ func TestTextTable(t *testing.T) {
 
 func TestRowDirection(t *testing.T) {
 	cell := func(v float64) *Cell { return &Cell{Summary: benchmath.Summary{Center: v}} }
-	bw := &Row{Metric: Metric{Unit: "MB/s", Better: betterOf(toy, "MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
-	lat := &Row{Metric: Metric{Unit: "us", Better: betterOf(toy, "us")}, Cells: []*Cell{cell(2), cell(2.5)}}
+	declared := []*Side{{Better: map[string]string{"us": "lower"}}}
+	bw := &Row{Metric: Metric{Unit: "MB/s", Better: directionOf(nil, toy, "MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
+	lat := &Row{Metric: Metric{Unit: "us", Better: directionOf(declared, toy, "us")}, Cells: []*Cell{cell(2), cell(2.5)}}
+	assert.Equal(t, HigherIsBetter, bw.Better, "as the suite declares its folded figures")
+	assert.Equal(t, LowerIsBetter, lat.Better, "as the files declare it")
 	assert.InDelta(t, -20, bw.Change(1), 1e-9)
 	assert.InDelta(t, 20, bw.Worse(1), 1e-9)
 	assert.InDelta(t, 25, lat.Change(1), 1e-9)
 	assert.InDelta(t, 25, lat.Worse(1), 1e-9)
-	assert.Equal(t, LowerIsBetter, betterOf(toy, "min"))
-	assert.Equal(t, HigherIsBetter, betterOf(toy, "B/F"))
+	assert.Equal(t, NoDirection, directionOf(nil, toy, "us"), "nobody declares it: no table guesses")
+	assert.Equal(t, LowerIsBetter, directionOf([]*Side{{Better: map[string]string{"MB/s": "lower"}}}, toy, "MB/s"), "the files win")
 	missing := &Row{Metric: bw.Metric, Cells: []*Cell{nil, cell(1)}}
 	assert.True(t, math.IsNaN(missing.Worse(1)))
+	undirected := &Row{Metric: Metric{Unit: "us", Better: NoDirection}, Cells: []*Cell{cell(2), cell(2.5)}}
+	assert.True(t, math.IsNaN(undirected.Worse(1)))
+}
+
+// nsRuns is toyRuns in the made-up unit ns/call, scaled by f, with its
+// Unit line when better is not "".
+func nsRuns(seed int, f float64, better string) string {
+	text := strings.ReplaceAll(toyRuns(seed, func(int) float64 { return f }), " MB/s\n", " "+resultstest.NsPerCall+"\n")
+	if better != "" {
+		text = "Unit " + resultstest.NsPerCall + " better=" + better + "\n" + text
+	}
+	return text
+}
+
+// TestGateDirectionFromFile: a unit no suite knows gates in the direction
+// the files' Unit lines declare: declared lower-is-better, a rise of its
+// values is worse and a fall better. Without a declaration the gate
+// refuses to judge it, and sides that declare it differently are refused.
+func TestGateDirectionFromFile(t *testing.T) {
+	dir := t.TempDir()
+	base := load(t, "base", writeToy(t, dir, "base.txt", nsRuns(1, 1, "lower")))
+	experiments := func(g *GateResult) (worse, better int) {
+		for _, r := range g.Tables[1].Rows {
+			require.Equal(t, LowerIsBetter, r.Better, r.Name)
+			if w := r.Worse(1); w > 0 {
+				worse++
+			} else if w < 0 {
+				better++
+			}
+		}
+		return worse, better
+	}
+	g, err := Gate(base, load(t, "slower", writeToy(t, dir, "slower.txt", nsRuns(2, 1.5, "lower"))), 5, true)
+	require.NoError(t, err)
+	worse, better := experiments(g)
+	assert.Equal(t, 3, worse, "50 % more ns/call is worse")
+	assert.Zero(t, better)
+	assert.Len(t, g.Offenders, 3, "the experiments (the toy's folded figure is a mean in MB/s, which rose)")
+	g, err = Gate(base, load(t, "faster", writeToy(t, dir, "faster.txt", nsRuns(3, 0.5, "lower"))), 5, true)
+	require.NoError(t, err)
+	worse, better = experiments(g)
+	assert.Equal(t, 3, better, "half the ns/call is better")
+	assert.Zero(t, worse)
+	for _, o := range g.Offenders {
+		assert.False(t, o.Group.Experiments, "no experiment offends: %s", o.Name)
+	}
+
+	bare := load(t, "bare", writeToy(t, dir, "bare.txt", nsRuns(4, 1, "")))
+	_, err = Gate(bare, load(t, "bare2", writeToy(t, dir, "bare2.txt", nsRuns(5, 1.5, ""))), 5, true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "3 rows have a unit whose direction no file declares")
+	assert.Contains(t, err.Error(), "toy experiments: Toy/x=1 (ns/call)")
+
+	_, err = Gate(base, load(t, "higher", writeToy(t, dir, "higher.txt", nsRuns(6, 1, "higher"))), 5, true)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "unit ns/call is better=lower in base")
+	_, err = Load("mixed", []string{filepath.Join(dir, "base.txt"), filepath.Join(dir, "higher.txt")}, []results.Suite{toy})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "mixed: unit ns/call is better=lower in "+filepath.Join(dir, "base.txt")+" but better=higher in "+filepath.Join(dir, "higher.txt"))
 }
 
 func TestLoad(t *testing.T) {

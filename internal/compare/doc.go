@@ -26,7 +26,10 @@
 //     decide and explain whether the new side is worse than the base side
 //     by more than a given percentage anywhere.
 //
-// The direction of each unit is the one the suite declares for its
-// figures (Suite.FoldUnits); otherwise µs, min and s are better when
-// lower, everything else when higher.
+// The direction of each unit is the one the results files declare with
+// their Unit lines ("Unit ns/call better=lower", benchfmt's unit
+// metadata, which every beff run and fold writes); for a figure of a file
+// folded without -append, the one the suite declares for its folded
+// figures (Suite.FoldUnits). Sides whose files declare a unit differently
+// are refused; a gate refuses rows whose unit has no direction.
 package compare

@@ -70,8 +70,11 @@ func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, er
 	if err := checkPartial(base, newer); err != nil {
 		return nil, err
 	}
+	if err := checkUnits([]*Side{base, newer}); err != nil {
+		return nil, err
+	}
 	g := &GateResult{Base: base, New: newer, MaxDrop: maxDrop}
-	var missing []string
+	var missing, undirected []string
 	for _, t := range Compare([]*Side{base, newer}) {
 		if !experiments && t.Group.Experiments {
 			continue
@@ -83,8 +86,15 @@ func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, er
 			if r.Cells[0] != nil && r.Cells[1] == nil {
 				missing = append(missing, t.Group.String()+": "+r.Name)
 			}
+			if r.Better == NoDirection {
+				undirected = append(undirected, fmt.Sprintf("%s: %s (%s)", t.Group, r.Name, r.Unit))
+			}
 			g.judge(r)
 		}
+	}
+	if len(undirected) > 0 {
+		return nil, &RefusalError{fmt.Sprintf("%d rows have a unit whose direction no file declares (a line \"Unit <unit> better=higher\" or \"better=lower\"), so they cannot be judged:\n  %s",
+			len(undirected), strings.Join(listed(undirected, MaxListed), "\n  "))}
 	}
 	if len(missing) > 0 {
 		return nil, &RefusalError{fmt.Sprintf("%s lacks %d of the rows of %s, so it cannot be judged:\n  %s",

@@ -3,6 +3,7 @@ package compare
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,6 +23,10 @@ type Side struct {
 	// Partial names the files of runs cut short (results.KeyPartial),
 	// with the reason: a gate refuses such a side.
 	Partial []string
+	// Better is each unit's direction as the files' Unit lines declare
+	// it (results.File.Better), and where: unit → "higher" or "lower".
+	Better map[string]string
+	betterAt map[string]string // unit → the file that declared it first
 }
 
 // A Set is the runs of one suite on one side.
@@ -61,6 +66,9 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 			return nil, err
 		}
 		s.Files = append(s.Files, path)
+		if err := s.addUnits(f); err != nil {
+			return nil, err
+		}
 		if why := f.Partial(); why != "" {
 			s.Partial = append(s.Partial, path+": "+why)
 		}
@@ -80,6 +88,36 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 		}
 	}
 	return s, nil
+}
+
+// addUnits takes the directions file f declares; a file that declares
+// another direction for a unit than an earlier one is refused.
+func (s *Side) addUnits(f *results.File) error {
+	if s.Better == nil {
+		s.Better, s.betterAt = map[string]string{}, map[string]string{}
+	}
+	for _, u := range slices.Sorted(maps.Keys(f.Better)) {
+		b := f.Better[u]
+		if have, ok := s.Better[u]; ok && have != b {
+			return fmt.Errorf("%s: unit %s is better=%s in %s but better=%s in %s", s.Label, u, have, s.betterAt[u], b, f.Name)
+		}
+		s.Better[u], s.betterAt[u] = b, f.Name
+	}
+	return nil
+}
+
+// checkUnits refuses sides whose files declare different directions for
+// a unit: such files measure different things under one name.
+func checkUnits(sides []*Side) error {
+	for _, s := range sides[1:] {
+		for _, u := range slices.Sorted(maps.Keys(s.Better)) {
+			if have, ok := sides[0].Better[u]; ok && have != s.Better[u] {
+				return &RefusalError{fmt.Sprintf("unit %s is better=%s in %s (%s) but better=%s in %s (%s)",
+					u, have, sides[0].Label, sides[0].betterAt[u], s.Better[u], s.Label, s.betterAt[u])}
+			}
+		}
+	}
+	return nil
 }
 
 // add folds the runs and adds them to the set.

@@ -56,24 +56,35 @@ type Direction int
 const (
 	HigherIsBetter Direction = iota
 	LowerIsBetter
+	NoDirection // neither the files nor the suite declare it
 )
 
-// betterOf is the direction of unit in suite s: as the suite declares
-// it for its figures, else bandwidths improve upwards and times downwards.
-func betterOf(s results.Suite, unit string) Direction {
-	for _, u := range s.FoldUnits() {
-		if u.Name == unit {
-			if u.Better == "lower" {
-				return LowerIsBetter
-			}
-			return HigherIsBetter
+// directionOf is the direction of unit in suite s on the sides: as their
+// files' Unit lines declare it (Load and checkUnits refuse sides whose
+// files disagree), else as the suite declares its folded figures (what
+// fold -append writes as Unit lines), else NoDirection.
+func directionOf(sides []*Side, s results.Suite, unit string) Direction {
+	for _, side := range sides {
+		if b, ok := side.Better[unit]; ok {
+			return parseBetter(b)
 		}
 	}
-	switch unit {
-	case "us", "min", "s":
+	for _, u := range s.FoldUnits() {
+		if u.Name == unit {
+			return parseBetter(u.Better)
+		}
+	}
+	return NoDirection
+}
+
+func parseBetter(b string) Direction {
+	switch b {
+	case "higher":
+		return HigherIsBetter
+	case "lower":
 		return LowerIsBetter
 	}
-	return HigherIsBetter
+	return NoDirection
 }
 
 // A Metric is one compared quantity: a folded figure or an experiment.
@@ -96,7 +107,7 @@ func (s *series) add(g Group, name, unit string, v float64) {
 		s.values = map[string][]float64{}
 	}
 	if _, ok := s.values[name]; !ok {
-		s.order = append(s.order, Metric{g, name, unit, betterOf(g.Suite, unit)})
+		s.order = append(s.order, Metric{g, name, unit, NoDirection})
 	}
 	s.values[name] = append(s.values[name], v)
 }
@@ -175,13 +186,17 @@ func (r *Row) Change(i int) float64 {
 
 // Worse is the percentage by which side i is worse than the first side,
 // in the metric's direction: the drop of a bandwidth, the rise of a time;
-// negative when it is better, NaN when it cannot be computed.
+// negative when it is better, NaN when it cannot be computed (or the
+// metric has no direction).
 func (r *Row) Worse(i int) float64 {
 	ch := r.Change(i)
-	if r.Better == HigherIsBetter {
+	switch r.Better {
+	case HigherIsBetter:
 		return -ch
+	case LowerIsBetter:
+		return ch
 	}
-	return ch
+	return math.NaN()
 }
 
 // Compare compares the sides, each after the first with the first, and
@@ -207,6 +222,7 @@ func compareGroup(g Group, sides []*Side) *Table {
 		per[i] = s.samples(g)
 		for _, m := range per[i].order {
 			if index[m.Name] == nil {
+				m.Better = directionOf(sides, g.Suite, m.Unit)
 				r := &Row{Metric: m, Cells: make([]*Cell, len(sides))}
 				index[m.Name] = r
 				t.Rows = append(t.Rows, r)

@@ -187,10 +187,13 @@ func (t *Table) write(w io.Writer) error {
 // unitLabel shows unit with the arrow of its direction.
 func unitLabel(unit string, d Direction) string {
 	unit = results.UnitText(unit)
-	if d == HigherIsBetter {
+	switch d {
+	case HigherIsBetter:
 		return unit + " ↑"
+	case LowerIsBetter:
+		return unit + " ↓"
 	}
-	return unit + " ↓"
+	return unit + " ?"
 }
 
 // formatChange formats a change in percent as benchstat does.

@@ -87,6 +87,9 @@ type File struct {
 	// ConfigKeys are the file configuration keys in effect at the file's
 	// last benchmark line, in order.
 	ConfigKeys []string
+	// Better is each unit's direction as the file's Unit lines declare it
+	// ("Unit MB/s better=higher"): unit as written → "higher" or "lower".
+	Better map[string]string
 	// folded counts the lines of folded figures already in the file (from
 	// an earlier fold -append), per suite's benchmark.
 	folded map[string]int
@@ -183,6 +186,10 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 			if err := rd.result(rec); err != nil {
 				return nil, err
 			}
+		case *benchfmt.UnitMetadata:
+			if err := rd.unit(rec); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := br.Err(); err != nil {
@@ -196,6 +203,24 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		return nil, &Error{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
 	}
 	return rd.f, nil
+}
+
+// unit takes a unit's direction from its Unit line (better=higher or
+// better=lower); other keys (assume=exact) are benchfmt's own. benchfmt
+// refuses a second, different value for a unit.
+func (rd *reader) unit(u *benchfmt.UnitMetadata) error {
+	if u.Key != "better" {
+		return nil
+	}
+	if u.Value != "higher" && u.Value != "lower" {
+		_, line := u.Pos()
+		return &Error{rd.f.Name, line, fmt.Sprintf("Unit %s better=%s: want better=higher or better=lower", u.OrigUnit, u.Value)}
+	}
+	if rd.f.Better == nil {
+		rd.f.Better = map[string]string{}
+	}
+	rd.f.Better[u.OrigUnit] = u.Value
+	return nil
 }
 
 // result takes one result line.

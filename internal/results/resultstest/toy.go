@@ -56,7 +56,9 @@ func (Suite) ParseConfig(c results.Config) (any, error) {
 	return cfg, nil
 }
 
-// ParseLine reads x=<k> and MB/s.
+// ParseLine reads x=<k> and MB/s, or in its place a time per call in
+// ns/call: a unit none of beff's suites has, for the tests of directions
+// that only the files' Unit lines declare.
 func (Suite) ParseLine(l *results.Line) (string, any, error) {
 	if len(l.Parts) != 1 || l.Parts[0].Key != "x" {
 		return "", nil, fmt.Errorf("not a toy name (want x=<k>)")
@@ -67,6 +69,9 @@ func (Suite) ParseLine(l *results.Line) (string, any, error) {
 	}
 	name := "x=" + strconv.Itoa(k)
 	v, ok := l.Metrics["MB/s"]
+	if !ok {
+		v, ok = l.Metrics[NsPerCall]
+	}
 	if !ok {
 		return name, nil, fmt.Errorf("missing metric MB/s")
 	}
@@ -110,11 +115,18 @@ func (Suite) Settings(r *results.Run) []results.Setting {
 	return []results.Setting{{Key: results.KeyProcs, Value: strconv.Itoa(cfg.N)}, {Key: "toy-size", Value: strconv.Itoa(cfg.Size)}}
 }
 
-// Experiments: MB/s of every line.
+// NsPerCall is the toy's other unit of a line.
+const NsPerCall = "ns/call"
+
+// Experiments: the value of every line, in its unit.
 func (Suite) Experiments(r *results.Run) []results.Experiment {
 	var out []results.Experiment
 	for _, l := range r.Lines {
-		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: "MB/s", Value: l.Value.(float64)})
+		unit := "MB/s"
+		if _, ok := l.Metrics[NsPerCall]; ok {
+			unit = NsPerCall
+		}
+		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: unit, Value: l.Value.(float64)})
 	}
 	return out
 }
