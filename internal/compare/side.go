@@ -25,7 +25,7 @@ type Side struct {
 	Partial []string
 	// Better is each unit's direction as the files' Unit lines declare
 	// it (results.File.Better), and where: unit → "higher" or "lower".
-	Better map[string]string
+	Better   map[string]string
 	betterAt map[string]string // unit → the file that declared it first
 }
 
