@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 func TestInt64Encoding(t *testing.T) {
@@ -89,8 +91,8 @@ func TestDescribeJob(t *testing.T) {
 
 func TestSetupSuites(t *testing.T) {
 	type st struct{ X int }
-	a := &Suite{Name: "a", Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
-	b := &Suite{Name: "b", Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
+	a := &Suite{ID: &results.Identity{Key: "a", Name: "A"}, Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
+	b := &Suite{ID: &results.Identity{Key: "b", Name: "B"}, Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
 	job := Job{Hosts: []string{"h", "h"}}
 	assert.NoError(t, setupSuites(&job, []*Suite{a}))
 	var got st

@@ -194,7 +194,7 @@ func topologySummary(nodes []node) string {
 func safeSetup(su *Suite, job *Job) (st any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			st, err = nil, fmt.Errorf("internal error setting up %s: %v (%s)", su.Name, v, crash.Save(os.Args, v))
+			st, err = nil, fmt.Errorf("internal error setting up %s: %v (%s)", su.ID.Name, v, crash.Save(os.Args, v))
 		}
 	}()
 	return su.Setup(job)
@@ -213,7 +213,7 @@ func setupSuites(job *Job, list []*Suite) error {
 		if err != nil {
 			return err
 		}
-		job.SuiteState[su.Name] = raw
+		job.SuiteState[su.ID.Key] = raw
 	}
 	return nil
 }
@@ -257,7 +257,7 @@ func writeConfig(w io.Writer, job *Job) {
 		}
 	}
 	for _, su := range list {
-		for _, u := range su.Units {
+		for _, u := range su.ID.Units {
 			fmt.Fprintln(w, "Unit "+u)
 		}
 	}

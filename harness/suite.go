@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"flag"
 	"regexp"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A Suite is a benchmark family's hook into Main. Its driver registers it
@@ -11,11 +13,10 @@ import (
 // benchmark, so a run of one suite neither checks the flags nor prints the
 // configuration of another.
 type Suite struct {
-	// Name keys the suite's settings (Session.State).
-	Name string
-	// Benchmark is the name of the top-level benchmark function that runs
-	// the suite, e.g. "BenchmarkBeff".
-	Benchmark string
+	// ID names the suite: its Key keys the suite's settings
+	// (Session.State), its Benchmark() is the top-level benchmark
+	// function that runs it, its Units are the unit lines printed for it.
+	ID *results.Identity
 	// Setup runs on rank 0 only, after the job is known; it checks the
 	// suite's flags and returns its decided settings (broadcast to every
 	// rank as JSON, see Session.State) or an error, which stops the job
@@ -30,8 +31,6 @@ type Suite struct {
 	Prepare func(s *Session) any
 	// Config returns the suite's configuration lines ("key: value").
 	Config func(job *Job) []string
-	// Units are the suite's unit declarations ("MB/s better=higher").
-	Units []string
 }
 
 // A Done is what a suite's Setup returns to end the job at once,
@@ -51,7 +50,7 @@ func Register(s *Suite) { suites = append(suites, s) }
 func selected() []*Suite {
 	var out []*Suite
 	for _, s := range suites {
-		if benchSelected(flagValue("test.bench"), flagValue("test.skip"), s.Benchmark) {
+		if benchSelected(flagValue("test.bench"), flagValue("test.skip"), s.ID.Benchmark()) {
 			out = append(out, s)
 		}
 	}
@@ -67,9 +66,9 @@ func prepare(s *Session) {
 		}
 		raw, err := json.Marshal(su.Prepare(s))
 		if err != nil {
-			s.Fail("keeping the settings of "+su.Name, err)
+			s.Fail("keeping the settings of "+su.ID.Name, err)
 		}
-		s.Job.SuiteState[su.Name] = raw
+		s.Job.SuiteState[su.ID.Key] = raw
 	}
 }
 
@@ -78,7 +77,7 @@ func prepare(s *Session) {
 func setUp(job *Job) []*Suite {
 	var out []*Suite
 	for _, s := range suites {
-		if _, ok := job.SuiteState[s.Name]; ok {
+		if _, ok := job.SuiteState[s.ID.Key]; ok {
 			out = append(out, s)
 		}
 	}

@@ -62,7 +62,7 @@ func conformanceMain(stdout, stderr io.Writer, args []string) int {
 		if !ok {
 			continue
 		}
-		dir := filepath.Join(fs.Arg(0), s.JSONKey())
+		dir := filepath.Join(fs.Arg(0), s.ID().JSONKey)
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
@@ -199,7 +199,7 @@ func foldOne(c results.Conformer, path string, list []results.Suite) (results.Fo
 		}
 	}
 	if len(runs) != 1 {
-		return nil, fmt.Errorf("%s: %d runs of %s, want 1", path, len(runs), c.Name())
+		return nil, fmt.Errorf("%s: %d runs of %s, want 1", path, len(runs), c.ID().Name)
 	}
 	return runs[0], nil
 }

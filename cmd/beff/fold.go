@@ -150,7 +150,7 @@ func foldedLines(f *results.File, list []results.Suite) string {
 	var s []string
 	for _, su := range list {
 		if n := f.FoldedLines(su); n > 0 {
-			s = append(s, fmt.Sprintf("%d Benchmark%s", n, su.FoldBench()))
+			s = append(s, fmt.Sprintf("%d Benchmark%s", n, su.ID().FoldBench()))
 		}
 	}
 	if s == nil {

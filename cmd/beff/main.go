@@ -93,6 +93,11 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintf(w, "\nSuites (benchmark, definition):\n")
+	for _, s := range suites() {
+		id := s.ID()
+		fmt.Fprintf(w, "  %-11s %s, %s\n", id.Name, id.Benchmark(), id.Doc)
+	}
 	fmt.Fprintf(w, "\nRun 'beff <command> -h' for the flags of a command.\n")
 }
 

@@ -199,7 +199,7 @@ func TestAppend(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended file does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beff.FoldBench {
+			if string(rec.Name.Base()) == beff.ID.FoldBench() {
 				figs = append(figs, string(rec.Name))
 				assert.Empty(t, rec.Config)
 			}
@@ -343,7 +343,7 @@ func TestIOAppend(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended file does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beffio.FoldBench {
+			if string(rec.Name.Base()) == beffio.ID.FoldBench() {
 				figs = append(figs, string(rec.Name))
 				assert.Empty(t, rec.Config)
 			}

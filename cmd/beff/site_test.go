@@ -299,11 +299,11 @@ func TestColumnsRankable(t *testing.T) {
 			continue
 		}
 		units := map[string]string{}
-		for _, u := range su.FoldUnits() {
+		for _, u := range su.ID().FoldUnits {
 			units[u.Name] = u.Better
 		}
 		for _, c := range pg.Columns() {
-			assert.Contains(t, []string{"higher", "lower"}, units[c.Unit], "%s: column %s: unit %q", su.Name(), c.Label, c.Unit)
+			assert.Contains(t, []string{"higher", "lower"}, units[c.Unit], "%s: column %s: unit %q", su.ID().Name, c.Label, c.Unit)
 		}
 	}
 }

@@ -23,7 +23,7 @@ func suites() []results.Suite {
 func benchmarks(list []results.Suite) string {
 	var names []string
 	for _, s := range list {
-		names = append(names, "Benchmark"+s.Bench())
+		names = append(names, s.ID().Benchmark())
 	}
 	return results.JoinWith(names, "and")
 }

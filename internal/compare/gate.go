@@ -151,7 +151,7 @@ func checkSamples(base, newer *Side) error {
 		if p := MinP(n, m); p >= Alpha {
 			return &RefusalError{fmt.Sprintf(
 				"too few samples: %s has %d %s run%s and %s %d; with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); run each side at least %d times (-test.count=6 or more, or more files)",
-				base.Label, n, b.Suite.Name(), results.Plural(n), newer.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
+				base.Label, n, b.Suite.ID().Name, results.Plural(n), newer.Label, m, n, m, Alpha, n+m, n, p, minRuns())}
 		}
 	}
 	return nil

@@ -81,7 +81,7 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 	for _, set := range s.Sets {
 		if set.partial > 0 {
 			s.Notes = append(s.Notes, fmt.Sprintf("%s: no %s figures from %d partial run%s (%s)",
-				label, set.Suite.Name(), set.partial, results.Plural(set.partial), set.why))
+				label, set.Suite.ID().Name, set.partial, results.Plural(set.partial), set.why))
 		}
 		if err := set.checkSettings(label); err != nil {
 			return nil, err
@@ -150,7 +150,7 @@ func (set *Set) checkSettings(label string) error {
 		if d := diffSettings(set.Settings, st); len(d) > 0 {
 			first := set.Runs[0]
 			return fmt.Errorf("%s: the %s runs are not of one configuration: %s and %s differ in %s",
-				label, set.Suite.Name(), runName(first.File, first.Index), runName(r.File, r.Index), strings.Join(d, "; "))
+				label, set.Suite.ID().Name, runName(first.File, first.Index), runName(r.File, r.Index), strings.Join(d, "; "))
 		}
 	}
 	return nil
@@ -166,7 +166,7 @@ func (s *Side) Counts() string {
 	var c []string
 	for _, set := range s.Sets {
 		if n := len(set.Runs); n > 0 {
-			c = append(c, fmt.Sprintf("%d %s run%s", n, set.Suite.Name(), results.Plural(n)))
+			c = append(c, fmt.Sprintf("%d %s run%s", n, set.Suite.ID().Name, results.Plural(n)))
 		}
 	}
 	return strings.Join(c, ", ")
@@ -180,7 +180,7 @@ func ConfigDiff(a, b *Side) []string {
 	var d []string
 	for i, x := range a.Sets {
 		y := b.Sets[i]
-		name := x.Suite.Name()
+		name := x.Suite.ID().Name
 		switch nx, ny := len(x.Runs), len(y.Runs); {
 		case nx == 0 && ny == 0:
 		case nx == 0 || ny == 0:
@@ -200,7 +200,7 @@ func (s *Side) Describe() []string {
 	var lines []string
 	for _, set := range s.Sets {
 		if set.Settings != nil {
-			lines = append(lines, set.Suite.Name()+": "+describe(set.Settings))
+			lines = append(lines, set.Suite.ID().Name+": "+describe(set.Settings))
 		}
 	}
 	return lines

@@ -33,9 +33,9 @@ type Group struct {
 
 func (g Group) String() string {
 	if g.Experiments {
-		return g.Suite.Name() + " experiments"
+		return g.Suite.ID().Name + " experiments"
 	}
-	return g.Suite.Name() + " figures"
+	return g.Suite.ID().Name + " figures"
 }
 
 // groups lists the groups of sides in the order the tables appear: the
@@ -69,7 +69,7 @@ func directionOf(sides []*Side, s results.Suite, unit string) Direction {
 			return parseBetter(b)
 		}
 	}
-	for _, u := range s.FoldUnits() {
+	for _, u := range s.ID().FoldUnits {
 		if u.Name == unit {
 			return parseBetter(u.Better)
 		}

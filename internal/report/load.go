@@ -167,7 +167,7 @@ func (e *Entry) Reasons(suites []results.Suite) []string {
 			reasons = pg.SiteReasons(p)
 		}
 		for _, r := range reasons {
-			out = append(out, suites[i].Name()+": "+r)
+			out = append(out, suites[i].ID().Name+": "+r)
 		}
 	}
 	return out

@@ -55,7 +55,7 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 	for i, su := range s.Suites {
 		if pg := pages(su); pg != nil {
 			key, anchor := pg.SiteKeys()
-			info := suiteInfo{Name: su.Name(), Key: key, Anchor: anchor}
+			info := suiteInfo{Name: su.ID().Name, Key: key, Anchor: anchor}
 			for _, c := range pg.Columns() {
 				col := columnInfo{Column: c, Rank: key + "." + c.Figure, Better: better(su, c.Unit)}
 				if len(out) == 0 && len(info.Columns) == 0 {
@@ -73,7 +73,7 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 
 // better is the direction of unit among the folded units of su, or "".
 func better(su results.Suite, unit string) string {
-	for _, u := range su.FoldUnits() {
+	for _, u := range su.ID().FoldUnits {
 		if u.Name == unit {
 			return u.Better
 		}
@@ -154,7 +154,7 @@ func (s *Site) indexPage(info pageInfo) indexPage {
 	p.Suites, _ = s.withPages()
 	var kth []string
 	for _, su := range s.Suites {
-		kth = append(kth, "the k-th "+su.Name()+" run")
+		kth = append(kth, "the k-th "+su.ID().Name+" run")
 	}
 	p.RunIs = results.JoinWith(kth, "and")
 	for _, e := range s.Entries {
@@ -318,7 +318,7 @@ func (s *Site) runPage(e *Entry, info pageInfo) (*runPage, error) {
 			continue
 		}
 		_, anchor := pg.SiteKeys()
-		sec := section{Name: su.Name(), Anchor: anchor}
+		sec := section{Name: su.ID().Name, Anchor: anchor}
 		if f != nil {
 			html, err := pg.Section(f)
 			if err != nil {

@@ -117,7 +117,7 @@ func (s *Site) Render(opt Options) (map[string][]byte, error) {
 func (s *Site) brand() string {
 	var names []string
 	for _, su := range s.Suites {
-		names = append(names, su.Name())
+		names = append(names, su.ID().Name)
 	}
 	return results.JoinWith(names, "and")
 }

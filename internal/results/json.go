@@ -200,7 +200,7 @@ func NewJSONFile(name string, folded []Folded) JSONFile {
 func NewJSONRun(p Folded) JSONRun {
 	r, v := p.Source(), p.Verdict()
 	out := JSONRun{
-		Benchmark:   r.Suite.Name(),
+		Benchmark:   r.Suite.ID().Name,
 		Index:       r.Index,
 		Line:        r.Line,
 		Config:      jsonConfig(r.FileConfig),
@@ -209,7 +209,7 @@ func NewJSONRun(p Folded) JSONRun {
 		Notes:       nonNil(v.Notes),
 		Figures:     []JSONFigure{},
 		Experiments: make([]JSONExperiment, 0, len(r.Lines)),
-		Key:         r.Suite.JSONKey(),
+		Key:         r.Suite.ID().JSONKey,
 		Detail:      p.JSONDetail(),
 	}
 	for _, f := range p.Figures() {

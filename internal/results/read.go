@@ -118,7 +118,7 @@ func (f *File) Partial() string {
 }
 
 // FoldedLines is the number of lines of s's folded figures in the file.
-func (f *File) FoldedLines(s Suite) int { return f.folded[s.Bench()] }
+func (f *File) FoldedLines(s Suite) int { return f.folded[s.ID().Bench] }
 
 // ReadFile reads the results file at path; see Read.
 func ReadFile(path string, suites []Suite) (*File, error) {
@@ -198,7 +198,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 	if len(rd.f.Runs) == 0 {
 		var names []string
 		for _, s := range suites {
-			names = append(names, "Benchmark"+s.Bench())
+			names = append(names, s.ID().Benchmark())
 		}
 		return nil, &Error{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
 	}
@@ -235,9 +235,9 @@ func (rd *reader) result(res *benchfmt.Result) error {
 	base := string(res.Name.Base())
 	for _, s := range rd.suites {
 		switch base {
-		case s.FoldBench():
-			rd.f.folded[s.Bench()]++
-		case s.Bench():
+		case s.ID().FoldBench():
+			rd.f.folded[s.ID().Bench]++
+		case s.ID().Bench:
 			return rd.line(s, res, line)
 		}
 	}
@@ -277,7 +277,7 @@ func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 	g.count[name]++
 	if k == len(g.runs) {
 		if k == MaxRuns {
-			return lineErr("more than %d runs of %s under one configuration: not written by beff, or damaged", MaxRuns, s.Name())
+			return lineErr("more than %d runs of %s under one configuration: not written by beff, or damaged", MaxRuns, s.ID().Name)
 		}
 		run := &Run{Suite: s, File: rd.f.Name, Line: line, Parsed: g.cfg, FileConfig: rd.cfg}
 		g.runs = append(g.runs, run)

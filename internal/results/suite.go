@@ -12,16 +12,8 @@ import (
 // how to fold a run, and what of a run is compared. Each suite implements
 // it in its fold package; the list of suites is put together in cmd/beff.
 type Suite interface {
-	// Name names the suite for people ("b_eff"): in messages, table
-	// titles and as the "benchmark" of its runs in JSON.
-	Name() string
-	// Bench is the base name of the suite's benchmark as benchfmt reports
-	// it ("Beff" for BenchmarkBeff); FoldBench that of its folded figures
-	// ("BeffFold").
-	Bench() string
-	FoldBench() string
-	// JSONKey is the key of the suite's details in a JSON run ("beff").
-	JSONKey() string
+	// ID is every name of the suite and the units of its figures.
+	ID() *Identity
 
 	// ParseConfig reads the suite's configuration of a run from the file
 	// configuration in effect at its first line; Run.Parsed keeps it.
@@ -41,8 +33,6 @@ type Suite interface {
 	// Experiments are a run's measurements as compared across runs, one
 	// value each, in file order.
 	Experiments(r *Run) []Experiment
-	// FoldUnits are the units of the folded figures with their direction.
-	FoldUnits() []Unit
 }
 
 // A Merger is a suite whose runs of one configuration also fold into
@@ -91,7 +81,7 @@ func MergeRuns(list []Suite, folded []Folded) ([]Folded, error) {
 }
 
 // Same reports whether a and b are the same suite: the same benchmark.
-func Same(a, b Suite) bool { return a.Bench() == b.Bench() }
+func Same(a, b Suite) bool { return a.ID().Bench == b.ID().Bench }
 
 // A Folded is the folded result of one run: its validity, its figures and
 // its renderings.

@@ -33,7 +33,7 @@ func WriteSummary(w io.Writer, suites []Suite, folded []Folded) error {
 			}
 			for _, fig := range f.Figures() {
 				err := bw.Write(&benchfmt.Result{
-					Name:   benchfmt.Name(s.FoldBench() + "/fig=" + fig.Name),
+					Name:   benchfmt.Name(s.ID().FoldBench() + "/fig=" + fig.Name),
 					Iters:  1,
 					Values: []benchfmt.Value{{Value: fig.Value, Unit: fig.Unit}},
 				})
@@ -54,14 +54,14 @@ func summaryUnits(suites []Suite, folded []Folded) []Unit {
 		if !slices.ContainsFunc(folded, func(f Folded) bool { return Same(f.Source().Suite, s) }) {
 			continue
 		}
-		for _, u := range s.FoldUnits() {
+		for _, u := range s.ID().FoldUnits {
 			if !slices.Contains(units, u) {
 				units = append(units, u)
 			}
 		}
 	}
 	if units == nil && len(suites) > 0 {
-		units = suites[0].FoldUnits()
+		units = suites[0].ID().FoldUnits
 	}
 	return units
 }

@@ -1,19 +1,21 @@
 package beff
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/beff-suite/beff/internal/results"
+)
 
 // The names a b_eff results file uses: the driver writes them, the fold
 // reads them back. They are the contract between the two, so both take
 // them from here.
 
-// Benchmark base names, as benchfmt reports them (without "Benchmark").
-const (
-	// Bench names the measurements: BenchmarkBeff.
-	Bench = "Beff"
-	// FoldBench names the folded figures that fold -append writes:
-	// BenchmarkBeffFold.
-	FoldBench = "BeffFold"
-)
+// Bench is the benchmark's base name, as benchfmt reports it: BenchmarkBeff.
+const Bench = "Beff"
+
+// ID is every name of b_eff.
+var ID = &results.Identity{Key: "beff", Name: "b_eff", Bench: Bench, JSONKey: "beff", Doc: "docs/beff.md", Units: Units,
+	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "us", Better: "lower"}, {Name: "B/F", Better: "higher"}}}
 
 // Configuration keys of a b_eff run.
 const (

@@ -1,19 +1,21 @@
 package beffio
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/beff-suite/beff/internal/results"
+)
 
 // The names a b_eff_io results file uses: the driver writes them, the fold
 // reads them back. They are the contract between the two, so both take
 // them from here.
 
-// Benchmark base names, as benchfmt reports them (without "Benchmark").
-const (
-	// Bench names the measurements: BenchmarkBeffIO.
-	Bench = "BeffIO"
-	// FoldBench names the folded figures that fold -append writes:
-	// BenchmarkBeffIOFold.
-	FoldBench = "BeffIOFold"
-)
+// Bench is the benchmark's base name, as benchfmt reports it: BenchmarkBeffIO.
+const Bench = "BeffIO"
+
+// ID is every name of b_eff_io.
+var ID = &results.Identity{Key: "beffio", Name: "b_eff_io", Bench: Bench, JSONKey: "beff_io", Doc: "docs/beffio.md", Units: Units,
+	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "min", Better: "lower"}}}
 
 // Configuration keys of a b_eff_io run.
 const (

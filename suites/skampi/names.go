@@ -3,16 +3,19 @@ package skampi
 import (
 	"fmt"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // The names a SKaMPI results file uses: the driver writes them, the fold
 // reads them back.
 
-// Benchmark base names, as benchfmt reports them (without "Benchmark").
-const (
-	Bench     = "Skampi"     // BenchmarkSkampi
-	FoldBench = "SkampiFold" // its folded figures (fold -append)
-)
+// Bench is the benchmark's base name, as benchfmt reports it: BenchmarkSkampi.
+const Bench = "Skampi"
+
+// ID is every name of SKaMPI.
+var ID = &results.Identity{Key: "skampi", Name: "SKaMPI", Bench: Bench, JSONKey: "skampi", Doc: "docs/skampi.md", Units: Units,
+	FoldUnits: []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}}
 
 // Configuration keys of a SKaMPI run. Every suite has its own line,
 // KeySuite+<name> (Suite.ConfigLine).

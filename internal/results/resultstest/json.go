@@ -69,7 +69,7 @@ func CheckCommon(t *testing.T, d DecodedRun, p results.Folded) {
 			t.Errorf("%s: got %v, want %v", what, got, want)
 		}
 	}
-	check(d.Benchmark == r.Suite.Name(), "benchmark", d.Benchmark, r.Suite.Name())
+	check(d.Benchmark == r.Suite.ID().Name, "benchmark", d.Benchmark, r.Suite.ID().Name)
 	check(d.Index == r.Index, "index", d.Index, r.Index)
 	check(d.Line == r.Line, "line", d.Line, r.Line)
 	check(d.Valid == v.Valid(), "valid", d.Valid, v.Valid())

@@ -22,13 +22,11 @@ type Suite struct{}
 
 var _ results.Suite = Suite{}
 
-func (Suite) Name() string      { return "toy" }
-func (Suite) Bench() string     { return "Toy" }
-func (Suite) FoldBench() string { return "ToyFold" }
-func (Suite) JSONKey() string   { return "toy" }
+// ID names the toy; its figure is in MB/s.
+var ID = &results.Identity{Key: "toy", Name: "toy", Bench: "Toy", JSONKey: "toy", Doc: "internal/results/resultstest/toy.go",
+	Units: []string{"MB/s better=higher"}, FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}}}
 
-// FoldUnits: the toy figure is MB/s.
-func (Suite) FoldUnits() []results.Unit { return []results.Unit{{Name: "MB/s", Better: "higher"}} }
+func (Suite) ID() *results.Identity { return ID }
 
 // Config is the toy configuration.
 type Config struct {

@@ -33,12 +33,11 @@ var (
 	flagResume    = flag.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)")
 )
 
-// name keys the settings of b_eff in the job.
-const name = "beff"
+// name keys the suite's settings in the job.
+var name = beff.ID.Key
 
 func init() {
-	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + beff.Bench,
-		Setup: setup, Config: config, Units: beff.Units})
+	harness.Register(&harness.Suite{ID: beff.ID, Setup: setup, Config: config})
 }
 
 // Settings are the b_eff settings rank 0 decides and broadcasts.

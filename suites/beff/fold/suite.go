@@ -43,15 +43,8 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
-func (*Suite) Name() string      { return "b_eff" }
-func (*Suite) Bench() string     { return beff.Bench }
-func (*Suite) FoldBench() string { return beff.FoldBench }
-func (*Suite) JSONKey() string   { return "beff" }
-
-// FoldUnits are the units of the b_eff figures.
-func (*Suite) FoldUnits() []results.Unit {
-	return []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "us", Better: "lower"}, {Name: "B/F", Better: "higher"}}
-}
+// ID is every name of b_eff.
+func (*Suite) ID() *results.Identity { return beff.ID }
 
 // ParseConfig reads the b_eff configuration (a *Config).
 func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }

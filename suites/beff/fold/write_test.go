@@ -59,7 +59,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended output does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beff.FoldBench {
+			if string(rec.Name.Base()) == beff.ID.FoldBench() {
 				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
 				assert.Equal(t, 1, rec.Iters)
 				require.Len(t, rec.Values, 1)

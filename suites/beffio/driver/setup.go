@@ -46,12 +46,11 @@ var (
 // ExitIO is the exit code of a run stopped by an I/O error.
 const ExitIO = harness.ExitSuite
 
-// name keys the settings of b_eff_io in the job.
-const name = "beffio"
+// name keys the suite's settings in the job.
+var name = beffio.ID.Key
 
 func init() {
-	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + beffio.Bench,
-		Setup: setup, Config: config, Units: beffio.Units})
+	harness.Register(&harness.Suite{ID: beffio.ID, Setup: setup, Config: config})
 }
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.

@@ -646,7 +646,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 		case *benchfmt.SyntaxError:
 			t.Fatalf("appended output does not parse: %v", rec)
 		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beffio.FoldBench {
+			if string(rec.Name.Base()) == beffio.ID.FoldBench() {
 				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
 				_, parts := rec.Name.Parts()
 				for _, part := range parts {

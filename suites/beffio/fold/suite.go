@@ -40,15 +40,8 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
-func (*Suite) Name() string      { return "b_eff_io" }
-func (*Suite) Bench() string     { return beffio.Bench }
-func (*Suite) FoldBench() string { return beffio.FoldBench }
-func (*Suite) JSONKey() string   { return "beff_io" }
-
-// FoldUnits are the units of the b_eff_io figures.
-func (*Suite) FoldUnits() []results.Unit {
-	return []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "min", Better: "lower"}}
-}
+// ID is every name of b_eff_io.
+func (*Suite) ID() *results.Identity { return beffio.ID }
 
 // ParseConfig reads the b_eff_io configuration (a *Config).
 func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }

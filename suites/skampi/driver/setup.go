@@ -62,15 +62,14 @@ var fieldFlags = []struct{ flag, field, def, usage string }{
 	{"skampi.cache", "cache", skampi.CacheAuto, "cold (every call uses the next part of 32 MiB buffers), warm (the same buffer every call) or auto (warm for ping-pong, cold for the rest)"},
 }
 
-// name keys the settings of the suite in the job.
-const name = "skampi"
+// name keys the suite's settings in the job.
+var name = skampi.ID.Key
 
 func init() {
 	for _, f := range fieldFlags {
 		flag.String(f.flag, f.def, "skampi: "+f.usage)
 	}
-	harness.Register(&harness.Suite{Name: name, Benchmark: "Benchmark" + skampi.Bench,
-		Setup: setup, Prepare: prepareRun, Config: config, Units: skampi.Units})
+	harness.Register(&harness.Suite{ID: skampi.ID, Setup: setup, Prepare: prepareRun, Config: config})
 }
 
 // Settings are what rank 0 decides (Setup) and the run measures before

@@ -21,15 +21,8 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
-func (*Suite) Name() string      { return "SKaMPI" }
-func (*Suite) Bench() string     { return skampi.Bench }
-func (*Suite) FoldBench() string { return skampi.FoldBench }
-func (*Suite) JSONKey() string   { return "skampi" }
-
-// FoldUnits are the units of the folded figures.
-func (*Suite) FoldUnits() []results.Unit {
-	return []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}
-}
+// ID is every name of SKaMPI.
+func (*Suite) ID() *results.Identity { return skampi.ID }
 
 // ParseConfig reads the configuration of a run (a *Config).
 func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
