@@ -7,7 +7,7 @@
 //     rank), prints the run's benchfmt configuration lines once, silences
 //     stdout on every rank but 0, forces a fixed iteration count
 //     (-test.benchtime=1x) and GOMAXPROCS=1 (benchmark names without a -N
-//     suffix), runs the tests and agrees on one exit code (suite.go,
+//     suffix), runs the tests and agrees on one exit code (driver.go,
 //     job.go).
 //   - A benchmark finds its Session with Current. Every control decision
 //     (loop lengths, stop conditions, random patterns, the best method) is

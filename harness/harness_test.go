@@ -91,15 +91,15 @@ func TestDescribeJob(t *testing.T) {
 
 func TestSetupSuites(t *testing.T) {
 	type st struct{ X int }
-	a := &Suite{ID: &results.Identity{Key: "a", Name: "A"}, Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
-	b := &Suite{ID: &results.Identity{Key: "b", Name: "B"}, Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
+	a := &Driver{ID: &results.Identity{Key: "a", Name: "A"}, Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
+	b := &Driver{ID: &results.Identity{Key: "b", Name: "B"}, Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
 	job := Job{Hosts: []string{"h", "h"}}
-	assert.NoError(t, setupSuites(&job, []*Suite{a}))
+	assert.NoError(t, setupSuites(&job, []*Driver{a}))
 	var got st
 	assert.NoError(t, job.State("a", &got))
 	assert.Equal(t, 2, got.X)
 	assert.Error(t, job.State("b", &got), "not set up")
-	assert.ErrorIs(t, setupSuites(&job, []*Suite{a, b}), assert.AnError)
+	assert.ErrorIs(t, setupSuites(&job, []*Driver{a, b}), assert.AnError)
 }
 
 func TestPeakOf(t *testing.T) {

@@ -191,7 +191,7 @@ func topologySummary(nodes []node) string {
 // safeSetup runs su's Setup; a panic there (a bug of beff, whatever the
 // flags and files it reads) becomes an error of one line that says where
 // its details went, and the job stops as for bad input.
-func safeSetup(su *Suite, job *Job) (st any, err error) {
+func safeSetup(su *Driver, job *Job) (st any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			st, err = nil, fmt.Errorf("internal error setting up %s: %v (%s)", su.ID.Name, v, crash.Save(os.Args, v))
@@ -202,7 +202,7 @@ func safeSetup(su *Suite, job *Job) (st any, err error) {
 
 // setupSuites runs the Setup of every suite in list and keeps the decided
 // settings in job.
-func setupSuites(job *Job, list []*Suite) error {
+func setupSuites(job *Job, list []*Driver) error {
 	job.SuiteState = map[string]json.RawMessage{}
 	for _, su := range list {
 		st, err := safeSetup(su, job)

@@ -37,7 +37,7 @@ var (
 var name = beff.ID.Key
 
 func init() {
-	harness.Register(&harness.Suite{ID: beff.ID, Setup: setup, Config: config})
+	harness.Register(&harness.Driver{ID: beff.ID, Setup: setup, Config: config})
 }
 
 // Settings are the b_eff settings rank 0 decides and broadcasts.

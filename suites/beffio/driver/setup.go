@@ -50,7 +50,7 @@ const ExitIO = harness.ExitSuite
 var name = beffio.ID.Key
 
 func init() {
-	harness.Register(&harness.Suite{ID: beffio.ID, Setup: setup, Config: config})
+	harness.Register(&harness.Driver{ID: beffio.ID, Setup: setup, Config: config})
 }
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.

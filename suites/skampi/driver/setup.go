@@ -69,7 +69,7 @@ func init() {
 	for _, f := range fieldFlags {
 		flag.String(f.flag, f.def, "skampi: "+f.usage)
 	}
-	harness.Register(&harness.Suite{ID: skampi.ID, Setup: setup, Prepare: prepareRun, Config: config})
+	harness.Register(&harness.Driver{ID: skampi.ID, Setup: setup, Prepare: prepareRun, Config: config})
 }
 
 // Settings are what rank 0 decides (Setup) and the run measures before

@@ -8,11 +8,11 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 )
 
-// A Suite is a benchmark family's hook into Main. Its driver registers it
-// from an init function; Main sets it up only when -test.bench selects its
-// benchmark, so a run of one suite neither checks the flags nor prints the
-// configuration of another.
-type Suite struct {
+// A Driver is a suite's MPI side, its hook into Main: the suite's driver
+// package registers it from an init function; Main sets it up only when
+// -test.bench selects its benchmark, so a run of one suite neither checks
+// the flags nor prints the configuration of another.
+type Driver struct {
 	// ID names the suite: its Key keys the suite's settings
 	// (Session.State), its Benchmark() is the top-level benchmark
 	// function that runs it, its Units are the unit lines printed for it.
@@ -40,15 +40,15 @@ type Done struct{ Text string }
 
 func (d *Done) Error() string { return "done without measuring" }
 
-var suites []*Suite
+var suites []*Driver
 
-// Register adds a suite; call it from an init function.
-func Register(s *Suite) { suites = append(suites, s) }
+// Register adds a suite's driver; call it from an init function.
+func Register(s *Driver) { suites = append(suites, s) }
 
 // selected returns the registered suites whose benchmark -test.bench
 // selects and -test.skip does not skip, in registration order.
-func selected() []*Suite {
-	var out []*Suite
+func selected() []*Driver {
+	var out []*Driver
 	for _, s := range suites {
 		if benchSelected(flagValue("test.bench"), flagValue("test.skip"), s.ID.Benchmark()) {
 			out = append(out, s)
@@ -74,8 +74,8 @@ func prepare(s *Session) {
 
 // setUp returns the suites whose settings job holds, in registration
 // order.
-func setUp(job *Job) []*Suite {
-	var out []*Suite
+func setUp(job *Job) []*Driver {
+	var out []*Driver
 	for _, s := range suites {
 		if _, ok := job.SuiteState[s.ID.Key]; ok {
 			out = append(out, s)
