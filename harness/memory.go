@@ -28,3 +28,26 @@ func (j *Job) CheckMemory(suite string, need int64, lower string) error {
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+// MemPerProc decides the memory per process, MiB, that a suite sizes its
+// buffers from: given (its flag -flagName; 0 when not given), else
+// shortMiB in a -test.short run, else the smallest node's memory divided
+// by the processes on it (Slurm's limit where the job has one). A value
+// above the smallest node's share is refused, and so is deciding it when
+// the job's memory is unknown.
+func (j *Job) MemPerProc(flagName string, given, shortMiB int64) (int64, error) {
+	m := given
+	switch {
+	case m == 0 && j.Short:
+		m = shortMiB
+	case m == 0 && j.MemMiB <= 0:
+		return 0, fmt.Errorf("cannot tell the node's memory (no /proc/meminfo): give -%s in MiB", flagName)
+	case m == 0:
+		m = j.MemMiB
+	}
+	if j.MemMiB > 0 && m > j.MemMiB {
+		return 0, fmt.Errorf("-%s=%d MiB: more than the %d MiB of memory per process of the smallest node (its memory divided by the %d processes on it)",
+			flagName, m, j.MemMiB, j.ProcsNode)
+	}
+	return m, nil
+}

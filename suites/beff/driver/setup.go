@@ -143,18 +143,9 @@ var flagRanges = []harness.Range{
 // decideLmax decides the memory per process and Lmax from -beff.mem or
 // -beff.lmax and the job's memory.
 func (st *Settings) decideLmax(job *harness.Job) error {
-	st.MemMiB = *flagMem
-	switch { // -beff.mem is in its range (flagRanges)
-	case st.MemMiB == 0 && job.Short:
-		st.MemMiB = 8
-	case st.MemMiB == 0:
-		if job.MemMiB <= 0 {
-			return fmt.Errorf("cannot tell the node's memory (no /proc/meminfo): give -beff.mem in MiB")
-		}
-		st.MemMiB = job.MemMiB
-	}
-	if job.MemMiB > 0 && st.MemMiB > job.MemMiB {
-		return fmt.Errorf("-beff.mem=%d MiB: more than the %d MiB of memory per process of the smallest node (its memory divided by the %d processes on it)", st.MemMiB, job.MemMiB, job.ProcsNode)
+	var err error
+	if st.MemMiB, err = job.MemPerProc("beff.mem", *flagMem, 8); err != nil { // -beff.mem is in its range (flagRanges)
+		return err
 	}
 	st.Lmax = beff.LmaxFromMem(st.MemMiB)
 	if err := beff.CheckLmax(st.Lmax); err != nil {

@@ -179,14 +179,9 @@ func (st *Settings) decidePartitions(job *harness.Job) error {
 
 // decideMemory decides M, MPART, the total memory and the cache size.
 func (st *Settings) decideMemory(job *harness.Job) error {
-	switch { // -beffio.mem is in its range (flagRanges)
-	case st.MemMiB == 0 && job.Short:
-		st.MemMiB = 8
-	case st.MemMiB == 0:
-		st.MemMiB = job.MemMiB
-	}
-	if job.MemMiB > 0 && st.MemMiB > job.MemMiB {
-		return fmt.Errorf("-beffio.mem=%d MiB: more than the %d MiB of memory per process of the smallest node", st.MemMiB, job.MemMiB)
+	var err error
+	if st.MemMiB, err = job.MemPerProc("beffio.mem", st.MemMiB, 8); err != nil { // -beffio.mem is in its range (flagRanges)
+		return err
 	}
 	st.MPART = beffio.MPART(st.MemMiB)
 	// MPI-IO's own memory on its aggregators depends on how many the
