@@ -92,27 +92,6 @@ func TestAbbrev(t *testing.T) {
 	assert.Equal(t, "1,2,4", b)
 }
 
-func TestTextTable(t *testing.T) {
-	tt := newTextTable([]string{"", "  ", " ± ", "  "})
-	tt.row()
-	tt.cell("name", alignLeft, "")
-	tt.span(2, "a wide header", alignCenter, " │ ")
-	tt.cell("", alignLeft, " │")
-	tt.row()
-	tt.cell("x", alignLeft, "")
-	tt.cell("1.5", alignRight, "")
-	tt.cell("2%", alignRight, "")
-	tt.row()
-	tt.cell("longer", alignLeft, "")
-	tt.col(2).cell("10%", alignRight, "")
-	var b bytes.Buffer
-	require.NoError(t, tt.write(&b))
-	assert.Equal(t, ""+
-		"name   │ a wide header │\n"+
-		"x           1.5 ±  2%\n"+
-		"longer          ± 10%\n", b.String())
-}
-
 func TestRowDirection(t *testing.T) {
 	cell := func(v float64) *Cell { return &Cell{Summary: benchmath.Summary{Center: v}} }
 	declared := []*Side{{Better: map[string]string{"us": "lower"}}}

@@ -221,26 +221,26 @@ func WriteGate(w io.Writer, g *GateResult) error {
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "FAIL: %d of %d got significantly worse (p < %v) by more than %s\n", len(g.Offenders), total, Alpha, maxDrop)
-	tt := newTextTable([]string{"", "  ", "  ", "  ", "  ", "  "})
-	tt.row()
+	tt := results.NewLayout([]string{"", "  ", "  ", "  ", "  ", "  "})
+	tt.Row()
 	for i, h := range []string{"", "unit", g.Base.Label, g.New.Label, "change", "p"} {
-		a := alignRight
+		a := results.AlignRight
 		if i < 2 || i == 5 {
-			a = alignLeft
+			a = results.AlignLeft
 		}
-		tt.cell(h, a, "")
+		tt.Cell(h, a, "")
 	}
 	for _, r := range g.Offenders {
-		tt.row()
+		tt.Row()
 		dec := decimals(r)
-		tt.cell(r.Name, alignLeft, "")
-		tt.cell(unitLabel(r.Unit, r.Better), alignLeft, "")
-		tt.cell(strconv.FormatFloat(r.Cells[0].Summary.Center, 'f', dec, 64), alignRight, "")
-		tt.cell(strconv.FormatFloat(r.Cells[1].Summary.Center, 'f', dec, 64), alignRight, "")
-		tt.cell(formatChange(r.Change(1)), alignRight, "")
-		tt.cell(r.Cells[1].Cmp.String(), alignLeft, "")
+		tt.Cell(r.Name, results.AlignLeft, "")
+		tt.Cell(unitLabel(r.Unit, r.Better), results.AlignLeft, "")
+		tt.Cell(strconv.FormatFloat(r.Cells[0].Summary.Center, 'f', dec, 64), results.AlignRight, "")
+		tt.Cell(strconv.FormatFloat(r.Cells[1].Summary.Center, 'f', dec, 64), results.AlignRight, "")
+		tt.Cell(formatChange(r.Change(1)), results.AlignRight, "")
+		tt.Cell(r.Cells[1].Cmp.String(), results.AlignLeft, "")
 	}
-	if err := tt.write(bw); err != nil {
+	if err := tt.Write(bw); err != nil {
 		return err
 	}
 	fmt.Fprintf(bw, "(%s)\n", summary)

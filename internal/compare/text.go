@@ -128,38 +128,38 @@ func (t *Table) write(w io.Writer) error {
 	}
 	start[len(t.Sides)] = len(margins)
 	margins = append(margins, "  ")
-	tt := newTextTable(margins)
+	tt := results.NewLayout(margins)
 
 	base := t.Sides[0].Label
-	tt.row()
-	tt.cell(t.Group.String(), alignLeft, "")
+	tt.Row()
+	tt.Cell(t.Group.String(), results.AlignLeft, "")
 	for i, s := range t.Sides {
-		tt.col(start[i]).span(start[i+1]-start[i], s.Label, alignCenter, " │ ")
+		tt.Col(start[i]).Span(start[i+1]-start[i], s.Label, results.AlignCenter, " │ ")
 	}
-	tt.col(start[len(t.Sides)]).cell("", alignLeft, " │")
-	tt.row()
-	tt.col(1).cell("unit", alignLeft, "")
+	tt.Col(start[len(t.Sides)]).Cell("", results.AlignLeft, " │")
+	tt.Row()
+	tt.Col(1).Cell("unit", results.AlignLeft, "")
 	for i := range t.Sides {
-		tt.col(start[i]).span(2, "median ± CI", alignCenter, " │ ")
+		tt.Col(start[i]).Span(2, "median ± CI", results.AlignCenter, " │ ")
 		if i > 0 {
-			tt.span(3, "vs "+base, alignLeft, "")
+			tt.Span(3, "vs "+base, results.AlignLeft, "")
 		}
 	}
-	tt.col(start[len(t.Sides)]).cell("", alignLeft, " │")
+	tt.Col(start[len(t.Sides)]).Cell("", results.AlignLeft, " │")
 
 	var notes footnotes
 	for _, r := range t.Rows {
-		tt.row()
-		tt.cell(r.Name, alignLeft, "")
-		tt.cell(unitLabel(r.Unit, r.Better), alignLeft, "")
+		tt.Row()
+		tt.Cell(r.Name, results.AlignLeft, "")
+		tt.Cell(unitLabel(r.Unit, r.Better), results.AlignLeft, "")
 		dec := decimals(r)
 		for i, c := range r.Cells {
 			if c == nil {
 				continue
 			}
-			tt.col(start[i])
-			tt.cell(strconv.FormatFloat(c.Summary.Center, 'f', dec, 64), alignRight, "")
-			tt.cell(c.Summary.PctRangeString()+notes.mark(c.Sample.Warnings, c.Summary.Warnings), alignRight, " ± ")
+			tt.Col(start[i])
+			tt.Cell(strconv.FormatFloat(c.Summary.Center, 'f', dec, 64), results.AlignRight, "")
+			tt.Cell(c.Summary.PctRangeString()+notes.mark(c.Sample.Warnings, c.Summary.Warnings), results.AlignRight, " ± ")
 			if c.Cmp == nil {
 				continue
 			}
@@ -173,12 +173,12 @@ func (t *Table) write(w io.Writer) error {
 					verdict = "better"
 				}
 			}
-			tt.cell(delta, alignRight, "")
-			tt.cell("("+c.Cmp.String()+")"+notes.mark(c.Cmp.Warnings), alignLeft, "")
-			tt.cell(verdict, alignLeft, "")
+			tt.Cell(delta, results.AlignRight, "")
+			tt.Cell("("+c.Cmp.String()+")"+notes.mark(c.Cmp.Warnings), results.AlignLeft, "")
+			tt.Cell(verdict, results.AlignLeft, "")
 		}
 	}
-	if err := tt.write(w); err != nil {
+	if err := tt.Write(w); err != nil {
 		return err
 	}
 	return notes.write(w)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The protocols that fold writes for people share their shape: a head
@@ -185,26 +184,24 @@ func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
 // Write writes the rows.
 func (t *Table) Write(w io.Writer) {
-	var width []int
+	n := 0
 	for _, r := range t.rows {
-		for i, c := range r {
-			if i == len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], utf8.RuneCountInString(c))
-		}
+		n = max(n, len(r))
 	}
+	margins := make([]string, n)
+	for i := range margins {
+		margins[i] = "  "
+	}
+	l := NewLayout(margins)
 	for _, r := range t.rows {
-		var b strings.Builder
+		l.Row()
 		for i, c := range r {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			b.WriteString("  ")
+			a := AlignRight
 			if i < t.Left {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(pad + c)
+				a = AlignLeft
 			}
+			l.Cell(c, a, "")
 		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
+	l.Write(w)
 }

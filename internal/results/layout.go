@@ -1,4 +1,4 @@
-package compare
+package results
 
 import (
 	"bufio"
@@ -7,80 +7,85 @@ import (
 	"unicode/utf8"
 )
 
-// An alignment places text in a column.
-type alignment int
+// An Align places text in a column.
+type Align int
 
 const (
-	alignLeft alignment = iota
-	alignRight
-	alignCenter
+	AlignLeft Align = iota
+	AlignRight
+	AlignCenter
 )
 
-// A tcell is one cell of a textTable. It starts at column col, spans span
+// A tcell is one cell of a Layout. It starts at column col, spans span
 // columns (1 or more) and is preceded by margin instead of the column's
 // margin when margin is not empty (it must be as wide). An empty column
 // is blank, margin included.
 type tcell struct {
 	col, span int
 	text      string
-	align     alignment
+	align     Align
 	margin    string
 }
 
-// A textTable lays out cells in columns, in the manner of benchstat's
+// A Layout lays out cells in columns, in the manner of benchstat's
 // texttab: each column has a width (its widest single-column cell) and a
 // left margin; a cell spanning several columns widens the first of them if
 // it does not fit, so that numbers stay next to their ± column. Trailing
-// blanks are trimmed.
-type textTable struct {
+// blanks are trimmed. It is the one text-table layouter of beff: Table
+// and the tables of compare and gate use it.
+type Layout struct {
 	margins []string // the left margin of each column's cells
 	rows    [][]tcell
 	cur     int // the column the next cell of the current row starts at
 }
 
-func newTextTable(margins []string) *textTable { return &textTable{margins: margins} }
+// NewLayout is a layout of len(margins) columns, each cell of column c
+// preceded by margins[c].
+func NewLayout(margins []string) *Layout { return &Layout{margins: margins} }
 
-// row starts a row.
-func (t *textTable) row() { t.rows = append(t.rows, nil); t.cur = 0 }
+// Row starts a row.
+func (t *Layout) Row() { t.rows = append(t.rows, nil); t.cur = 0 }
 
-// col moves to column c of the current row.
-func (t *textTable) col(c int) *textTable { t.cur = c; return t }
+// Col moves to column c of the current row.
+func (t *Layout) Col(c int) *Layout { t.cur = c; return t }
 
-// cell adds a single-column cell at the current column and moves on.
-func (t *textTable) cell(text string, a alignment, margin string) {
-	t.span(1, text, a, margin)
+// Cell adds a single-column cell at the current column and moves on;
+// a margin that is not empty replaces the column's.
+func (t *Layout) Cell(text string, a Align, margin string) {
+	t.Span(1, text, a, margin)
 }
 
-// span adds a cell spanning n columns at the current column and moves on.
-func (t *textTable) span(n int, text string, a alignment, margin string) {
+// Span adds a cell spanning n columns at the current column and moves on.
+func (t *Layout) Span(n int, text string, a Align, margin string) {
 	r := len(t.rows) - 1
 	t.rows[r] = append(t.rows[r], tcell{t.cur, n, text, a, margin})
 	t.cur += n
 }
 
-func width(s string) int { return utf8.RuneCountInString(s) }
+func runeWidth(s string) int { return utf8.RuneCountInString(s) }
 
-func (t *textTable) write(w io.Writer) error {
+// Write writes the rows.
+func (t *Layout) Write(w io.Writer) error {
 	n := len(t.margins)
 	widths := make([]int, n)
 	for _, r := range t.rows {
 		for _, c := range r {
 			if c.span == 1 {
-				widths[c.col] = max(widths[c.col], width(c.text))
+				widths[c.col] = max(widths[c.col], runeWidth(c.text))
 			}
 		}
 	}
 	spanWidth := func(c tcell) int {
 		sw := widths[c.col]
 		for k := c.col + 1; k < c.col+c.span; k++ {
-			sw += width(t.margins[k]) + widths[k]
+			sw += runeWidth(t.margins[k]) + widths[k]
 		}
 		return sw
 	}
 	for _, r := range t.rows {
 		for _, c := range r {
 			if c.span > 1 {
-				if extra := width(c.text) - spanWidth(c); extra > 0 {
+				if extra := runeWidth(c.text) - spanWidth(c); extra > 0 {
 					widths[c.col] += extra
 				}
 			}
@@ -93,7 +98,7 @@ func (t *textTable) write(w io.Writer) error {
 		next := 0 // the first column not yet written
 		put := func(c tcell) {
 			for ; next < c.col; next++ { // empty columns
-				line.WriteString(strings.Repeat(" ", width(t.margins[next])+widths[next]))
+				line.WriteString(strings.Repeat(" ", runeWidth(t.margins[next])+widths[next]))
 			}
 			if c.margin != "" {
 				line.WriteString(c.margin)
@@ -101,13 +106,13 @@ func (t *textTable) write(w io.Writer) error {
 				line.WriteString(t.margins[c.col])
 			}
 			sw := spanWidth(c)
-			pad := sw - width(c.text)
+			pad := sw - runeWidth(c.text)
 			switch c.align {
-			case alignLeft:
+			case AlignLeft:
 				line.WriteString(c.text + strings.Repeat(" ", pad))
-			case alignRight:
+			case AlignRight:
 				line.WriteString(strings.Repeat(" ", pad) + c.text)
-			case alignCenter:
+			case AlignCenter:
 				line.WriteString(strings.Repeat(" ", pad/2) + c.text + strings.Repeat(" ", pad-pad/2))
 			}
 			next = c.col + c.span
