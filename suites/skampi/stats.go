@@ -126,8 +126,8 @@ func (r Rule) Next(p Progress) (next int, why int) {
 	if p.Tries >= r.Max {
 		return 0, HitMax
 	}
-	if r.Budget > 0 && p.Elapsed >= r.Budget && p.Valid > 0 {
-		return 0, HitBudget // (a point without a valid repetition goes on to the maximum: its windows grow)
+	if r.Budget > 0 && p.Elapsed >= r.Budget {
+		return 0, HitBudget
 	}
 	next = r.Min - p.Valid
 	if p.Valid >= 2 && !math.IsInf(p.RSE, 1) {
