@@ -3,6 +3,7 @@ package fold
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -153,12 +154,23 @@ func parseName(parts []results.Part) (skampi.Point, error) {
 	return pt, nil
 }
 
+// skampiMetrics are the metrics the fold reads: each must be finite and
+// not negative (metrics it does not know are left alone).
+var skampiMetrics = []string{skampi.MetricN, skampi.MetricInvalid, skampi.MetricCalls, skampi.MetricStop, skampi.MetricWindow,
+	skampi.MetricUs, skampi.MetricMedian, skampi.MetricMin, skampi.MetricP90, skampi.MetricP99, skampi.MetricRSE,
+	skampi.MetricRankMin, skampi.MetricRankMed, skampi.MetricRankMax, skampi.MetricMBps}
+
 func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m := &Measurement{Point: pt, Line: l.Line}
 	get := func(unit string) float64 { return l.Metrics[unit] }
 	for _, u := range []string{skampi.MetricN, skampi.MetricStop, skampi.MetricCalls} {
 		if _, ok := l.Metrics[u]; !ok {
 			return nil, fmt.Errorf("no %s metric", u)
+		}
+	}
+	for _, u := range skampiMetrics {
+		if v, ok := l.Metrics[u]; ok && (math.IsNaN(v) || math.IsInf(v, 0) || v < 0) {
+			return nil, fmt.Errorf("%s %v is not a finite number ≥ 0", u, v)
 		}
 	}
 	m.N, m.Invalid, m.Calls = int(get(skampi.MetricN)), int(get(skampi.MetricInvalid)), int(get(skampi.MetricCalls))
@@ -173,13 +185,6 @@ func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 		// Below results.RoundedMBps the printed value has fewer than three
 		// significant digits; bytes per µs is MB/s.
 		m.MBps = results.PreciseMBps(m.MBps, float64(pt.Len)/m.Us)
-	}
-	if m.Has && !(m.Us > 0) && m.N > 0 {
-		// A mean of 0 µs is possible for the cheapest local calls; a
-		// negative or NaN one is not.
-		if m.Us < 0 || m.Us != m.Us {
-			return nil, fmt.Errorf("us: %v is not a time", m.Us)
-		}
 	}
 	return m, nil
 }
