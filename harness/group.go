@@ -14,14 +14,36 @@ import (
 // collective: every rank of the group calls it.
 type Group struct {
 	s    *Session
-	Comm mpi.Comm
-	Rank int // of this process in Comm
+	c    Collectives // Comm, or an in-process fake (NewGroup)
+	Comm mpi.Comm    // the communicator, for the timed loops of internal/mpi (CommNull in a fake)
+	Rank int         // of this process in Comm
 	Size int
+}
+
+// Collectives are the MPI calls a Group makes. mpi.Comm has them; tests
+// run groups over the in-process fake of package harnesstest, where the
+// processes of a job are goroutines.
+type Collectives interface {
+	Barrier() error
+	QuietBarrier(poll time.Duration) error
+	BcastBytes(buf []byte, root int) error
+	ReduceFloat64(in, out []float64, op mpi.Op, root int) error
+	ReduceInt64(in, out []int64, op mpi.Op, root int) error
+	AllreduceInt64(in, out []int64, op mpi.Op) error
+	GatherBytes(in, out []byte, root int) error
+	ScatterBytes(in, out []byte, root int) error
+}
+
+// NewGroup is a group over the collectives c, of which this process is
+// rank of size: the groups of an in-process fake job (package
+// harnesstest); real ones come from Session.Group.
+func NewGroup(s *Session, c Collectives, rank, size int) *Group {
+	return &Group{s: s, c: c, Comm: mpi.CommNull, Rank: rank, Size: size}
 }
 
 // Group returns c as a group. c must not be CommNull.
 func (s *Session) Group(c mpi.Comm) *Group {
-	g := &Group{s: s, Comm: c}
+	g := &Group{s: s, c: c, Comm: c}
 	var err error
 	g.Rank, err = c.Rank()
 	s.Must("MPI_Comm_rank", err)
@@ -38,7 +60,7 @@ func (g *Group) Session() *Session { return g.s }
 func (g *Group) IsRoot() bool { return g.Rank == 0 }
 
 // Barrier is MPI_Barrier.
-func (g *Group) Barrier() { g.s.Must("MPI_Barrier", g.Comm.Barrier()) }
+func (g *Group) Barrier() { g.s.Must("MPI_Barrier", g.c.Barrier()) }
 
 // quietPoll is the longest a process waiting in QuietBarrier sleeps
 // before it looks again whether the others arrived: its naps start at
@@ -51,7 +73,7 @@ const quietPoll = 10 * time.Millisecond
 // partition, a pair), their polling would take cores, caches and memory
 // bandwidth from the processes measured. Every process of the group calls
 // it (it does not match Barrier).
-func (g *Group) QuietBarrier() { g.s.Must("MPI_Ibarrier", g.Comm.QuietBarrier(quietPoll)) }
+func (g *Group) QuietBarrier() { g.s.Must("MPI_Ibarrier", g.c.QuietBarrier(quietPoll)) }
 
 // Bcast broadcasts v from rank 0 in place.
 func (g *Group) Bcast(v []int64) {
@@ -59,7 +81,7 @@ func (g *Group) Bcast(v []int64) {
 	for i, x := range v {
 		putInt64(buf[8*i:], x)
 	}
-	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, 0))
+	g.s.Must("broadcasting a decision", g.c.BcastBytes(buf, 0))
 	for i := range v {
 		v[i] = getInt64(buf[8*i:])
 	}
@@ -69,7 +91,7 @@ func (g *Group) Bcast(v []int64) {
 // there; other ranks get nil.
 func (g *Group) Max(v []float64) []float64 {
 	out := make([]float64, len(v))
-	g.s.Must("reducing times", g.Comm.ReduceFloat64(v, out, mpi.Max, 0))
+	g.s.Must("reducing times", g.c.ReduceFloat64(v, out, mpi.Max, 0))
 	if !g.IsRoot() {
 		return nil
 	}
@@ -80,7 +102,18 @@ func (g *Group) Max(v []float64) []float64 {
 // rank: for flags every rank must agree on.
 func (g *Group) MaxAll(v []int64) []int64 {
 	out := make([]int64, len(v))
-	g.s.Must("agreeing on a flag", g.Comm.AllreduceInt64(v, out, mpi.Max))
+	g.s.Must("agreeing on a flag", g.c.AllreduceInt64(v, out, mpi.Max))
+	return out
+}
+
+// MinTo0 reduces v element-wise with MIN to rank 0 and returns the
+// result there; other ranks get nil (they allocate as much for MPI).
+func (g *Group) MinTo0(v []int64) []int64 {
+	out := make([]int64, len(v))
+	g.s.Must("reducing the smallest values", g.c.ReduceInt64(v, out, mpi.Min, 0))
+	if !g.IsRoot() {
+		return nil
+	}
 	return out
 }
 
@@ -88,7 +121,7 @@ func (g *Group) MaxAll(v []int64) []int64 {
 // rank.
 func (g *Group) SumAll(v []int64) []int64 {
 	out := make([]int64, len(v))
-	g.s.Must("summing counts", g.Comm.AllreduceInt64(v, out, mpi.Sum))
+	g.s.Must("summing counts", g.c.AllreduceInt64(v, out, mpi.Sum))
 	return out
 }
 
@@ -105,7 +138,7 @@ func (g *Group) Gather(rec []int64) [][]int64 {
 	if g.IsRoot() {
 		all = make([]byte, len(in)*g.Size)
 	}
-	g.s.Must("gathering a report", g.Comm.GatherBytes(in, all, 0))
+	g.s.Must("gathering a report", g.c.GatherBytes(in, all, 0))
 	if !g.IsRoot() {
 		return nil
 	}
@@ -131,7 +164,7 @@ func (g *Group) Scatter(all []int64) int64 {
 		}
 	}
 	out := make([]byte, 8)
-	g.s.Must("scattering a table", g.Comm.ScatterBytes(in, out, 0))
+	g.s.Must("scattering a table", g.c.ScatterBytes(in, out, 0))
 	return getInt64(out)
 }
 
@@ -217,11 +250,11 @@ func DecideAt[T any](g *Group, root int, f func() T) T {
 		}
 		putInt64(n, int64(len(buf)))
 	}
-	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(n, root))
+	g.s.Must("broadcasting a decision", g.c.BcastBytes(n, root))
 	if g.Rank != root {
 		buf = make([]byte, getInt64(n))
 	}
-	g.s.Must("broadcasting a decision", g.Comm.BcastBytes(buf, root))
+	g.s.Must("broadcasting a decision", g.c.BcastBytes(buf, root))
 	if g.Rank != root {
 		if err := json.Unmarshal(buf, &v); err != nil {
 			g.s.Fail("decoding a decision", err)

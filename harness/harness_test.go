@@ -20,8 +20,8 @@ func TestInt64Encoding(t *testing.T) {
 }
 
 func TestHostSummary(t *testing.T) {
-	assert.Equal(t, "a (2), b (1)", HostSummary([]string{"b", "a", "a"}))
-	assert.Equal(t, "", HostSummary(nil))
+	assert.Equal(t, "a (2), b (1)", hostSummary([]string{"b", "a", "a"}))
+	assert.Equal(t, "", hostSummary(nil))
 }
 
 func TestSplitPattern(t *testing.T) {
@@ -119,13 +119,13 @@ func TestHostSummaryAtScale(t *testing.T) {
 		}
 	}
 	hosts = append(hosts, "login", "login", "n2000")
-	assert.Equal(t, "login (2), n2000 (1), n[0001-1024] (4 each)", HostSummary(hosts))
+	assert.Equal(t, "login (2), n2000 (1), n[0001-1024] (4 each)", hostSummary(hosts))
 	var xs []string
 	for n := 1; n <= 17; n++ {
 		xs = append(xs, fmt.Sprintf("x%d", n))
 	}
-	assert.Equal(t, "x[1-9] (1 each), x[10-17] (1 each)", HostSummary(xs), "17 hosts: more than are named one by one")
-	assert.Equal(t, "x1 (1), x10 (1), x11 (1)", HostSummary([]string{"x11", "x1", "x10"}), "few hosts one by one")
+	assert.Equal(t, "x[1-9] (1 each), x[10-17] (1 each)", hostSummary(xs), "17 hosts: more than are named one by one")
+	assert.Equal(t, "x1 (1), x10 (1), x11 (1)", hostSummary([]string{"x11", "x1", "x10"}), "few hosts one by one")
 	// 10^6 processes on 15,625 nodes of 64, every other node missing
 	var big []string
 	for n := 1; n <= 31250; n += 2 {
@@ -133,7 +133,7 @@ func TestHostSummaryAtScale(t *testing.T) {
 			big = append(big, fmt.Sprintf("node%05d", n))
 		}
 	}
-	line := HostSummary(big)
+	line := hostSummary(big)
 	assert.LessOrEqual(t, len(line), hostLineMost)
 	assert.Contains(t, line, "… 15283 more] (64 each)", "the runs past the bound are counted")
 	assert.True(t, strings.HasPrefix(line, "node[00001,00003,"), line[:40])

@@ -15,12 +15,12 @@ const (
 	hostLineMost = 4096 // bytes of the line; the rest is counted
 )
 
-// HostSummary condenses per-rank host names into a line that does not grow
+// hostSummary condenses per-rank host names into a line that does not grow
 // with the job: up to listHosts hosts one by one with their processes,
 // "a (2), b (2)"; more as hostlist expressions of the hosts that run the
 // same number of processes, "n[0001-1024] (64 each)", with at most
 // hostLineMost bytes, the rest counted.
-func HostSummary(hosts []string) string {
+func hostSummary(hosts []string) string {
 	count := map[string]int{}
 	for _, h := range hosts {
 		count[h]++

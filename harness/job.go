@@ -185,7 +185,7 @@ func topologySummary(nodes []node) string {
 		}
 		addrs[i] = n.topo
 	}
-	return HostSummary(addrs)
+	return hostSummary(addrs)
 }
 
 // safeSetup runs su's Setup; a panic there (a bug of beff, whatever the
@@ -229,14 +229,14 @@ func writeConfig(w io.Writer, job *Job) {
 	line(results.KeyLibrary, job.Library)
 	line(results.KeyThread, job.Thread)
 	line(results.KeyProcs, strconv.Itoa(job.Procs()))
-	line(results.KeyHosts, HostSummary(job.Hosts))
+	line(results.KeyHosts, hostSummary(job.Hosts))
 	line(results.KeyProcsPerNode, strconv.Itoa(job.ProcsNode))
 	oversub := job.Oversub
 	if oversub == "" {
 		oversub = "no"
 	}
 	line(results.KeyOversub, oversub)
-	line(results.KeyRankOrder, RankOrder(job.Hosts))
+	line(results.KeyRankOrder, rankOrder(job.Hosts))
 	if job.Slurm != nil {
 		for _, kv := range job.Slurm.lines(job.Topology) {
 			line(kv[0], kv[1])

@@ -103,7 +103,7 @@ func (j *Job) ResumeWant() map[string]string {
 		mode = results.ModeShort
 	}
 	return map[string]string{
-		results.KeyProcs: strconv.Itoa(j.Procs()), results.KeyHosts: HostSummary(j.Hosts),
+		results.KeyProcs: strconv.Itoa(j.Procs()), results.KeyHosts: hostSummary(j.Hosts),
 		results.KeyLibrary: j.Library, results.KeyThread: j.Thread, results.KeyMode: mode,
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,26 @@ type Session struct {
 
 	world *Group
 	start time.Time
+	// ended, in a fake session (NewFakeSession), is called where a real
+	// one ends its process; the calling goroutine then ends.
+	ended func(code int, msg string)
+}
+
+// NewFakeSession is rank of a job of size processes that a test runs in
+// its own process (package harnesstest): its world group meets the other
+// ranks through world, and where a real session would end the process
+// (Stop, Fail, Abort) it calls ended with the exit code and the message
+// and ends the calling goroutine instead.
+func NewFakeSession(rank, size int, job Job, world Collectives, ended func(code int, msg string)) *Session {
+	s := &Session{Rank: rank, Size: size, Job: job, Out: io.Discard, Log: io.Discard, start: time.Now(), ended: ended}
+	s.world = NewGroup(s, world, rank, size)
+	return s
+}
+
+// end ends a fake session's goroutine with code and msg.
+func (s *Session) end(code int, msg string) {
+	s.ended(code, msg)
+	runtime.Goexit()
 }
 
 // A Job is what rank 0 found out about the job at start-up and decided
@@ -67,7 +88,7 @@ func (j *Job) State(name string, v any) error {
 // every rank but 0.
 func newSession() *Session {
 	s := &Session{Log: quietWhenEnding{os.Stderr}, Out: os.Stdout}
-	s.world = &Group{s: s, Comm: mpi.World}
+	s.world = &Group{s: s, c: mpi.World, Comm: mpi.World}
 	var err error
 	s.Rank, err = mpi.World.Rank()
 	s.Must("MPI_Comm_rank", err)
@@ -118,6 +139,9 @@ func (s *Session) Elapsed() time.Duration { return time.Since(s.start) }
 // finalises MPI and exits with code. All ranks must call it (the decision to
 // stop is itself taken on rank 0 and followed).
 func (s *Session) Stop(code int, msg string) {
+	if s.ended != nil {
+		s.end(code, msg)
+	}
 	Checkpoint()
 	if s.IsRoot() && msg != "" {
 		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
@@ -157,6 +181,9 @@ func firstLine(msg string) string {
 // prints the error with its rank and aborts MPI_COMM_WORLD, which takes
 // every process down (no hang).
 func (s *Session) Fail(context string, err error) {
+	if s.ended != nil {
+		s.end(ExitMPI, fmt.Sprintf("rank %d: %s: %v", s.Rank, context, err))
+	}
 	Checkpoint()
 	// a call fails when its peer died: let the lifeline name the lost
 	// rank first (it ends the process), rather than this symptom
@@ -169,6 +196,9 @@ func (s *Session) Fail(context string, err error) {
 // Abort takes the whole job down from this rank with code, without
 // waiting for the others (MPI_Abort).
 func (s *Session) Abort(code int) {
+	if s.ended != nil {
+		s.end(code, "aborted")
+	}
 	Checkpoint()
 	sayGoodbye()
 	mpi.Abort(mpi.World, code)

@@ -97,10 +97,10 @@ func (j *SlurmJob) lines(topology string) [][2]string {
 	return out
 }
 
-// RankOrder says how the ranks lie on the nodes of hosts (the host of each
+// rankOrder says how the ranks lie on the nodes of hosts (the host of each
 // rank): "one node"; "block" when each node's ranks are consecutive;
 // "cyclic" when consecutive ranks go round the nodes in turn; else "mixed".
-func RankOrder(hosts []string) string {
+func rankOrder(hosts []string) string {
 	first := map[string]int{}
 	var order []string
 	block := true

@@ -22,7 +22,7 @@ func TestRankOrder(t *testing.T) {
 		{[]string{"a"}, "one node"},
 		{nil, "one node"},
 	} {
-		assert.True(t, strings.HasPrefix(RankOrder(c.hosts), c.want), "%v: %s", c.hosts, RankOrder(c.hosts))
+		assert.True(t, strings.HasPrefix(rankOrder(c.hosts), c.want), "%v: %s", c.hosts, rankOrder(c.hosts))
 	}
 }
 

@@ -67,7 +67,6 @@ extern const char *const ctl_open_mode_names[CTL_NOPENMODES];
  * for the writing modes. */
 enum ctl_open_flag { CTL_OPEN_UNIQUE = 1, CTL_OPEN_DELETE_ON_CLOSE = 2, CTL_OPEN_RDWR = 4 };
 
-MPI_Fint ctl_file_null(void);
 MPI_Fint ctl_info_null(void);
 int ctl_file_open(MPI_Fint comm, const char *path, int mode, int flags, MPI_Fint info, MPI_Fint *fh);
 int ctl_file_close(MPI_Fint *fh);

@@ -6,7 +6,6 @@
 
 const char *const ctl_open_mode_names[CTL_NOPENMODES] = {"create", "write", "read"};
 
-MPI_Fint ctl_file_null(void) { return MPI_File_c2f(MPI_FILE_NULL); }
 MPI_Fint ctl_info_null(void) { return MPI_Info_c2f(MPI_INFO_NULL); }
 
 int ctl_file_open(MPI_Fint comm, const char *path, int mode, int flags, MPI_Fint info, MPI_Fint *fh) {

@@ -13,8 +13,7 @@ import (
 	"unsafe"
 )
 
-// FileNull and InfoNull are MPI_FILE_NULL and MPI_INFO_NULL.
-func FileNull() File { return File(C.ctl_file_null()) }
+// InfoNull is MPI_INFO_NULL.
 func InfoNull() Info { return Info(C.ctl_info_null()) }
 
 // OpenFile is MPI_File_open on c (collective) with the mode's access flags

@@ -116,7 +116,7 @@ func NewTypes(send, recv TypeSide) (*Types, error) {
 		return nil, ErrNoMPI
 	}
 	for _, s := range []TypeSide{send, recv} {
-		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > MaxInt || s.Extent < 1 {
+		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > MaxInt32 || s.Extent < 1 {
 			return nil, fmt.Errorf("skampi types: a side of %d runs, %d instances of extent %d", len(s.Runs)/2, s.Count, s.Extent)
 		}
 	}
@@ -138,9 +138,6 @@ func (t *Types) Info(side int) (TypeInfo, error) {
 	}
 	return typeInfo(t, side)
 }
-
-// MaxInt is the largest C int.
-const MaxInt = 1<<31 - 1
 
 // Times are what a batch measured on this rank, per repetition, in
 // seconds on the corrected clock.

@@ -56,7 +56,6 @@ func (b *Buffer) Free()                  {}
 func LoopOps() []string    { return nil }
 func LoopOpBlocks() []bool { return nil }
 
-func FileNull() File { return -1 }
 func InfoNull() Info { return -1 }
 func OpenFile(c Comm, path string, mode OpenMode, flags OpenFlags, info Info) (File, error) {
 	return -1, ErrNoMPI

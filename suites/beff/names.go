@@ -14,7 +14,7 @@ import (
 const Bench = "Beff"
 
 // ID is every name of b_eff.
-var ID = &results.Identity{Key: "beff", Name: "b_eff", Bench: Bench, JSONKey: "beff", Doc: "docs/beff.md", Units: Units,
+var ID = &results.Identity{Key: "beff", Name: "b_eff", Bench: Bench, JSONKey: "beff", Doc: "docs/beff.md", Units: units,
 	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "us", Better: "lower"}, {Name: "B/F", Better: "higher"}}}
 
 // Configuration keys of a b_eff run.
@@ -44,8 +44,8 @@ const (
 	MetricReps    = "reps"     // repetitions
 )
 
-// Units declares the direction of each metric (benchfmt unit lines).
-var Units = []string{
+// units declares the direction of each metric (benchfmt unit lines; ID.Units).
+var units = []string{
 	MetricMBps + " better=higher",
 	MetricMinMBps + " better=higher",
 	MetricAvgMBps + " better=higher",

@@ -14,7 +14,7 @@ import (
 const Bench = "BeffIO"
 
 // ID is every name of b_eff_io.
-var ID = &results.Identity{Key: "beffio", Name: "b_eff_io", Bench: Bench, JSONKey: "beff_io", Doc: "docs/beffio.md", Units: Units,
+var ID = &results.Identity{Key: "beffio", Name: "b_eff_io", Bench: Bench, JSONKey: "beff_io", Doc: "docs/beffio.md", Units: units,
 	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "min", Better: "lower"}}}
 
 // Configuration keys of a b_eff_io run.
@@ -57,8 +57,8 @@ const (
 	MetricDeleteS = "delete-s"
 )
 
-// Units declares the direction of each metric (benchfmt unit lines).
-var Units = []string{
+// units declares the direction of each metric (benchfmt unit lines; ID.Units).
+var units = []string{
 	MetricMB + " better=higher",
 	MetricSeconds + " better=lower",
 	MetricErrors + " better=lower",

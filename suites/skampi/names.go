@@ -14,7 +14,7 @@ import (
 const Bench = "Skampi"
 
 // ID is every name of SKaMPI.
-var ID = &results.Identity{Key: "skampi", Name: "SKaMPI", Bench: Bench, JSONKey: "skampi", Doc: "docs/skampi.md", Units: Units,
+var ID = &results.Identity{Key: "skampi", Name: "SKaMPI", Bench: Bench, JSONKey: "skampi", Doc: "docs/skampi.md", Units: units,
 	FoldUnits: []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}}
 
 // Configuration keys of a SKaMPI run. Every suite has its own line,
@@ -91,8 +91,8 @@ const (
 	MetricMBps    = "MB/s"        // L / time, 1e6 B/s (ping-pong)
 )
 
-// Units declares the direction of each metric (benchfmt unit lines).
-var Units = []string{
+// units declares the direction of each metric (benchfmt unit lines; ID.Units).
+var units = []string{
 	MetricUs + " better=lower",
 	MetricMedian + " better=lower",
 	MetricMin + " better=lower",

@@ -33,6 +33,9 @@ type run struct {
 	injected   bool
 	carry      [2]int64 // the send and receive offsets the last loop left (beff's placement)
 	progress   *harness.Progress
+	// timed runs one timed loop: mpi.Measure, the C loop (a fake in the
+	// tests of the driver's decisions).
+	timed func(m *mpi.Measurement) (float64, mpi.Fault, error)
 }
 
 // Benchmark is the body of BenchmarkBeff: it measures every pattern, size
@@ -126,7 +129,7 @@ func (r *run) selected(p *beff.Pattern) bool {
 
 func newRun(b *testing.B, s *harness.Session) *run {
 	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.Plan{},
-		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}}
+		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: mpi.Measure}
 	if err := s.State(name, &r.st); err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,9 @@ func (r *run) measure(b *testing.B, pt point) {
 		r.validationStop(pt, faultRep, fault)
 	}
 	if r.world.IsRoot() {
-		r.report(b, pt, l, ll, tmax[:pt.reps])
+		for _, m := range r.metrics(pt, l, ll, tmax[:pt.reps]) {
+			b.ReportMetric(m.value, m.unit)
+		}
 	}
 	r.progress.Done()
 }
@@ -113,7 +115,7 @@ func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int
 	if base == nil {
 		mm.Carry = &r.carry
 	}
-	t, f, err := mpi.Measure(mm)
+	t, f, err := r.timed(mm)
 	if err != nil {
 		r.s.Fail(fmt.Sprintf("pattern %s, L=%d, method %s", p.Name, l, m), err)
 	}
@@ -135,10 +137,16 @@ func (r *run) settle(p *beff.Pattern) {
 	}
 }
 
-// report writes the metrics of a measurement from the times of its
-// repetitions (max over ranks) and keeps the loop state for the next size
-// (rank 0).
-func (r *run) report(b *testing.B, pt point, l int64, ll int, tmax []float64) {
+// A metric is one value of a measurement's line.
+type metric struct {
+	value float64
+	unit  string
+}
+
+// metrics are the metrics of a measurement from the times of its
+// repetitions (max over ranks); rank 0 keeps the loop state for the next
+// size.
+func (r *run) metrics(pt point, l int64, ll int, tmax []float64) []metric {
 	bw := make([]float64, len(tmax))
 	best := 0
 	for i := range bw {
@@ -147,14 +155,10 @@ func (r *run) report(b *testing.B, pt point, l int64, ll int, tmax []float64) {
 			best = i
 		}
 	}
-	b.ReportMetric(bw[best], beff.MetricMBps)
-	b.ReportMetric(slices.Min(bw), beff.MetricMinMBps)
-	b.ReportMetric(beff.Mean(bw), beff.MetricAvgMBps)
-	b.ReportMetric(tmax[best]*1e3, beff.MetricLoop)
-	b.ReportMetric(float64(ll), beff.MetricLoopLen)
-	b.ReportMetric(float64(pt.reps), beff.MetricReps)
 	s := r.loops[loopKey{pt.p.Name, pt.m}]
 	s.Len, s.Time, s.L, s.MBps = ll, tmax[best], l, bw[best]
+	return []metric{{bw[best], beff.MetricMBps}, {slices.Min(bw), beff.MetricMinMBps}, {beff.Mean(bw), beff.MetricAvgMBps},
+		{tmax[best] * 1e3, beff.MetricLoop}, {float64(ll), beff.MetricLoopLen}, {float64(pt.reps), beff.MetricReps}}
 }
 
 // validationStop gathers every rank's first validation failure to rank 0,

@@ -151,7 +151,7 @@ func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
 	case r.st.TestLostPut && b.Full:
 		b.Inject = mpi.InjectLostPut
 	}
-	t, f, err := mpi.RunBatch(b)
+	t, f, err := r.loop(b)
 	r.s.Must("the SKaMPI loop", err)
 	if f.Count > 0 && pl.faults == 0 {
 		pl.fault = f

@@ -143,7 +143,9 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 		}
 		w.Barrier()
 	}
-	keep.finish(s)
+	if m := keep.finish(s); m != nil {
+		rttMatrix = m
+	}
 	p := Prepared{PairRounds: len(rounds), Sampled: sampled}
 	if sampled {
 		p.PairSeed = seed
@@ -220,27 +222,27 @@ func (k *matrixKeeper) add(s *harness.Session, q int, ps int64) {
 	}
 }
 
-// finish brings the parts to rank 0, which makes rttMatrix of them: the
-// rows gathered, or the groups' fastest round trips reduced.
-func (k *matrixKeeper) finish(s *harness.Session) {
+// finish brings the parts to rank 0, which returns the matrix of them
+// (nil elsewhere): the rows gathered, or the groups' fastest round trips
+// reduced.
+func (k *matrixKeeper) finish(s *harness.Session) *skampi.Matrix {
 	w := s.World()
 	switch {
 	case k.row != nil && s.Size > 1:
-		keepMatrix(s, w.Gather(k.row))
+		return rankMatrix(s, w.Gather(k.row))
 	case k.mins != nil:
-		all := make(skampi.GroupMins, len(k.mins)) // MPI_Reduce's receive buffer, on every rank
-		s.Must("reducing the round trips of the groups", w.Comm.ReduceInt64(k.mins, all, mpi.Min, 0))
-		if s.IsRoot() {
-			rttMatrix = all.Matrix(k.of, k.places)
+		if all := w.MinTo0(k.mins); all != nil {
+			return skampi.GroupMins(all).Matrix(k.of, k.places)
 		}
 	}
+	return nil
 }
 
-// keepMatrix makes rttMatrix from the rows rank 0 gathered (nil on the
+// rankMatrix is the matrix of the rows rank 0 gathered (nil on the
 // other ranks), with each rank's place.
-func keepMatrix(s *harness.Session, rows [][]int64) {
+func rankMatrix(s *harness.Session, rows [][]int64) *skampi.Matrix {
 	if rows == nil {
-		return
+		return nil
 	}
 	m := skampi.NewMatrix(s.Size)
 	for a, row := range rows {
@@ -255,7 +257,7 @@ func keepMatrix(s *harness.Session, rows [][]int64) {
 		}
 		m.Places[a] = skampi.PlaceOf(s.Job.Hosts[a], addr)
 	}
-	rttMatrix = m
+	return m
 }
 
 // clockOffsets estimates every rank's clock offset to rank 0, one rank

@@ -132,6 +132,9 @@ type run struct {
 	send, recv *mpi.Buffer
 	progress   *harness.Progress
 	injected   bool
+	// loop runs a batch: mpi.RunBatch, the C loop (a fake in the tests
+	// of the point loop).
+	loop func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error)
 }
 
 // A member is a point's communicator as this rank sees it: g is nil when
@@ -142,7 +145,7 @@ type member struct {
 }
 
 func newRun(s *harness.Session, st *Settings) *run {
-	r := &run{s: s, st: st}
+	r := &run{s: s, st: st, loop: mpi.RunBatch}
 	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {

@@ -1,0 +1,110 @@
+package driver
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/harness/harnesstest"
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// sixRanks is a job of 6 processes, two on each of n0, n1 (leaf0) and n2
+// (leaf1).
+var sixRanks = harness.Job{
+	Hosts:     []string{"n0", "n0", "n1", "n1", "n2", "n2"},
+	TopoAddrs: []string{"s.l0.n0", "s.l0.n0", "s.l0.n1", "s.l0.n1", "s.l1.n2", "s.l1.n2"},
+}
+
+// fakeRTT is a round trip by the path, ps: within a node 1 µs, through a
+// switch 10 µs, across the spine 100 µs, plus (a+b)/10 µs to tell the
+// pairs apart.
+func fakeRTT(a, b int) int64 {
+	j := sixRanks
+	path := results.Path(j.Hosts[a], results.SwitchOf(j.TopoAddrs[a]), j.Hosts[b], results.SwitchOf(j.TopoAddrs[b]))
+	base := map[string]float64{results.PathNode: 1, results.PathSwitch: 10, results.PathSpine: 100}[path]
+	return int64((base + float64(a+b)/10) * 1e6)
+}
+
+// searchMatrix runs the pair search's bookkeeping on the 6 simulated
+// ranks with the fake round trips and returns rank 0's matrix.
+func searchMatrix(t *testing.T, limit int) *skampi.Matrix {
+	t.Helper()
+	var mu sync.Mutex
+	var m *skampi.Matrix
+	harnesstest.Fine(t, harnesstest.Run(t, 6, sixRanks, func(s *harness.Session) {
+		keep := planMatrix(s, limit)
+		for r := range skampi.RoundCount(s.Size) {
+			if q := skampi.Partner(r, s.Rank, s.Size); q > s.Rank {
+				keep.add(s, q, fakeRTT(s.Rank, q))
+			}
+		}
+		got := keep.finish(s)
+		if s.IsRoot() {
+			mu.Lock()
+			m = got
+			mu.Unlock()
+		} else {
+			assert.Nil(t, got, "rank %d holds no matrix", s.Rank)
+		}
+	}))
+	require.NotNil(t, m)
+	return m
+}
+
+// TestMatrixOfRanks: up to the limit every pair's round trip reaches rank
+// 0 as measured, with each rank's place.
+func TestMatrixOfRanks(t *testing.T) {
+	m := searchMatrix(t, 6)
+	assert.Equal(t, skampi.OfRanks, m.Of)
+	for a := range 6 {
+		for b := a + 1; b < 6; b++ {
+			v, ok := m.At(a, b)
+			require.True(t, ok, "%d-%d", a, b)
+			assert.InDelta(t, float64(fakeRTT(a, b))/1e6, v, 1e-3, "%d-%d", a, b)
+		}
+	}
+	assert.Equal(t, skampi.Place{Host: "n2", Switch: "s.l1"}, m.Places[5])
+}
+
+// TestMatrixOfNodes: above the limit each pair of nodes keeps the fastest
+// round trip between their processes, the diagonal the fastest within a
+// node.
+func TestMatrixOfNodes(t *testing.T) {
+	m := searchMatrix(t, 4)
+	require.Equal(t, skampi.OfNodes, m.Of)
+	require.Equal(t, 3, m.N)
+	want := map[[2]int]int64{
+		{0, 0}: fakeRTT(0, 1), {1, 1}: fakeRTT(2, 3), {2, 2}: fakeRTT(4, 5),
+		{0, 1}: fakeRTT(0, 2), {0, 2}: fakeRTT(0, 4), {1, 2}: fakeRTT(2, 4),
+	}
+	for k, ps := range want {
+		v, ok := m.At(k[0], k[1])
+		require.True(t, ok, "%v", k)
+		assert.InDelta(t, float64(ps)/1e6, v, 1e-3, "nodes %v: the fastest of their pairs", k)
+	}
+	slow, fast := m.Extremes(1)
+	assert.Equal(t, "spine", m.Crossing(slow[0].A, slow[0].B))
+	assert.Equal(t, "node", m.Crossing(fast[0].A, fast[0].B))
+}
+
+// TestMatrixOfSwitches: with more nodes than the limit, the leaf
+// switches: leaf0's diagonal counts only pairs on different nodes (n0
+// with n1), leaf1's none (its two processes share n2).
+func TestMatrixOfSwitches(t *testing.T) {
+	m := searchMatrix(t, 2)
+	require.Equal(t, skampi.OfSwitches, m.Of)
+	require.Equal(t, 2, m.N)
+	v, ok := m.At(0, 0)
+	require.True(t, ok)
+	assert.InDelta(t, float64(fakeRTT(0, 2))/1e6, v, 1e-3, "leaf0 between its nodes")
+	v, ok = m.At(0, 1)
+	require.True(t, ok)
+	assert.InDelta(t, float64(fakeRTT(0, 4))/1e6, v, 1e-3, "across the spine")
+	_, ok = m.At(1, 1)
+	assert.False(t, ok, "leaf1 has one node")
+}
