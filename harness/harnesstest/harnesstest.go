@@ -202,8 +202,11 @@ type rankComm struct {
 	r int
 }
 
-func (c *rankComm) Barrier() error                        { c.w.exchange(c.r, "barrier", nil); return nil }
-func (c *rankComm) QuietBarrier(poll time.Duration) error { c.w.exchange(c.r, "barrier", nil); return nil }
+func (c *rankComm) Barrier() error { c.w.exchange(c.r, "barrier", nil); return nil }
+func (c *rankComm) QuietBarrier(poll time.Duration) error {
+	c.w.exchange(c.r, "barrier", nil)
+	return nil
+}
 
 func (c *rankComm) BcastBytes(buf []byte, root int) error {
 	all := c.w.exchange(c.r, fmt.Sprintf("bcast of %d bytes from %d", len(buf), root), buf)
