@@ -76,14 +76,26 @@ var measure func(m *Measurement) (float64, Fault, error)
 // seconds (0 on a rank outside the pattern's communicator) and the
 // validation result.
 func Measure(m *Measurement) (float64, Fault, error) {
+	if err := m.check(); err != nil {
+		return 0, Fault{}, err
+	}
 	if measure == nil {
 		return 0, Fault{}, ErrNoMPI
 	}
-	if len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src) {
-		return 0, Fault{}, fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)
-	}
-	if int64(m.Len) > m.Send.Len() || int64(m.Len) > m.Recv.Len() {
-		return 0, Fault{}, fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.Len())
-	}
 	return measure(m)
+}
+
+// check refuses a measurement the C loop cannot run.
+func (m *Measurement) check() error {
+	switch {
+	case len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src):
+		return fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)
+	case m.Send == nil || m.Recv == nil:
+		return fmt.Errorf("measure: no buffers")
+	case m.Len < 0 || int64(m.Len) > m.Send.Len() || int64(m.Len) > m.Recv.Len():
+		return fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.Len())
+	case m.LoopLen < 0 || m.Warm < 0 || m.Method < 0 || int(m.Method) >= len(exchangeNames):
+		return fmt.Errorf("measure: loop of %d iterations (%d untimed), exchange %d", m.LoopLen, m.Warm, int(m.Method))
+	}
+	return nil
 }

@@ -56,13 +56,20 @@ var runCalls func(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault,
 // Len bytes). On reads it returns the number of chunks that failed
 // validation and the first failure.
 func RunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, error) {
+	if !p.fits(buf) {
+		return 0, ChunkFault{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer"}
+	}
 	if runCalls == nil {
 		return 0, ChunkFault{}, ErrNoMPI
 	}
-	if p.L <= 0 || p.Len < p.L || p.Len%p.L != 0 || p.Len > buf.Len() || p.Len > MaxInt32 {
-		return 0, ChunkFault{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer"}
-	}
 	return runCalls(p, c0, k, buf)
+}
+
+// fits says whether the calls' chunks fit the buffer and an MPI count: a
+// memory chunk of whole disk chunks, at most buf and 2^31−1 bytes.
+func (p *PatternCalls) fits(buf *Buffer) bool {
+	return buf != nil && p.L > 0 && p.Len >= p.L && p.Len%p.L == 0 && p.Len <= buf.Len() && p.Len <= MaxInt32 &&
+		p.Layout >= 0 && int(p.Layout) < len(ioLayoutNames)
 }
 
 // UntilCalls is what RunCallsUntil did on this rank.
@@ -84,11 +91,11 @@ var runCallsUntil func(p *PatternCalls, comm Comm, t0, target float64, limit int
 // on this rank's clock. A failed call does not end the loop early; its
 // error is returned at the end.
 func RunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error) {
+	if p.Read || !p.fits(buf) {
+		return UntilCalls{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer, or a read"}
+	}
 	if runCallsUntil == nil {
 		return UntilCalls{}, ErrNoMPI
-	}
-	if p.Read || p.L <= 0 || p.Len < p.L || p.Len%p.L != 0 || p.Len > buf.Len() || p.Len > MaxInt32 {
-		return UntilCalls{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer, or a read"}
 	}
 	return runCallsUntil(p, comm, t0, target, limit, buf)
 }

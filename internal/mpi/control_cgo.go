@@ -347,6 +347,9 @@ type Buffer struct {
 
 // NewBuffer allocates n bytes aligned to a page and touches every page.
 func NewBuffer(n int64) (*Buffer, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("a message buffer of %d bytes", n)
+	}
 	var p unsafe.Pointer
 	if C.posix_memalign(&p, 4096, C.size_t(max(n, 1))) != 0 {
 		return nil, fmt.Errorf("allocating a message buffer of %d bytes: out of memory", n)

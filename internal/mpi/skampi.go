@@ -112,13 +112,13 @@ var (
 
 // NewTypes builds and commits the datatypes of both sides.
 func NewTypes(send, recv TypeSide) (*Types, error) {
-	if newTypes == nil {
-		return nil, ErrNoMPI
-	}
 	for _, s := range []TypeSide{send, recv} {
 		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > MaxInt32 || s.Extent < 1 {
 			return nil, fmt.Errorf("skampi types: a side of %d runs, %d instances of extent %d", len(s.Runs)/2, s.Count, s.Extent)
 		}
+	}
+	if newTypes == nil {
+		return nil, ErrNoMPI
 	}
 	return newTypes(send, recv)
 }
@@ -171,11 +171,11 @@ var (
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
+	if b.Reps < 1 || b.Calls < 1 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 {
+		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
+	}
 	if runBatch == nil {
 		return Times{}, SkampiFault{}, ErrNoMPI
-	}
-	if b.Reps < 1 || b.Calls < 1 || b.Chunks > MaxChunks {
-		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: %d repetitions of %d calls, %d chunks", b.Reps, b.Calls, b.Chunks)
 	}
 	return runBatch(b)
 }

@@ -2,7 +2,10 @@
 
 package mpi
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // This file is what the control plane of package mpi is without the mpi
 // build tag: every call fails with ErrNoMPI, so nothing is ever measured
@@ -47,7 +50,12 @@ func (c Comm) CartShift(dir, disp int) (int, int, error) { return 0, 0, ErrNoMPI
 // Buffer is C memory for messages (plain Go memory in this stub).
 type Buffer struct{ b []byte }
 
-func NewBuffer(n int64) (*Buffer, error) { return &Buffer{b: make([]byte, n)}, nil }
+func NewBuffer(n int64) (*Buffer, error) {
+	if n < 0 {
+		return nil, fmt.Errorf("a message buffer of %d bytes", n)
+	}
+	return &Buffer{b: make([]byte, n)}, nil
+}
 func (b *Buffer) Len() int64             { return int64(len(b.b)) }
 func (b *Buffer) Bytes() []byte          { return b.b }
 func (b *Buffer) Free()                  {}

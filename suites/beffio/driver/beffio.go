@@ -26,6 +26,10 @@ type run struct {
 	files []string // every file the run may have created (for removal)
 	// saidLate is set once the run said that a file's size showed late
 	saidLate bool
+	// clock and ioCalls are MPI_Wtime and the C loop of the calls
+	// (mpi.RunCalls); the tests of the driver's decisions give fakes.
+	clock   func() float64
+	ioCalls func(p *mpi.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, mpi.ChunkFault, error)
 }
 
 // partition is what the run knows about one partition.
@@ -56,7 +60,7 @@ func (p *partition) maxTime(t float64) float64 {
 // the type's total (pat=total) and the partition's phase time (pat=phase).
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
-	r := &run{s: s, world: s.World()}
+	r := &run{s: s, world: s.World(), clock: mpi.Wtime, ioCalls: mpi.RunCalls}
 	if err := s.State(name, &r.st); err != nil {
 		b.Fatal(err)
 	}
@@ -205,7 +209,7 @@ func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64
 		return
 	}
 	p.g.Barrier()
-	start := mpi.Wtime()
+	start := r.clock()
 	for _, t := range beffio.Types {
 		if !r.st.Rewrite.Scheduled(acc, t) {
 			continue
@@ -216,7 +220,7 @@ func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64
 		r.typeRun(b, p, acc, t, tPart)
 	}
 	p.g.Barrier()
-	el := p.maxTime(mpi.Wtime() - start)
+	el := p.maxTime(r.clock() - start)
 	b.Run(beffio.PhaseKey(p.n, acc).String(), func(b *testing.B) {
 		b.ReportMetric(0, "ns/op") // a report of times measured outside this sub-benchmark
 		b.ReportMetric(el, beffio.MetricSeconds)
@@ -266,12 +270,12 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Ty
 	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *flagWatchdog)()
 	ref := r.st.Rules == beffio.RulesReference
 	p.g.Barrier()
-	t0 := mpi.Wtime()
+	t0 := r.clock()
 	fh := r.open(p, comm, path, acc, t)
 	if ref {
 		p.g.Barrier()
 	}
-	open := p.maxTime(mpi.Wtime() - t0)
+	open := p.maxTime(r.clock() - t0)
 	var bytes, base int64
 	patterns := 0.0
 	for _, pat := range r.table {
@@ -293,11 +297,11 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Ty
 		patterns += el
 		base += pat.Region(p.counts[pat.No], p.n)
 	}
-	tc := mpi.Wtime()
+	tc := r.clock()
 	err := fh.Close()
 	r.agreeIO(p, fmt.Sprintf("closing %s (partition %d, %s)", path, p.n, acc), err)
 	p.g.Barrier()
-	now := mpi.Wtime()
+	now := r.clock()
 	closed, el := p.maxTime(now-tc), p.maxTime(now-t0)
 	if ref {
 		el = open + patterns + closed
@@ -325,13 +329,13 @@ func (r *run) timeRemoval(p *partition, acc beffio.Access, t beffio.Type, path s
 		return -1
 	}
 	p.g.Barrier()
-	t0 := mpi.Wtime()
+	t0 := r.clock()
 	var err error
 	if t == beffio.Separated || p.g.IsRoot() {
 		err = mpi.DeleteFile(path)
 	}
 	r.agreeIO(p, fmt.Sprintf("removing %s (partition %d)", path, p.n), err)
-	return p.maxTime(mpi.Wtime() - t0)
+	return p.maxTime(r.clock() - t0)
 }
 
 // fileComm is the communicator the file of type t is opened on: the

@@ -14,6 +14,7 @@ import (
 type calls struct {
 	c          *mpi.PatternCalls
 	buf        *mpi.Buffer
+	fn         func(p *mpi.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, mpi.ChunkFault, error) // mpi.RunCalls
 	done, errs int64
 	fault      mpi.ChunkFault // the first bad chunk
 }
@@ -23,7 +24,7 @@ func (c *calls) run(k int64) error {
 	if k <= 0 || c.c.L == 0 {
 		return nil
 	}
-	e, f, err := mpi.RunCalls(c.c, c.done, k, c.buf)
+	e, f, err := c.fn(c.c, c.done, k, c.buf)
 	if e > 0 && c.errs == 0 {
 		c.fault = f
 	}
@@ -46,7 +47,7 @@ type measured struct {
 func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
-	c := &calls{buf: r.buf, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
+	c := &calls{buf: r.buf, fn: r.ioCalls, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
 		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Stamp: int(acc)}}
 	if acc == beffio.Read {
 		c.c.Stamp = int(beffio.LastWriter(r.st.Rewrite, pat.Type)) // what the write stamped
@@ -57,7 +58,7 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 	}
 	timeDriven := acc == beffio.Write && pat.Type <= beffio.Separated
 	p.g.Barrier()
-	t0 := mpi.Wtime()
+	t0 := r.clock()
 	if ref {
 		r.position(p, fh, pat, base, acc, c.c, where)
 	}
@@ -77,7 +78,7 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 		r.agreeIO(p, where+": MPI_File_sync", fh.Sync())
 	}
 	p.g.Barrier()
-	el := p.maxTime(mpi.Wtime() - t0)
+	el := p.maxTime(r.clock() - t0)
 	if acc != beffio.Read && c.done > 0 && pat.L > 0 {
 		end := pat.Offset(base, p.n, p.g.Rank, c.done-1, pat.Chunks()-1, p.seg.Lseg) + pat.L
 		err := r.checkWritten(p, pat.Type, path, end)
@@ -150,7 +151,7 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tPart, 
 			if err != nil {
 				failed = 1
 			}
-			return []float64{mpi.Wtime() - t0, failed} // one reduction: the time and whether a call failed
+			return []float64{r.clock() - t0, failed} // one reduction: the time and whether a call failed
 		},
 		Decide: func(max []float64) (int64, int64) {
 			if max[1] != 0 {

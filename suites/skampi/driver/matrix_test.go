@@ -108,3 +108,83 @@ func TestMatrixOfSwitches(t *testing.T) {
 	_, ok = m.At(1, 1)
 	assert.False(t, ok, "leaf1 has one node")
 }
+
+// TestPairSearch: every pair meets once in the rounds of disjoint pairs;
+// the job's slowest and fastest pairs and their round trips reach every
+// rank; the matrix reaches rank 0.
+func TestPairSearch(t *testing.T) {
+	old := pairRTT
+	t.Cleanup(func() { pairRTT = old; rttMatrix = nil })
+	var mu sync.Mutex
+	met := map[[2]int]int{}
+	pairRTT = func(s *harness.Session, q int, initiator bool) (float64, error) {
+		if !initiator {
+			return 0, nil
+		}
+		mu.Lock()
+		met[[2]int{s.Rank, q}]++
+		mu.Unlock()
+		return float64(fakeRTT(s.Rank, q)) / 1e12, nil
+	}
+	got := make([]Prepared, 6)
+	harnesstest.Fine(t, harnesstest.Run(t, 6, sixRanks, func(s *harness.Session) {
+		p := pairSearch(s, 1024)
+		mu.Lock()
+		got[s.Rank] = p
+		mu.Unlock()
+	}))
+	assert.Len(t, met, 15, "every pair of 6")
+	for k, n := range met {
+		assert.Equal(t, 1, n, "pair %v met once", k)
+	}
+	// the slowest: across the spine, the largest a+b (3, 5); the fastest:
+	// within a node, the smallest a+b (0, 1)
+	for r, p := range got {
+		assert.Equal(t, skampi.Pair{A: 3, B: 5}, p.Max, "rank %d", r)
+		assert.Equal(t, skampi.Pair{A: 0, B: 1}, p.Min, "rank %d", r)
+		assert.InDelta(t, 100.8e-6, p.MaxRTT, 1e-12)
+		assert.InDelta(t, 1.1e-6, p.MinRTT, 1e-12)
+		assert.Equal(t, 5, p.PairRounds)
+		assert.False(t, p.Sampled)
+	}
+	require.NotNil(t, rttMatrix)
+	assert.Equal(t, 6, rttMatrix.N)
+}
+
+// TestClockOffsets: rank 0 estimates every rank's offset one after the
+// other, each rank gets its own, and the summary and the uncertainty (the
+// largest half round trip) are rank 0's.
+func TestClockOffsets(t *testing.T) {
+	old := clockOffset
+	t.Cleanup(func() { clockOffset = old })
+	var mu sync.Mutex
+	var order []int
+	clockOffset = func(s *harness.Session, me, peer int) (float64, float64, error) {
+		if me != 0 {
+			return 0, 0, nil
+		}
+		mu.Lock()
+		order = append(order, peer)
+		mu.Unlock()
+		return float64(peer) * 1e-6, float64(peer) * 2e-7, nil
+	}
+	got := make([]float64, 4)
+	var stats string
+	var errMax float64
+	harnesstest.Fine(t, harnesstest.Run(t, 4, harness.Job{}, func(s *harness.Session) {
+		offs, worst := clockOffsets(s)
+		if s.IsRoot() {
+			stats, errMax = offsetStats(offs), worst
+		} else {
+			assert.Nil(t, offs, "rank %d keeps no table", s.Rank)
+		}
+		o := scatterOffsets(s.World(), offs)
+		mu.Lock()
+		got[s.Rank] = o
+		mu.Unlock()
+	}))
+	assert.Equal(t, []int{1, 2, 3}, order, "one rank after the other")
+	assert.InDeltaSlice(t, []float64{0, 1e-6, 2e-6, 3e-6}, got, 1e-15, "each rank its own offset")
+	assert.Equal(t, "0.000 1.500 3.000", stats, "min, median, max in µs")
+	assert.InDelta(t, 3e-7, errMax, 1e-15, "half the largest round trip")
+}

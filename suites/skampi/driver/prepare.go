@@ -134,7 +134,7 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	keep := planMatrix(s, limit)
 	for _, r := range rounds {
 		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
-			t, err := mpi.PairRTT(mpi.World, q, s.Rank < q, rttRounds)
+			t, err := pairRTT(s, q, s.Rank < q)
 			s.Must("measuring the round trips of the pairs", err)
 			if s.Rank < q {
 				own.Add(q, int64(t*1e12)) // picoseconds
@@ -159,6 +159,21 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	p.Min, _ = skampi.PairOf(keys[1], s.Size)
 	p.MaxRTT, p.MinRTT = float64(ext[0])/1e12, float64(-ext[1])/1e12
 	return p
+}
+
+// pairRTT times the round trips of this rank and q (mpi.PairRTT, the
+// fastest of rttRounds; 0 on the side that does not initiate); the
+// tests of the pair search put a fake in its place.
+var pairRTT = func(s *harness.Session, q int, initiator bool) (float64, error) {
+	return mpi.PairRTT(mpi.World, q, initiator, rttRounds)
+}
+
+// clockOffset estimates the clock offset of peer against rank 0
+// (mpi.ClockOffset, the best of offsetRounds ping-pongs): rank 0 calls it
+// with me 0 for each peer in turn, the peer with its own rank; tests put a
+// fake in its place.
+var clockOffset = func(s *harness.Session, me, peer int) (offset, rtt float64, err error) {
+	return mpi.ClockOffset(mpi.World, me, peer, offsetRounds)
 }
 
 // rttMatrix is the round trips the pair search timed, on rank 0 of a
@@ -265,14 +280,14 @@ func rankMatrix(s *harness.Session, rows [][]int64) *skampi.Matrix {
 // (the others nil).
 func clockOffsets(s *harness.Session) ([]float64, float64) {
 	if !s.IsRoot() {
-		_, _, err := mpi.ClockOffset(mpi.World, s.Rank, 0, offsetRounds)
+		_, _, err := clockOffset(s, s.Rank, 0)
 		s.Must("estimating the clock offsets", err)
 		return nil, 0
 	}
 	offs := make([]float64, s.Size)
 	var worst float64
 	for r := 1; r < s.Size; r++ {
-		o, rtt, err := mpi.ClockOffset(mpi.World, 0, r, offsetRounds)
+		o, rtt, err := clockOffset(s, 0, r)
 		s.Must("estimating the clock offsets", err)
 		offs[r], worst = o, max(worst, rtt/2)
 	}

@@ -1,0 +1,177 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// soloComm is the collectives of a job of one process: everything is
+// this process's own (the in-package tests cannot import harnesstest).
+type soloComm struct{}
+
+func (soloComm) Barrier() error                        { return nil }
+func (soloComm) QuietBarrier(poll time.Duration) error { return nil }
+func (soloComm) BcastBytes(buf []byte, root int) error { return nil }
+func (soloComm) ReduceFloat64(in, out []float64, op mpi.Op, root int) error {
+	copy(out, in)
+	return nil
+}
+func (soloComm) ReduceInt64(in, out []int64, op mpi.Op, root int) error { copy(out, in); return nil }
+func (soloComm) AllreduceInt64(in, out []int64, op mpi.Op) error        { copy(out, in); return nil }
+func (soloComm) GatherBytes(in, out []byte, root int) error             { copy(out, in); return nil }
+func (soloComm) ScatterBytes(in, out []byte, root int) error            { copy(out, in); return nil }
+
+// soloSession is a session of one process whose stderr is log.
+func soloSession(job Job, log *bytes.Buffer) *Session {
+	s := NewFakeSession(0, 1, job, soloComm{}, func(int, string) {})
+	s.Log = log
+	return s
+}
+
+// withDrivers registers list for the test alone.
+func withDrivers(t *testing.T, list ...*Driver) {
+	old := suites
+	suites = list
+	t.Cleanup(func() { suites = old })
+}
+
+// TestWriteConfig: the job's lines in their order, the Slurm job's, the
+// mode, then each suite's lines and unit lines, of the suites set up only.
+func TestWriteConfig(t *testing.T) {
+	a := &Driver{ID: &results.Identity{Key: "a", Name: "A", Units: []string{"MB/s better=higher"}},
+		Config: func(job *Job) []string { return []string{"a-size: 3"} }}
+	b := &Driver{ID: &results.Identity{Key: "b", Name: "B", Units: []string{"us better=lower"}},
+		Config: func(job *Job) []string { return []string{"b-never: 1"} }}
+	withDrivers(t, a, b)
+	job := Job{Version: "0.1.0", Commit: "abc", GoVersion: "go1.26", Date: "2026-11-26T00:00:00Z", Library: "Open MPI v4.1.4",
+		Thread: "single", Hosts: []string{"n0", "n0", "n1", "n1"}, ProcsNode: 2, Preload: "/x/yield.so", Short: true,
+		SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{}`)}}
+	var w bytes.Buffer
+	writeConfig(&w, &job)
+	assert.Equal(t, `beff-version: 0.1.0
+beff-commit: abc
+go-version: go1.26
+date: 2026-11-26T00:00:00Z
+mpi-library: Open MPI v4.1.4
+mpi-thread: single
+mpi-procs: 4
+mpi-hosts: n0 (2), n1 (2)
+mpi-procs-per-node: 2
+mpi-oversubscribed: no
+mpi-rank-order: block (consecutive ranks share a node)
+mpi-preload: /x/yield.so
+beff-mode: short (quick check, not a valid result)
+a-size: 3
+Unit MB/s better=higher
+`, w.String())
+}
+
+// TestSetupOutcome: the suites selected are set up on rank 0 with their
+// settings kept under their keys; a suite's error stops the job with its
+// message, a suite's Done ends it at once with its text; a panic in a
+// Setup is one line.
+func TestSetupOutcome(t *testing.T) {
+	type st struct{ N int }
+	a := &Driver{ID: &results.Identity{Key: "a", Name: "A", Bench: "A"}, Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
+	withDrivers(t, a)
+	t.Setenv("OMPI_COMM_WORLD_SIZE", "")
+	t.Setenv("PMIX_SIZE", "")
+	t.Setenv("PMI_SIZE", "")
+	t.Setenv("MPI_LOCALNRANKS", "")
+	t.Setenv("SLURM_NTASKS", "")
+	s := soloSession(Job{}, &bytes.Buffer{})
+	nodes := []node{{host: "n0", pid: 10, memMiB: 1000, procsNode: 1, cpus: 2}}
+	job := Job{}
+	require.NoError(t, setupSuites(&job, []*Driver{a}))
+	assert.JSONEq(t, `{"N":0}`, string(job.SuiteState["a"]), "a job without hosts yet")
+
+	b := &Driver{ID: &results.Identity{Key: "b", Name: "B"}, Setup: func(*Job) (any, error) { return nil, errors.New("-b.x=3: out of range") }}
+	c := &Driver{ID: &results.Identity{Key: "c", Name: "C"}, Setup: func(*Job) (any, error) { return nil, &Done{Text: "the plan"} }}
+	d := &Driver{ID: &results.Identity{Key: "d", Name: "D"}, Setup: func(*Job) (any, error) { panic("index out of range") }}
+	job = describeJob("single", nodes)
+	assert.EqualError(t, setupSuites(&job, []*Driver{a, b}), "-b.x=3: out of range")
+	var done *Done
+	assert.ErrorAs(t, setupSuites(&job, []*Driver{c}), &done)
+	err := setupSuites(&job, []*Driver{d})
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "internal error setting up D: index out of range ("), err.Error())
+	assert.Equal(t, 1, strings.Count(err.Error(), "\n")+1, "one line")
+
+	out := setupOutcome(s, "single", nodes)
+	assert.Empty(t, out.Err)
+	assert.Equal(t, []string{"n0"}, out.Job.Hosts)
+}
+
+// TestPrepareKeepsWhatEveryRankMeasured: a suite's Prepare runs after its
+// Setup and replaces its settings with what it returns.
+func TestPrepareKeepsWhatEveryRankMeasured(t *testing.T) {
+	type st struct{ Seen, Measured int }
+	a := &Driver{ID: &results.Identity{Key: "a", Name: "A"},
+		Prepare: func(s *Session) any {
+			var in st
+			require.NoError(t, s.State("a", &in))
+			return st{in.Seen, 42}
+		}}
+	withDrivers(t, a)
+	s := soloSession(Job{Hosts: []string{"n0"}, SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{"Seen":7}`)}}, &bytes.Buffer{})
+	prepare(s)
+	var got st
+	require.NoError(t, s.State("a", &got))
+	assert.Equal(t, st{7, 42}, got)
+	assert.ErrorContains(t, s.State("b", &got), `no settings for suite "b"`)
+}
+
+// TestProgress: the count of -test.count repetitions, a line at most every
+// 2 s, the last line at the end with its ETA, on rank 0 only.
+func TestProgress(t *testing.T) {
+	var log bytes.Buffer
+	s := soloSession(Job{}, &log)
+	p := s.NewProgress("b_eff", 4)
+	assert.Equal(t, 4, p.Total())
+	p.Done()
+	p.Log()
+	assert.Empty(t, log.String(), "no line within 2 s")
+	p.Add(3)
+	p.Finish()
+	assert.Equal(t, "[beff] b_eff 4/4 measurements, 0s elapsed, ETA 0s\n", log.String())
+
+	other := NewFakeSession(1, 2, Job{}, soloComm{}, func(int, string) {})
+	var quiet bytes.Buffer
+	other.Log = &quiet
+	other.NewProgress("b_eff", 4).Finish()
+	assert.Empty(t, quiet.String(), "rank 1 writes no progress")
+}
+
+// TestLogPeak: the job's peak resident memory, gathered to rank 0, is one
+// line with this process's VmHWM.
+func TestLogPeak(t *testing.T) {
+	var log bytes.Buffer
+	s := soloSession(Job{}, &log)
+	s.logPeak()
+	assert.Regexp(t, `^\[beff\] peak resident memory per process \(VmHWM\): min [1-9][0-9.]* MiB, median [0-9.]+ MiB, max [0-9.]+ MiB \(rank 0\); rank 0 [0-9.]+ MiB\n$`, log.String())
+	assert.Positive(t, peakKiB())
+}
+
+// TestMemoryLines: a suite's memory model as logged, and the refusal of a
+// model above the node's share.
+func TestMemoryLines(t *testing.T) {
+	var log bytes.Buffer
+	s := soloSession(Job{}, &log)
+	s.LogMemory("b_eff", 48<<20, 50<<20, "base 40 MiB, 2 buffers")
+	assert.Equal(t, "[beff] b_eff memory model: 48.0 MiB per process, rank 0 50.0 MiB (base 40 MiB, 2 buffers)\n", log.String())
+	j := Job{MemMiB: 100, ProcsNode: 4}
+	assert.NoError(t, j.CheckMemory("b_eff", 100<<20, "lower -beff.mem"))
+	assert.EqualError(t, j.CheckMemory("b_eff", 101<<20, "lower -beff.mem"),
+		"b_eff needs 101.0 MiB per process, more than the 100 MiB per process of the smallest node (its memory divided by its 4 processes): lower -beff.mem")
+	assert.NoError(t, (&Job{MemMiB: -1}).CheckMemory("b_eff", 1<<40, ""), "an unknown memory passes")
+}
