@@ -56,9 +56,9 @@ func NewBuffer(n int64) (*Buffer, error) {
 	}
 	return &Buffer{b: make([]byte, n)}, nil
 }
-func (b *Buffer) Len() int64             { return int64(len(b.b)) }
-func (b *Buffer) Bytes() []byte          { return b.b }
-func (b *Buffer) Free()                  {}
+func (b *Buffer) Len() int64    { return int64(len(b.b)) }
+func (b *Buffer) Bytes() []byte { return b.b }
+func (b *Buffer) Free()         {}
 
 // LoopOps and LoopOpBlocks: the SKaMPI loop's table (empty without MPI).
 func LoopOps() []string    { return nil }
