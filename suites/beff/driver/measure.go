@@ -147,18 +147,29 @@ type metric struct {
 // repetitions (max over ranks); rank 0 keeps the loop state for the next
 // size.
 func (r *run) metrics(pt point, l int64, ll int, tmax []float64) []metric {
+	lls := slices.Repeat([]int{ll}, len(tmax))
+	out, best, bw := lineMetrics(l, pt.p.Messages(), lls, tmax)
+	s := r.loops[loopKey{pt.p.Name, pt.m}]
+	s.Len, s.Time, s.L, s.MBps = ll, tmax[best], l, bw
+	return out
+}
+
+// lineMetrics are the metrics of a measurement's line from its
+// repetitions' loop lengths and times (max over ranks): the best
+// repetition's bandwidth, the worst, the mean, the best's loop time (ms)
+// and length, the repetitions; and which repetition was the best, with
+// its bandwidth.
+func lineMetrics(l int64, messages int, ll []int, tmax []float64) ([]metric, int, float64) {
 	bw := make([]float64, len(tmax))
 	best := 0
 	for i := range bw {
-		bw[i] = beff.Bandwidth(l, pt.p.Messages(), ll, tmax[i])
+		bw[i] = beff.Bandwidth(l, messages, ll[i], tmax[i])
 		if bw[i] > bw[best] {
 			best = i
 		}
 	}
-	s := r.loops[loopKey{pt.p.Name, pt.m}]
-	s.Len, s.Time, s.L, s.MBps = ll, tmax[best], l, bw[best]
 	return []metric{{bw[best], beff.MetricMBps}, {slices.Min(bw), beff.MetricMinMBps}, {beff.Mean(bw), beff.MetricAvgMBps},
-		{tmax[best] * 1e3, beff.MetricLoop}, {float64(ll), beff.MetricLoopLen}, {float64(pt.reps), beff.MetricReps}}
+		{tmax[best] * 1e3, beff.MetricLoop}, {float64(ll[best]), beff.MetricLoopLen}, {float64(len(bw)), beff.MetricReps}}, best, bw[best]
 }
 
 // validationStop gathers every rank's first validation failure to rank 0,

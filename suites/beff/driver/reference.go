@@ -47,6 +47,7 @@ type refRun struct {
 	bound    []int                // per method, of the current repetition (rank 0)
 	reps     []int                // repetitions per size index
 	best     [][]int              // per repetition and pattern the only method measured, -1: all
+	cut      []bool               // per repetition: the shortcut fixed the two largest sizes' loop lengths
 	done     map[refKey]bool      // measured in some repetition (every rank)
 	bw       map[refKey][]float64 // rank 0's own bandwidth per repetition, for the shortcut
 	points   map[refKey]*refPoint // rank 0
@@ -80,7 +81,7 @@ func (r *run) referenceRun(b *testing.B) {
 			x.min[k][m] = slices.Repeat([]float64{math.Inf(1)}, reps)
 		}
 	}
-	x.best = make([][]int, reps)
+	x.best, x.cut = make([][]int, reps), make([]bool, reps)
 	for rep := range reps {
 		x.best[rep] = slices.Repeat([]int{-1}, len(x.patterns))
 		x.sweep(rep)
@@ -97,7 +98,9 @@ func (x *refRun) sweep(rep int) {
 		if rep >= x.reps[k] {
 			continue // the shortcut's largest size has fewer repetitions
 		}
-		x.decideLoopLengths(rep, k)
+		if !x.cut[rep] { // else the shortcut set loop length 1 at the two largest
+			x.decideLoopLengths(rep, k)
+		}
 		x.measureAll(rep, k, false)
 	}
 }
@@ -122,7 +125,7 @@ func (x *refRun) decideLoopLengths(rep, k int) {
 	best := harness.Decide(x.world, func() []int { return x.bestMethods(rep, k-1) })
 	x.s.Logf("b_eff (reference rules): repetition %d: the two largest sizes are predicted to take more than %g s: the best method only, loop length 1, %d repetitions at the largest",
 		rep+1, x.st.Shortcut, beff.RefShortcutReps)
-	x.best[rep] = best
+	x.best[rep], x.cut[rep] = best, true
 	x.reps[k+1] = beff.RefShortcutReps
 	for m := range ll {
 		x.ll[k][m][rep] = 1
@@ -259,18 +262,8 @@ func (x *refRun) report(b *testing.B) {
 
 // reportPoint writes the metrics of a measurement from its repetitions.
 func (x *refRun) reportPoint(b *testing.B, p *beff.Pattern, l int64, pt *refPoint) {
-	bw := make([]float64, len(pt.tmax))
-	best := 0
-	for i := range bw {
-		bw[i] = beff.Bandwidth(l, p.Messages(), pt.ll[i], pt.tmax[i])
-		if bw[i] > bw[best] {
-			best = i
-		}
+	ms, _, _ := lineMetrics(l, p.Messages(), pt.ll, pt.tmax)
+	for _, m := range ms {
+		b.ReportMetric(m.value, m.unit)
 	}
-	b.ReportMetric(bw[best], beff.MetricMBps)
-	b.ReportMetric(slices.Min(bw), beff.MetricMinMBps)
-	b.ReportMetric(beff.Mean(bw), beff.MetricAvgMBps)
-	b.ReportMetric(pt.tmax[best]*1e3, beff.MetricLoop)
-	b.ReportMetric(float64(pt.ll[best]), beff.MetricLoopLen)
-	b.ReportMetric(float64(len(bw)), beff.MetricReps)
 }
