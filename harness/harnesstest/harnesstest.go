@@ -11,6 +11,7 @@ package harnesstest
 
 import (
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -284,5 +285,23 @@ func reduce[T int64 | float64](out []T, all [][]byte, op mpi.Op, get func([]byte
 			}
 		}
 		out[i] = acc
+	}
+}
+
+// SetFlags sets command-line flags (name without the dash → value) for
+// the test and restores them when it ends: a suite's Setup reads its
+// flags.
+func SetFlags(t testing.TB, kv map[string]string) {
+	t.Helper()
+	for k, v := range kv {
+		f := flag.Lookup(k)
+		if f == nil {
+			t.Fatalf("no flag -%s", k)
+		}
+		old := f.Value.String()
+		if err := flag.Set(k, v); err != nil {
+			t.Fatalf("-%s=%s: %v", k, v, err)
+		}
+		t.Cleanup(func() { flag.Set(k, old) })
 	}
 }

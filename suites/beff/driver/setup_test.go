@@ -2,27 +2,18 @@ package driver
 
 import (
 	"encoding/json"
-	"flag"
 	"math"
 	"testing"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // withFlags sets command-line flags for one test and restores them after.
-func withFlags(t *testing.T, kv map[string]string) {
-	t.Helper()
-	for k, v := range kv {
-		f := flag.Lookup(k)
-		require.NotNil(t, f, k)
-		old := f.Value.String()
-		require.NoError(t, flag.Set(k, v))
-		t.Cleanup(func() { flag.Set(k, old) })
-	}
-}
+func withFlags(t *testing.T, kv map[string]string) { harnesstest.SetFlags(t, kv) }
 
 func TestSetup(t *testing.T) {
 	job := &harness.Job{MemMiB: 6000, ProcsNode: 4}

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,20 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
 // withFlags sets command-line flags for one test and restores them after.
-func withFlags(t *testing.T, kv map[string]string) {
-	t.Helper()
-	for k, v := range kv {
-		f := flag.Lookup(k)
-		require.NotNil(t, f, k)
-		old := f.Value.String()
-		require.NoError(t, flag.Set(k, v))
-		t.Cleanup(func() { flag.Set(k, old) })
-	}
-}
+func withFlags(t *testing.T, kv map[string]string) { harnesstest.SetFlags(t, kv) }
 
 func TestSetup(t *testing.T) {
 	job := &harness.Job{Hosts: []string{"h", "h", "h", "h"}, MemMiB: 2048, TotalMiB: 8192, RootMiB: 8192, ProcsNode: 4}

@@ -1,0 +1,105 @@
+package driver
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/harness/harnesstest"
+	"github.com/beff-suite/beff/suites/skampi"
+)
+
+// fourProcs is a job of 4 processes on one node of 8 GiB.
+func fourProcs() *harness.Job {
+	return &harness.Job{Hosts: []string{"n0", "n0", "n0", "n0"}, MemMiB: 2048, ProcsNode: 4, Library: "Open MPI v4.1.4, package: Debian"}
+}
+
+// TestSetupDefault: the standard run's suites for the job, the matrix kept
+// per rank up to 1,024 processes, the file named and summed.
+func TestSetupDefault(t *testing.T) {
+	v, err := setup(fourProcs())
+	require.NoError(t, err)
+	st := v.(Settings)
+	assert.Equal(t, skampi.DefaultSuitesName, st.File)
+	assert.Len(t, st.FileSum, 16)
+	assert.NotEmpty(t, st.Suites)
+	assert.Equal(t, skampi.FullPairs, st.MatrixLimit)
+	assert.Positive(t, st.Buffer)
+}
+
+// TestSetupOps: -skampi.ops keeps the operations it names and the suites
+// that have them; an operation in no suite, or that needs more processes
+// than the job has, is refused with why.
+func TestSetupOps(t *testing.T) {
+	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "bcast,barrier"})
+	v, err := setup(fourProcs())
+	require.NoError(t, err)
+	for _, su := range v.(Settings).Suites {
+		for _, op := range su.Ops {
+			assert.Contains(t, []string{"bcast", "barrier"}, skampi.Ops[op].Name, "suite %s", su.Name)
+		}
+	}
+	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "no-such-op"})
+	_, err = setup(fourProcs())
+	assert.ErrorContains(t, err, "-skampi.ops=no-such-op")
+
+	job := fourProcs()
+	job.Hosts = job.Hosts[:1]
+	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "send-recv"})
+	_, err = setup(job)
+	assert.ErrorContains(t, err, "-skampi.ops: send-recv is a ping-pong operation and needs 2 processes; the job has 1")
+}
+
+// TestSetupPlan: -skampi.plan ends the job at once with the plan: every
+// point's predicted time, the total, the memory; -skampi.plan-procs plans
+// for another size only with it.
+func TestSetupPlan(t *testing.T) {
+	harnesstest.SetFlags(t, map[string]string{"skampi.plan": "true", "skampi.plan-procs": "64"})
+	_, err := setup(fourProcs())
+	var done *harness.Done
+	require.True(t, errors.As(err, &done), "%v", err)
+	assert.True(t, strings.HasPrefix(done.Text, "SKaMPI plan for 64 processes: default, nothing measured\n"), done.Text[:80])
+	assert.Regexp(t, `(?m)^total: \d+ points and up to \d+ refined lengths, predicted at most `, done.Text)
+	assert.Regexp(t, `(?m)^memory: `, done.Text)
+
+	harnesstest.SetFlags(t, map[string]string{"skampi.plan": "false"})
+	_, err = setup(fourProcs())
+	assert.EqualError(t, err, "-skampi.plan-procs=64 plans for another job size: give it with -skampi.plan (a dry run)")
+}
+
+// TestSetupRefusals: a suite file that is not there, a memory per
+// process below the plan's need, a test limit of the matrix out of its
+// range; and Open MPI 4's crash of compare-and-swap on an allocated
+// window, refused unless the job chose another one-sided component.
+func TestSetupRefusals(t *testing.T) {
+	harnesstest.SetFlags(t, map[string]string{"skampi.suites": filepath.Join(t.TempDir(), "none.yaml")})
+	_, err := setup(fourProcs())
+	assert.ErrorContains(t, err, "-skampi.suites: ")
+
+	file := filepath.Join(t.TempDir(), "cas.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("suites:\n  - name: cas\n    ops: compare-and-swap\n    vary: none\n    rma-window: allocate\n"), 0o644))
+	harnesstest.SetFlags(t, map[string]string{"skampi.suites": file})
+	_, err = setup(fourProcs())
+	assert.ErrorContains(t, err, "compare-and-swap on an MPI_Win_allocate window crashes Open MPI v4.1.4 (osc/rdma")
+	v, err := setup(&harness.Job{Hosts: []string{"a", "b"}, Library: "MPICH Version: 4.0.2", MemMiB: 2048, ProcsNode: 1})
+	require.NoError(t, err, "MPICH has no such crash")
+	assert.Len(t, v.(Settings).Suites, 1)
+
+	harnesstest.SetFlags(t, map[string]string{"skampi.suites": "", "skampi.mem": "1"})
+	_, err = setup(fourProcs())
+	assert.ErrorContains(t, err, "more than the 1 MiB per process it may use (-skampi.mem)")
+
+	harnesstest.SetFlags(t, map[string]string{"skampi.mem": "0", "skampi.testmatrix-ranks": "4"})
+	v, err = setup(fourProcs())
+	require.NoError(t, err)
+	assert.Equal(t, 4, v.(Settings).MatrixLimit)
+	harnesstest.SetFlags(t, map[string]string{"skampi.testmatrix-ranks": "2000"})
+	_, err = setup(fourProcs())
+	assert.ErrorContains(t, err, "-skampi.testmatrix-ranks=2000: out of range")
+}
