@@ -50,6 +50,7 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
 	return file, path
 }
+
 // TestResume: the run of the same configuration copies the curves a
 // partial output finished and measures the others first-unfinished
 // first; another configuration, or no such file, is refused with why.
