@@ -82,3 +82,33 @@ func TestResumeNext(t *testing.T) {
 	assert.Equal(t, 1, k.Total())
 	assert.Nil(t, k.Keep(func(string) bool { return false }))
 }
+
+// TestResumeWrite: each granted occurrence of a name writes its own saved
+// metrics as the sub-benchmark's, in turn, ns/op as saved; a name not
+// granted writes nothing.
+func TestResumeWrite(t *testing.T) {
+	r, err := ReadResume("toy.resume", writePartial(t, partialOut), "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	require.NoError(t, err)
+	var got []map[string]float64
+	testing.Benchmark(func(b *testing.B) {
+		if got != nil {
+			return // testing runs the function again with a larger b.N
+		}
+		for r.Next("x=1") {
+			got = append(got, r.Write(b, "x=1"))
+		}
+		got = append(got, r.Write(b, "x=3"))
+	})
+	assert.Equal(t, []map[string]float64{{"MB/s": 5, "ns/op": 10}, {"MB/s": 7, "ns/op": 30}, nil}, got, "the two saved occurrences in file order; x=3 was cut")
+}
+
+// TestResumeWant: what a partial output must share with the run: the
+// processes, hosts, library, thread level and mode, and a suite's lines.
+func TestResumeWant(t *testing.T) {
+	j := &Job{Hosts: []string{"a", "a", "b"}, Library: "MPICH 4.0.2", Thread: "single", Short: true}
+	assert.Equal(t, map[string]string{"mpi-procs": "3", "mpi-hosts": "a (2), b (1)", "mpi-library": "MPICH 4.0.2",
+		"mpi-thread": "single", "beff-mode": "short (quick check, not a valid result)", "toy-size": "3", "toy-seed": "a: b"},
+		j.ResumeWantLines([]string{"toy-size: 3", "toy-seed: a: b"}))
+	j.Short = false
+	assert.Equal(t, "full", j.ResumeWant()["beff-mode"])
+}
