@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +175,27 @@ func TestMemoryLines(t *testing.T) {
 	assert.EqualError(t, j.CheckMemory("b_eff", 101<<20, "lower -beff.mem"),
 		"b_eff needs 101.0 MiB per process, more than the 100 MiB per process of the smallest node (its memory divided by its 4 processes): lower -beff.mem")
 	assert.NoError(t, (&Job{MemMiB: -1}).CheckMemory("b_eff", 1<<40, ""), "an unknown memory passes")
+}
+
+// TestCheckTestFlags: testing's own flags that would break beff's
+// measurements are refused with why: a benchtime other than 1x, a cpu
+// list; set as beff wants them they pass.
+func TestCheckTestFlags(t *testing.T) {
+	for _, name := range []string{"test.benchtime", "test.cpu"} {
+		old := flag.Lookup(name).Value.String()
+		t.Cleanup(func() { flag.Set(name, old) })
+	}
+	require.NoError(t, flag.Set("test.benchtime", "1x")) // what the harness gives a benchmark binary
+	require.NoError(t, checkTestFlags())
+	for _, c := range []struct{ flag, value, back, want string }{
+		{"test.benchtime", "2s", "1x", "-test.benchtime=2s: beff measures with its own time-driven loop lengths and needs -test.benchtime=1x"},
+		{"test.cpu", "1,2", "1", "-test.cpu=1,2: beff runs every benchmark with GOMAXPROCS=1"},
+	} {
+		require.NoError(t, flag.Set(c.flag, c.value))
+		assert.True(t, IsSet(c.flag))
+		err := checkTestFlags()
+		require.NoError(t, flag.Set(c.flag, c.back))
+		assert.ErrorContains(t, err, c.want)
+	}
+	assert.NoError(t, checkTestFlags(), "1x and one CPU are what beff wants")
 }
