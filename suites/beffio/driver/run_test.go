@@ -2,6 +2,8 @@ package driver
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -106,4 +108,66 @@ func TestDecideSegments(t *testing.T) {
 	assert.Equal(t, segs[0], segs[1])
 	assert.Zero(t, want.Lseg%beffio.MiB, "a whole number of MiB")
 	assert.True(t, strings.HasPrefix(beffio.PhaseKey(2, beffio.Write).String(), "n=2/acc=write"))
+}
+
+// TestPrepareDir: rank 0 makes a fresh directory (mode 0700) under the
+// parent, every rank works in it, and cleanup removes it with the run's
+// files; a parent where none can be made stops every rank as bad input.
+func TestPrepareDir(t *testing.T) {
+	parent := t.TempDir()
+	dirs := make([]string, 2)
+	var mu sync.Mutex
+	harnesstest.Fine(t, harnesstest.Run(t, 2, harness.Job{}, func(s *harness.Session) {
+		r, _ := ioRun(s, &fakeIO{})
+		r.st.Parent = parent
+		r.prepareDir()
+		mu.Lock()
+		dirs[s.Rank] = r.st.Dir
+		mu.Unlock()
+	}))
+	require.Equal(t, dirs[0], dirs[1], "one directory for the job")
+	require.True(t, strings.HasPrefix(dirs[0], parent+"/beffio-"), dirs[0])
+	fi, err := os.Stat(dirs[0])
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), fi.Mode().Perm())
+	file := filepath.Join(dirs[0], "beffio_n1_scatter.dat")
+	require.NoError(t, os.WriteFile(file, []byte("x"), 0o600))
+	harnesstest.Fine(t, harnesstest.Run(t, 1, harness.Job{}, func(s *harness.Session) {
+		r, _ := ioRun(s, &fakeIO{})
+		r.st.Dir, r.files = dirs[0], []string{file}
+		r.cleanup()
+	}))
+	assert.NoDirExists(t, dirs[0])
+
+	ends := harnesstest.Run(t, 2, harness.Job{}, func(s *harness.Session) {
+		r, _ := ioRun(s, &fakeIO{})
+		r.st.Parent = filepath.Join(parent, "absent")
+		r.prepareDir()
+	})
+	for rk, e := range ends {
+		assert.Equal(t, harness.ExitBadInput, e.Code, "rank %d", rk)
+	}
+	assert.Equal(t, "cannot create a directory under "+filepath.Join(parent, "absent")+": give -beffio.dir", ends[0].Msg)
+}
+
+// TestPartitionTimes: a partition's time is the slowest of its ranks'
+// on its rank 0; the ranks outside a partition wait for its phase with
+// every other rank of the job.
+func TestPartitionTimes(t *testing.T) {
+	harnesstest.SetFlags(t, map[string]string{"beffio.watchdog": "0"}) // no watchdog left running in the test binary
+	times := make([]float64, 3)
+	var mu sync.Mutex
+	harnesstest.Fine(t, harnesstest.Run(t, 3, harness.Job{}, func(s *harness.Session) {
+		r, p := ioRun(s, &fakeIO{})
+		el := p.maxTime(0.1 * float64(s.Rank+1))
+		mu.Lock()
+		times[s.Rank] = el
+		mu.Unlock()
+		outside := &partition{n: 2}
+		if s.Rank < 2 {
+			outside.g = s.World()
+		}
+		r.waitPartition(outside, beffio.Write, 0)
+	}))
+	assert.InDeltaSlice(t, []float64{0.3, 0, 0}, times, 1e-12)
 }
