@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -143,7 +144,9 @@ func TestPointFault(t *testing.T) {
 		fault: func(rank int, b *mpi.Batch) int64 { return int64(rank) }, // rank 1 sees one bad message
 	}
 	res := measurePoint(t, 2, su, skampi.Point{Suite: "c", Op: skampi.OpIndex("bcast"), Procs: 2, Len: 64}, f)
-	assert.NotEmpty(t, res.Fault)
+	assert.True(t, strings.HasPrefix(res.Fault, "validation FAILED: suite=c/op=bcast/procs=2/L=64: received messages differ from what was sent\n"), res.Fault)
+	assert.Contains(t, res.Fault, "  rank 1 of the point: ", "the rank that saw it")
+	assert.NotContains(t, res.Fault, "rank 0 of the point", "a rank without failures is not listed")
 }
 
 // TestPointBudget: a point whose repetitions scatter too much to reach ε

@@ -89,7 +89,7 @@ func probeWindows(s *harness.Session, st *Settings) map[string]string {
 		if !st.usesWindow(kind) {
 			continue
 		}
-		ok, why, err := mpi.RMAProbe(s.World().Comm, kind == skampi.WindowAllocate)
+		ok, why, err := rmaProbe(s, kind == skampi.WindowAllocate)
 		s.Must("probing one-sided windows", err)
 		if ok {
 			continue
@@ -98,7 +98,7 @@ func probeWindows(s *harness.Session, st *Settings) map[string]string {
 		if why != nil {
 			text = why.Error()
 		}
-		if strings.HasPrefix(mpi.LibraryVersion(), "Open MPI v4.") {
+		if strings.HasPrefix(s.Job.Library, "Open MPI v4.") {
 			text += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
 		}
 		out[kind] = text
@@ -174,6 +174,12 @@ var pairRTT = func(s *harness.Session, q int, initiator bool) (float64, error) {
 // fake in its place.
 var clockOffset = func(s *harness.Session, me, peer int) (offset, rtt float64, err error) {
 	return mpi.ClockOffset(mpi.World, me, peer, offsetRounds)
+}
+
+// rmaProbe makes and frees a window on every rank (mpi.RMAProbe); tests
+// put a fake in its place.
+var rmaProbe = func(s *harness.Session, allocate bool) (ok bool, why, err error) {
+	return mpi.RMAProbe(s.World().Comm, allocate)
 }
 
 // rttMatrix is the round trips the pair search timed, on rank 0 of a

@@ -103,3 +103,33 @@ func TestSetupRefusals(t *testing.T) {
 	_, err = setup(fourProcs())
 	assert.ErrorContains(t, err, "-skampi.testmatrix-ranks=2000: out of range")
 }
+
+// TestMemoryLimit: the memory a run may use is -skampi.mem when given,
+// else the node's share, and the plan's need above it is refused with
+// what to lower.
+func TestMemoryLimit(t *testing.T) {
+	job := fourProcs()
+	limit, from := memLimit(job)
+	assert.Equal(t, int64(2048), limit)
+	assert.Equal(t, "the node's memory divided by its 4 processes", from)
+	need := skampi.Memory{Buffer: 512 << 20}
+	assert.NoError(t, checkMemory(need, job))
+	harnesstest.SetFlags(t, map[string]string{"skampi.mem": "100"})
+	limit, from = memLimit(job)
+	assert.Equal(t, int64(100), limit)
+	assert.Equal(t, "-skampi.mem", from)
+	assert.ErrorContains(t, checkMemory(need, job), "more than the 100 MiB per process it may use (-skampi.mem): lower max-buffer or the lengths, or give -skampi.mem")
+}
+
+// TestCurveNames: a note names a curve by its operation, a typed one with
+// its method; a typed suite describes its types at 2 processes unless
+// they depend on the process count.
+func TestCurveNames(t *testing.T) {
+	su := testSuite(t, "suites:\n  - name: v\n    ops: send-recv\n    vary: none\n    send-type: vector(4,1,2,double)\n", 4)
+	curves := su.Curves()
+	require.NotEmpty(t, curves)
+	assert.Equal(t, "send-recv ("+curves[0].Method+")", curveText(curves[0]))
+	assert.Equal(t, 2, typeProcs(su, 4), "the vector does not depend on the processes")
+	plain := testSuite(t, "suites:\n  - name: b\n    ops: bcast\n    vary: none\n", 4)
+	assert.Equal(t, "bcast", curveText(plain.Curves()[0]))
+}
