@@ -179,8 +179,8 @@ switches() {
 down() {
 	local id=$1 n
 	check_id "$id"
-	slurm_down "$id" from-down
-	fs_down "$id"
+	slurm_down "$id" from-down || true # the nodes go whatever is left of Slurm
+	fs_down "$id" || true
 	for n in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^beff-$id-" || true); do
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
 		ip netns del "$n" 2>/dev/null || true
@@ -508,9 +508,14 @@ slurm_down() {
 	for f in "$d"/slurmctld.pid "$d"/n*/slurmd.pid; do
 		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null || true
 	done
-	[ -f "$d/munged.pid" ] && kill "$(cat "$d/munged.pid")" 2>/dev/null || true
+	# munged writes its seed file as it exits: wait for it, or the
+	# directory is not empty when it is removed
+	local mpid=; [ ! -f "$d/munged.pid" ] || mpid=$(cat "$d/munged.pid")
+	if [ -n "$mpid" ] && kill "$mpid" 2>/dev/null; then
+		for _ in $(seq 50); do kill -0 "$mpid" 2>/dev/null || break; sleep 0.05; done
+	fi
 	local made=; [ ! -f "$d/made-cluster" ] || made=1
-	rm -rf "${d:?}"
+	rm -rf "${d:?}" || { sleep 0.2; rm -rf "${d:?}"; }
 	# the cluster `slurm up` made goes with it (unless `down` called this)
 	[ -z "$made" ] || [ -n "${2:-}" ] || down "$id"
 }
