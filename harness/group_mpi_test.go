@@ -3,7 +3,6 @@
 package harness
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -16,15 +15,7 @@ import (
 // These tests run as a singleton MPI process (no mpirun): the group of one
 // rank decides alone, which checks how the helpers sequence their steps
 // and decisions. The integration tests run them on real jobs.
-func TestMain(m *testing.M) {
-	if _, err := mpi.Init("serialized"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	mpi.Finalize()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(mpi.Singleton("serialized", m.Run)) }
 
 func TestRound(t *testing.T) {
 	g := newSession().World()

@@ -11,6 +11,8 @@ import "C"
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"time"
 	"unsafe"
 )
@@ -379,4 +381,19 @@ func cOps() []string {
 		out[i] = C.GoString(C.ctl_op_names[i])
 	}
 	return out
+}
+
+// Singleton runs a test binary's tests (run) as a singleton MPI process,
+// without mpirun: MPI initialised at level on the calling thread, locked
+// to it, and finalised after. It returns run's exit code, or 1 when MPI
+// cannot be initialised.
+func Singleton(level string, run func() int) int {
+	runtime.LockOSThread()
+	if _, err := Init(level); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	code := run()
+	Finalize()
+	return code
 }

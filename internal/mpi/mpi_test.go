@@ -5,7 +5,6 @@ package mpi_test
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"testing"
 	"time"
 
@@ -17,16 +16,7 @@ import (
 
 // These tests run as a singleton MPI process (no mpirun): the timed loop is
 // exercised on a ring of one process, which sends to itself.
-func TestMain(m *testing.M) {
-	runtime.LockOSThread()
-	if _, err := mpi.Init("serialized"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	mpi.Finalize()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(mpi.Singleton("serialized", m.Run)) }
 
 func TestWorld(t *testing.T) {
 	r, err := mpi.World.Rank()
