@@ -200,3 +200,21 @@ func TestServeFunnels(t *testing.T) {
 	assert.Equal(t, 1, most, "one call at a time")
 	assert.Nil(t, mainCalls, "Serve cleans up")
 }
+
+// TestBuffer: a buffer of n bytes, zeroed, that Go can see and write, and
+// an empty one.
+func TestBuffer(t *testing.T) {
+	b, err := NewBuffer(16)
+	require.NoError(t, err)
+	defer b.Free()
+	assert.Equal(t, int64(16), b.Len())
+	view := b.Bytes()
+	require.Len(t, view, 16)
+	assert.Equal(t, make([]byte, 16), view, "zeroed")
+	view[15] = 7
+	assert.Equal(t, byte(7), b.Bytes()[15], "one memory")
+	empty, err := NewBuffer(0)
+	require.NoError(t, err)
+	assert.Zero(t, empty.Len())
+	empty.Free()
+}

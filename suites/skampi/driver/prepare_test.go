@@ -86,4 +86,7 @@ func TestRankStats(t *testing.T) {
 	rec := func(v float64) []int64 { return []int64{int64(math.Float64bits(v))} }
 	assert.Equal(t, []float64{1, 2, 5}, rankStats([][]int64{rec(5), rec(math.NaN()), rec(1), rec(2)}))
 	assert.Nil(t, rankStats([][]int64{rec(math.NaN())}), "no rank had one")
+	assert.Equal(t, []float64{3, 3, 3}, rankStats([][]int64{rec(3)}), "one rank: min, median and max alike")
+	assert.Equal(t, []float64{1, 2, 3}, rankStats([][]int64{rec(3), rec(1), rec(2), rec(math.NaN())}), "the median of the ranks that had one")
+	assert.Equal(t, []float64{0, 0, 0}, rankStats([][]int64{rec(0), rec(0)}), "the cheapest local calls take no time")
 }
