@@ -69,12 +69,7 @@ func directionOf(sides []*Side, s results.Suite, unit string) Direction {
 			return parseBetter(b)
 		}
 	}
-	for _, u := range s.ID().FoldUnits {
-		if u.Name == unit {
-			return parseBetter(u.Better)
-		}
-	}
-	return NoDirection
+	return parseBetter(s.ID().FoldBetter(unit))
 }
 
 func parseBetter(b string) Direction {

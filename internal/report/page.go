@@ -57,7 +57,7 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 			key, anchor := pg.SiteKeys()
 			info := suiteInfo{Name: su.ID().Name, Key: key, Anchor: anchor}
 			for _, c := range pg.Columns() {
-				col := columnInfo{Column: c, Rank: key + "." + c.Figure, Better: better(su, c.Unit)}
+				col := columnInfo{Column: c, Rank: key + "." + c.Figure, Better: su.ID().FoldBetter(c.Unit)}
 				if len(out) == 0 && len(info.Columns) == 0 {
 					col.Weight = 1
 				}
@@ -69,16 +69,6 @@ func (s *Site) withPages() ([]suiteInfo, []int) {
 	}
 	s.pageInfos, s.pageIndex = out, index
 	return out, index
-}
-
-// better is the direction of unit among the folded units of su, or "".
-func better(su results.Suite, unit string) string {
-	for _, u := range su.ID().FoldUnits {
-		if u.Name == unit {
-			return u.Better
-		}
-	}
-	return ""
 }
 
 type indexPage struct {

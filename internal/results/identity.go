@@ -30,5 +30,16 @@ type Identity struct {
 // Benchmark is the name of the suite's benchmark function: "BenchmarkBeffIO".
 func (id *Identity) Benchmark() string { return "Benchmark" + id.Bench }
 
+// FoldBetter is the direction ("higher" or "lower") of unit among the
+// suite's folded figures, "" when it is not one of their units.
+func (id *Identity) FoldBetter(unit string) string {
+	for _, u := range id.FoldUnits {
+		if u.Name == unit {
+			return u.Better
+		}
+	}
+	return ""
+}
+
 // FoldBench is the base name of the suite's folded figures: "BeffIOFold".
 func (id *Identity) FoldBench() string { return id.Bench + "Fold" }
