@@ -90,11 +90,11 @@ func (g *Group) Bcast(v []int64) {
 // Max reduces v element-wise with MAX to rank 0 and returns the result
 // there; other ranks get nil.
 func (g *Group) Max(v []float64) []float64 {
-	out := make([]float64, len(v))
-	g.s.Must("reducing times", g.c.ReduceFloat64(v, out, mpi.Max, 0))
-	if !g.IsRoot() {
-		return nil
+	var out []float64 // MPI_Reduce's receive buffer: on rank 0 only
+	if g.IsRoot() {
+		out = make([]float64, len(v))
 	}
+	g.s.Must("reducing times", g.c.ReduceFloat64(v, out, mpi.Max, 0))
 	return out
 }
 
@@ -107,13 +107,13 @@ func (g *Group) MaxAll(v []int64) []int64 {
 }
 
 // MinTo0 reduces v element-wise with MIN to rank 0 and returns the
-// result there; other ranks get nil (they allocate as much for MPI).
+// result there; other ranks get nil (and allocate nothing for it).
 func (g *Group) MinTo0(v []int64) []int64 {
-	out := make([]int64, len(v))
-	g.s.Must("reducing the smallest values", g.c.ReduceInt64(v, out, mpi.Min, 0))
-	if !g.IsRoot() {
-		return nil
+	var out []int64
+	if g.IsRoot() {
+		out = make([]int64, len(v))
 	}
+	g.s.Must("reducing the smallest values", g.c.ReduceInt64(v, out, mpi.Min, 0))
 	return out
 }
 

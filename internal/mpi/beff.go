@@ -94,7 +94,9 @@ func (m *Measurement) check() error {
 		return fmt.Errorf("measure: no buffers")
 	case m.Len < 0 || int64(m.Len) > m.Send.Len() || int64(m.Len) > m.Recv.Len():
 		return fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.Len())
-	case m.LoopLen < 0 || m.Warm < 0 || m.Method < 0 || int(m.Method) >= len(exchangeNames):
+	case m.Len > MaxInt32 || m.SizeIndex < 0 || m.SizeIndex > MaxInt32:
+		return fmt.Errorf("measure: message of %d bytes, size %d: beyond an MPI count", m.Len, m.SizeIndex)
+	case m.LoopLen < 0 || m.Warm < 0 || m.LoopLen > MaxInt32 || m.Warm > MaxInt32 || m.Method < 0 || int(m.Method) >= len(exchangeNames):
 		return fmt.Errorf("measure: loop of %d iterations (%d untimed), exchange %d", m.LoopLen, m.Warm, int(m.Method))
 	}
 	return nil

@@ -41,6 +41,8 @@ func TestMeasureRefuses(t *testing.T) {
 		{"negative length", func(m *Measurement) { m.Len = -1 }, "message of -1 bytes"},
 		{"no buffers", func(m *Measurement) { m.Recv = nil }, "no buffers"},
 		{"negative loop", func(m *Measurement) { m.LoopLen = -1 }, "loop of -1 iterations"},
+		{"loop beyond a C int", func(m *Measurement) { m.LoopLen = MaxInt32 + 1 }, "loop of 2147483648 iterations"},
+		{"size beyond a C int", func(m *Measurement) { m.SizeIndex = MaxInt32 + 1 }, "beyond an MPI count"},
 		{"unknown exchange", func(m *Measurement) { m.Method = Exchange(7) }, "exchange 7"},
 	} {
 		m := ok
@@ -77,6 +79,20 @@ func TestRunCallsRefuses(t *testing.T) {
 	assert.ErrorContains(t, err, "or a read", "the time-driven loop writes only")
 }
 
+// TestCountCheck: a count an MPI call takes as a C int is refused outside
+// 0 … 2^31−1, with the call named.
+func TestCountCheck(t *testing.T) {
+	assert.NoError(t, countCheck("MPI_Bcast", 0))
+	assert.NoError(t, countCheck("MPI_Bcast", MaxInt32))
+	for _, n := range []int{-1, MaxInt32 + 1} {
+		err := countCheck("MPI_Gather", n)
+		var e *Error
+		require.True(t, errors.As(err, &e), "%d", n)
+		assert.Equal(t, "MPI_Gather", e.Call)
+		assert.Contains(t, e.Msg, "an MPI count is 0 to 2147483647")
+	}
+}
+
 // TestCallNames: the MPI-IO function each layout's calls use.
 func TestCallNames(t *testing.T) {
 	for _, tt := range []struct {
@@ -107,6 +123,8 @@ func TestBatchAndTypesRefused(t *testing.T) {
 		"too many chunks": {Op: 0, Reps: 1, Calls: 1, Chunks: MaxChunks + 1},
 		"unknown op":      {Op: -1, Reps: 1, Calls: 1},
 		"negative length": {Op: 0, Reps: 1, Calls: 1, Len: -8},
+		"length too big":  {Op: 0, Reps: 1, Calls: 1, Len: MaxInt32 + 1},
+		"calls too many":  {Op: 0, Reps: 1, Calls: MaxInt32 + 1},
 	} {
 		_, _, err := RunBatch(&b)
 		assert.ErrorContains(t, err, "skampi batch:", name)

@@ -108,8 +108,8 @@ func (c Comm) QuietBarrier(poll time.Duration) error {
 // BcastBytes broadcasts buf from root; every rank passes a buffer of the
 // same length.
 func (c Comm) BcastBytes(buf []byte, root int) error {
-	if len(buf) == 0 {
-		return nil
+	if err := countCheck("MPI_Bcast", len(buf)); err != nil || len(buf) == 0 {
+		return err
 	}
 	p := C.CBytes(buf)
 	defer C.free(p)
@@ -132,8 +132,21 @@ func cI64(v []int64) (*C.int64_t, func()) {
 	return (*C.int64_t)(p), func() { C.free(p) }
 }
 
-// ReduceFloat64 reduces in element-wise with op into out on root. Every rank
-// passes out of len(in) (a non-root's out is left alone).
+// reduceCheck refuses a reduction of n elements (a C int) into out of
+// nOut: out must have n on every rank of an allreduce (root < 0) and on
+// root; the other ranks of a reduce may pass none.
+func (c Comm) reduceCheck(call string, n, nOut, root int) error {
+	if err := countCheck(call, n); err != nil || nOut == n {
+		return err
+	}
+	if rank, err := c.Rank(); err != nil || root < 0 || rank == root || nOut != 0 {
+		return &Error{Call: call, Code: -1, Msg: fmt.Sprintf("out has %d elements, in %d", nOut, n)}
+	}
+	return nil
+}
+
+// ReduceFloat64 reduces in element-wise with op into out on root, which
+// passes out of len(in); the other ranks pass nil (or as much, left alone).
 func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error {
 	return c.f64("MPI_Reduce", in, out, op, root)
 }
@@ -144,8 +157,8 @@ func (c Comm) AllreduceFloat64(in, out []float64, op Op) error {
 }
 
 func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
-	if len(out) != len(in) {
-		return fmt.Errorf("%s: out has %d elements, in %d", call, len(out), len(in))
+	if err := c.reduceCheck(call, len(in), len(out), root); err != nil {
+		return err
 	}
 	pi, fi := cF64(in)
 	defer fi()
@@ -164,7 +177,8 @@ func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
 	return nil
 }
 
-// ReduceInt64 reduces in element-wise with op into out on root.
+// ReduceInt64 reduces in element-wise with op into out on root, which
+// passes out of len(in); the other ranks pass nil (or as much, left alone).
 func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error {
 	return c.i64("MPI_Reduce", in, out, op, root)
 }
@@ -175,8 +189,8 @@ func (c Comm) AllreduceInt64(in, out []int64, op Op) error {
 }
 
 func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
-	if len(out) != len(in) {
-		return fmt.Errorf("%s: out has %d elements, in %d", call, len(out), len(in))
+	if err := c.reduceCheck(call, len(in), len(out), root); err != nil {
+		return err
 	}
 	pi, fi := cI64(in)
 	defer fi()
@@ -222,6 +236,9 @@ func (c Comm) rootBytes(call string, own, all []byte, n, root int, f func(own, a
 	}
 	size, err := c.Size()
 	if err != nil {
+		return err
+	}
+	if err := countCheck(call, n); err != nil {
 		return err
 	}
 	if len(own) < n || rank == root && len(all) < n*size {

@@ -131,6 +131,15 @@ const (
 // MaxInt32 is the largest int count of an MPI call.
 const MaxInt32 = 1<<31 - 1
 
+// countCheck refuses a count that an MPI call takes as a C int and that
+// does not fit one.
+func countCheck(call string, n int) error {
+	if n < 0 || n > MaxInt32 {
+		return &Error{Call: call, Code: -1, Msg: fmt.Sprintf("a count of %d: an MPI count is 0 to %d", n, MaxInt32)}
+	}
+	return nil
+}
+
 // A Range is ranks First, First+Stride, … up to Last of a communicator
 // (MPI_Group_range_incl's triple).
 type Range struct{ First, Last, Stride int }

@@ -40,6 +40,11 @@ func TestControlPlane(t *testing.T) {
 	require.NoError(t, mpi.World.AllreduceInt64([]int64{7}, io, mpi.Sum))
 	assert.Equal(t, int64(7), io[0])
 	assert.Error(t, mpi.World.ReduceFloat64([]float64{1}, nil, mpi.Max, 0), "a nil out must be refused, not crash")
+	assert.Error(t, mpi.World.ReduceInt64([]int64{1}, nil, mpi.Min, 0), "on the root too")
+	assert.Error(t, mpi.World.AllreduceInt64([]int64{1}, nil, mpi.Sum), "an allreduce's out is everywhere")
+	big := make([]byte, mpi.MaxInt32+1) // not touched: the count is refused first
+	assert.ErrorContains(t, mpi.World.BcastBytes(big, 0), "an MPI count is 0 to 2147483647")
+	assert.ErrorContains(t, mpi.World.GatherBytes(big, nil, 0), "an MPI count")
 	dims, err := mpi.DimsCreate(12, 2)
 	require.NoError(t, err)
 	assert.Equal(t, beff.DimsCreate(12, 2), dims)

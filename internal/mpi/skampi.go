@@ -171,7 +171,7 @@ var (
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
 	}
 	if runBatch == nil {
