@@ -254,7 +254,11 @@ func TestClusterSuites(t *testing.T) {
 			require.Greater(t, runs["b_eff"].figure(t, "beff"), 0.0)
 			require.Greater(t, runs["b_eff_io"].figure(t, "beffio"), 0.0)
 			if p.ppn > 1 {
-				checkPairs(t, lib, runs["SKaMPI"].Config)
+				checkPairs(t, lib, runs["SKaMPI"].Config, func() map[string]string {
+					res := c.run(t, lib, p, bin, "-test.run", "^$", "-test.bench", "^BenchmarkSkampi$", "-test.short", "-skampi.ops", "wtime")
+					require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+					return foldRuns(t, res.stdout)["SKaMPI"].Config
+				})
 			}
 			// A library that cannot make one-sided windows across the
 			// nodes leaves those suites out and says why.
@@ -268,16 +272,28 @@ func TestClusterSuites(t *testing.T) {
 
 // checkPairs: SKaMPI's pair with the largest round trip crosses nodes, the
 // one with the smallest does not (configuration lines "A B hostA hostB
-// round-trip-µs").
-func checkPairs(t *testing.T, lib mpiLib, config map[string]string) {
+// round-trip-µs"). The nodes share the machine's 2 cores: a load that
+// outlasts the search's re-timing of the slowest pair (a noisy neighbour
+// of the CI machine) can make a pair in shared memory the slowest, so a
+// job that gets them wrong is followed by up to two short SKaMPI jobs
+// (again), and one of them must get them right. Which pair the search
+// picks from given round trips is tested without MPI (TestPairSearch*).
+func checkPairs(t *testing.T, lib mpiLib, config map[string]string, again func() map[string]string) {
 	t.Helper()
-	max := strings.Fields(config["skampi-pair-max"])
-	min := strings.Fields(config["skampi-pair-min"])
-	require.Len(t, max, 5, "skampi-pair-max")
-	require.Len(t, min, 5, "skampi-pair-min")
-	t.Logf("%s: SKaMPI pairs: max %v, min %v", lib.name, max, min)
-	assert.NotEqual(t, max[2], max[3], "the slowest pair crosses nodes")
-	assert.Equal(t, min[2], min[3], "the fastest pair shares a node")
+	for try := 1; ; try++ {
+		max := strings.Fields(config["skampi-pair-max"])
+		min := strings.Fields(config["skampi-pair-min"])
+		require.Len(t, max, 5, "skampi-pair-max")
+		require.Len(t, min, 5, "skampi-pair-min")
+		t.Logf("%s: SKaMPI pairs (job %d): max %v, min %v; %s", lib.name, try, max, min, config["skampi-pair-search"])
+		right := max[2] != max[3] && min[2] == min[3]
+		if right || try == 3 {
+			assert.NotEqual(t, max[2], max[3], "the slowest pair crosses nodes")
+			assert.Equal(t, min[2], min[3], "the fastest pair shares a node")
+			return
+		}
+		config = again()
+	}
 }
 
 // iperf3 measures a plain TCP stream from n0 to n1 for 3 s, in MB/s

@@ -4,14 +4,15 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"time"
 )
 
-// The pair search (docs/skampi.md, "Pairs"): every pair of processes
-// meets in rounds of disjoint pairs (the circle method), the lower rank of
-// a pair times the round trip, and each process keeps only its own
-// slowest and fastest partner; two reductions find the job's slowest and
-// fastest pair. Above FullPairs processes a sample of the rounds is
-// measured.
+// The pair search (docs/skampi.md, "Ping-pong pairs"): every pair of
+// processes meets in rounds of disjoint pairs (the circle method), the
+// lower rank of a pair times the round trip and keeps it in its Row; two
+// reductions of each process's slowest and fastest partner find the
+// job's slowest and fastest pair. Above FullPairs processes a sample of
+// the rounds is measured.
 
 // FullPairs is the most processes whose every pair is measured: p − 1
 // rounds of 20 round trips and a barrier each (about 0.1 s per 1,000
@@ -20,6 +21,19 @@ import (
 const (
 	FullPairs     = 1024
 	SampledRounds = 1023
+)
+
+// RTTRounds is the round trips behind one pair's round trip: the fastest
+// counts.
+const RTTRounds = 20
+
+// Re-timing the slowest pair after the search (docs/skampi.md): at most
+// RetimeLimit pairs, each RetimeTimes more times RTTRounds round trips,
+// RetimeGap apart.
+const (
+	RetimeLimit = 8
+	RetimeTimes = 4
+	RetimeGap   = 10 * time.Millisecond
 )
 
 // RoundCount is the number of rounds of disjoint pairs that meet every
@@ -55,12 +69,21 @@ func Partner(r, rank, p int) int {
 	return q
 }
 
+// SearchRounds is how many rounds a search of p processes measures:
+// len(Rounds(p, seed)) for any seed.
+func SearchRounds(p int) int {
+	if n := RoundCount(p); p <= FullPairs || n <= SampledRounds {
+		return n
+	}
+	return SampledRounds
+}
+
 // Rounds are the rounds a search of p processes measures: all of them up
 // to FullPairs processes, else SampledRounds drawn from the seed
 // (ascending), and whether they were sampled.
 func Rounds(p int, seed uint64) ([]int, bool) {
 	n := RoundCount(p)
-	if p <= FullPairs || n <= SampledRounds {
+	if SearchRounds(p) == n {
 		out := make([]int, n)
 		for i := range out {
 			out[i] = i
@@ -125,6 +148,30 @@ func (e Extremes) Keys(rank, p int, max []int64) []int64 {
 		return -(int64(rank)*int64(p) + int64(b))
 	}
 	return []int64{key(e.Hi, max[0], e.HiB), key(e.Lo, -max[1], e.LoB)}
+}
+
+// A Row is the round trips one process timed to the partners above it
+// (picoseconds), one per partner: at most one per round it measured, so
+// at most FullPairs − 1 or SampledRounds entries whatever p. The search
+// keeps it so that a pair re-timed faster can give up the slowest place
+// to the next.
+type Row map[int]int64
+
+// Add takes the round trip rtt to partner b; a partner timed before
+// keeps the faster of the two.
+func (r Row) Add(b int, rtt int64) {
+	if old, ok := r[b]; !ok || rtt < old {
+		r[b] = rtt
+	}
+}
+
+// Extremes are the row's slowest and fastest partner.
+func (r Row) Extremes() Extremes {
+	e := NoExtremes
+	for b, rtt := range r {
+		e.Add(b, rtt)
+	}
+	return e
 }
 
 // PairOf decodes a key of Keys on p processes: the pair and whether a

@@ -162,6 +162,28 @@ func (m Model) CallTime(p Point) float64 {
 	return lg * msg // bcast, reduce
 }
 
+// OffsetRounds is the ping-pongs behind one clock offset: the one with
+// the fastest round trip counts.
+const OffsetRounds = 50
+
+// PrepareTime is the model's bound on what a run of p processes measures
+// before its first point: the pair search (its rounds of RTTRounds round
+// trips and a barrier; the re-timing of at most RetimeLimit pairs, RetimeGap
+// apart, with two reductions each) and the clock offsets, which rank 0
+// estimates of one process after the other (OffsetRounds ping-pongs
+// each; a run with a global clock or barrier synchronisation skips them).
+func (m Model) PrepareTime(p int) float64 {
+	if p < 2 {
+		return 0
+	}
+	rtt := 2 * m.Alpha // a 1-byte round trip
+	tree := 2 * log2(p) * m.Alpha
+	search := float64(SearchRounds(p)) * (RTTRounds*rtt + tree)
+	retime := RetimeLimit * (RetimeTimes*(RetimeGap.Seconds()+RTTRounds*rtt) + 2*tree)
+	offsets := float64(p-1) * OffsetRounds * rtt
+	return search + retime + offsets
+}
+
 // PointTime is the model's time of a point under the suite's rules: its
 // warm-up, then repetitions until the budget or the most repetitions
 // (the bound: a point that converges stops earlier), and the set-up of the
@@ -238,17 +260,19 @@ type Memory struct {
 // offsets and a point's means; docs/scale.md). Up to FullPairs processes
 // every process holds its row of round trips (8 bytes per process) and
 // rank 0 the gathered rows, their bytes, the matrix and its lines
-// (matrixBytes per pair).
+// (matrixBytes per pair). The pair search's Row has one entry per round a
+// process timed (rowBytes each in a map), at most SampledRounds.
 const (
 	tableBytes  = 96
 	rootBytes   = 320
 	matrixBytes = 24
+	rowBytes    = 48
 )
 
 // Need is the memory per process of the curves' planned points on p
 // processes, on top of base (the process without the suite).
 func Need(curves []Curve, p int, base int64) Memory {
-	m := Memory{Buffer: 1, Tables: tableBytes * int64(p), Root: rootBytes * int64(p), Base: base, Processes: p}
+	m := Memory{Buffer: 1, Tables: tableBytes*int64(p) + rowBytes*int64(min(RoundCount(p), SampledRounds)), Root: rootBytes * int64(p), Base: base, Processes: p}
 	if p <= FullPairs {
 		m.Tables += 8 * int64(p)
 		m.Root += matrixBytes * int64(p) * int64(p)

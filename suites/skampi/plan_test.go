@@ -29,6 +29,30 @@ func plan(curves []Curve) (points int, seconds float64) {
 	return points, seconds
 }
 
+// TestPrepareTime: before the first point, the pair search's rounds of
+// 20 round trips and a barrier, the re-timing of at most 8 pairs 4 times
+// 10 ms apart with two reductions each, and 50 ping-pongs with rank 0 per
+// process; above 1,024 processes 1,023 rounds.
+func TestPrepareTime(t *testing.T) {
+	m := Nominal // a round trip 4 µs, a tree step 2 µs
+	for _, c := range []struct {
+		p    int
+		want float64
+	}{
+		{1, 0},
+		{2, 1*(80e-6+4e-6) + 8*(4*(10e-3+80e-6)+2*4e-6) + 1*200e-6},
+		{64, 63*(80e-6+24e-6) + 8*(4*(10e-3+80e-6)+2*24e-6) + 63*200e-6},
+		{1 << 20, 1023*(80e-6+80e-6) + 8*(4*(10e-3+80e-6)+2*80e-6) + (1<<20-1)*200e-6},
+	} {
+		assert.InDelta(t, c.want, m.PrepareTime(c.p), 1e-9, "p=%d", c.p)
+	}
+	for p, want := range map[int]int{2: 1, 3: 3, 1024: 1023, 1025: 1023, 1 << 20: 1023} {
+		assert.Equal(t, want, SearchRounds(p), "p=%d", p)
+		rounds, _ := Rounds(p, 7)
+		assert.Len(t, rounds, want, "p=%d", p)
+	}
+}
+
 // TestDefaultPlanScales: the default plan's points grow with log p, its
 // predicted time at 1,024 processes stays under 20 minutes, its memory
 // per process is bounded by max-buffer whatever p is, and planning for

@@ -266,6 +266,23 @@ func TestPairsFromRows(t *testing.T) {
 	assert.False(t, ok)
 }
 
+// TestRow: a partner timed again keeps the faster round trip, and a
+// slowest pair re-timed faster gives its place to the next.
+func TestRow(t *testing.T) {
+	r := Row{}
+	assert.Equal(t, NoExtremes, r.Extremes(), "no partner timed")
+	r.Add(3, 900) // a burst of noise
+	r.Add(1, 40)
+	r.Add(2, 300)
+	assert.Equal(t, Extremes{Hi: 900, HiB: 3, Lo: 40, LoB: 1}, r.Extremes())
+	r.Add(3, 950)
+	assert.Equal(t, int64(900), r[3], "a slower re-timing changes nothing")
+	r.Add(3, 30)
+	assert.Equal(t, Extremes{Hi: 300, HiB: 2, Lo: 30, LoB: 3}, r.Extremes(), "re-timed faster: 2 is the slowest, 3 the fastest")
+	r.Add(0, 300)
+	assert.Equal(t, Extremes{Hi: 300, HiB: 0, Lo: 30, LoB: 3}, r.Extremes(), "ties: the first partner, whatever the order they came in")
+}
+
 // TestPairsAtAMillion reduces the extremes of 2^20 processes (each with
 // one partner, as after one round) and checks them against a scan; the
 // per-process state is four numbers whatever p is.

@@ -109,10 +109,11 @@ func TestMatrixOfSwitches(t *testing.T) {
 	assert.False(t, ok, "leaf1 has one node")
 }
 
-// TestPairSearch: every pair meets once in the rounds of disjoint pairs;
-// the job's slowest and fastest pairs and their round trips reach every
-// rank; the matrix reaches rank 0.
-func TestPairSearch(t *testing.T) {
+// searchWith runs the pair search on the 6 simulated ranks with round
+// trips rtt(a, b, n) in ps (n: how many times a-b was timed before) and
+// returns every rank's result and how often each pair was timed.
+func searchWith(t *testing.T, rtt func(a, b, n int) int64) ([]Prepared, map[[2]int]int) {
+	t.Helper()
 	old := pairRTT
 	t.Cleanup(func() { pairRTT = old; rttMatrix = nil })
 	var mu sync.Mutex
@@ -122,9 +123,10 @@ func TestPairSearch(t *testing.T) {
 			return 0, nil
 		}
 		mu.Lock()
-		met[[2]int{s.Rank, q}]++
-		mu.Unlock()
-		return float64(fakeRTT(s.Rank, q)) / 1e12, nil
+		defer mu.Unlock()
+		k := [2]int{s.Rank, q}
+		met[k]++
+		return float64(rtt(s.Rank, q, met[k]-1)) / 1e12, nil
 	}
 	got := make([]Prepared, 6)
 	harnesstest.Fine(t, harnesstest.Run(t, 6, sixRanks, func(s *harness.Session) {
@@ -133,10 +135,21 @@ func TestPairSearch(t *testing.T) {
 		got[s.Rank] = p
 		mu.Unlock()
 	}))
+	return got, met
+}
+
+// TestPairSearch: every pair meets once in the rounds of disjoint pairs,
+// the slowest skampi.RetimeTimes more; the job's slowest and fastest pairs and
+// their round trips reach every rank; the matrix reaches rank 0.
+func TestPairSearch(t *testing.T) {
+	got, met := searchWith(t, func(a, b, _ int) int64 { return fakeRTT(a, b) })
 	assert.Len(t, met, 15, "every pair of 6")
 	for k, n := range met {
-		assert.Equal(t, 1, n, "pair %v met once", k)
+		if k != [2]int{3, 5} {
+			assert.Equal(t, 1, n, "pair %v met once", k)
+		}
 	}
+	assert.Equal(t, 1+skampi.RetimeTimes, met[[2]int{3, 5}], "the slowest re-timed")
 	// the slowest: across the spine, the largest a+b (3, 5); the fastest:
 	// within a node, the smallest a+b (0, 1)
 	for r, p := range got {
@@ -146,9 +159,58 @@ func TestPairSearch(t *testing.T) {
 		assert.InDelta(t, 1.1e-6, p.MinRTT, 1e-12)
 		assert.Equal(t, 5, p.PairRounds)
 		assert.False(t, p.Sampled)
+		assert.Equal(t, 1, p.Retimed)
 	}
 	require.NotNil(t, rttMatrix)
 	assert.Equal(t, 6, rttMatrix.N)
+	assert.Equal(t, "all 5 rounds of disjoint pairs; slowest re-timed: 1 pair", got[0].searchLine(6))
+}
+
+// TestPairSearchNoise: pairs in shared memory that a burst of noise made
+// the slowest in the search are re-timed, take their fresh round trips
+// (in the matrix too), and leave the place to the slowest link.
+func TestPairSearchNoise(t *testing.T) {
+	noisy := map[[2]int]int64{{0, 1}: 900e6, {2, 3}: 500e6}
+	got, met := searchWith(t, func(a, b, n int) int64 {
+		if v, ok := noisy[[2]int{a, b}]; ok && n == 0 {
+			return v
+		}
+		return fakeRTT(a, b)
+	})
+	for r, p := range got {
+		assert.Equal(t, skampi.Pair{A: 3, B: 5}, p.Max, "rank %d", r)
+		assert.InDelta(t, 100.8e-6, p.MaxRTT, 1e-12)
+		assert.Equal(t, 3, p.Retimed, "0-1, 2-3, then 3-5 confirmed")
+	}
+	for _, k := range [][2]int{{0, 1}, {2, 3}, {3, 5}} {
+		assert.Equal(t, 1+skampi.RetimeTimes, met[k], "%v re-timed", k)
+	}
+	v, ok := rttMatrix.At(0, 1)
+	require.True(t, ok)
+	assert.InDelta(t, 1.1, v, 1e-3, "the matrix keeps the fresh round trip")
+}
+
+// TestPairSearchRetimeLimit: when every re-timing hands the slowest place
+// on, the search stops after skampi.RetimeLimit pairs with the slowest it has.
+func TestPairSearchRetimeLimit(t *testing.T) {
+	got, met := searchWith(t, func(a, b, n int) int64 {
+		if n == 0 {
+			return fakeRTT(a, b) + 1000e6 // every pair noisy in the search
+		}
+		return fakeRTT(a, b)
+	})
+	retimed := 0
+	for _, n := range met {
+		if n > 1 {
+			retimed++
+		}
+	}
+	assert.Equal(t, skampi.RetimeLimit, retimed)
+	for _, p := range got {
+		assert.Equal(t, skampi.RetimeLimit, p.Retimed)
+		assert.Equal(t, 1, met[[2]int{p.Max.A, p.Max.B}], "the slowest left is one not re-timed")
+		assert.Greater(t, p.MaxRTT, 1000e-6)
+	}
 }
 
 // TestClockOffsets: rank 0 estimates every rank's offset one after the

@@ -89,8 +89,9 @@ func checkMemory(need skampi.Memory, job *harness.Job) error {
 	return nil
 }
 
-// planText is the dry run's output: every planned point with its
-// predicted time, each curve's and the run's total, the memory.
+// planText is the dry run's output: what a run measures before its
+// first point and every planned point with their predicted times, each
+// curve's and the run's total, the memory.
 func (st *Settings) planText(need skampi.Memory, job *harness.Job) string {
 	m := skampi.Nominal
 	var b strings.Builder
@@ -100,8 +101,11 @@ func (st *Settings) planText(need skampi.Memory, job *harness.Job) string {
 	for _, n := range st.Notes {
 		fmt.Fprintf(&b, "note: %s: not measured\n", n)
 	}
+	total := m.PrepareTime(need.Processes)
+	rounds, offsets := skampi.SearchRounds(need.Processes), max(need.Processes-1, 0)
+	fmt.Fprintf(&b, "before the first point: %d round%s of the pair search, at most %d pairs re-timed, %d clock offset%s: predicted at most %s\n",
+		rounds, plural(rounds), skampi.RetimeLimit, offsets, plural(offsets), seconds(total))
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	var total float64
 	points, refined := 0, 0
 	for _, c := range st.curves() {
 		pc := m.PlanCurve(c)
