@@ -370,7 +370,9 @@ func TestSlurmHeatMap(t *testing.T) {
 			append([]string{"-test.short", "-skampi.suites=" + suites}, more...)...))
 		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 		file, runs := stored(t, results)
-		m, err := skampi.ParseMatrix(6, runs["SKaMPI"].Config)
+		cfg := runs["SKaMPI"].Config
+		t.Logf("%s %v: pairs: max %s; min %s; %s", lib.name, more, cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin], cfg[skampi.KeyPairs])
+		m, err := skampi.ParseMatrix(6, cfg)
 		require.NoError(t, err)
 		require.NotNil(t, m, "the matrix is in the results")
 		return file, m

@@ -28,13 +28,24 @@ const (
 const RTTRounds = 20
 
 // Re-timing the slowest pair after the search (docs/skampi.md): at most
-// RetimeLimit pairs, each RetimeTimes more times RTTRounds round trips,
-// RetimeGap apart.
+// RetimeLimit pairs, each RetimeTimes more times RetimeRounds round
+// trips, RetimeGap apart: as many round trips each time as the search's,
+// so that a fresh fastest rests on no fewer of them.
 const (
-	RetimeLimit = 8
-	RetimeTimes = 4
-	RetimeGap   = 10 * time.Millisecond
+	RetimeLimit  = 8
+	RetimeTimes  = 4
+	RetimeRounds = RTTRounds
+	RetimeGap    = 10 * time.Millisecond
 )
+
+// Confirmed says whether fresh, the fastest round trip of a pair's
+// re-timing, confirms searched, its fastest in the search: fresh is at
+// least half of searched. Noise that lifted
+// a pair's round trips, the kind the re-timing looks for, lifts them by
+// more (a pair in shared memory lifted above one across the network);
+// within a factor of 2 the pair keeps the search's round trip, so pairs
+// of alike links do not hand the place round for nothing.
+func Confirmed(searched, fresh int64) bool { return 2*fresh >= searched }
 
 // RoundCount is the number of rounds of disjoint pairs that meet every
 // pair of p processes once: p − 1 for even p, p for odd p.

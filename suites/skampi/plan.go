@@ -168,8 +168,9 @@ const OffsetRounds = 50
 
 // PrepareTime is the model's bound on what a run of p processes measures
 // before its first point: the pair search (its rounds of RTTRounds round
-// trips and a barrier; the re-timing of at most RetimeLimit pairs, RetimeGap
-// apart, with two reductions each) and the clock offsets, which rank 0
+// trips and a barrier; the re-timing of at most RetimeLimit pairs,
+// RetimeTimes × RetimeRounds round trips RetimeGap apart and two
+// reductions each) and the clock offsets, which rank 0
 // estimates of one process after the other (OffsetRounds ping-pongs
 // each; a run with a global clock or barrier synchronisation skips them).
 func (m Model) PrepareTime(p int) float64 {
@@ -179,7 +180,7 @@ func (m Model) PrepareTime(p int) float64 {
 	rtt := 2 * m.Alpha // a 1-byte round trip
 	tree := 2 * log2(p) * m.Alpha
 	search := float64(SearchRounds(p)) * (RTTRounds*rtt + tree)
-	retime := RetimeLimit * (RetimeTimes*(RetimeGap.Seconds()+RTTRounds*rtt) + 2*tree)
+	retime := RetimeLimit * (RetimeTimes*(RetimeGap.Seconds()+RetimeRounds*rtt) + 2*tree)
 	offsets := float64(p-1) * OffsetRounds * rtt
 	return search + retime + offsets
 }

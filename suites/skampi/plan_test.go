@@ -30,8 +30,8 @@ func plan(curves []Curve) (points int, seconds float64) {
 }
 
 // TestPrepareTime: before the first point, the pair search's rounds of
-// 20 round trips and a barrier, the re-timing of at most 8 pairs 4 times
-// 10 ms apart with two reductions each, and 50 ping-pongs with rank 0 per
+// 20 round trips and a barrier, the re-timing of at most 8 pairs (4 × 20
+// round trips 10 ms apart and two reductions each), and 50 ping-pongs with rank 0 per
 // process; above 1,024 processes 1,023 rounds.
 func TestPrepareTime(t *testing.T) {
 	m := Nominal // a round trip 4 µs, a tree step 2 µs

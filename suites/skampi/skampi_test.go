@@ -283,6 +283,20 @@ func TestRow(t *testing.T) {
 	assert.Equal(t, Extremes{Hi: 300, HiB: 0, Lo: 30, LoB: 3}, r.Extremes(), "ties: the first partner, whatever the order they came in")
 }
 
+// TestConfirmed: a re-timing confirms the search's round trip unless it
+// is faster by more than a factor of 2.
+func TestConfirmed(t *testing.T) {
+	for _, c := range []struct {
+		searched, fresh int64
+		want            bool
+	}{
+		{100, 100, true}, {100, 120, true}, {100, 70, true}, {100, 50, true},
+		{100, 49, false}, {853e6, 20e6, false}, {1, 0, false}, {0, 0, true},
+	} {
+		assert.Equal(t, c.want, Confirmed(c.searched, c.fresh), "%d then %d", c.searched, c.fresh)
+	}
+}
+
 // TestPairsAtAMillion reduces the extremes of 2^20 processes (each with
 // one partner, as after one round) and checks them against a scan; the
 // per-process state is four numbers whatever p is.

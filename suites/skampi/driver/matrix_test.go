@@ -118,12 +118,17 @@ func searchWith(t *testing.T, rtt func(a, b, n int) int64) ([]Prepared, map[[2]i
 	t.Cleanup(func() { pairRTT = old; rttMatrix = nil })
 	var mu sync.Mutex
 	met := map[[2]int]int{}
-	pairRTT = func(s *harness.Session, q int, initiator bool) (float64, error) {
+	pairRTT = func(s *harness.Session, q int, initiator bool, rounds int) (float64, error) {
 		if !initiator {
 			return 0, nil
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		want := skampi.RTTRounds
+		if met[[2]int{s.Rank, q}] > 0 {
+			want = skampi.RetimeRounds
+		}
+		assert.Equal(t, want, rounds, "round trips of %d-%d", s.Rank, q)
 		k := [2]int{s.Rank, q}
 		met[k]++
 		return float64(rtt(s.Rank, q, met[k]-1)) / 1e12, nil
@@ -188,6 +193,27 @@ func TestPairSearchNoise(t *testing.T) {
 	v, ok := rttMatrix.At(0, 1)
 	require.True(t, ok)
 	assert.InDelta(t, 1.1, v, 1e-3, "the matrix keeps the fresh round trip")
+}
+
+// TestPairSearchAlikeLinks: a re-timing within a factor of 2 confirms
+// the slowest pair, which keeps the search's round trip (here the links
+// are faster on every re-timing, as a network that calmed down).
+func TestPairSearchAlikeLinks(t *testing.T) {
+	got, met := searchWith(t, func(a, b, n int) int64 {
+		if n > 0 {
+			return fakeRTT(a, b) * 6 / 10
+		}
+		return fakeRTT(a, b)
+	})
+	for _, p := range got {
+		assert.Equal(t, skampi.Pair{A: 3, B: 5}, p.Max)
+		assert.InDelta(t, 100.8e-6, p.MaxRTT, 1e-12, "the search's round trip")
+		assert.Equal(t, 1, p.Retimed)
+	}
+	assert.Equal(t, 1+skampi.RetimeTimes, met[[2]int{3, 5}])
+	v, ok := rttMatrix.At(3, 5)
+	require.True(t, ok)
+	assert.InDelta(t, 100.8, v, 1e-3, "the matrix agrees with the pair's line")
 }
 
 // TestPairSearchRetimeLimit: when every re-timing hands the slowest place

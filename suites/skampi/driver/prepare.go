@@ -132,7 +132,7 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	keep := planMatrix(s, limit)
 	for _, r := range rounds {
 		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
-			t, err := pairRTT(s, q, s.Rank < q)
+			t, err := pairRTT(s, q, s.Rank < q, skampi.RTTRounds)
 			s.Must("measuring the round trips of the pairs", err)
 			if s.Rank < q {
 				row.Add(q, picos(t))
@@ -161,10 +161,10 @@ func picos(t float64) int64 { return int64(t * 1e12) }
 // a burst of noise longer than its 20 round trips (another program on
 // the core, a storm of interrupts) lifts a pair's fastest round trip, most
 // easily a pair in shared memory, whose round trips are the shortest, and
-// the ping-pong would measure it instead of the slowest link. When fresh
-// round trips make the pair faster than another, that one is re-timed in
-// turn, until the slowest pair is one that was re-timed or
-// skampi.RetimeLimit pairs were.
+// the ping-pong would measure it instead of the slowest link. A pair the
+// fresh round trips do not confirm (skampi.Confirmed) takes the fastest
+// of them, and the new slowest pair is re-timed in turn, until the
+// slowest pair is one that was re-timed or skampi.RetimeLimit pairs were.
 func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.Row, keep *matrixKeeper) {
 	var done []skampi.Pair
 	for p.extremes(s, row) && len(done) < skampi.RetimeLimit && !slices.Contains(done, p.Max) {
@@ -188,9 +188,10 @@ func (p *Prepared) extremes(s *harness.Session, row skampi.Row) bool {
 	return ok
 }
 
-// retime: the two ranks of pr time their round trip skampi.RetimeTimes
-// more, skampi.RetimeGap apart, and the lower keeps the fastest; the
-// other ranks go on to the next reduction.
+// retime: the two ranks of pr time skampi.RetimeRounds round trips
+// skampi.RetimeTimes times, skampi.RetimeGap apart; unless the fastest
+// confirms the search's, the lower rank keeps it in place of the
+// search's. The other ranks go on to the next reduction.
 func retime(s *harness.Session, pr skampi.Pair, row skampi.Row, keep *matrixKeeper) {
 	var q int
 	switch s.Rank {
@@ -202,22 +203,24 @@ func retime(s *harness.Session, pr skampi.Pair, row skampi.Row, keep *matrixKeep
 		return
 	}
 	initiator := s.Rank == pr.A
+	fresh := int64(math.MaxInt64)
 	for range skampi.RetimeTimes {
 		time.Sleep(skampi.RetimeGap)
-		t, err := pairRTT(s, q, initiator)
+		t, err := pairRTT(s, q, initiator, skampi.RetimeRounds)
 		s.Must("re-timing the slowest pair", err)
-		if initiator {
-			row.Add(q, picos(t))
-			keep.add(s, q, picos(t))
-		}
+		fresh = min(fresh, picos(t))
+	}
+	if initiator && !skampi.Confirmed(row[q], fresh) {
+		row.Add(q, fresh)
+		keep.add(s, q, fresh)
 	}
 }
 
-// pairRTT times the round trips of this rank and q (mpi.PairRTT, the
-// fastest of skampi.RTTRounds; 0 on the side that does not initiate); the
-// tests of the pair search put a fake in its place.
-var pairRTT = func(s *harness.Session, q int, initiator bool) (float64, error) {
-	return mpi.PairRTT(mpi.World, q, initiator, skampi.RTTRounds)
+// pairRTT times rounds round trips of this rank and q (mpi.PairRTT: the
+// fastest; 0 on the side that does not initiate); the tests of the pair
+// search put a fake in its place.
+var pairRTT = func(s *harness.Session, q int, initiator bool, rounds int) (float64, error) {
+	return mpi.PairRTT(mpi.World, q, initiator, rounds)
 }
 
 // clockOffset estimates the clock offset of peer against rank 0
