@@ -30,6 +30,7 @@
 // their Unit lines ("Unit ns/call better=lower", benchfmt's unit
 // metadata, which every beff run and fold writes); for a figure of a file
 // folded without -append, the one the suite declares for its folded
-// figures (the FoldUnits of its Identity). Sides whose files declare a unit differently
-// are refused; a gate refuses rows whose unit has no direction.
+// figures (Identity.FoldBetter). Sides whose files declare a unit
+// differently are refused; a gate refuses rows whose unit has no
+// direction.
 package compare

@@ -40,11 +40,11 @@ const (
 
 // Confirmed says whether fresh, the fastest round trip of a pair's
 // re-timing, confirms searched, its fastest in the search: fresh is at
-// least half of searched. Noise that lifted
-// a pair's round trips, the kind the re-timing looks for, lifts them by
-// more (a pair in shared memory lifted above one across the network);
-// within a factor of 2 the pair keeps the search's round trip, so pairs
-// of alike links do not hand the place round for nothing.
+// least half of searched. Noise that lifted a pair's round trips, the
+// kind the re-timing looks for, lifts them by more (a pair in shared
+// memory lifted above one across the network); within a factor of 2 the
+// pair keeps the search's round trip, so pairs of alike links do not
+// hand the place round for nothing.
 func Confirmed(searched, fresh int64) bool { return 2*fresh >= searched }
 
 // RoundCount is the number of rounds of disjoint pairs that meet every

@@ -170,9 +170,9 @@ const OffsetRounds = 50
 // before its first point: the pair search (its rounds of RTTRounds round
 // trips and a barrier; the re-timing of at most RetimeLimit pairs,
 // RetimeTimes × RetimeRounds round trips RetimeGap apart and two
-// reductions each) and the clock offsets, which rank 0
-// estimates of one process after the other (OffsetRounds ping-pongs
-// each; a run with a global clock or barrier synchronisation skips them).
+// reductions each) and the clock offsets, which rank 0 estimates of one
+// process after the other (OffsetRounds ping-pongs each; a run with a
+// global clock skips them).
 func (m Model) PrepareTime(p int) float64 {
 	if p < 2 {
 		return 0
@@ -262,7 +262,7 @@ type Memory struct {
 // every process holds its row of round trips (8 bytes per process) and
 // rank 0 the gathered rows, their bytes, the matrix and its lines
 // (matrixBytes per pair). The pair search's Row has one entry per round a
-// process timed (rowBytes each in a map), at most SampledRounds.
+// process timed (rowBytes each in a map): at most SearchRounds.
 const (
 	tableBytes  = 96
 	rootBytes   = 320
@@ -273,7 +273,7 @@ const (
 // Need is the memory per process of the curves' planned points on p
 // processes, on top of base (the process without the suite).
 func Need(curves []Curve, p int, base int64) Memory {
-	m := Memory{Buffer: 1, Tables: tableBytes*int64(p) + rowBytes*int64(min(RoundCount(p), SampledRounds)), Root: rootBytes * int64(p), Base: base, Processes: p}
+	m := Memory{Buffer: 1, Tables: tableBytes*int64(p) + rowBytes*int64(SearchRounds(p)), Root: rootBytes * int64(p), Base: base, Processes: p}
 	if p <= FullPairs {
 		m.Tables += 8 * int64(p)
 		m.Root += matrixBytes * int64(p) * int64(p)

@@ -154,7 +154,7 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	return p
 }
 
-// picos is a round trip of t seconds in picoseconds.
+// picos is t seconds in picoseconds, how times travel in int64 reductions.
 func picos(t float64) int64 { return int64(t * 1e12) }
 
 // confirmSlowest finds the job's extremes and re-times the slowest pair:
@@ -367,7 +367,7 @@ func bcastTime(w *harness.Group) float64 {
 		w.Bcast([]int64{1, 2})
 		worst = max(worst, mpi.Wtime()-t0)
 	}
-	m := w.MaxAll([]int64{int64(worst * 1e12)})
+	m := w.MaxAll([]int64{picos(worst)})
 	return float64(m[0]) / 1e12
 }
 
