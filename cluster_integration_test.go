@@ -347,34 +347,55 @@ func TestClusterLink(t *testing.T) {
 }
 
 // TestClusterPlacement runs b_eff on 2 nodes with 2 processes each, ranks
-// placed in blocks (0,1 on n0) and round-robin (0,2 on n0): in blocks half
-// the neighbours of the ring patterns share a node, round-robin none do, so
-// b_eff and above all the rings at Lmax are clearly higher in blocks.
+// placed in blocks (0,1 on n0) and round-robin (0,2 on n0), and checks
+// that blocks are faster (placementRatios).
 func TestClusterPlacement(t *testing.T) {
 	bin := mpiBinary(t, true)
 	lib := testLib(t)
 	c := startCluster(t, 2, linkRate)
 	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test.short", "-beff.lmax=1048576"}
-	// Two interleaved rounds, the better figure of each placement: 4
-	// processes share 2 cores, and one disturbed run once put round-robin's
-	// b_eff above blocks (0.92).
-	figures := []string{"beff", "beff-lmax-rings-per-proc"}
-	best := map[bool]map[string]float64{false: {}, true: {}}
+	best := map[string]map[string]float64{"blocks": {}, "round-robin": {}}
 	for round := 0; round < 2; round++ {
-		for _, rr := range []bool{false, true} {
-			p := placement{2, 2, rr}
+		for _, order := range []string{"blocks", "round-robin"} {
+			p := placement{2, 2, order == "round-robin"}
 			res := c.run(t, lib, p, bin, args...)
 			require.Equal(t, 0, res.code, "%s: stderr:\n%s", p, res.stderr)
-			run := foldRuns(t, res.stdout)["b_eff"]
-			for _, f := range figures {
-				best[rr][f] = max(best[rr][f], run.figure(t, f))
-			}
+			keepBetter(t, best[order], foldRuns(t, res.stdout)["b_eff"])
 		}
 	}
-	seq, rr := best[false], best[true]
-	for _, f := range figures {
-		t.Logf("%s: %s: blocks %.1f MB/s, round-robin %.1f MB/s, ratio %.2f (better of 2 runs each)", lib.name, f, seq[f], rr[f], seq[f]/rr[f])
-		assert.Greater(t, seq[f], 1.2*rr[f], "%s: blocks clearly above round-robin", f)
+	assertPlacement(t, lib.name, best, "blocks", "round-robin")
+}
+
+// placementRatios are the least ratios of b_eff's figures with ranks in
+// blocks (ranks 0,1 on the first node) to those with ranks round-robin
+// (0,2), 2 processes on each of 2 nodes. In blocks half the neighbours of
+// the ring patterns share a node, round-robin none do, so the rings at
+// Lmax, bound by the links, are about twice as fast in blocks (2.3-3.0
+// measured). b_eff mixes in the random patterns, which placement does not
+// change on average, and its share in memory slows down when the cores are
+// busy (1.39 on a quiet machine, 1.11 in a loaded CI run): it must only be
+// higher in blocks.
+var placementRatios = map[string]float64{"beff": 1, "beff-lmax-rings-per-proc": 1.5}
+
+// keepBetter keeps in best the better of its figure and run's, for each
+// figure of placementRatios: the tests take the better of two interleaved
+// rounds, as 4 processes share 2 cores and one disturbed run once put
+// round-robin's b_eff above blocks (0.92).
+func keepBetter(t *testing.T, best map[string]float64, run foldedRun) {
+	t.Helper()
+	for f := range placementRatios {
+		best[f] = max(best[f], run.figure(t, f))
+	}
+}
+
+// assertPlacement checks the better figures of two placements, blocks and
+// spread, against placementRatios.
+func assertPlacement(t *testing.T, lib string, best map[string]map[string]float64, blocks, spread string) {
+	t.Helper()
+	for _, f := range []string{"beff", "beff-lmax-rings-per-proc"} {
+		b, s := best[blocks][f], best[spread][f]
+		t.Logf("%s: %s: %s %.1f MB/s, %s %.1f MB/s, ratio %.2f (better of 2 runs each)", lib, f, blocks, b, spread, s, b/s)
+		assert.Greater(t, b, placementRatios[f]*s, "%s: %s above %.1f × %s", f, blocks, placementRatios[f], spread)
 	}
 }
 
