@@ -11,11 +11,13 @@ package beff_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -281,11 +283,11 @@ func TestClusterSuites(t *testing.T) {
 func checkPairs(t *testing.T, lib mpiLib, config map[string]string, again func() map[string]string) {
 	t.Helper()
 	for try := 1; ; try++ {
-		max := strings.Fields(config["skampi-pair-max"])
-		min := strings.Fields(config["skampi-pair-min"])
-		require.Len(t, max, 5, "skampi-pair-max")
-		require.Len(t, min, 5, "skampi-pair-min")
-		t.Logf("%s: SKaMPI pairs (job %d): max %v, min %v; %s", lib.name, try, max, min, config["skampi-pair-search"])
+		max := strings.Fields(config[skampi.KeyPairMax])
+		min := strings.Fields(config[skampi.KeyPairMin])
+		require.Len(t, max, 5, skampi.KeyPairMax)
+		require.Len(t, min, 5, skampi.KeyPairMin)
+		t.Logf("%s: SKaMPI pairs (job %d): max %v, min %v; %s", lib.name, try, max, min, config[skampi.KeyPairs])
 		right := max[2] != max[3] && min[2] == min[3]
 		if right || try == 3 {
 			assert.NotEqual(t, max[2], max[3], "the slowest pair crosses nodes")
@@ -392,7 +394,7 @@ func keepBetter(t *testing.T, best map[string]float64, run foldedRun) {
 // spread, against placementRatios.
 func assertPlacement(t *testing.T, lib string, best map[string]map[string]float64, blocks, spread string) {
 	t.Helper()
-	for _, f := range []string{"beff", "beff-lmax-rings-per-proc"} {
+	for _, f := range slices.Sorted(maps.Keys(placementRatios)) {
 		b, s := best[blocks][f], best[spread][f]
 		t.Logf("%s: %s: %s %.1f MB/s, %s %.1f MB/s, ratio %.2f (better of 2 runs each)", lib, f, blocks, b, spread, s, b/s)
 		assert.Greater(t, b, placementRatios[f]*s, "%s: %s above %.1f × %s", f, blocks, placementRatios[f], spread)

@@ -234,6 +234,7 @@ func TestPairSearchRetimeLimit(t *testing.T) {
 	assert.Equal(t, skampi.RetimeLimit, retimed)
 	for _, p := range got {
 		assert.Equal(t, skampi.RetimeLimit, p.Retimed)
+		assert.Equal(t, "all 5 rounds of disjoint pairs; slowest re-timed: 8 pairs", p.searchLine(6))
 		assert.Equal(t, 1, met[[2]int{p.Max.A, p.Max.B}], "the slowest left is one not re-timed")
 		assert.Greater(t, p.MaxRTT, 1000e-6)
 	}

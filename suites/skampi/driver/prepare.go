@@ -154,8 +154,11 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	return p
 }
 
-// picos is t seconds in picoseconds, how times travel in int64 reductions.
+// picos is t seconds in picoseconds, how times travel in int64
+// reductions; fromPicos turns them back into seconds.
 func picos(t float64) int64 { return int64(t * 1e12) }
+
+func fromPicos(ps int64) float64 { return float64(ps) / 1e12 }
 
 // confirmSlowest finds the job's extremes and re-times the slowest pair:
 // a burst of noise longer than its 20 round trips (another program on
@@ -184,7 +187,7 @@ func (p *Prepared) extremes(s *harness.Session, row skampi.Row) bool {
 	var ok bool
 	p.Max, ok = skampi.PairOf(keys[0], s.Size)
 	p.Min, _ = skampi.PairOf(keys[1], s.Size)
-	p.MaxRTT, p.MinRTT = float64(ext[0])/1e12, float64(-ext[1])/1e12
+	p.MaxRTT, p.MinRTT = fromPicos(ext[0]), fromPicos(-ext[1])
 	return ok
 }
 
@@ -368,7 +371,7 @@ func bcastTime(w *harness.Group) float64 {
 		worst = max(worst, mpi.Wtime()-t0)
 	}
 	m := w.MaxAll([]int64{picos(worst)})
-	return float64(m[0]) / 1e12
+	return fromPicos(m[0])
 }
 
 func (p Prepared) clock() string {
@@ -406,13 +409,10 @@ func (p Prepared) searchLine(n int) string {
 
 // retimedNote says how many pairs were re-timed as the slowest.
 func (p Prepared) retimedNote() string {
-	switch p.Retimed {
-	case 0:
+	if p.Retimed == 0 {
 		return ""
-	case 1:
-		return "; slowest re-timed: 1 pair"
 	}
-	return fmt.Sprintf("; slowest re-timed: %d pairs", p.Retimed)
+	return fmt.Sprintf("; slowest re-timed: %d pair%s", p.Retimed, plural(p.Retimed))
 }
 
 // pairLine is "a b host-a host-b rtt-us".
