@@ -121,9 +121,11 @@ func (st *Settings) usesWindow(kind string) bool {
 // row; two reductions over all ranks give the job's extremes (the first
 // pair in (A, B) order on a tie), and the slowest is re-timed
 // (confirmSlowest). Above skampi.FullPairs processes the rounds are a
-// sample drawn from a seed rank 0 picks. The round trips are also kept
-// as the matrix of the ranks (up to limit processes) or of their nodes
-// or switches (skampi.Groups).
+// sample drawn from a seed rank 0 picks. The search's round trips are
+// also kept as the matrix of the ranks (up to limit processes) or of
+// their nodes or switches (skampi.Groups); the re-timing changes the
+// pair lines, not the matrix, whose every cell rests on the search's
+// RTTRounds round trips per pair.
 func pairSearch(s *harness.Session, limit int) Prepared {
 	w := s.World()
 	seed := uint64(harness.Decide(w, func() int64 { return time.Now().UnixNano() & math.MaxInt64 }))
@@ -145,11 +147,11 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	if sampled {
 		p.PairSeed = seed
 	}
-	if s.Size >= 2 {
-		p.confirmSlowest(s, row, keep)
-	}
 	if m := keep.finish(s); m != nil {
 		rttMatrix = m
+	}
+	if s.Size >= 2 {
+		p.confirmSlowest(s, row)
 	}
 	return p
 }
@@ -168,10 +170,13 @@ func fromPicos(ps int64) float64 { return float64(ps) / 1e12 }
 // fresh round trips do not confirm (skampi.Confirmed) takes the fastest
 // of them, and the new slowest pair is re-timed in turn, until the
 // slowest pair is one that was re-timed or skampi.RetimeLimit pairs were.
-func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.Row, keep *matrixKeeper) {
+// The matrix keeps the search's round trips: more of them for the few
+// pairs re-timed would lower those cells alone (on a loaded link, down to
+// the moment its queue ran empty).
+func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.Row) {
 	var done []skampi.Pair
 	for p.extremes(s, row) && len(done) < skampi.RetimeLimit && !slices.Contains(done, p.Max) {
-		retime(s, p.Max, row, keep)
+		retime(s, p.Max, row)
 		done = append(done, p.Max)
 	}
 	p.Retimed = len(done)
@@ -195,7 +200,7 @@ func (p *Prepared) extremes(s *harness.Session, row skampi.Row) bool {
 // skampi.RetimeTimes times, skampi.RetimeGap apart; unless the fastest
 // confirms the search's, the lower rank keeps it in place of the
 // search's. The other ranks go on to the next reduction.
-func retime(s *harness.Session, pr skampi.Pair, row skampi.Row, keep *matrixKeeper) {
+func retime(s *harness.Session, pr skampi.Pair, row skampi.Row) {
 	var q int
 	switch s.Rank {
 	case pr.A:
@@ -215,7 +220,6 @@ func retime(s *harness.Session, pr skampi.Pair, row skampi.Row, keep *matrixKeep
 	}
 	if initiator && !skampi.Confirmed(row[q], fresh) {
 		row.Add(q, fresh)
-		keep.add(s, q, fresh)
 	}
 }
 
@@ -286,16 +290,13 @@ func planMatrix(s *harness.Session, limit int) *matrixKeeper {
 	return k
 }
 
-// add takes this rank's round trip of ps to rank q (the fastest, when q
-// is timed again). Between switches only pairs on different nodes count,
-// so that a switch's diagonal is its network, not its nodes' shared
-// memory.
+// add takes this rank's round trip of ps to rank q. Between switches only
+// pairs on different nodes count, so that a switch's diagonal is its
+// network, not its nodes' shared memory.
 func (k *matrixKeeper) add(s *harness.Session, q int, ps int64) {
 	switch {
 	case k.row != nil:
-		if old := k.row[q]; old < 0 || ps < old {
-			k.row[q] = ps
-		}
+		k.row[q] = ps
 	case k.mins != nil:
 		if k.of == skampi.OfSwitches && s.Job.Hosts[s.Rank] == s.Job.Hosts[q] {
 			return
