@@ -3,17 +3,21 @@
 #   make bench RESUME=results/partial/F.txt     measure only what the failed job F did not (also make beff/beffio/skampi)
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
+#   make test-mpi                               the tests that run MPI only
+#   make trixie-test                            build and run in a Debian 13 root made here (Open MPI 5, MPICH 4.2; root, debootstrap)
+#   make module-test                            as a user without root, apt or pkg-config, with an MPI from a prefix on PATH (root to set it up)
 #   make fuzz [FUZZTIME=30s]                    each fuzz target for FUZZTIME
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
 #   make slurm-test                             the suites under Slurm (srun, sbatch, scancel, a node lost) on emulated nodes (root; tools/cluster.sh slurm)
 #   make scale-test                             jobs of 32 and 64 processes: memory against the model, the lifeline (docs/scale.md)
-#   make deps                                   install the MPI library, pkg-config, Chromium and npm (Debian) if missing, and the assets
+#   make deps                                   Debian: install the MPI library, Chromium and npm if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
-# MPI=openmpi (default) or MPI=mpich picks the MPI library for all of them.
+# The MPI is the one on PATH (MPICC, its compiler wrapper, default mpicc); MPI=openmpi or
+# MPI=mpich picks one of Debian's two by name. Nothing is installed beside an MPI on PATH.
 
 NP      ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -lt 2 ] && n=2; echo $$n)
-# NP_AUTO: NP was not given (inside a Slurm allocation, bench.sh then takes
-# the allocation's tasks or CPUs)
+# NP_AUTO: NP was not given (beff run then takes a Slurm allocation's tasks
+# or CPUs, else this node's CPUs)
 NP_AUTO := $(if $(filter file,$(origin NP)),1)
 ARGS    ?=
 RESUME  ?=
@@ -25,33 +29,53 @@ PLOTLY_VERSION := 4.1.1
 PLOTLY_SHA256  := ea907f854b6cec4f6a2fa71540ec019a21ed2c61e6a109ddd5c072103a96eed0
 PLOTLY_DIR     := internal/report/assets/vendor
 
-# the MPI library: Debian packages, pkg-config name (the cgo layer's build tag
-# picks it), launcher
-MPI ?= openmpi
+# The MPI library is the one on PATH, as a centre's module loads it: cgo
+# compiles and links through its compiler wrapper MPICC (default mpicc;
+# Cray's cc works the same way), and `beff run` launches with its launcher
+# (srun inside a Slurm allocation, else MPIEXEC, else the mpiexec beside
+# MPICC). Where a library has no wrapper, MPI_PC names its pkg-config
+# package instead. MPI=openmpi or MPI=mpich picks one of Debian's two
+# libraries by their Debian names, and is what make deps installs.
+MPI ?=
 ifeq ($(MPI),openmpi)
+MPICC    ?= mpicc.openmpi
 MPI_PKGS := openmpi-bin libopenmpi-dev
-MPI_PC   := ompi-c
-MPI_RUN  := mpirun.openmpi
 else ifeq ($(MPI),mpich)
+MPICC    ?= mpicc.mpich
 MPI_PKGS := mpich libmpich-dev
-MPI_PC   := mpich
-MPI_RUN  := mpiexec.hydra
+else ifeq ($(MPI),)
+MPICC    ?= mpicc
+MPI_PKGS := openmpi-bin libopenmpi-dev
 else
-$(error MPI=$(MPI): the MPI library is openmpi or mpich)
+$(error MPI=$(MPI): Debian's MPI libraries are openmpi and mpich; for another MPI load it (module load …) or set MPICC)
 endif
-TAGS := mpi,$(MPI)
-export BEFF_MPI := $(MPI)
+MPI_PC ?=
+export MPICC MPI_PC
+# cgo's compiler for the MPI build: the wrapper, or pkg-config's flags
+CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="$$(pkg-config --cflags $(MPI_PC))" CGO_LDFLAGS="$$(pkg-config --libs $(MPI_PC))",CC="$(MPICC)")
+# the beff command (./beff), which runs the jobs (beff run) and folds
+BEFF_RUN = ./beff run
 
-.PHONY: all bench beff beffio skampi test fuzz cluster-test slurm-test scale-test deps deps-mpi deps-cluster deps-slurm deps-fs apt assets build vet clean
+.PHONY: all bench beff beffio skampi test test-mpi fuzz cluster-test slurm-test scale-test trixie-test module-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 
-## deps-mpi: the MPI library MPI names (launcher, headers, pkg-config file)
-## from Debian when missing: all that building and running the benchmarks needs.
+## deps-mpi: an MPI library: the one on PATH (a compiler wrapper and a
+## launcher), else Debian's (as root: apt), else one message that says
+## what to load, and exit 2. It never installs beside an MPI on PATH.
 deps-mpi:
-	@if command -v $(MPI_RUN) >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(MPI_PC); then \
-		echo "deps: $(MPI) present: $$(pkg-config --modversion $(MPI_PC))"; \
-	else $(MAKE) --no-print-directory apt PKGS="$(MPI_PKGS) pkg-config"; fi
+	@if [ -n "$(MPI_PC)" ] && pkg-config --exists "$(MPI_PC)" 2>/dev/null || command -v $(firstword $(MPICC)) >/dev/null 2>&1; then \
+		if [ -n "$$MPIEXEC$$SLURM_JOB_ID" ] || command -v mpiexec >/dev/null 2>&1 || command -v mpirun >/dev/null 2>&1 || \
+			ls "$$(dirname "$$(command -v $(firstword $(MPICC)))")"/mpiexec* >/dev/null 2>&1; then \
+			echo "deps: MPI present: $$(command -v $(firstword $(MPICC)) || echo "pkg-config $(MPI_PC)")"; exit 0; fi; \
+	fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "$(filter-out mpicc mpicc.openmpi mpicc.mpich,$(MPICC))" ]; then \
+		$(MAKE) --no-print-directory apt PKGS="$(MPI_PKGS)"; \
+	else \
+		echo "deps: no MPI found: no compiler wrapper $(MPICC) with a launcher (mpiexec, mpirun, MPIEXEC or srun) on PATH." >&2; \
+		echo "deps: load your MPI (module load openmpi, module load mpich, …) or set MPICC=/path/to/mpicc (and MPIEXEC=/path/to/mpiexec); on Debian, sudo make deps installs Open MPI." >&2; \
+		exit 2; \
+	fi
 
 ## deps-cluster: what the emulated cluster needs (iproute2, iperf3)
 deps-cluster: deps-mpi
@@ -74,14 +98,24 @@ deps-fs:
 		echo "deps: GlusterFS present: $$(glusterd --version | head -1)"; \
 	else $(MAKE) --no-print-directory apt APT_FLAGS=--no-install-recommends PKGS="glusterfs-server glusterfs-client"; fi
 
-## deps: deps-mpi, plus Chromium (browser test of beff report) and npm (assets)
-## when missing, then the assets.
-deps: deps-mpi
+## deps: the Debian convenience: Debian's MPI library (MPI names it; with
+## sudo when not root) unless one is on PATH, Chromium (browser test of
+## beff report) and npm (assets) when missing, then the assets.
+deps:
+	@$(MAKE) --no-print-directory deps-mpi 2>/dev/null || $(MAKE) --no-print-directory apt PKGS="$(MPI_PKGS)"
 	@pkgs=; \
 	if [ -x /usr/bin/chromium ]; then echo "deps: Chromium present"; else pkgs="$$pkgs chromium"; fi; \
 	if [ "$$(cat $(PLOTLY_DIR)/VERSION 2>/dev/null)" = "$(PLOTLY_VERSION)" ] || command -v npm >/dev/null 2>&1; then :; else pkgs="$$pkgs npm"; fi; \
 	if [ -n "$$pkgs" ]; then $(MAKE) --no-print-directory apt PKGS="$$pkgs"; fi
 	@$(MAKE) --no-print-directory assets
+
+## deps-test: what make test needs: an MPI (deps-mpi); on Debian as root
+## also what deps installs; elsewhere nothing is installed: without
+## Chromium the browser test skips, without npm the tests that need the
+## plotting library skip.
+deps-test: deps-mpi
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then $(MAKE) --no-print-directory deps; \
+	else $(MAKE) --no-print-directory assets || echo "assets: not fetched: the tests that need the plotting library skip"; fi
 
 apt:
 	@echo "deps: installing from Debian: $(PKGS)"; \
@@ -109,31 +143,44 @@ assets:
 		echo "assets: $(PLOTLY_DIR)/plotly-basic.min.js ($(PLOTLY_VERSION))"; \
 	fi
 
-## build: the MPI test binary ./beff.test
+## build: the MPI test binary ./beff.test, compiled and linked by MPICC, and
+## the command ./beff
 build: deps-mpi
-	$(GO) test -c -tags $(TAGS) -ldflags '$(LDFLAGS)' -o beff.test .
+	$(CGO_MPI) $(GO) test -c -tags mpi -ldflags '$(LDFLAGS)' -o beff.test .
+	$(GO) build -o beff ./cmd/beff
 
-## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-mpich].txt
+## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-<library>].txt
+RUN_FLAGS = $(if $(NP_AUTO),,-np $(NP)) $(if $(RESUME),-resume '$(RESUME)') $(if $(MPIRUN_ARGS),-launcher-args '$(MPIRUN_ARGS)') \
+	$(if $(BEFF_RESULTS),-results '$(BEFF_RESULTS)') $(if $(BEFF_TIMEOUT),-timeout $(BEFF_TIMEOUT)s) -hint 'make $@$(if $(MPI), MPI=$(MPI)) RESUME='
 bench: build
-	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=bench tools/bench.sh
+	@$(BEFF_RUN) $(RUN_FLAGS) -- $(ARGS)
 
 ## beff, beffio, skampi: one benchmark only
 beff: build
-	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beff BENCH='^BenchmarkBeff$$' tools/bench.sh
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkBeff$$' -- $(ARGS)
 beffio: build
-	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=beffio BENCH='^BenchmarkBeffIO$$' tools/bench.sh
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkBeffIO$$' -- $(ARGS)
 skampi: build
-	@NP=$(NP) NP_AUTO=$(NP_AUTO) MPI=$(MPI) ARGS='$(ARGS)' GO='$(GO)' RESUME='$(RESUME)' MAKE_TARGET=skampi BENCH='^BenchmarkSkampi$$' tools/bench.sh
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkSkampi$$' -- $(ARGS)
 
-## test: vet, unit tests, and the integration tests that run real mpirun jobs;
-## BEFF_REQUIRE_BROWSER=1: the browser test of beff report fails rather than skips
-test: deps
+## test: vet, unit tests, and the integration tests that run real MPI jobs;
+## BEFF_REQUIRE_BROWSER=1 (the default where Chromium is installed): the
+## browser test of beff report fails rather than skips
+BEFF_REQUIRE_BROWSER ?= $(if $(wildcard /usr/bin/chromium),1)
+test: deps-test
 	$(GO) vet ./...
-	$(GO) vet -tags $(TAGS) ./...
-	$(GO) test -tags $(TAGS) -count=1 ./internal/mpi/ ./harness/ ./suites/skampi/driver/
-	$(GO) test -tags $(TAGS),rmatrace -count=1 -run '^TestRMAAssertions$$' ./internal/mpi/
-	BEFF_REQUIRE_BROWSER=1 $(GO) test -count=1 ./...
+	$(CGO_MPI) $(GO) vet -tags mpi ./...
+	$(CGO_MPI) $(GO) test -tags mpi -count=1 ./internal/mpi/ ./harness/ ./suites/skampi/driver/
+	$(CGO_MPI) $(GO) test -tags mpi,rmatrace -count=1 -run '^TestRMAAssertions$$' ./internal/mpi/
+	BEFF_REQUIRE_BROWSER=$(BEFF_REQUIRE_BROWSER) $(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
+
+## test-mpi: the tests that run MPI: the binding, the harness and drivers
+## under MPI, and the real jobs of the root package
+test-mpi: deps-mpi
+	$(CGO_MPI) $(GO) test -tags mpi -count=1 ./internal/mpi/ ./harness/ ./suites/skampi/driver/
+	$(GO) test -count=1 -run '$(TEST_MPI_RUN)' .
+TEST_MPI_RUN ?= .
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s; make test: 5s each);
 ## an input that fails is written to testdata/fuzz/<target>/ of its
@@ -181,7 +228,7 @@ scale-test: deps-mpi
 	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' .
 
 vet:
-	$(GO) vet ./... && $(GO) vet -tags $(TAGS) ./...
+	$(GO) vet ./... && $(CGO_MPI) $(GO) vet -tags mpi ./...
 
 clean:
-	rm -f beff.test q.txt io.txt
+	rm -f beff beff.test q.txt io.txt

@@ -34,6 +34,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/beff-suite/beff/internal/exitcode"
 	"github.com/beff-suite/beff/internal/mpi"
 )
 
@@ -47,10 +48,11 @@ var Commit = ""
 // Exit codes of a run that the harness stops. Suites add their own from
 // ExitSuite on.
 const (
-	ExitBadInput   = 2 // flags, paths or rank counts rejected before measuring
-	ExitValidation = 3 // a received message failed validation
-	ExitMPI        = 4 // an MPI call failed
-	ExitSuite      = 5 // the first exit code a suite may define (5 to 9)
+	ExitBadInput   = exitcode.BadInput   // flags, paths or rank counts rejected before measuring
+	ExitValidation = exitcode.Validation // a received message failed validation
+	ExitMPI        = exitcode.MPI        // an MPI call failed
+	ExitSuite      = exitcode.Suite      // the first exit code a suite may define (5 to 9)
+	ExitRecord     = exitcode.Record     // the results file (-out) could not be written
 )
 
 var mpiThread = flag.String("mpi.thread", "single", "MPI thread level to ask for: single (default: what a plain C program gets from MPI_Init; beff makes every MPI call from the thread that initialised MPI), funneled, serialized or multiple")
@@ -80,6 +82,9 @@ func run(m *testing.M) int {
 	if oc.Err != "" {
 		s.Stop(ExitBadInput, oc.Err)
 	}
+	if s.IsRoot() {
+		s.startRecord()
+	}
 	if oc.Done != "" {
 		if s.IsRoot() {
 			fmt.Fprint(s.Out, oc.Done)
@@ -101,6 +106,10 @@ func run(m *testing.M) int {
 	s.logPeak()
 	// Agree on one exit code (a failed test on any rank fails the job).
 	code = int(s.World().MaxAll([]int64{int64(code)})[0])
+	if err := finishRecord(); err != nil {
+		fmt.Fprintf(os.Stderr, "beff: %v\n", err)
+		code = max(code, ExitRecord)
+	}
 	sayGoodbye()
 	if err := mpi.Finalize(); err != nil {
 		fmt.Fprintf(os.Stderr, "beff: %v\n", err)

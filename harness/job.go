@@ -128,15 +128,25 @@ func setupOutcome(s *Session, provided string, nodes []node) outcome {
 		return outcome{Err: fmt.Sprintf("the launcher started %d processes but MPI_COMM_WORLD has %d: the binary and mpirun come from different MPI installations", n, s.Size)}
 	}
 	job := describeJob(provided, nodes)
-	if err := setupSuites(&job, selected()); err != nil {
+	oc := outcome{Job: job}
+	if err := setupSuites(&oc.Job, selected()); err != nil {
 		var done *Done
-		if errors.As(err, &done) {
-			return outcome{Done: done.Text}
+		if !errors.As(err, &done) {
+			return outcome{Err: err.Error()}
 		}
+		oc = outcome{Done: done.Text}
+	}
+	// the results file last: a job refused before leaves none
+	f, err := openOut(*outFlag)
+	if err != nil {
 		return outcome{Err: err.Error()}
 	}
-	return outcome{Job: job}
+	outFile = f
+	return oc
 }
+
+// outFile is the -out file on rank 0, once setupOutcome created it.
+var outFile *os.File
 
 // describeJob is the Job before the suites' settings.
 func describeJob(provided string, nodes []node) Job {

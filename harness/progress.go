@@ -34,8 +34,7 @@ func (p *Progress) Done() { p.done++ }
 // Add counts n measurements done at once (copied, not measured).
 func (p *Progress) Add(n int) { p.done += n }
 
-// Log writes the progress when 2 s passed since the last line. Call it
-// between sub-benchmarks (see Session.Logf).
+// Log writes the progress when 2 s passed since the last line.
 func (p *Progress) Log() { p.write(false) }
 
 // Finish writes the last progress line.

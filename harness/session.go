@@ -19,7 +19,7 @@ type Session struct {
 	Rank int // in MPI_COMM_WORLD
 	Size int
 	Job  Job
-	Out  io.Writer // stdout on rank 0, io.Discard elsewhere
+	Out  io.Writer // stdout on rank 0 (its record, record.go), io.Discard elsewhere
 	Log  io.Writer // stderr
 
 	world *Group
@@ -123,9 +123,9 @@ func (s *Session) State(name string, v any) error { return s.Job.State(name, v) 
 
 // Logf writes a progress or diagnostic line to stderr on rank 0. The
 // "[beff]" prefix keeps the line from parsing as a benchfmt configuration
-// line where stderr is merged into stdout (go test does that). Call it only
-// between sub-benchmarks: testing may already have printed the name of a
-// running one.
+// line where stderr is merged into stdout (go test does that). It may be
+// called while a sub-benchmark runs: stdout passes on whole lines only
+// (record.go), so no progress line lands inside a result line.
 func (s *Session) Logf(format string, args ...any) {
 	if s.IsRoot() {
 		fmt.Fprintf(s.Log, "[beff] "+format+"\n", args...)
@@ -149,12 +149,31 @@ func (s *Session) Stop(code int, msg string) {
 	if code != 0 && code != ExitBadInput {
 		s.markPartial(firstLine(msg))
 	}
-	if f, ok := s.Out.(*os.File); ok {
-		f.Sync()
+	if err := finishRecord(); err != nil {
+		fmt.Fprintln(s.Log, "beff: "+err.Error())
+	}
+	if code == ExitBadInput {
+		rec.drop()
 	}
 	sayGoodbye()
 	mpi.Finalize()
 	os.Exit(code)
+}
+
+// startRecord starts rank 0's record (record.go) into the -out file, if
+// any; a record that cannot start stops the job before anything is
+// measured.
+func (s *Session) startRecord() {
+	r, err := startRecord(outFile)
+	if err != nil {
+		if outFile != nil {
+			outFile.Close()
+			os.Remove(outFile.Name())
+		}
+		fmt.Fprintln(s.Log, "beff: "+err.Error())
+		s.Abort(ExitRecord)
+	}
+	rec = r
 }
 
 // markPartial ends rank 0's output, when the job ends before its end,
@@ -166,9 +185,6 @@ func (s *Session) markPartial(why string) {
 		return
 	}
 	fmt.Fprintf(s.Out, "\n%s: %s\n", results.KeyPartial, strings.Join(strings.Fields(why), " "))
-	if f, ok := s.Out.(*os.File); ok {
-		f.Sync()
-	}
 }
 
 // firstLine is the first line of msg.
@@ -190,6 +206,7 @@ func (s *Session) Fail(context string, err error) {
 	time.Sleep(300 * time.Millisecond)
 	Checkpoint()
 	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
+	s.markPartial(fmt.Sprintf("rank %d: %s: %v", s.Rank, context, err))
 	s.Abort(ExitMPI)
 }
 
@@ -200,6 +217,7 @@ func (s *Session) Abort(code int) {
 		s.end(code, "aborted")
 	}
 	Checkpoint()
+	finishRecord()
 	sayGoodbye()
 	mpi.Abort(mpi.World, code)
 	os.Exit(code)

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/beff-suite/beff/internal/exitcode"
 )
 
 // The watchdog ends the job from any rank whose current measurement makes
@@ -36,8 +38,8 @@ const (
 // ExitWatchdog is the exit code of a process its watchdog ended;
 // ExitLost that of rank 0 when another process was lost (lifeline.go).
 const (
-	ExitWatchdog = 10
-	ExitLost     = 11
+	ExitWatchdog = exitcode.Watchdog
+	ExitLost     = exitcode.Lost
 )
 
 // WatchdogFlag defines the flag -<prefix>.watchdog of a suite.
@@ -171,6 +173,7 @@ func (s *Session) endNow(code int, msg string) {
 	}
 	fmt.Fprintf(os.Stderr, "beff: rank %d: %s\n", s.Rank, msg)
 	s.markPartial(msg)
+	finishRecord()
 	sayGoodbye() // this rank named its own end
 	dog.mu.Lock()
 	hooks := dog.hooks

@@ -12,6 +12,7 @@
 //	gate    exit 1 when new runs are significantly worse than base runs by more than P%
 //	report  write a static web site with the runs, their plots and a comparison page
 //	conformance  put beff beside the reference codes: medians and ratios over interleaved rounds
+//	run     run the suites as an MPI job the way this machine launches one, and store the results
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -42,6 +43,7 @@ var commands = []command{
 	{"gate", "exit 1 when new runs are significantly worse than base runs by more than P%", gateMain},
 	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},
 	{"conformance", "put beff beside the reference codes: medians and ratios over interleaved rounds", conformanceMain},
+	{"run", "run the suites as an MPI job the way this machine launches one, and store the results", runMain},
 }
 
 // Exit codes.

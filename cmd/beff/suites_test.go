@@ -162,6 +162,7 @@ func checkRefusal(t *testing.T, code int, stderr, path string) {
 // conformReport: the site has a run page with the suite's section and
 // its figures in the index's data.
 func conformReport(t *testing.T, id *results.Identity, input string) {
+	needLibrary(t)
 	site := filepath.Join(t.TempDir(), "site")
 	code, _, stderr := run("report", "-o", site, input)
 	require.Equal(t, 0, code, "stderr: %s", stderr)

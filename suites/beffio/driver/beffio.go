@@ -83,8 +83,7 @@ func Benchmark(b *testing.B) {
 	r.splitPartitions()
 	defer r.freePartitions()
 	tPart := r.st.T / float64(len(r.parts))
-	s.Logf("b_eff_io on %d processes: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s",
-		s.Size, r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
+	s.Logf(beffio.ScratchLog, s.Size, r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
 	per, root := beffio.Memory(r.table, s.Size)
 	s.LogMemory("b_eff_io", harness.BaseBytes+per, harness.BaseBytes+per+root,
 		fmt.Sprintf("base %d MiB, an I/O buffer of %.1f MiB, tables of %d bytes per process; rank 0 also MPI-IO's as an aggregator (%d MiB and %d KiB per process)", harness.BaseBytes>>20, float64(maxMem)/(1<<20), beffio.TableBytes, beffio.AggregatorBytes>>20, beffio.AggregatorPerProc>>10))
@@ -153,7 +152,7 @@ func (r *run) freePartitions() {
 func (r *run) prepareDir() {
 	s := r.s
 	dir := harness.Decide(r.world, func() string {
-		d, err := os.MkdirTemp(r.st.Parent, "beffio-") // mode 0700, a name no one had
+		d, err := os.MkdirTemp(r.st.Parent, beffio.ScratchPrefix) // mode 0700, a name no one had
 		if err != nil {
 			return ""
 		}

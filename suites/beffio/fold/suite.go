@@ -98,3 +98,12 @@ func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	}
 	return out
 }
+
+// Leftover returns the scratch directory that a line of a job's stderr
+// names (the run's first log line): what a job whose processes were
+// killed leaves behind.
+func (s *Suite) Leftover(line string) (string, bool) { return beffio.ScratchDirOf(line) }
+
+// RemoveLeftover removes a run's scratch directory and the files the run
+// wrote into it, and reports whether it is gone.
+func (s *Suite) RemoveLeftover(dir string) bool { return beffio.RemoveScratch(dir) }

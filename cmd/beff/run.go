@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/beff-suite/beff/internal/launch"
+	"github.com/beff-suite/beff/internal/results"
+)
+
+const runUsage = `usage: beff run [flags] [-- flags of the test binary]
+
+Run runs the suites' test binary as an MPI job the way this machine
+launches one, and stores what it measured: inside a Slurm allocation with
+srun; else with MPIEXEC, the mpiexec beside the MPI compiler wrapper
+(MPICC, default mpicc) or an mpiexec on PATH, with the flags of its
+family (Open MPI 4 and 5, Hydra: MPICH, Intel MPI, MVAPICH).
+
+Rank 0 writes the results to a new file under DIR/partial/ (the test
+binary's -out). A job that succeeds is folded (beff fold -append) and
+stored as DIR/<host>-<date>-np<N>[-<library>].txt, never overwriting a
+file; one that fails stays in DIR/partial/, headed by a line
+"beff-partial: <why>", to resume from (-resume), and run exits with a code
+that says why: 2 bad input, 3 validation, 4 an MPI call, 10 the watchdog,
+11 a lost process, 128+N a signal.
+
+Flags:
+`
+
+// runOpts are the flags of beff run.
+type runOpts struct {
+	np                   int
+	bench, bin, dir      string
+	resume, launcherArgs string
+	timeout              time.Duration
+	hint                 string
+	args                 []string
+}
+
+// runMain is the run command.
+func runMain(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("beff run", runUsage, stderr)
+	var o runOpts
+	fs.IntVar(&o.np, "np", 0, "processes (default: inside a Slurm allocation its tasks, or its CPUs; else this node's CPUs, at least 2)")
+	fs.StringVar(&o.bench, "bench", "^(BenchmarkBeff|BenchmarkBeffIO)$", "the -test.bench pattern: which suites run")
+	fs.StringVar(&o.bin, "bin", "./beff.test", "the test binary, built with -tags mpi")
+	fs.StringVar(&o.dir, "results", "results", "the folder of results")
+	fs.StringVar(&o.resume, "resume", "", "the partial output of an earlier job of this configuration: what it measured is copied, the rest measured")
+	fs.StringVar(&o.launcherArgs, "launcher-args", "", "flags of the launcher, e.g. '--hostfile hosts' (srun's inside an allocation)")
+	fs.DurationVar(&o.timeout, "timeout", time.Hour, "the launcher ends the job after this long")
+	fs.StringVar(&o.hint, "hint", "", "the command that resumes a failed job, up to its partial file, told when one fails (default: beff run … -resume )")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	o.args = fs.Args()
+	if o.np < 0 || o.timeout <= 0 {
+		fmt.Fprintf(stderr, "beff run: -np=%d -timeout=%v: want a positive number of processes and time\n", o.np, o.timeout)
+		return exitUsage
+	}
+	if o.resume != "" {
+		if fi, err := os.Stat(o.resume); err != nil || !fi.Mode().IsRegular() {
+			fmt.Fprintf(stderr, "beff run: -resume=%s: not a file (give the partial output of an earlier job, %s/partial/…)\n", o.resume, o.dir)
+			return exitUsage
+		}
+	}
+	return o.run(stdout, stderr)
+}
+
+// run launches the job, then stores or keeps what it measured.
+func (o *runOpts) run(stdout, stderr io.Writer) int {
+	l, err := launch.Host.Find()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitUsage
+	}
+	np, err := o.procs(l)
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitUsage
+	}
+	spec := o.spec(l, np, stderr)
+	part, err := o.partName(np)
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitFail
+	}
+	args := append([]string{"-test.run", "^$", "-test.bench", o.bench, "-out", part}, o.resumeFlags()...)
+	args = append(args, o.args...)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	left := &leftovers{}
+	job := &launch.Job{Launcher: l, Spec: spec, Prog: o.bin, Args: args, Stderr: stderr, Signals: sigs, Line: left.line}
+	fmt.Fprintf(stderr, "beff run: %s (%s): %d processes; the output goes to %s\n", l.Path, l.Version, np, part)
+	start := time.Now()
+	oc, err := job.Run()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		os.Remove(part)
+		return exitFail
+	}
+	if oc.Code != 0 {
+		return o.failed(part, oc, left, stderr)
+	}
+	fmt.Fprintf(stderr, "beff run: %d processes took %v\n", np, time.Since(start).Round(time.Second))
+	if n, ok := countResults(part); ok && oc.StdoutResults < n {
+		fmt.Fprintf(stderr, "beff run: the launcher's stdout lost %d of %d result lines; %s has them all\n", n-oc.StdoutResults, n, part)
+	}
+	return o.store(part, np, stdout, stderr)
+}
+
+// procs is the number of processes of the job.
+func (o *runOpts) procs(l *launch.Launcher) (int, error) {
+	if o.np > 0 {
+		return o.np, nil
+	}
+	if l.Family == launch.Srun {
+		return slurmProcs(os.Getenv)
+	}
+	return max(2, onlineCPUs()), nil
+}
+
+// spec is what the job asks of its launcher.
+func (o *runOpts) spec(l *launch.Launcher, np int, stderr io.Writer) launch.Spec {
+	s := launch.Spec{NP: np, Timeout: o.timeout, Root: os.Geteuid() == 0, KeepAlive: true, Flags: strings.Fields(o.launcherArgs)}
+	if l.Family != launch.Srun && o.launcherArgs == "" && np > onlineCPUs() {
+		s.Oversubscribe = true
+		fmt.Fprintf(stderr, "beff run: %d processes on %d cores: oversubscribed, the figures check correctness, not speed\n", np, onlineCPUs())
+		if l.Family == launch.Hydra {
+			s.Preload = yieldLib(stderr)
+		}
+	}
+	return s
+}
+
+// yieldLib builds tools/mpich-yield.c (tools/mpich-yield.sh) and returns
+// the library's path: MPICH's processes poll without giving up their
+// core, which an oversubscribed node needs ("" when it cannot be built).
+func yieldLib(stderr io.Writer) string {
+	out, err := exec.Command("tools/mpich-yield.sh").Output()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: tools/mpich-yield.sh: %v: the processes poll without yielding their cores\n", err)
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// resumeFlags are every suite's resume flag (-<key>.resume), for -resume:
+// a suite the job does not run ignores its flag.
+func (o *runOpts) resumeFlags() []string {
+	if o.resume == "" {
+		return nil
+	}
+	var out []string
+	for _, s := range suites() {
+		out = append(out, "-"+s.ID().Key+".resume", o.resume)
+	}
+	return out
+}
+
+// base is the name of the job's results without its library:
+// <host>-<date>-np<N>.
+func base(np int) string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "host"
+	}
+	host, _, _ = strings.Cut(host, ".")
+	return fmt.Sprintf("%s-%s-np%d", host, time.Now().UTC().Format("2006-01-02"), np)
+}
+
+// partName is a new name under DIR/partial/ for the job's output, which
+// rank 0 creates (it refuses a name that exists).
+func (o *runOpts) partName(np int) (string, error) {
+	dir := filepath.Join(o.dir, "partial")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	b := make([]byte, 4)
+	rand.Read(b)
+	return filepath.Join(dir, base(np)+"-"+hex.EncodeToString(b)+".txt"), nil
+}
+
+// countResults counts the result lines of a file (false when it cannot
+// be read).
+func countResults(name string) (int, bool) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if l := sc.Text(); strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "\t") {
+			n++
+		}
+	}
+	return n, sc.Err() == nil
+}
+
+// failed keeps the output of a failed job as partial, says why and how to
+// resume, and returns the job's code.
+func (o *runOpts) failed(part string, oc launch.Outcome, left *leftovers, stderr io.Writer) int {
+	if oc.Culprit != "" {
+		fmt.Fprintf(stderr, "beff run: the process that ended the job was %s\n", oc.Culprit)
+	}
+	for _, msg := range left.remove() {
+		fmt.Fprintf(stderr, "beff run: %s\n", msg)
+	}
+	fmt.Fprintf(stderr, "beff run: %s\n", oc.Why)
+	o.keep(part, oc.Why, stderr)
+	return oc.Code
+}
+
+// keep marks part as partial (why, first) and says how to resume; an
+// output without a measurement is removed.
+func (o *runOpts) keep(part, why string, stderr io.Writer) {
+	n, _ := countResults(part)
+	if n == 0 {
+		os.Remove(part)
+		os.Remove(filepath.Dir(part)) // when empty
+		fmt.Fprintf(stderr, "beff run: nothing was measured; nothing kept\n")
+		return
+	}
+	if err := prepend(part, results.KeyPartial+": "+strings.Join(strings.Fields(why), " ")+"\n"); err != nil {
+		fmt.Fprintf(stderr, "beff run: marking %s as partial: %v\n", part, err)
+	}
+	fmt.Fprintf(stderr, "beff run: kept %d measured lines in %s\n", n, part)
+	hint := o.hint
+	if hint == "" {
+		hint = "beff run -bench '" + o.bench + "' … -resume "
+	}
+	fmt.Fprintf(stderr, "beff run: resume with: %s%s\n", hint, part)
+}
+
+// prepend writes line before the content of name (through a new file
+// renamed over it).
+func prepend(name, line string) error {
+	in, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	tmp := name + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(out, line)
+	if err == nil {
+		_, err = io.Copy(out, in)
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// store folds a finished job's output into it and stores it under its
+// results name; a dry run's output (a plan) is printed, not stored.
+func (o *runOpts) store(part string, np int, stdout, stderr io.Writer) int {
+	if o.isPlan() {
+		defer os.Remove(part)
+		f, err := os.Open(part)
+		if err != nil {
+			fmt.Fprintf(stderr, "beff run: %v\n", err)
+			return exitFail
+		}
+		defer f.Close()
+		io.Copy(stdout, f)
+		return exitOK
+	}
+	var ferr bytes.Buffer
+	if foldMain(io.Discard, &ferr, []string{"-append", part}) != exitOK {
+		msg := strings.TrimSpace(ferr.String())
+		fmt.Fprintln(stderr, msg)
+		first, _, _ := strings.Cut(msg, "\n")
+		o.keep(part, "the fold refused it: "+first, stderr)
+		return exitFail
+	}
+	out, err := reserve(o.dir, base(np)+librarySuffix(part))
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitFail
+	}
+	if err := os.Rename(part, out); err != nil {
+		os.Remove(out)
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitFail
+	}
+	os.Remove(filepath.Dir(part)) // when empty
+	foldMain(stdout, stderr, []string{out})
+	fmt.Fprintf(stdout, "beff run: stored %s\n", out)
+	if filepath.Dir(o.resume) == filepath.Join(o.dir, "partial") {
+		if os.Remove(o.resume) == nil {
+			fmt.Fprintf(stdout, "beff run: removed %s (resumed into %s)\n", o.resume, out)
+		}
+	}
+	return exitOK
+}
+
+// isPlan reports whether the job only printed a plan (-skampi.plan).
+func (o *runOpts) isPlan() bool {
+	for i, a := range o.args {
+		a = strings.TrimLeft(a, "-")
+		if strings.HasSuffix(a, ".plan") && (i+1 >= len(o.args) || strings.HasPrefix(o.args[i+1], "-")) ||
+			strings.HasSuffix(a, ".plan=true") {
+			return true
+		}
+	}
+	return false
+}
+
+// reserve creates DIR/NAME.txt, else DIR/NAME-runK.txt for the first K
+// from 2 that is free: a name no other job takes (O_EXCL).
+func reserve(dir, name string) (string, error) {
+	for i := 1; i <= 10000; i++ {
+		out := filepath.Join(dir, name+".txt")
+		if i > 1 {
+			out = filepath.Join(dir, name+"-run"+strconv.Itoa(i)+".txt")
+		}
+		f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			f.Close()
+			return out, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no free name for %s/%s-runK.txt", dir, name)
+}
+
+// librarySuffix names the MPI library of a results file in its stored
+// name: "" for Open MPI, "-mpich", "-intelmpi", … from its mpi-library
+// line.
+func librarySuffix(name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), results.KeyLibrary+": "); ok {
+			return libraryTag(v)
+		}
+	}
+	return ""
+}
+
+// libraryTag is the name a library's results carry.
+func libraryTag(lib string) string {
+	l := strings.ToLower(lib)
+	for _, t := range []struct{ in, tag string }{
+		{"open mpi", ""}, {"mvapich", "-mvapich"}, {"intel", "-intelmpi"}, {"cray", "-craympich"}, {"mpich", "-mpich"},
+	} {
+		if strings.Contains(l, t.in) {
+			return t.tag
+		}
+	}
+	var b strings.Builder
+	for _, c := range l {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else if b.Len() > 0 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "-" + b.String()
+}
+
+// onlineCPUs counts this node's CPUs.
+func onlineCPUs() int { return runtime.NumCPU() }

@@ -1,0 +1,141 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// A System is what finding a launcher looks at: the environment, the
+// programs on PATH, and what a program prints for --version. Tests give
+// their own.
+type System struct {
+	Getenv   func(string) string
+	LookPath func(string) (string, error)
+	// Resolve follows symbolic links (Debian's alternatives).
+	Resolve func(string) (string, error)
+	// Exists reports whether a file is there.
+	Exists func(string) bool
+	// Version runs path --version and returns what it printed.
+	Version func(path string) (string, error)
+}
+
+// Host is the System of this process.
+var Host = System{Getenv: os.Getenv, LookPath: exec.LookPath, Resolve: filepath.EvalSymlinks, Exists: exists, Version: version}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// version runs path --version for at most 20 s.
+func version(path string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
+	if len(out) > 0 {
+		err = nil // some launchers exit non-zero after printing their version
+	}
+	return string(out), err
+}
+
+// ErrNoLauncher says that no launcher was found.
+var ErrNoLauncher = errors.New("no MPI launcher found")
+
+// Find finds the launcher of this machine's MPI:
+//   - inside a Slurm allocation (SLURM_JOB_ID), srun, unless BEFF_NO_SRUN
+//     is set; its --mpi follows the family of the library's own launcher
+//     (pmix for Open MPI, pmi2 for Hydra), unless SLURM_MPI_TYPE says;
+//   - else MPIEXEC, with MPIEXEC_NUMPROC_FLAG and MPIEXEC_PREFLAGS (the
+//     names CMake's FindMPI uses);
+//   - else the launcher beside the MPI compiler wrapper (MPICC, default
+//     mpicc on PATH): mpiexec.X beside mpicc.X, else mpiexec or mpirun in
+//     its directory;
+//   - else mpiexec or mpirun on PATH.
+func (sys System) Find() (*Launcher, error) {
+	own, ownErr := sys.ownLauncher()
+	if sys.Getenv("SLURM_JOB_ID") != "" && sys.Getenv("BEFF_NO_SRUN") == "" {
+		path, err := sys.LookPath("srun")
+		if err != nil {
+			return nil, fmt.Errorf("in Slurm job %s but no srun on PATH (BEFF_NO_SRUN=1 launches with MPIEXEC or mpiexec)", sys.Getenv("SLURM_JOB_ID"))
+		}
+		l := sys.identify(path)
+		l.Family = Srun
+		if own != nil && sys.Getenv("SLURM_MPI_TYPE") == "" {
+			l.PMI = pmiOf(own.Family)
+		}
+		return l, nil
+	}
+	return own, ownErr
+}
+
+// ownLauncher is the library's own launcher (everything but srun).
+func (sys System) ownLauncher() (*Launcher, error) {
+	if p := sys.Getenv("MPIEXEC"); p != "" {
+		path, err := sys.LookPath(p)
+		if err != nil {
+			return nil, fmt.Errorf("MPIEXEC=%s: %v", p, err)
+		}
+		l := sys.identify(path)
+		l.NumProcFlag = sys.Getenv("MPIEXEC_NUMPROC_FLAG")
+		l.PreFlags = strings.Fields(sys.Getenv("MPIEXEC_PREFLAGS"))
+		return l, nil
+	}
+	for _, path := range sys.besideCompiler() {
+		if sys.Exists(path) {
+			return sys.identify(path), nil
+		}
+	}
+	for _, n := range []string{"mpiexec", "mpirun"} {
+		if path, err := sys.LookPath(n); err == nil {
+			return sys.identify(path), nil
+		}
+	}
+	return nil, fmt.Errorf("%w: load your MPI (e.g. module load openmpi), set MPIEXEC (and MPICC), or on Debian run make deps", ErrNoLauncher)
+}
+
+// besideCompiler lists, in order, where the launcher of the compiler
+// wrapper MPICC (default mpicc) would be.
+func (sys System) besideCompiler() []string {
+	cc := sys.Getenv("MPICC")
+	if cc == "" {
+		cc = "mpicc"
+	}
+	path, err := sys.LookPath(strings.Fields(cc + " x")[0])
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range []string{path, sys.resolve(path)} {
+		dir, base := filepath.Split(p)
+		if _, suffix, ok := strings.Cut(base, "."); ok { // mpicc.openmpi, mpicc.mpich
+			out = append(out, filepath.Join(dir, "mpiexec."+suffix), filepath.Join(dir, "mpirun."+suffix))
+		}
+	}
+	for _, p := range []string{path, sys.resolve(path)} {
+		out = append(out, filepath.Join(filepath.Dir(p), "mpiexec"), filepath.Join(filepath.Dir(p), "mpirun"))
+	}
+	return out
+}
+
+func (sys System) resolve(path string) string {
+	if r, err := sys.Resolve(path); err == nil {
+		return r
+	}
+	return path
+}
+
+// identify asks the launcher at path for its version.
+func (sys System) identify(path string) *Launcher {
+	out, err := sys.Version(path)
+	if err != nil {
+		return &Launcher{Path: path, Family: Generic, Version: "unknown (" + err.Error() + ")"}
+	}
+	f, name := Identify(out)
+	return &Launcher{Path: path, Family: f, Version: name}
+}
