@@ -1,9 +1,12 @@
 package beff_test
 
 // The MPI library the integration tests build against and launch with:
-// BEFF_MPI=openmpi (the default) or mpich; `make test MPI=mpich` sets it.
+// the one on PATH, found as beff run finds it (package launch: MPICC,
+// MPIEXEC, srun in an allocation); make test MPI=mpich picks Debian's
+// MPICH by setting MPICC.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,78 +17,67 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/internal/launch"
 )
 
 const mpirunTimeout = 300 // seconds a test job may take before its launcher ends it
 
-// An mpiLib is one MPI library as the tests use it.
+// An mpiLib is the MPI library as the tests use it: its launcher.
 type mpiLib struct {
-	name      string   // as BEFF_MPI and make's MPI name it
-	tags      string   // go build tags of a binary linked against it
-	launchers []string // its launcher, the first found on PATH
-	rankEnv   string   // the environment variable that holds a process's rank
+	name string // "openmpi" or "mpich": the family of its launcher (Hydra's libraries are MPICH's)
+	l    *launch.Launcher
 }
 
-var mpiLibs = map[string]mpiLib{
-	"openmpi": {"openmpi", "mpi,openmpi", []string{"mpirun.openmpi", "mpirun"}, "OMPI_COMM_WORLD_RANK"},
-	"mpich":   {"mpich", "mpi,mpich", []string{"mpiexec.hydra", "mpiexec.mpich"}, "PMI_RANK"},
-}
+var findLib = sync.OnceValues(func() (mpiLib, error) {
+	l, err := launch.Host.Find()
+	if err != nil {
+		return mpiLib{}, err
+	}
+	// the tests launch with the library's own launcher, also in an allocation
+	if l.Family == launch.Srun {
+		os.Setenv("BEFF_NO_SRUN", "1")
+		if l, err = launch.Host.Find(); err != nil {
+			return mpiLib{}, err
+		}
+	}
+	name := "openmpi"
+	if l.Family == launch.Hydra {
+		name = "mpich"
+	}
+	return mpiLib{name, l}, nil
+})
 
-// testLib is the library named by BEFF_MPI; a name it does not know fails
-// the test.
+// testLib is the MPI library on PATH; without one the test fails.
 func testLib(t testing.TB) mpiLib {
 	t.Helper()
-	name := os.Getenv("BEFF_MPI")
-	if name == "" {
-		name = "openmpi"
-	}
-	l, ok := mpiLibs[name]
-	if !ok {
-		t.Fatalf("BEFF_MPI=%s: the tests know openmpi and mpich", name)
+	l, err := findLib()
+	if err != nil {
+		t.Fatalf("%v (or set BEFF_SKIP_MPI=1)", err)
 	}
 	return l
 }
 
-// launcher is the path of the library's launcher, or an error saying how to
-// install it.
-func (l mpiLib) launcher() (string, error) {
-	for _, n := range l.launchers {
-		if p, err := exec.LookPath(n); err == nil {
-			return p, nil
-		}
-	}
-	return "", fmt.Errorf("%s: no %v on PATH: run `make deps MPI=%s` or set BEFF_SKIP_MPI=1", l.name, l.launchers, l.name)
-}
-
-// command is a job of np processes of bin with args, under the launcher's
-// own timeout. Either library may place more processes than cores, and
-// then yields the core while it waits.
+// command is a job of np processes of bin with args, under the
+// launcher's own timeout and a guard after it. Every job may place more
+// processes than cores; with more than this machine has, waiting
+// processes yield the core (MPICH through tools/mpich-yield.c).
 func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.Cmd {
 	t.Helper()
-	path, err := l.launcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := strconv.Itoa(np)
-	var cmd *exec.Cmd
-	switch l.name {
-	case "mpich":
-		var flags []string
-		if np > runtime.NumCPU() {
-			// MPICH polls without yielding the core (tools/mpich-yield.c)
-			lib, err := yieldLib()
-			if err != nil {
-				t.Fatal(err)
-			}
-			flags = []string{"-genv", "LD_PRELOAD", lib}
+	spec := launch.Spec{NP: np, Oversubscribe: true, Timeout: mpirunTimeout * time.Second, Root: os.Geteuid() == 0}
+	if l.l.Family == launch.Hydra && np > runtime.NumCPU() {
+		lib, err := yieldLib()
+		if err != nil {
+			t.Fatal(err)
 		}
-		cmd = exec.Command(path, append(append(flags, "-n", n, bin), args...)...)
-		cmd.Env = append(os.Environ(), "MPIEXEC_TIMEOUT="+strconv.Itoa(mpirunTimeout))
-	default:
-		cmd = exec.Command(path, append([]string{"--oversubscribe", "--timeout", strconv.Itoa(mpirunTimeout), "-np", n, bin}, args...)...)
-		cmd.Env = append(os.Environ(), "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-			"OMPI_MCA_rmaps_base_oversubscribe=1")
+		spec.Preload = lib
 	}
+	c := l.l.Command(spec, bin, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), c.Guard)
+	t.Cleanup(cancel)
+	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
+	cmd.Env = append(os.Environ(), c.Env...)
 	return cmd
 }
 
@@ -110,8 +102,18 @@ func output(cmd *exec.Cmd) ([]byte, error) {
 	return out, err
 }
 
+// rankEnvs are the environment variables that hold a process's rank,
+// one of them under each launcher.
+var rankEnvs = []string{"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}
+
 // rankOf reports whether the environment of a process (NUL-separated, as
-// /proc/<pid>/environ) says it is rank of a job of this library.
+// /proc/<pid>/environ) says it is rank of a job.
 func (l mpiLib) rankOf(environ string, rank int) bool {
-	return slices.Contains(strings.Split(environ, "\x00"), l.rankEnv+"="+strconv.Itoa(rank))
+	env := strings.Split(environ, "\x00")
+	for _, k := range rankEnvs {
+		if slices.Contains(env, k+"="+strconv.Itoa(rank)) {
+			return true
+		}
+	}
+	return false
 }

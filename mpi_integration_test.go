@@ -1,7 +1,7 @@
 package beff_test
 
 // Integration tests: real MPI jobs on a test binary built with -tags mpi,
-// under the library BEFF_MPI names (launch_test.go). Every job runs under its
+// under the MPI on PATH (launch_test.go). Every job runs under its
 // launcher's own timeout, so a rank that fails makes the job fail instead of
 // hanging it. Set BEFF_SKIP_MPI=1 to skip them on a machine without MPI
 // (make test installs the library and runs them).
@@ -20,6 +20,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
@@ -33,8 +34,8 @@ var (
 	buildErr  error
 )
 
-// mpiBinary builds the test binary with (or without) the tags of the test
-// library once per test process.
+// mpiBinary builds the test binary with (or without) -tags mpi, against
+// the MPI on PATH, once per test process.
 func mpiBinary(t *testing.T, tags bool) string {
 	t.Helper()
 	if os.Getenv("BEFF_SKIP_MPI") == "1" {
@@ -43,23 +44,31 @@ func mpiBinary(t *testing.T, tags bool) string {
 	if n, ok := mpi.LauncherSize(); ok && n > 1 {
 		t.Skip("inside an MPI job: the integration tests launch their own")
 	}
-	lib := testLib(t)
-	if _, err := lib.launcher(); err != nil {
-		t.Fatal(err)
-	}
+	testLib(t)
 	buildOnce.Do(func() {
+		env, err := launch.BuildEnv()
+		if err != nil {
+			buildErr = err
+			return
+		}
 		buildDir, buildErr = os.MkdirTemp("", "beff-it-")
 		if buildErr != nil {
 			return
 		}
-		for _, b := range []struct{ out, tag string }{{"beff.test", lib.tags}, {"nompi.test", ""}} {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "beff"), "./cmd/beff").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/beff: %v\n%s", err, out)
+			return
+		}
+		for _, b := range []struct{ out, tag string }{{"beff.test", "mpi"}, {"nompi.test", ""}} {
 			args := []string{"test", "-c", "-o", filepath.Join(buildDir, b.out)}
+			cmd := exec.Command("go")
 			if b.tag != "" {
 				args = append(args, "-tags", b.tag)
+				cmd.Env = append(os.Environ(), env...)
 			}
-			out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
-			if err != nil {
-				buildErr = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			cmd.Args = append(cmd.Args, append(args, ".")...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("%s go %s: %v\n%s", strings.Join(env, " "), strings.Join(args, " "), err, out)
 				return
 			}
 		}
@@ -69,6 +78,12 @@ func mpiBinary(t *testing.T, tags bool) string {
 		return filepath.Join(buildDir, "beff.test")
 	}
 	return filepath.Join(buildDir, "nompi.test")
+}
+
+// beffCommand is the beff command, built with the test binaries.
+func beffCommand(t *testing.T) string {
+	mpiBinary(t, true)
+	return filepath.Join(buildDir, "beff")
 }
 
 type jobResult struct {
@@ -173,15 +188,19 @@ func parse(t *testing.T, out string) parsed {
 
 // TestQuickBeff runs the quick b_eff on 1 to 5 processes and checks that
 // every pattern, size and method of the run's pattern table is reported once
-// with a positive bandwidth, that nothing but rank 0 wrote, and that the fold
-// gives a positive b_eff.
+// with a positive bandwidth in the results file (-out) and on stdout alike,
+// that nothing but rank 0 wrote, and that the fold gives a positive b_eff.
 func TestQuickBeff(t *testing.T) {
 	bin := mpiBinary(t, true)
 	for np := 1; np <= 5; np++ {
 		t.Run(fmt.Sprintf("np=%d", np), func(t *testing.T) {
-			res := mpirun(t, np, bin, append(quick, "-beff.seed=42")...)
+			out := filepath.Join(t.TempDir(), "run.txt")
+			res := mpirun(t, np, bin, append(quick, "-beff.seed=42", "-out", out)...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
-			p := parse(t, res.stdout)
+			file, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.Equal(t, string(file), res.stdout, "the results file (-out) and stdout hold the same lines")
+			p := parse(t, string(file))
 			assert.Equal(t, strconv.Itoa(np), p.config["mpi-procs"])
 			assert.Equal(t, "42", p.config["beff-seed"])
 			if testLib(t).name == "mpich" && np > runtime.NumCPU() {
@@ -207,12 +226,10 @@ func TestQuickBeff(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(res.stdout, "goos: "), "only rank 0 writes stdout")
 			assert.NotContains(t, res.stderr, "FAIL")
 
-			file := filepath.Join(t.TempDir(), "q.txt")
-			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-			out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindSubmatch(out)
-			require.NotNil(t, m, "fold prints b_eff:\n%s", out)
+			folded, err := exec.Command("go", "run", "./cmd/beff", "fold", out).CombinedOutput()
+			require.NoError(t, err, "%s", folded)
+			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindSubmatch(folded)
+			require.NotNil(t, m, "fold prints b_eff:\n%s", folded)
 			v, err := strconv.ParseFloat(string(m[1]), 64)
 			require.NoError(t, err)
 			assert.Greater(t, v, 0.0)
@@ -390,7 +407,11 @@ func TestGoTestUnderMpirun(t *testing.T) {
 	mpiBinary(t, true) // skips and checks like the others
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err)
-	res := mpirun(t, 2, goBin, "test", "-tags", testLib(t).tags, "-run", "^$", "-bench", "^BenchmarkBeff$", "-short", ".")
+	env, err := launch.BuildEnv()
+	require.NoError(t, err)
+	cmd := testLib(t).command(t, 2, goBin, "test", "-tags", "mpi", "-run", "^$", "-bench", "^BenchmarkBeff$", "-short", ".")
+	cmd.Env = append(cmd.Env, env...) // every rank builds with the MPI's compiler wrapper
+	res := runJob(t, cmd)
 	require.Equal(t, 0, res.code, "stderr:\n%s\nstdout:\n%s", res.stderr, res.stdout)
 	p := parse(t, res.stdout)
 	require.NotEmpty(t, p.count)

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// checkKept checks what tools/bench.sh leaves of a failed job in results:
+// checkKept checks what beff run leaves of a failed job in results:
 // no results file, and at most one partial output under partial/, headed
 // by the reason (which contains why), holding measured lines. It returns
 // the partial output's path ("" when nothing was measured).
@@ -40,17 +40,19 @@ func checkKept(t *testing.T, results, why string) string {
 	return kept[0]
 }
 
-// benchScript is tools/bench.sh for the test library, storing into
-// results.
-func benchScript(t *testing.T, bin, bench, results, resume string, args ...string) *exec.Cmd {
-	cmd := exec.Command("tools/bench.sh")
-	cmd.Env = append(os.Environ(), "NP=2", "MPI="+testLib(t).name, "BEFF_RESULTS="+results, "BEFF_BIN="+bin,
-		"BENCH="+bench, "ARGS="+strings.Join(args, " "), "BEFF_TIMEOUT=300", "RESUME="+resume)
+// beffRun is beff run of the test binary bin on 2 processes, storing
+// into results.
+func beffRun(t *testing.T, bin, bench, results, resume string, args ...string) *exec.Cmd {
+	flags := []string{"run", "-np", "2", "-bin", bin, "-bench", bench, "-results", results, "-timeout", "300s"}
+	if resume != "" {
+		flags = append(flags, "-resume", resume)
+	}
+	cmd := exec.Command(beffCommand(t), append(append(flags, "--"), args...)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd
 }
 
-// TestBenchResume: tools/bench.sh is sent SIGTERM (as scancel or ^C do)
+// TestBenchResume: beff run is sent SIGTERM (as scancel or ^C do)
 // once b_eff has measured some lines: it exits with 143, keeps the lines
 // under results/partial/ marked as terminated, stores no results file;
 // resumed from that file the job copies those lines, measures the rest
@@ -60,7 +62,7 @@ func benchScript(t *testing.T, bin, bench, results, resume string, args ...strin
 func TestBenchResume(t *testing.T) {
 	bin := mpiBinary(t, true)
 	results := t.TempDir()
-	cmd := benchScript(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.lmax=4194304", "-beff.testpause=20ms")
+	cmd := beffRun(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.lmax=4194304", "-beff.testpause=20ms")
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -76,7 +78,7 @@ func TestBenchResume(t *testing.T) {
 	signalled := false
 	for l := range lines {
 		log.WriteString(l + "\n")
-		if part, ok := strings.CutPrefix(l, "bench: the output goes to "); ok && !signalled {
+		if _, part, ok := strings.Cut(l, "; the output goes to "); ok && !signalled {
 			go func() { // once some lines are measured: they come every 20 ms
 				for {
 					if data, _ := os.ReadFile(part); strings.Count(string(data), "\nBenchmarkBeff/") >= 20 {
@@ -90,7 +92,7 @@ func TestBenchResume(t *testing.T) {
 		}
 	}
 	err = cmd.Wait()
-	require.True(t, signalled, "bench.sh did not name its output:\n%s", log.String())
+	require.True(t, signalled, "beff run did not name its output:\n%s", log.String())
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, log.String())
 	assert.Equal(t, 143, ee.ExitCode(), log.String())
@@ -101,7 +103,7 @@ func TestBenchResume(t *testing.T) {
 	copied := strings.Count(string(data), "\nBenchmarkBeff/")
 	t.Logf("kept %d lines after SIGTERM", copied)
 
-	out, err := benchScript(t, bin, "^BenchmarkBeff$", results, kept, "-test.short", "-beff.lmax=4194304").CombinedOutput()
+	out, err := beffRun(t, bin, "^BenchmarkBeff$", results, kept, "-test.short", "-beff.lmax=4194304").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	stored, _ := filepath.Glob(filepath.Join(results, "*.txt"))
 	require.Len(t, stored, 1, "%s", out)
@@ -127,17 +129,17 @@ func TestBenchResume(t *testing.T) {
 }
 
 // TestBenchWatchdogExit: a job the watchdog ends (here: a limit of 1 ms,
-// which the pauses between measurements exceed) exits from tools/bench.sh
+// which the pauses between measurements exceed) exits from beff run
 // with code 10 under either library (its processes end by SIGKILL, which
 // the launcher reports as it likes) and keeps what it measured, marked
 // as ended by the watchdog.
 func TestBenchWatchdogExit(t *testing.T) {
 	bin := mpiBinary(t, true)
 	results := t.TempDir()
-	out, err := benchScript(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.testpause=20ms", "-beff.watchdog=1ms").CombinedOutput()
+	out, err := beffRun(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.testpause=20ms", "-beff.watchdog=1ms").CombinedOutput()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "%s", out)
 	assert.Equal(t, 10, ee.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), "bench: ended by the watchdog: rank ")
+	assert.Contains(t, string(out), "beff run: ended by the watchdog: rank ")
 	checkKept(t, results, "ended by the watchdog")
 }

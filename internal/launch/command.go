@@ -8,7 +8,8 @@ import (
 
 // A Launcher is the program that starts a job's processes.
 type Launcher struct {
-	Path    string // as it is run
+	Path    string   // as it is run
+	Prefix  []string // the words of its command before its flags (MPIEXEC="wrapper args")
 	Family  Family
 	Version string // its name and version, from --version ("Open MPI 5.0.7")
 	// NumProcFlag is the flag that takes the number of processes:
@@ -68,7 +69,7 @@ var keepAlive = [][2]string{{"oob_tcp_keepalive_time", "10"}, {"oob_tcp_keepaliv
 
 // Command is the command line that runs prog with args as the job s.
 func (l *Launcher) Command(s Spec, prog string, args ...string) Cmd {
-	c := Cmd{Argv: []string{l.Path}}
+	c := Cmd{Argv: append([]string{l.Path}, l.Prefix...)}
 	flag := l.NumProcFlag
 	if flag == "" {
 		flag = defaultNumProcFlag(l.Family)

@@ -21,8 +21,9 @@ type System struct {
 	Resolve func(string) (string, error)
 	// Exists reports whether a file is there.
 	Exists func(string) bool
-	// Version runs path --version and returns what it printed.
-	Version func(path string) (string, error)
+	// Version runs a launcher (its path and the words of its command
+	// before its flags) with --version and returns what it printed.
+	Version func(argv ...string) (string, error)
 }
 
 // Host is the System of this process.
@@ -33,11 +34,11 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// version runs path --version for at most 20 s.
-func version(path string) (string, error) {
+// version runs argv --version for at most 20 s.
+func version(argv ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--version").CombinedOutput()
+	out, err := exec.CommandContext(ctx, argv[0], append(argv[1:], "--version")...).CombinedOutput()
 	if len(out) > 0 {
 		err = nil // some launchers exit non-zero after printing their version
 	}
@@ -52,7 +53,8 @@ var ErrNoLauncher = errors.New("no MPI launcher found")
 //     is set; its --mpi follows the family of the library's own launcher
 //     (pmix for Open MPI, pmi2 for Hydra), unless SLURM_MPI_TYPE says;
 //   - else MPIEXEC, with MPIEXEC_NUMPROC_FLAG and MPIEXEC_PREFLAGS (the
-//     names CMake's FindMPI uses);
+//     names CMake's FindMPI uses); MPIEXEC may be a command of several
+//     words (a wrapper and its arguments), split at spaces;
 //   - else the launcher beside the MPI compiler wrapper (MPICC, default
 //     mpicc on PATH): mpiexec.X beside mpicc.X, else mpiexec or mpirun in
 //     its directory;
@@ -76,14 +78,16 @@ func (sys System) Find() (*Launcher, error) {
 
 // ownLauncher is the library's own launcher (everything but srun).
 func (sys System) ownLauncher() (*Launcher, error) {
-	if p := sys.Getenv("MPIEXEC"); p != "" {
-		path, err := sys.LookPath(p)
+	if words := strings.Fields(sys.Getenv("MPIEXEC")); len(words) > 0 {
+		path, err := sys.LookPath(words[0])
 		if err != nil {
-			return nil, fmt.Errorf("MPIEXEC=%s: %v", p, err)
+			return nil, fmt.Errorf("MPIEXEC=%s: %v", sys.Getenv("MPIEXEC"), err)
 		}
-		l := sys.identify(path)
+		l := sys.identify(path, words[1:]...)
 		l.NumProcFlag = sys.Getenv("MPIEXEC_NUMPROC_FLAG")
-		l.PreFlags = strings.Fields(sys.Getenv("MPIEXEC_PREFLAGS"))
+		if pre := strings.Fields(sys.Getenv("MPIEXEC_PREFLAGS")); len(pre) > 0 {
+			l.PreFlags = pre
+		}
 		return l, nil
 	}
 	for _, path := range sys.besideCompiler() {
@@ -130,12 +134,16 @@ func (sys System) resolve(path string) string {
 	return path
 }
 
-// identify asks the launcher at path for its version.
-func (sys System) identify(path string) *Launcher {
-	out, err := sys.Version(path)
+// identify asks the launcher at path (with the words of its command
+// before its flags) for its version.
+func (sys System) identify(path string, prefix ...string) *Launcher {
+	out, err := sys.Version(append([]string{path}, prefix...)...)
+	if len(prefix) == 0 {
+		prefix = nil
+	}
 	if err != nil {
-		return &Launcher{Path: path, Family: Generic, Version: "unknown (" + err.Error() + ")"}
+		return &Launcher{Path: path, Prefix: prefix, Family: Generic, Version: "unknown (" + err.Error() + ")"}
 	}
 	f, name := Identify(out)
-	return &Launcher{Path: path, Family: f, Version: name}
+	return &Launcher{Path: path, Prefix: prefix, Family: f, Version: name}
 }

@@ -64,6 +64,8 @@ func TestCommand(t *testing.T) {
 			Argv: strings.Fields("mpiexec -n 2 -launcher rsh -launcher-exec /run/a -iface eth0 ./beff.test -x")}},
 		{"srun with PMIx", Launcher{Path: "srun", Family: Srun, PMI: "pmix"}, Spec{NP: 6, Timeout: time.Minute, Preload: "/p/y.so"}, Cmd{
 			Argv: strings.Fields("srun -n 6 --mpi=pmix --kill-on-bad-exit=1 --export=ALL,LD_PRELOAD=/p/y.so ./beff.test -x"), Guard: 70 * time.Second}},
+		{"a wrapper's words first", Launcher{Path: "/w/cluster.sh", Prefix: []string{"mpirun", "c1"}, Family: Hydra}, Spec{NP: 2}, Cmd{
+			Argv: strings.Fields("/w/cluster.sh mpirun c1 -n 2 ./beff.test -x")}},
 		{"srun, Slurm's default interface", Launcher{Path: "srun", Family: Srun}, Spec{NP: 1}, Cmd{
 			Argv: strings.Fields("srun -n 1 --kill-on-bad-exit=1 ./beff.test -x")}},
 		{"a launcher beff does not know, as CMake's variables say", Launcher{Path: "aprun", Family: Generic, NumProcFlag: "-N", PreFlags: []string{"-d", "1"}},
@@ -116,8 +118,8 @@ func fakeSystem(env map[string]string, files map[string]string, dirs ...string) 
 		},
 		Resolve: resolve,
 		Exists:  func(p string) bool { _, ok := files[p]; return ok },
-		Version: func(p string) (string, error) {
-			r, err := resolve(p)
+		Version: func(argv ...string) (string, error) {
+			r, err := resolve(argv[0])
 			if err != nil {
 				return "", err
 			}
@@ -167,6 +169,9 @@ func TestFind(t *testing.T) {
 		{"MPIEXEC and CMake's flags", map[string]string{"MPIEXEC": "/opt/x/bin/xrun", "MPIEXEC_NUMPROC_FLAG": "-N", "MPIEXEC_PREFLAGS": "-d 1"},
 			map[string]string{"/opt/x/bin/xrun": "xrun 1.0\n"}, nil,
 			Launcher{Path: "/opt/x/bin/xrun", Family: Generic, Version: "xrun 1.0", NumProcFlag: "-N", PreFlags: []string{"-d", "1"}}, ""},
+		{"MPIEXEC, a command of several words", map[string]string{"MPIEXEC": "/w/cluster.sh mpirun c1"},
+			map[string]string{"/w/cluster.sh": hydra}, nil,
+			Launcher{Path: "/w/cluster.sh", Prefix: []string{"mpirun", "c1"}, Family: Hydra, Version: "Hydra 4.2.1"}, ""},
 		{"MPIEXEC that is not there", map[string]string{"MPIEXEC": "/opt/none/mpiexec"}, debian, []string{"/usr/bin"},
 			Launcher{}, "MPIEXEC=/opt/none/mpiexec: file does not exist"},
 		{"no compiler wrapper: mpiexec on PATH", nil, map[string]string{"/usr/bin/mpiexec": hydra}, []string{"/usr/bin"},
