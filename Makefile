@@ -151,7 +151,7 @@ build: deps-mpi
 
 ## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-<library>].txt
 RUN_FLAGS = $(if $(NP_AUTO),,-np $(NP)) $(if $(RESUME),-resume '$(RESUME)') $(if $(MPIRUN_ARGS),-launcher-args '$(MPIRUN_ARGS)') \
-	$(if $(BEFF_RESULTS),-results '$(BEFF_RESULTS)') $(if $(BEFF_TIMEOUT),-timeout $(BEFF_TIMEOUT)s) -hint 'make $@$(if $(MPI), MPI=$(MPI)) RESUME='
+	$(if $(BEFF_RESULTS),-results '$(BEFF_RESULTS)') $(if $(BEFF_TIMEOUT),-timeout $(BEFF_TIMEOUT)s) -hint 'make $@$(if $(MPI), MPI=$(MPI)) RESUME=%s'
 bench: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -- $(ARGS)
 

@@ -133,7 +133,7 @@ func (p placement) String() string {
 }
 
 // hostArgs are the launcher flags that place the processes as p for lib
-// (tools/bench.sh gives the process count and the timeout itself).
+// (beff launch and beff run give the process count and the timeout).
 func (p placement) hostArgs(lib mpiLib) []string {
 	var hosts []string
 	for i := 0; i < p.nodes; i++ {
@@ -153,22 +153,14 @@ func (p placement) hostArgs(lib mpiLib) []string {
 	return []string{"--host", list}
 }
 
-// launchArgs are all the launcher flags of a job placed as p.
-func (p placement) launchArgs(lib mpiLib) []string {
-	n := strconv.Itoa(p.np())
-	if lib.name == "mpich" {
-		return append(p.hostArgs(lib), "-n", n)
-	}
-	return append([]string{"--timeout", strconv.Itoa(mpirunTimeout), "-np", n}, p.hostArgs(lib)...)
-}
-
-// command is a job of bin with args placed as p, launched on node n0.
+// command is a job of bin with args placed as p, launched on node n0
+// (tools/cluster.sh mpirun: beff launch with the library's launcher).
 func (c *cluster) command(t *testing.T, lib mpiLib, p placement, bin string, args ...string) *exec.Cmd {
 	t.Helper()
-	full := append([]string{"mpirun", c.id, "-mpi", lib.name}, p.launchArgs(lib)...)
-	cmd := exec.Command(clusterScript, append(append(full, bin), args...)...)
-	cmd.Env = append(os.Environ(), "MPIEXEC_TIMEOUT="+strconv.Itoa(mpirunTimeout),
-		"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+	full := []string{"mpirun", c.id, "-np", strconv.Itoa(p.np()), "-timeout", strconv.Itoa(mpirunTimeout) + "s",
+		"-launcher-args", strings.Join(p.hostArgs(lib), " "), "--", bin}
+	cmd := exec.Command(clusterScript, append(full, args...)...)
+	cmd.Env = append(os.Environ(), "MPIEXEC="+lib.l.Path, "BEFF_CMD="+beffCommand(t))
 	return cmd
 }
 
@@ -472,14 +464,16 @@ func (j *liveJob) wait(t *testing.T, since time.Time, limit time.Duration) time.
 	}
 }
 
-// benchCommand is tools/bench.sh on the cluster, placed as p, storing into
+// benchCommand is beff run on the cluster, placed as p, storing into
 // results.
-func (c *cluster) benchCommand(lib mpiLib, p placement, bin, bench, results string, args ...string) *exec.Cmd {
-	hosts := p.hostArgs(lib)
-	cmd := exec.Command("tools/bench.sh")
-	cmd.Env = append(os.Environ(), "NP="+strconv.Itoa(p.np()), "MPI="+lib.name, "BEFF_CLUSTER="+c.id,
-		"BEFF_RESULTS="+results, "BEFF_BIN="+bin, "BENCH="+bench, "MPIRUN_ARGS="+strings.Join(hosts, " "),
-		"ARGS="+strings.Join(args, " "), "BEFF_TIMEOUT=300")
+func (c *cluster) benchCommand(t *testing.T, lib mpiLib, p placement, bin, bench, results string, args ...string) *exec.Cmd {
+	t.Helper()
+	out, err := exec.Command(clusterScript, "launch-env", c.id, lib.l.Path).Output()
+	require.NoError(t, err)
+	flags := []string{"run", "-np", strconv.Itoa(p.np()), "-launcher-args", strings.Join(p.hostArgs(lib), " "),
+		"-bin", bin, "-bench", bench, "-results", results, "-timeout", "300s", "--"}
+	cmd := exec.Command(beffCommand(t), append(flags, args...)...)
+	cmd.Env = append(os.Environ(), strings.Fields(string(out))...)
 	return cmd
 }
 
@@ -501,7 +495,7 @@ func (c *cluster) kill9(t *testing.T, lib mpiLib, bin, node string, rank int) {
 }
 
 // TestClusterKill kills rank 1 (node n1) with SIGKILL in the middle of each
-// suite run by tools/bench.sh: the job ends within 30 s, non-zero, with a
+// suite run by beff run: the job ends within 30 s, non-zero, with a
 // message that names rank 1; no results file is stored, what was measured
 // is kept under results/partial/, marked with why the job ended.
 func TestClusterKill(t *testing.T) {
@@ -515,7 +509,7 @@ func TestClusterKill(t *testing.T) {
 	} {
 		t.Run(strings.Trim(s.bench, "^$"), func(t *testing.T) {
 			results := t.TempDir()
-			j := startJob(t, c.benchCommand(lib, placement{2, 1, false}, bin, s.bench, results, "-test.short"))
+			j := startJob(t, c.benchCommand(t, lib, placement{2, 1, false}, bin, s.bench, results, "-test.short"))
 			j.waitFor(t, s.marker)
 			time.Sleep(500 * time.Millisecond)
 			c.kill9(t, lib, bin, "n1", 1)
@@ -562,23 +556,25 @@ func TestClusterLinkDown(t *testing.T) {
 	assert.NoDirExists(t, dir[1], "the scratch directory is removed")
 }
 
-// TestClusterUnreachable starts tools/bench.sh on a node that does not
-// answer: the launcher's error reaches the user as it wrote it, the exit is
+// TestClusterUnreachable starts beff run on a node that does not answer:
+// the launcher's error reaches the user as it wrote it, the exit is
 // non-zero and nothing is left in the results folder. Open MPI ends at
 // once; MPICH's hydra waits for the node for ever (MPICH issue 1620), and
-// bench.sh's guard ends it 10 s after its timeout, here 15 s.
+// beff run's guard ends it 10 s after its timeout, here 15 s.
 func TestClusterUnreachable(t *testing.T) {
 	bin := mpiBinary(t, true)
 	lib := testLib(t)
 	c := startCluster(t, 2, linkRate)
 	results := t.TempDir()
-	cmd := c.benchCommand(lib, placement{2, 1, false}, bin, "^BenchmarkBeff$", results, "-test.short")
-	for i, e := range cmd.Env {
-		if strings.HasPrefix(e, "MPIRUN_ARGS=") {
-			cmd.Env[i] = strings.Replace(e, "n1", "n7", 1)
+	cmd := c.benchCommand(t, lib, placement{2, 1, false}, bin, "^BenchmarkBeff$", results, "-test.short")
+	for i, a := range cmd.Args {
+		switch {
+		case strings.Contains(a, "n1"):
+			cmd.Args[i] = strings.Replace(a, "n1", "n7", 1)
+		case a == "300s":
+			cmd.Args[i] = "15s"
 		}
 	}
-	cmd.Env = append(cmd.Env, "BEFF_TIMEOUT=15")
 	j := startJob(t, cmd)
 	took := j.wait(t, time.Now(), 60*time.Second)
 	t.Logf("%s: unreachable node: exit %d after %.1f s; stderr:\n%s", lib.name, j.code, took.Seconds(), tail(j.stderr(), 12))

@@ -66,7 +66,7 @@ func testLib(t testing.TB) mpiLib {
 func (l mpiLib) command(t testing.TB, np int, bin string, args ...string) *exec.Cmd {
 	t.Helper()
 	spec := launch.Spec{NP: np, Oversubscribe: true, Timeout: mpirunTimeout * time.Second, Root: os.Geteuid() == 0}
-	if l.l.Family == launch.Hydra && np > runtime.NumCPU() {
+	if l.l.Polls() && np > runtime.NumCPU() {
 		lib, err := yieldLib()
 		if err != nil {
 			t.Fatal(err)

@@ -5,7 +5,7 @@ package beff_test
 // spine through slower uplinks; slurmctld on the hub, a slurmd per node.
 // They need what the cluster tests need and Debian's Slurm and munge, and
 // run with BEFF_SLURM_TESTS=1 (make slurm-test). Every job goes through
-// tools/bench.sh or tools/beff.sbatch, as a centre would run it.
+// beff run or tools/beff.sbatch, as a centre would run it.
 
 import (
 	"fmt"
@@ -58,23 +58,22 @@ func startSlurm(t *testing.T) *cluster {
 	return c
 }
 
-// slurmEnv is the environment of a job of bench.sh under Slurm.
-func slurmEnv(t *testing.T, lib mpiLib, bin, bench, results string, srunArgs []string, args ...string) []string {
-	if lib.name == "mpich" { // the nodes share the cores: MPICH must yield them (tools/mpich-yield.c)
-		out, err := exec.Command("tools/mpich-yield.sh").Output()
-		require.NoError(t, err)
-		srunArgs = append(srunArgs, "--export=ALL,LD_PRELOAD="+strings.TrimSpace(string(out)))
-	}
-	return append(os.Environ(), "NP_AUTO=1", "MPI="+lib.name, "BEFF_RESULTS="+results, "BEFF_BIN="+bin,
-		"BENCH="+bench, "ARGS="+strings.Join(args, " "), "BEFF_TIMEOUT=300", "MPIRUN_ARGS="+strings.Join(srunArgs, " "))
+// slurmEnv is the environment of beff run and the batch script under
+// Slurm: the nodes share the cores, so waiting processes yield them
+// (MPICH through tools/mpich-yield.c; Open MPI through the nodes'
+// OMPI_MCA_mpi_yield_when_idle).
+func slurmEnv(t *testing.T, results string, args ...string) []string {
+	return append(os.Environ(), "BEFF_LAUNCH_YIELD=1", "BEFF_RESULTS="+results, "BEFF_BIN="+mpiBinary(t, true),
+		"BEFF_CMD="+beffCommand(t), "ARGS="+strings.Join(args, " "))
 }
 
-// salloc is bench.sh in an allocation made with alloc, from node n0.
-func (c *cluster) salloc(t *testing.T, lib mpiLib, alloc []string, bench, results string, srunArgs []string, args ...string) *exec.Cmd {
-	bin := mpiBinary(t, true)
+// salloc is beff run in an allocation made with alloc, from node n0.
+func (c *cluster) salloc(t *testing.T, alloc []string, bench, results string, srunArgs []string, args ...string) *exec.Cmd {
 	full := append([]string{"-k", "5", "400", clusterScript, "exec", c.id, "n0", "salloc"}, alloc...)
-	cmd := exec.Command("timeout", append(full, "tools/bench.sh")...)
-	cmd.Env = slurmEnv(t, lib, bin, bench, results, srunArgs, args...)
+	full = append(full, beffCommand(t), "run", "-bin", mpiBinary(t, true), "-bench", bench, "-results", results, "-timeout", "300s",
+		"-launcher-args", strings.Join(srunArgs, " "), "--")
+	cmd := exec.Command("timeout", append(full, args...)...)
+	cmd.Env = slurmEnv(t, results)
 	return cmd
 }
 
@@ -88,7 +87,7 @@ func stored(t *testing.T, results string) (string, map[string]foldedRun) {
 	return files[0], foldRuns(t, string(data))
 }
 
-// TestSlurmSuites runs the three suites through salloc and bench.sh on one
+// TestSlurmSuites runs the three suites through salloc and beff run on one
 // CPU of each node (NP from the allocation): srun launches them, the
 // results file is stored and folds, and its configuration names the Slurm
 // job, its nodes, the topology and the rank order.
@@ -96,10 +95,10 @@ func TestSlurmSuites(t *testing.T) {
 	c := startSlurm(t)
 	lib := testLib(t)
 	results := t.TempDir()
-	res := runJob(t, c.salloc(t, lib, []string{"-N3"}, "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)$", results, nil, "-test.short"))
+	res := runJob(t, c.salloc(t, []string{"-N3"}, "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkSkampi)$", results, nil, "-test.short"))
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	pmi := map[string]string{"openmpi": "pmix", "mpich": "pmi2"}[lib.name]
-	assert.Contains(t, res.stderr, "srun --mpi="+pmi+" -n 3", "srun over the allocation, a process per allocated CPU")
+	assert.Regexp(t, `beff run: .*srun -n 3 --mpi=`+pmi+` `, res.stderr, "srun over the allocation, a process per allocated CPU")
 	_, runs := stored(t, results)
 	for _, b := range []string{"b_eff", "b_eff_io", "SKaMPI"} {
 		r, ok := runs[b]
@@ -126,7 +125,7 @@ func TestSlurmMemory(t *testing.T) {
 	pmi := map[string]string{"openmpi": "pmix", "mpich": "pmi2"}[lib.name]
 	cmd := exec.Command("timeout", "-k", "5", "300", clusterScript, "exec", c.id, "n0", "salloc", "-N2", "--mem-per-cpu=64",
 		"srun", "--mpi="+pmi, mpiBinary(t, true), "-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-beff.patterns=pingpong")
-	cmd.Env = slurmEnv(t, lib, "", "", "", nil)
+	cmd.Env = slurmEnv(t, "")
 	res := runJob(t, cmd)
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	assert.Contains(t, res.stdout, "\nslurm-mem: 64 MiB per CPU\n")
@@ -139,18 +138,17 @@ func TestSlurmMemory(t *testing.T) {
 // b_eff_io, and SKaMPI) and its output says each step.
 func TestSlurmBatch(t *testing.T) {
 	c := startSlurm(t)
-	lib := testLib(t)
 	results := t.TempDir()
 	out := filepath.Join(t.TempDir(), "job.out")
 	cmd := exec.Command("timeout", "-k", "5", "600", clusterScript, "exec", c.id, "n0",
 		"sbatch", "--wait", "-N3", "--ntasks-per-node=1", "-o", out, "tools/beff.sbatch")
-	cmd.Env = slurmEnv(t, lib, mpiBinary(t, true), "", results, nil, "-test.short")
+	cmd.Env = slurmEnv(t, results, "-test.short")
 	res := runJob(t, cmd)
 	log, _ := os.ReadFile(out)
 	require.Equal(t, 0, res.code, "sbatch: %s\njob output:\n%s", res.stderr, log)
 	files, _ := filepath.Glob(filepath.Join(results, "*.txt"))
 	require.Len(t, files, 2, "b_eff with b_eff_io, and SKaMPI; job output:\n%s", log)
-	assert.Regexp(t, `(?s)beff.sbatch: job \d+ on n\[0-2\].*bench: stored .*np3.*bench: stored .*np3.*beff.sbatch: done`, string(log))
+	assert.Regexp(t, `(?s)beff.sbatch: job \d+ on n\[0-2\].*beff run: stored .*np3.*beff run: stored .*np3.*beff.sbatch: done`, string(log))
 	suites := map[string]bool{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -172,7 +170,7 @@ func TestSlurmPlacement(t *testing.T) {
 	for round := 0; round < 2; round++ {
 		for _, dist := range []string{"block", "cyclic"} {
 			results := t.TempDir()
-			res := runJob(t, c.salloc(t, lib, []string{"-N2", "--ntasks-per-node=2"}, "^BenchmarkBeff$", results,
+			res := runJob(t, c.salloc(t, []string{"-N2", "--ntasks-per-node=2"}, "^BenchmarkBeff$", results,
 				[]string{"--distribution=" + dist}, "-test.short", "-beff.lmax=1048576"))
 			require.Equal(t, 0, res.code, "%s: stderr:\n%s", dist, res.stderr)
 			_, runs := stored(t, results)
@@ -194,11 +192,11 @@ func TestSlurmPlacement(t *testing.T) {
 
 // batchJob submits tools/beff.sbatch without waiting and returns its job id
 // and the path of its output.
-func (c *cluster) batchJob(t *testing.T, lib mpiLib, results string, args ...string) (string, string) {
+func (c *cluster) batchJob(t *testing.T, results string, args ...string) (string, string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "job.out")
 	cmd := exec.Command(clusterScript, "exec", c.id, "n0", "sbatch", "--parsable", "-N3", "--ntasks-per-node=1", "-o", out, "tools/beff.sbatch")
-	cmd.Env = slurmEnv(t, lib, mpiBinary(t, true), "", results, nil, args...)
+	cmd.Env = slurmEnv(t, results, args...)
 	id, err := cmd.Output()
 	require.NoError(t, err, "sbatch")
 	return strings.TrimSpace(string(id)), out
@@ -254,29 +252,29 @@ func TestSlurmCancel(t *testing.T) {
 	c := startSlurm(t)
 	lib := testLib(t)
 	results := t.TempDir()
-	id, out := c.batchJob(t, lib, results, "-test.short", "-beffio.T=60")
+	id, out := c.batchJob(t, results, "-test.short", "-beffio.T=60")
 	waitOutput(t, out, "[beff] b_eff_io on", 120*time.Second)
 	time.Sleep(time.Second)
 	start := time.Now()
 	require.NoError(t, exec.Command(clusterScript, "exec", c.id, "n0", "scancel", id).Run())
 	took := c.jobGone(t, id, start, 90*time.Second)
-	log := waitOutput(t, out, "bench: kept", 10*time.Second)
+	log := waitOutput(t, out, "beff run: kept", 10*time.Second)
 	t.Logf("%s: scancel: the job ended %.1f s later; output:\n%s", lib.name, took.Seconds(), tail(log, 8))
 	assert.Less(t, took, 60*time.Second)
-	assert.Regexp(t, `bench: terminated by SIG(TERM|CONT)|terminated \(SIGTERM\)`, log)
+	assert.Regexp(t, `beff run: terminated by SIG(TERM|CONT)|terminated \(SIGTERM\)`, log)
 	checkKept(t, results, "terminated")
 	scratchGone(t, log)
 }
 
 // TestSlurmNodeKill: node n2 dies (its slurmd and every process it started
-// killed) in the middle of b_eff_io run by bench.sh in an allocation: the
+// killed) in the middle of b_eff_io run by beff run in an allocation: the
 // job ends within 60 s with a message, exit 11 (a lost process), what was
 // measured is kept and the scratch files are removed.
 func TestSlurmNodeKill(t *testing.T) {
 	c := startSlurm(t)
 	lib := testLib(t)
 	results := t.TempDir()
-	j := startJob(t, c.salloc(t, lib, []string{"-N3"}, "^BenchmarkBeffIO$", results, nil, "-test.short", "-beffio.T=60"))
+	j := startJob(t, c.salloc(t, []string{"-N3"}, "^BenchmarkBeffIO$", results, nil, "-test.short", "-beffio.T=60"))
 	j.waitFor(t, "[beff] b_eff_io on")
 	time.Sleep(time.Second)
 	start := time.Now()
@@ -367,7 +365,7 @@ func TestSlurmHeatMap(t *testing.T) {
 	require.NoError(t, os.WriteFile(suites, []byte("suites:\n  - name: pp\n    ops: send-recv\n    vary: length\n    lengths: 1:16\n    step: 16\n    time: 1s\n"), 0o644))
 	job := func(more ...string) (string, *skampi.Matrix) {
 		results := t.TempDir()
-		res := runJob(t, c.salloc(t, lib, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
+		res := runJob(t, c.salloc(t, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkSkampi$", results, nil,
 			append([]string{"-test.short", "-skampi.suites=" + suites}, more...)...))
 		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 		file, runs := stored(t, results)
@@ -502,7 +500,7 @@ func TestSlurmFS(t *testing.T) {
 	t.Run("mpirun", func(t *testing.T) {
 		results := dirs[0]
 		res := sharedOrOff(t, lib, func(more ...string) *exec.Cmd {
-			return c.benchCommand(lib, placement{2, 1, false}, bin, "^BenchmarkBeffIO$", results, append(args, more...)...)
+			return c.benchCommand(t, lib, placement{2, 1, false}, bin, "^BenchmarkBeffIO$", results, append(args, more...)...)
 		})
 		check(t, results, true)
 		scratchGone(t, res.stderr)
@@ -510,14 +508,14 @@ func TestSlurmFS(t *testing.T) {
 	t.Run("srun", func(t *testing.T) {
 		results := dirs[1]
 		res := sharedOrOff(t, lib, func(more ...string) *exec.Cmd {
-			return c.salloc(t, lib, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, append(args, more...)...)
+			return c.salloc(t, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, append(args, more...)...)
 		})
 		check(t, results, true)
 		scratchGone(t, res.stderr)
 	})
 	t.Run("local", func(t *testing.T) {
 		results := dirs[2]
-		res := runJob(t, c.salloc(t, lib, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, "-test.short"))
+		res := runJob(t, c.salloc(t, []string{"-w", "n[0-1]"}, "^BenchmarkBeffIO$", results, nil, "-test.short"))
 		require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 		check(t, results, false)
 	})

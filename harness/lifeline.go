@@ -47,7 +47,7 @@ var lines struct {
 
 // logProcesses names the host and process id of every rank on stderr, so
 // that a launcher's report of a lost process id (MPICH's hydra names no
-// rank) can be read as a rank; tools/bench.sh does.
+// rank) can be read as a rank; beff run does (package launch).
 func (s *Session) logProcesses() {
 	const most = 256
 	var parts []string

@@ -26,7 +26,7 @@ import (
 // WatchdogFloor, is how long it may take before the watchdog fires (at
 // most the suite's -<suite>.watchdog). The floor lies above the time Open
 // MPI's daemons take to notice a node that stopped answering with the
-// keepalive settings of tools/bench.sh (about 16 s): their way of ending
+// keepalive settings of package launch (about 16 s): their way of ending
 // the job is the cleaner one, and a process that ends before they noticed
 // leaves mpirun waiting for the lost node.
 const (

@@ -27,12 +27,14 @@
 #   cluster.sh exec ID NODE CMD…   run CMD on a node (NODE: n0, n1, …)
 #   cluster.sh link ID NODE up|down   take a node's link down or up again
 #   cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS…
-#                                  run the library's launcher on n0 with the
-#                                  agent and interfaces set; ARGS as for
-#                                  mpirun (Open MPI) or mpiexec.hydra (MPICH);
-#                                  the nodes share the machine's cores, so
-#                                  waiting processes yield them (Open MPI's
-#                                  mpi_yield_when_idle, tools/mpich-yield.c)
+#                                  `beff launch ARGS` on n0 with the agent,
+#                                  interface and yielding set (launch-env);
+#                                  ARGS as for beff launch: -np N
+#                                  -launcher-args '--host n0:2,n1:2' -- PROG…
+#   cluster.sh launch-env ID [LAUNCHER]
+#                                  those settings as KEY=VALUE lines, for
+#                                  beff run (with LAUNCHER: MPIEXEC, that
+#                                  launcher run on n0)
 #   cluster.sh agent ID HOST CMD…  the remote-shell agent the launchers call
 #   cluster.sh slurm up ID [K [RATE [LEAVES [UPLINK]]]]
 #                                  Slurm on cluster ID, made first when it
@@ -253,33 +255,39 @@ link() {
 	ip -n "$(ns "$id" "$node")" link set eth0 "$state"
 }
 
+# launch_env ID [LAUNCHER]: the settings `beff launch` and `beff run` take
+# for the cluster's nodes (package launch reads them): the remote-shell
+# agent, the interface that joins the nodes, waiting processes that yield
+# the cores the nodes share (no node sees them oversubscribed), the
+# keepalive probes the agent's launcher needs no others than its own
+# (Open MPI: about 16 s from a silent node to the end of the job); with
+# LAUNCHER, MPIEXEC: that launcher run on node n0.
+launch_env() {
+	local id=$1
+	nodes_of "$id" >/dev/null
+	echo "BEFF_LAUNCH_AGENT=$STATE/$id/agent"
+	echo "BEFF_LAUNCH_IFACE=eth0"
+	echo "BEFF_LAUNCH_YIELD=1"
+	[ -z "${2:-}" ] || echo "MPIEXEC=$SELF exec $id n0 $2"
+}
+
+# mpirun_cmd ID [-mpi openmpi|mpich] ARGS…: `beff launch ARGS` on node n0
+# with the cluster's settings (launch_env); -mpi picks Debian's library by
+# its compiler wrapper's name, MPICC. --bind-to none (which beff launch
+# adds with an agent): every node sees the machine's cores, and Open MPI
+# would pin the first process of each node to core 0.
 mpirun_cmd() {
 	local id=$1; shift
-	local lib=${MPI:-openmpi}
-	if [ "${1:-}" = -mpi ]; then lib=$2; shift 2; fi
-	nodes_of "$id" >/dev/null
-	case "$lib" in
-	openmpi)
-		# --bind-to none: every node sees the machine's cores, and Open MPI
-		# would pin the first process of each node to core 0, one core
-		# shared by all nodes (4 ms per message, the scheduler's tick).
-		# The keepalive probes of the daemons' links end the job about 11 s
-		# after a node stops answering (default: 5 min, and never once an
-		# abort is under way). The nodes share the machine's cores, which
-		# no node sees oversubscribed: waiting processes yield the core.
-		exec_cmd "$id" n0 mpirun.openmpi --mca plm_rsh_agent "$STATE/$id/agent" --mca plm_rsh_no_tree_spawn 1 \
-			--mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --bind-to none \
-			--mca oob_tcp_keepalive_time 5 --mca oob_tcp_keepalive_intvl 2 --mca oob_tcp_keepalive_probes 3 \
-			--mca mpi_yield_when_idle 1 "$@" ;;
-	mpich)
-		# MPICH polls without yielding the core the nodes share: the
-		# preloaded library yields when a poll finds nothing to do
-		local yield
-		yield=$("$(dirname "$SELF")/mpich-yield.sh")
-		exec_cmd "$id" n0 mpiexec.hydra -launcher rsh -launcher-exec "$STATE/$id/agent" -iface eth0 \
-			-genv LD_PRELOAD "$yield" "$@" ;;
-	*) die "MPI library '$lib': openmpi or mpich" ;;
-	esac
+	if [ "${1:-}" = -mpi ]; then
+		case "$2" in openmpi | mpich) export MPICC=mpicc.$2 ;; *) die "MPI library '$2': openmpi or mpich" ;; esac
+		shift 2
+	fi
+	local beff=${BEFF_CMD:-$(dirname "$SELF")/../beff}
+	[ -x "$beff" ] || die "no beff command at $beff: build it (make build) or set BEFF_CMD"
+	local env
+	env=$(launch_env "$id")
+	# shellcheck disable=SC2086
+	exec_cmd "$id" n0 env $env "$beff" launch "$@"
 }
 
 # --- A distributed file system (GlusterFS) ------------------------------
@@ -543,6 +551,7 @@ list) ls "$STATE" 2>/dev/null || true ;;
 exec) need_root; [ $# -ge 3 ] || die "usage: cluster.sh exec ID NODE CMD..."; exec_cmd "$@" ;;
 link) need_root; [ $# -eq 3 ] || die "usage: cluster.sh link ID NODE up|down"; link "$@" ;;
 mpirun) need_root; [ $# -ge 1 ] || die "usage: cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS..."; mpirun_cmd "$@" ;;
+launch-env) [ $# -ge 1 ] || die "usage: cluster.sh launch-env ID [LAUNCHER]"; launch_env "$@" ;;
 slurm)
 	need_root
 	case "${1:-}" in

@@ -1,6 +1,6 @@
 /* tools/mpich-yield.c: lets MPICH (ch4:ucx) give up the core while it waits,
  * for jobs with more processes than cores. Built and preloaded by
- * tools/mpich-yield.sh; the tests, tools/bench.sh and tools/cluster.sh use it
+ * tools/mpich-yield.sh; the tests, beff run and beff launch use it
  * for such jobs only.
  *
  * MPICH 4.0's progress loop polls without a system call: with 3 processes on

@@ -13,6 +13,7 @@
 //	report  write a static web site with the runs, their plots and a comparison page
 //	conformance  put beff beside the reference codes: medians and ratios over interleaved rounds
 //	run     run the suites as an MPI job the way this machine launches one, and store the results
+//	launch  start a program as an MPI job with this machine's launcher and its family's flags
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -44,6 +45,7 @@ var commands = []command{
 	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},
 	{"conformance", "put beff beside the reference codes: medians and ratios over interleaved rounds", conformanceMain},
 	{"run", "run the suites as an MPI job the way this machine launches one, and store the results", runMain},
+	{"launch", "start a program as an MPI job with this machine's launcher and its family's flags", launchMain},
 }
 
 // Exit codes.

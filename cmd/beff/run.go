@@ -62,7 +62,7 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	fs.StringVar(&o.resume, "resume", "", "the partial output of an earlier job of this configuration: what it measured is copied, the rest measured")
 	fs.StringVar(&o.launcherArgs, "launcher-args", "", "flags of the launcher, e.g. '--hostfile hosts' (srun's inside an allocation)")
 	fs.DurationVar(&o.timeout, "timeout", time.Hour, "the launcher ends the job after this long")
-	fs.StringVar(&o.hint, "hint", "", "the command that resumes a failed job, up to its partial file, told when one fails (default: beff run … -resume )")
+	fs.StringVar(&o.hint, "hint", "", "the command that resumes a failed job, told when one fails, %s standing for its partial file (default: beff run … -resume %s)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -105,7 +105,8 @@ func (o *runOpts) run(stdout, stderr io.Writer) int {
 	defer signal.Stop(sigs)
 	left := &leftovers{}
 	job := &launch.Job{Launcher: l, Spec: spec, Prog: o.bin, Args: args, Stderr: stderr, Signals: sigs, Line: left.line}
-	fmt.Fprintf(stderr, "beff run: %s (%s): %d processes; the output goes to %s\n", l.Path, l.Version, np, part)
+	c := l.Command(spec, o.bin)
+	fmt.Fprintf(stderr, "beff run: %s: %s …; the output goes to %s\n", l.Version, strings.Join(c.Argv, " "), part)
 	start := time.Now()
 	oc, err := job.Run()
 	if err != nil {
@@ -137,23 +138,34 @@ func (o *runOpts) procs(l *launch.Launcher) (int, error) {
 // spec is what the job asks of its launcher.
 func (o *runOpts) spec(l *launch.Launcher, np int, stderr io.Writer) launch.Spec {
 	s := launch.Spec{NP: np, Timeout: o.timeout, Root: os.Geteuid() == 0, KeepAlive: true, Flags: strings.Fields(o.launcherArgs)}
+	s.FromEnv(os.Getenv)
 	if l.Family != launch.Srun && o.launcherArgs == "" && np > onlineCPUs() {
 		s.Oversubscribe = true
 		fmt.Fprintf(stderr, "beff run: %d processes on %d cores: oversubscribed, the figures check correctness, not speed\n", np, onlineCPUs())
-		if l.Family == launch.Hydra {
-			s.Preload = yieldLib(stderr)
-		}
+	}
+	if l.Polls() && (s.Oversubscribe || s.Yield) {
+		s.Preload = yieldLib(stderr)
 	}
 	return s
 }
 
-// yieldLib builds tools/mpich-yield.c (tools/mpich-yield.sh) and returns
-// the library's path: MPICH's processes poll without giving up their
-// core, which an oversubscribed node needs ("" when it cannot be built).
+// yieldLib is the library that makes MPICH's waiting processes give up
+// their core (tools/mpich-yield.c), which an oversubscribed node needs:
+// BEFF_YIELD_LIB, else built by tools/mpich-yield.sh of this directory or
+// of the beff command's ("" when there is none).
 func yieldLib(stderr io.Writer) string {
-	out, err := exec.Command("tools/mpich-yield.sh").Output()
+	if lib := os.Getenv("BEFF_YIELD_LIB"); lib != "" {
+		return lib
+	}
+	script := filepath.Join("tools", "mpich-yield.sh")
+	if _, err := os.Stat(script); err != nil {
+		if exe, err := os.Executable(); err == nil {
+			script = filepath.Join(filepath.Dir(exe), "tools", "mpich-yield.sh")
+		}
+	}
+	out, err := exec.Command(script).Output()
 	if err != nil {
-		fmt.Fprintf(stderr, "beff run: tools/mpich-yield.sh: %v: the processes poll without yielding their cores\n", err)
+		fmt.Fprintf(stderr, "beff: %s: %v: the processes poll without yielding their cores\n", script, err)
 		return ""
 	}
 	return strings.TrimSpace(string(out))
@@ -243,10 +255,10 @@ func (o *runOpts) keep(part, why string, stderr io.Writer) {
 	}
 	fmt.Fprintf(stderr, "beff run: kept %d measured lines in %s\n", n, part)
 	hint := o.hint
-	if hint == "" {
-		hint = "beff run -bench '" + o.bench + "' … -resume "
+	if !strings.Contains(hint, "%s") {
+		hint = "beff run -bench '" + o.bench + "' … -resume %s"
 	}
-	fmt.Fprintf(stderr, "beff run: resume with: %s%s\n", hint, part)
+	fmt.Fprintf(stderr, "beff run: resume with: %s\n", strings.Replace(hint, "%s", part, 1))
 }
 
 // prepend writes line before the content of name (through a new file

@@ -20,7 +20,15 @@ type Launcher struct {
 	// PMI is srun's --mpi for the library's processes ("" leaves
 	// Slurm's default: SLURM_MPI_TYPE or slurm.conf's MpiDefault).
 	PMI string
+	// Library is the family of the library's own launcher: Family, but
+	// for srun the launcher beside the compiler wrapper ("" unknown).
+	Library Family
 }
+
+// Polls reports whether the library's processes poll without giving up
+// their core while they wait (MPICH and its kin: Hydra's family), which
+// a node with more processes than cores needs them to (Spec.Preload).
+func (l *Launcher) Polls() bool { return l.Library == Hydra }
 
 // A Spec is what one job asks of its launcher.
 type Spec struct {
@@ -50,6 +58,18 @@ type Spec struct {
 	// Flags are the user's own launcher flags (a host file, a placement),
 	// given before the program.
 	Flags []string
+}
+
+// FromEnv takes the settings of an emulated cluster's nodes from the
+// environment: BEFF_LAUNCH_AGENT (Agent), BEFF_LAUNCH_IFACE (Iface),
+// BEFF_LAUNCH_YIELD=1 (Yield) and BEFF_LAUNCH_KEEPALIVE=0 (no KeepAlive:
+// the nodes' launcher probes its links itself).
+func (s *Spec) FromEnv(getenv func(string) string) {
+	s.Agent, s.Iface = getenv("BEFF_LAUNCH_AGENT"), getenv("BEFF_LAUNCH_IFACE")
+	s.Yield = s.Yield || getenv("BEFF_LAUNCH_YIELD") == "1"
+	if getenv("BEFF_LAUNCH_KEEPALIVE") == "0" {
+		s.KeepAlive = false
+	}
 }
 
 // A Cmd is a job's command line: Argv[0] is the launcher; Env holds what

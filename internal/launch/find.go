@@ -17,8 +17,9 @@ import (
 type System struct {
 	Getenv   func(string) string
 	LookPath func(string) (string, error)
-	// Resolve follows symbolic links (Debian's alternatives).
-	Resolve func(string) (string, error)
+	// Readlink reads a symbolic link (Debian's alternatives are chains
+	// of them).
+	Readlink func(string) (string, error)
 	// Exists reports whether a file is there.
 	Exists func(string) bool
 	// Version runs a launcher (its path and the words of its command
@@ -27,7 +28,7 @@ type System struct {
 }
 
 // Host is the System of this process.
-var Host = System{Getenv: os.Getenv, LookPath: exec.LookPath, Resolve: filepath.EvalSymlinks, Exists: exists, Version: version}
+var Host = System{Getenv: os.Getenv, LookPath: exec.LookPath, Readlink: os.Readlink, Exists: exists, Version: version}
 
 func exists(path string) bool {
 	_, err := os.Stat(path)
@@ -67,9 +68,12 @@ func (sys System) Find() (*Launcher, error) {
 			return nil, fmt.Errorf("in Slurm job %s but no srun on PATH (BEFF_NO_SRUN=1 launches with MPIEXEC or mpiexec)", sys.Getenv("SLURM_JOB_ID"))
 		}
 		l := sys.identify(path)
-		l.Family = Srun
-		if own != nil && sys.Getenv("SLURM_MPI_TYPE") == "" {
-			l.PMI = pmiOf(own.Family)
+		l.Family, l.Library = Srun, ""
+		if own != nil {
+			l.Library = own.Family
+			if sys.Getenv("SLURM_MPI_TYPE") == "" {
+				l.PMI = pmiOf(own.Family)
+			}
 		}
 		return l, nil
 	}
@@ -104,7 +108,10 @@ func (sys System) ownLauncher() (*Launcher, error) {
 }
 
 // besideCompiler lists, in order, where the launcher of the compiler
-// wrapper MPICC (default mpicc) would be.
+// wrapper MPICC (default mpicc) would be: along the chain of links from
+// it to its program, mpiexec.X and mpirun.X beside a link named mpicc.X
+// (Debian: mpicc → /etc/alternatives/mpi → mpicc.openmpi → opal_wrapper),
+// then mpiexec and mpirun in the directory of each link.
 func (sys System) besideCompiler() []string {
 	cc := sys.Getenv("MPICC")
 	if cc == "" {
@@ -114,24 +121,35 @@ func (sys System) besideCompiler() []string {
 	if err != nil {
 		return nil
 	}
+	chain := sys.links(path)
 	var out []string
-	for _, p := range []string{path, sys.resolve(path)} {
+	for _, p := range chain {
 		dir, base := filepath.Split(p)
 		if _, suffix, ok := strings.Cut(base, "."); ok { // mpicc.openmpi, mpicc.mpich
 			out = append(out, filepath.Join(dir, "mpiexec."+suffix), filepath.Join(dir, "mpirun."+suffix))
 		}
 	}
-	for _, p := range []string{path, sys.resolve(path)} {
+	for _, p := range chain {
 		out = append(out, filepath.Join(filepath.Dir(p), "mpiexec"), filepath.Join(filepath.Dir(p), "mpirun"))
 	}
 	return out
 }
 
-func (sys System) resolve(path string) string {
-	if r, err := sys.Resolve(path); err == nil {
-		return r
+// links is path and the links it leads through, at most 16.
+func (sys System) links(path string) []string {
+	chain := []string{path}
+	for range 16 {
+		target, err := sys.Readlink(path)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+		chain = append(chain, path)
 	}
-	return path
+	return chain
 }
 
 // identify asks the launcher at path (with the words of its command
@@ -142,8 +160,8 @@ func (sys System) identify(path string, prefix ...string) *Launcher {
 		prefix = nil
 	}
 	if err != nil {
-		return &Launcher{Path: path, Prefix: prefix, Family: Generic, Version: "unknown (" + err.Error() + ")"}
+		return &Launcher{Path: path, Prefix: prefix, Family: Generic, Version: "unknown (" + err.Error() + ")", Library: Generic}
 	}
 	f, name := Identify(out)
-	return &Launcher{Path: path, Prefix: prefix, Family: f, Version: name}
+	return &Launcher{Path: path, Prefix: prefix, Family: f, Version: name, Library: f}
 }

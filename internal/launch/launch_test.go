@@ -116,8 +116,13 @@ func fakeSystem(env map[string]string, files map[string]string, dirs ...string) 
 			}
 			return "", fmt.Errorf("exec: %q: executable file not found in $PATH", n)
 		},
-		Resolve: resolve,
-		Exists:  func(p string) bool { _, ok := files[p]; return ok },
+		Readlink: func(p string) (string, error) {
+			if v, ok := strings.CutPrefix(files[p], "-> "); ok {
+				return v, nil
+			}
+			return "", errors.New("not a link")
+		},
+		Exists: func(p string) bool { _, ok := files[p]; return ok },
 		Version: func(argv ...string) (string, error) {
 			r, err := resolve(argv[0])
 			if err != nil {
@@ -143,7 +148,7 @@ const (
 // alternative.
 var debian = map[string]string{
 	"/usr/bin/mpicc": "-> /etc/alternatives/mpi", "/etc/alternatives/mpi": "-> /usr/bin/mpicc.openmpi",
-	"/usr/bin/mpicc.openmpi": cc, "/usr/bin/mpicc.mpich": cc,
+	"/usr/bin/mpicc.openmpi": "-> opal_wrapper", "/usr/bin/opal_wrapper": cc, "/usr/bin/mpicc.mpich": cc,
 	"/usr/bin/mpiexec": "-> /etc/alternatives/mpiexec", "/etc/alternatives/mpiexec": "-> /usr/bin/mpiexec.openmpi",
 	"/usr/bin/mpiexec.openmpi": "-> orterun", "/usr/bin/orterun": ompi4, "/usr/bin/mpirun.openmpi": "-> orterun",
 	"/usr/bin/mpiexec.mpich": "-> mpiexec.hydra", "/usr/bin/mpiexec.hydra": hydra,
@@ -161,35 +166,35 @@ func TestFind(t *testing.T) {
 		wantErr string
 	}{
 		{"Debian: the launcher of the chosen alternative", nil, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/mpiexec.openmpi", Family: OpenMPI4, Version: "Open MPI 4.1.4"}, ""},
+			Launcher{Path: "/usr/bin/mpiexec.openmpi", Family: OpenMPI4, Version: "Open MPI 4.1.4", Library: OpenMPI4}, ""},
 		{"Debian, MPICC=mpicc.mpich: MPICH's, whatever the alternative", map[string]string{"MPICC": "mpicc.mpich"}, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/mpiexec.mpich", Family: Hydra, Version: "Hydra 4.2.1"}, ""},
+			Launcher{Path: "/usr/bin/mpiexec.mpich", Family: Hydra, Version: "Hydra 4.2.1", Library: Hydra}, ""},
 		{"a module's prefix first on PATH: the mpiexec beside its mpicc, not the system's", nil, module, []string{"/opt/ompi5/bin", "/usr/bin"},
-			Launcher{Path: "/opt/ompi5/bin/mpiexec", Family: OpenMPI5, Version: "Open MPI 5.0.7"}, ""},
+			Launcher{Path: "/opt/ompi5/bin/mpiexec", Family: OpenMPI5, Version: "Open MPI 5.0.7", Library: OpenMPI5}, ""},
 		{"MPIEXEC and CMake's flags", map[string]string{"MPIEXEC": "/opt/x/bin/xrun", "MPIEXEC_NUMPROC_FLAG": "-N", "MPIEXEC_PREFLAGS": "-d 1"},
 			map[string]string{"/opt/x/bin/xrun": "xrun 1.0\n"}, nil,
-			Launcher{Path: "/opt/x/bin/xrun", Family: Generic, Version: "xrun 1.0", NumProcFlag: "-N", PreFlags: []string{"-d", "1"}}, ""},
+			Launcher{Path: "/opt/x/bin/xrun", Family: Generic, Version: "xrun 1.0", NumProcFlag: "-N", PreFlags: []string{"-d", "1"}, Library: Generic}, ""},
 		{"MPIEXEC, a command of several words", map[string]string{"MPIEXEC": "/w/cluster.sh mpirun c1"},
 			map[string]string{"/w/cluster.sh": hydra}, nil,
-			Launcher{Path: "/w/cluster.sh", Prefix: []string{"mpirun", "c1"}, Family: Hydra, Version: "Hydra 4.2.1"}, ""},
+			Launcher{Path: "/w/cluster.sh", Prefix: []string{"mpirun", "c1"}, Family: Hydra, Version: "Hydra 4.2.1", Library: Hydra}, ""},
 		{"MPIEXEC that is not there", map[string]string{"MPIEXEC": "/opt/none/mpiexec"}, debian, []string{"/usr/bin"},
 			Launcher{}, "MPIEXEC=/opt/none/mpiexec: file does not exist"},
 		{"no compiler wrapper: mpiexec on PATH", nil, map[string]string{"/usr/bin/mpiexec": hydra}, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/mpiexec", Family: Hydra, Version: "Hydra 4.2.1"}, ""},
+			Launcher{Path: "/usr/bin/mpiexec", Family: Hydra, Version: "Hydra 4.2.1", Library: Hydra}, ""},
 		{"in a Slurm job: srun, PMIx for Open MPI", map[string]string{"SLURM_JOB_ID": "7"}, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8", PMI: "pmix"}, ""},
+			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8", PMI: "pmix", Library: OpenMPI4}, ""},
 		{"in a Slurm job: srun, PMI-2 for MPICH", map[string]string{"SLURM_JOB_ID": "7", "MPICC": "mpicc.mpich"}, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8", PMI: "pmi2"}, ""},
+			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8", PMI: "pmi2", Library: Hydra}, ""},
 		{"in a Slurm job with SLURM_MPI_TYPE: Slurm's choice", map[string]string{"SLURM_JOB_ID": "7", "SLURM_MPI_TYPE": "cray_shasta"}, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8"}, ""},
+			Launcher{Path: "/usr/bin/srun", Family: Srun, Version: "Slurm 22.05.8", Library: OpenMPI4}, ""},
 		{"in a Slurm job, BEFF_NO_SRUN", map[string]string{"SLURM_JOB_ID": "7", "BEFF_NO_SRUN": "1"}, debian, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/mpiexec.openmpi", Family: OpenMPI4, Version: "Open MPI 4.1.4"}, ""},
+			Launcher{Path: "/usr/bin/mpiexec.openmpi", Family: OpenMPI4, Version: "Open MPI 4.1.4", Library: OpenMPI4}, ""},
 		{"in a Slurm job without srun", map[string]string{"SLURM_JOB_ID": "7"}, map[string]string{"/usr/bin/mpiexec": hydra}, []string{"/usr/bin"},
 			Launcher{}, "in Slurm job 7 but no srun on PATH"},
 		{"no MPI at all", nil, map[string]string{}, []string{"/usr/bin"},
 			Launcher{}, "no MPI launcher found: load your MPI (e.g. module load openmpi), set MPIEXEC (and MPICC), or on Debian run make deps"},
 		{"a launcher that prints no version", nil, map[string]string{"/usr/bin/mpiexec": ""}, []string{"/usr/bin"},
-			Launcher{Path: "/usr/bin/mpiexec", Family: Generic, Version: "unknown (exit status 1)"}, ""},
+			Launcher{Path: "/usr/bin/mpiexec", Family: Generic, Version: "unknown (exit status 1)", Library: Generic}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
