@@ -176,11 +176,13 @@ test: deps-test
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
 ## test-mpi: the tests that run MPI: the binding, the harness and drivers
-## under MPI, and the real jobs of the root package
+## under MPI, and the real jobs of the root package (those TEST_MPI_RUN
+## names; BEFF_REPEAT=N: each quick suite N times through beff run)
+TEST_MPI_RUN ?= .
 test-mpi: deps-mpi
 	$(CGO_MPI) $(GO) test -tags mpi -count=1 ./internal/mpi/ ./harness/ ./suites/skampi/driver/
-	$(GO) test -count=1 -run '$(TEST_MPI_RUN)' .
-TEST_MPI_RUN ?= .
+	BEFF_REPEAT=$(BEFF_REPEAT) $(GO) test -count=1 -timeout 30m -v -run '$(TEST_MPI_RUN)' . 2>&1 | \
+		awk '/^(=== RUN|=== PAUSE|=== CONT)/ {next} {print} /^(--- FAIL|FAIL|panic)/ {bad=1} END {exit bad}'
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s; make test: 5s each);
 ## an input that fails is written to testdata/fuzz/<target>/ of its
@@ -226,6 +228,39 @@ SCALE_RUN := ^TestLifelineUnderFdLimit$$
 endif
 scale-test: deps-mpi
 	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' .
+
+## trixie-test: beff on Debian 13 (Open MPI 5.0, MPICH 4.2) in a root made
+## here with debootstrap (needs root), removed afterwards: the MPI tests
+## TRIXIE_RUN under both libraries, each quick suite TRIXIE_REPEAT times
+## through beff run with every line in the file and on stdout; then the root
+## as a cluster's login node (tools/debian-root.sh module): as a user
+## without root, with MPICH from /opt/mpich on PATH and LD_LIBRARY_PATH and
+## no pkg-config, apt or sudo, make bench (short) and the MPI tests pass
+## and nothing is installed; without the module make build says what to
+## load and exits 2.
+TRIXIE_DIR    ?= /var/tmp/beff-trixie
+TRIXIE_REPEAT ?= 3
+TRIXIE_RUN    ?= ^(TestRepeatedRuns|TestQuick.*|TestBench.*|TestBadInput|TestBeffIOBadInput|TestSkampiBadInput|TestSkampiResume|TestValidationStopsJob|TestWithoutMPIBuild|TestGoTestUnderMpirun)$$
+trixie-test:
+	@command -v debootstrap >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKGS=debootstrap
+	@tools/debian-root.sh down $(TRIXIE_DIR) 2>/dev/null || true
+	@trap 'tools/debian-root.sh down $(TRIXIE_DIR)' EXIT; set -e; \
+	tools/debian-root.sh up $(TRIXIE_DIR) trixie; \
+	for lib in openmpi mpich; do \
+		echo "trixie-test: the MPI tests under Debian 13's $$lib"; \
+		tools/debian-root.sh exec $(TRIXIE_DIR) make --no-print-directory test-mpi MPI=$$lib BEFF_REPEAT=$(TRIXIE_REPEAT) TEST_MPI_RUN='$(TRIXIE_RUN)'; \
+	done; \
+	tools/debian-root.sh module $(TRIXIE_DIR); \
+	before=$$(chroot $(TRIXIE_DIR) dpkg-query -W | md5sum); \
+	echo "trixie-test: as a user, the module loaded: make bench"; \
+	tools/debian-root.sh user $(TRIXIE_DIR) make --no-print-directory bench NP=2 ARGS='-test.short -beffio.T=3'; \
+	echo "trixie-test: as a user, the module loaded: the MPI tests"; \
+	tools/debian-root.sh user $(TRIXIE_DIR) make --no-print-directory test-mpi BEFF_REPEAT=1 TEST_MPI_RUN='$(TRIXIE_RUN)'; \
+	rc=0; MODULE=off tools/debian-root.sh user $(TRIXIE_DIR) make --no-print-directory build >$(TRIXIE_DIR).nompi 2>&1 || rc=$$?; \
+	cat $(TRIXIE_DIR).nompi; rm -f $(TRIXIE_DIR).nompi; \
+	[ $$rc = 2 ] || { echo "trixie-test: without an MPI make build must say what to load and exit 2, not $$rc" >&2; exit 1; }; \
+	[ "$$(chroot $(TRIXIE_DIR) dpkg-query -W | md5sum)" = "$$before" ] || { echo "trixie-test: the user's make installed packages" >&2; exit 1; }; \
+	echo "trixie-test: passed"
 
 vet:
 	$(GO) vet ./... && $(CGO_MPI) $(GO) vet -tags mpi ./...

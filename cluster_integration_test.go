@@ -473,7 +473,7 @@ func (c *cluster) benchCommand(t *testing.T, lib mpiLib, p placement, bin, bench
 	flags := []string{"run", "-np", strconv.Itoa(p.np()), "-launcher-args", strings.Join(p.hostArgs(lib), " "),
 		"-bin", bin, "-bench", bench, "-results", results, "-timeout", "300s", "--"}
 	cmd := exec.Command(beffCommand(t), append(flags, args...)...)
-	cmd.Env = append(os.Environ(), strings.Fields(string(out))...)
+	cmd.Env = append(os.Environ(), strings.Split(strings.TrimSpace(string(out)), "\n")...)
 	return cmd
 }
 
