@@ -28,11 +28,14 @@ die() { echo "debian-root: $*" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 goroot=$(go env GOROOT)
 modcache=$(go env GOMODCACHE)
+gocache=$(go env GOCACHE)
 mirror=${BEFF_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 pkgs="openmpi-bin libopenmpi-dev mpich libmpich-dev gcc libc6-dev make procps"
 
-# the module cache inside the root: where a user without root reads it
-rootmods=/var/cache/beff-gomod
+# the module cache inside the root: where a user without root reads it;
+# root's builds share this machine's build cache (its keys tell the
+# compilers apart)
+rootmods=/var/cache/beff-gomod rootcache=/var/cache/beff-gocache
 
 # bind DIR SRC [ro [AT]]: SRC mounted under DIR at AT (default: its path)
 bind() {
@@ -56,6 +59,8 @@ up() {
 		>>"$dir.debootstrap.log" 2>&1 || { tail -20 "$dir.debootstrap.log" >&2; die "installing $pkgs failed"; }
 	bind "$dir" "$goroot" ro
 	bind "$dir" "$modcache" ro "$rootmods"
+	mkdir -p "$gocache"
+	bind "$dir" "$gocache" rw "$rootcache"
 	mkdir -p "$dir/beff"
 	(cd "$top" && git ls-files -z --cached --others --exclude-standard | grep -zv '^results/' |
 		xargs -0 cp --parents -t "$dir/beff")
@@ -69,7 +74,7 @@ run() {
 	shift
 	[ -d "$dir/beff" ] || die "no root in $dir (debian-root.sh up $dir)"
 	chroot "$dir" env -i HOME=/root PATH="$goroot/bin:/usr/local/bin:/usr/bin:/bin" TERM=dumb \
-		GOFLAGS=-mod=mod GOPROXY=off GOMODCACHE="$rootmods" GOTOOLCHAIN=local \
+		GOFLAGS=-mod=mod GOPROXY=off GOMODCACHE="$rootmods" GOCACHE="$rootcache" GOTOOLCHAIN=local \
 		sh -c 'cd /beff && exec "$@"' sh "$@"
 }
 

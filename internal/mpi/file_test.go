@@ -32,9 +32,8 @@ func TestFileLoop(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, errs, "writes check nothing")
 	require.NoError(t, fh.Sync())
-	hints, err := fh.Hints()
+	_, err = fh.Hints() // Open MPI 5's OMPIO reports none, the others theirs
 	require.NoError(t, err)
-	assert.NotEmpty(t, hints, "the library reports its hints")
 	require.NoError(t, fh.Close())
 	fi, err := os.Stat(path)
 	require.NoError(t, err)
