@@ -142,6 +142,8 @@ func noMPI(m *testing.M) int {
 	if n, ok := mpi.LauncherSize(); ok && n > 1 {
 		if mpi.LauncherRank() == 0 {
 			fmt.Fprintf(os.Stderr, "beff: started as one of %d MPI processes, but %v\n", n, mpi.ErrNoMPI)
+		} else {
+			time.Sleep(time.Second) // the launcher ends the job at the first exit: rank 0 speaks first
 		}
 		return ExitBadInput
 	}
