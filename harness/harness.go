@@ -63,7 +63,7 @@ var session *Session
 // Main is called by TestMain: it sets up MPI and the session, runs the tests
 // and benchmarks with m.Run, and exits with a code all ranks agree on.
 func Main(m *testing.M) {
-	os.Exit(run(m))
+	mpi.Exit(run(m))
 }
 
 func run(m *testing.M) int {

@@ -20,10 +20,12 @@ import (
 // figures after, and writes to file descriptor 1 wherever the harness
 // cannot reach; a launcher that forwards rank 0's stdout may pass the two
 // halves of a line on separately, and with stderr lines between them
-// (Open MPI 5's prterun lost the second half now and then). So on rank 0
-// file descriptor 1 is a pipe, and one goroutine passes on what arrives
-// there in whole lines, each with one write: to the file -out names,
-// when given, and to the real stdout.
+// (Open MPI 5's prterun passes what it holds of a line without its end
+// on with the next stderr text). So on rank 0 file descriptor 1 is a
+// pipe, and one goroutine passes on what arrives there in whole lines,
+// each with one write: to the file -out names, when given, and to the
+// real stdout. The file is the record; stdout is a copy that a launcher
+// reading less than a line at a time can still cut.
 
 var outFlag = flag.String("out", "", "the results file: rank 0 writes every output line to it, whole and in order, as it is measured (a new file; its directory must exist); stdout keeps a copy")
 

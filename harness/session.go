@@ -157,7 +157,7 @@ func (s *Session) Stop(code int, msg string) {
 	}
 	sayGoodbye()
 	mpi.Finalize()
-	os.Exit(code)
+	mpi.Exit(code)
 }
 
 // startRecord starts rank 0's record (record.go) into the -out file, if

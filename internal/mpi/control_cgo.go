@@ -72,6 +72,15 @@ func Finalize() error {
 	return mpiErr("MPI_Finalize", onMain(func() C.int { return C.ctl_finalize() }))
 }
 
+// Exit ends the process with code through the C library's exit, which
+// runs the handlers the MPI library registered with atexit: MPICH 4.2
+// tells its launcher there that the process finalized (Go's os.Exit
+// skips them, and Hydra then takes a process that ends with a code other
+// than 0 for one that died, and kills the others).
+func Exit(code int) {
+	C.exit(C.int(code))
+}
+
 // Abort calls MPI_Abort on c; it does not return when MPI is up.
 func Abort(c Comm, code int) {
 	onMain(func() C.int { C.ctl_abort(C.MPI_Fint(c), C.int(code)); return 0 })

@@ -4,6 +4,7 @@ package mpi
 
 import (
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -20,6 +21,7 @@ var (
 
 func Init(level string) (string, error)   { return "", ErrNoMPI }
 func Finalize() error                     { return nil }
+func Exit(code int)                       { os.Exit(code) }
 func Abort(c Comm, code int)              {}
 func Wtime() float64                      { return 0 }
 func Wtick() float64                      { return 0 }
