@@ -224,6 +224,9 @@ func parse(t *testing.T, out string) parsed {
 	p := parsed{config: b.config, mbs: map[string]float64{}, count: b.count}
 	for name, m := range b.metrics {
 		if v, ok := m["MB/s"]; ok {
+			if v == 0 { // testing prints MB/s with two decimals: a 1-byte step of an oversubscribed node may take longer
+				v = m["avg-MB/s"]
+			}
 			p.mbs[name] = v
 		}
 	}
