@@ -450,7 +450,8 @@ daemon() {
 # cores the nodes share)
 node_env() {
 	[ ! -f "$STATE/$1/slurm/slurm.conf" ] || echo "SLURM_CONF=$STATE/$1/slurm/slurm.conf"
-	echo OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0 OMPI_MCA_mpi_yield_when_idle=1
+	# Open MPI 5's runtime (PRRTE) reads its own variables, not OMPI_MCA_oob_*
+	echo OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0 PRTE_MCA_oob_tcp_if_include=eth0 OMPI_MCA_mpi_yield_when_idle=1
 }
 
 slurm_conf() {
