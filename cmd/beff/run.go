@@ -219,11 +219,18 @@ func countResults(name string) (int, bool) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		if l := sc.Text(); strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "\t") {
+		if isResult(sc.Text()) {
 			n++
 		}
 	}
 	return n, sc.Err() == nil
+}
+
+// isResult reports whether a line is a benchmark's result: its name and,
+// after a tab, its figures (testing writes the name alone first).
+func isResult(l string) bool {
+	name, figures, ok := strings.Cut(l, "\t")
+	return ok && strings.HasPrefix(name, "Benchmark") && strings.TrimSpace(figures) != ""
 }
 
 // failed keeps the output of a failed job as partial, says why and how to

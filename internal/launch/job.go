@@ -100,7 +100,7 @@ func drained(readers *sync.WaitGroup, d time.Duration, pipes ...*os.File) {
 func readStdout(r io.Reader, dst io.Writer, w *watcher) {
 	lines(r, func(l string) {
 		if isOutputLine(l) {
-			if strings.HasPrefix(l, "Benchmark") && strings.Contains(l, "\t") {
+			if name, figures, ok := strings.Cut(l, "\t"); ok && strings.HasPrefix(name, "Benchmark") && strings.TrimSpace(figures) != "" {
 				w.result()
 			}
 			return
