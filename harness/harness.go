@@ -95,6 +95,9 @@ func run(m *testing.M) int {
 	s.handleTermination()
 	s.startLifeline()
 	s.logProcesses()
+	if w := pollWarning(&s.Job); w != "" {
+		s.Logf("%s", w)
+	}
 	forceFlags()
 	prepare(s)
 	if s.IsRoot() {

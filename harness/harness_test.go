@@ -138,3 +138,19 @@ func TestHostSummaryAtScale(t *testing.T) {
 	assert.Contains(t, line, "… 15283 more] (64 each)", "the runs past the bound are counted")
 	assert.True(t, strings.HasPrefix(line, "node[00001,00003,"), line[:40])
 }
+
+func TestPollWarning(t *testing.T) {
+	over := "yes: 3 processes on vm, which has 2 CPUs (figures check correctness, not speed)"
+	for _, tc := range []struct {
+		job  Job
+		warn bool
+	}{
+		{Job{Library: "MPICH Version: 4.2.1 MPICH Release date: …", Oversub: over}, true},
+		{Job{Library: "MPI VERSION : CRAY MPICH version 8.1.28", Oversub: over}, true},
+		{Job{Library: "MPICH Version: 4.2.1", Oversub: over, Preload: "/home/u/beff/mpich-yield.so"}, false},
+		{Job{Library: "MPICH Version: 4.2.1"}, false},
+		{Job{Library: "Open MPI v5.0.7, package: Debian OpenMPI", Oversub: over}, false},
+	} {
+		assert.Equal(t, tc.warn, pollWarning(&tc.job) != "", "%+v", tc.job)
+	}
+}

@@ -272,3 +272,17 @@ func writeConfig(w io.Writer, job *Job) {
 		}
 	}
 }
+
+// pollWarning is what the job's library needs said, decided from its
+// MPI_Get_library_version: MPICH and the libraries built on it poll
+// without giving up their core while they wait, which on an
+// oversubscribed node makes a message wait for the scheduler's tick
+// (milliseconds) unless a library that yields is preloaded
+// (tools/mpich-yield.c, which beff run and beff launch preload). ""
+// when there is nothing to say.
+func pollWarning(job *Job) string {
+	if job.Oversub == "" || !strings.Contains(job.Library, "MPICH") || strings.Contains(job.Preload, "mpich-yield") {
+		return ""
+	}
+	return "MPICH polls without giving up its core, and this node is oversubscribed: a message may wait for the scheduler's tick; preload tools/mpich-yield.so (beff run does) or run no more processes than cores"
+}
