@@ -76,8 +76,17 @@ run=("$out/bin/beff" launch -np "$np" --)
 echo "conformance: building into $out/bin" >&2
 CC="$cc" go test -c -tags mpi -o "$out/bin/beff.test" .
 go build -o "$out/bin/beff" ./cmd/beff
-[ -z "$src_beff" ] || "$cc" -O2 -D MEMORY_PER_PROCESSOR="$mem" -o "$out/bin/b_eff" "$src_beff" -lm 2>"$out/bin/b_eff.cc.log"
-[ -z "$src_beffio" ] || "$cc" -O2 -o "$out/bin/b_eff_io" "$src_beffio" -lm 2>"$out/bin/b_eff_io.cc.log"
+# the reference codes are C of the 1990s (functions used without their
+# headers): GCC 14 and clang 16 make that an error unless told otherwise
+old_c=(-Wno-error=implicit-function-declaration -Wno-error=implicit-int -Wno-error=int-conversion -Wno-error=incompatible-pointer-types)
+# refcc LOG ARGS...: compile a reference code, the compiler's words in LOG
+refcc() {
+	local log=$1
+	shift
+	"$cc" -O2 "${old_c[@]}" "$@" -lm 2>"$log" || { echo "conformance: compiling a reference code failed (see $log)" >&2; exit 1; }
+}
+[ -z "$src_beff" ] || refcc "$out/bin/b_eff.cc.log" -D MEMORY_PER_PROCESSOR="$mem" -o "$out/bin/b_eff" "$src_beff"
+[ -z "$src_beffio" ] || refcc "$out/bin/b_eff_io.cc.log" -o "$out/bin/b_eff_io" "$src_beffio"
 
 mt=$((mem * np))
 limit=$((3 * T + 900))
