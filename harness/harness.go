@@ -68,7 +68,15 @@ func Main(m *testing.M) {
 
 func run(m *testing.M) int {
 	runtime.LockOSThread() // MPI is initialised and finalised on this thread
-	flag.Parse()
+	if err := parseFlags(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
+		if mpi.LauncherRank() == 0 {
+			flag.CommandLine.SetOutput(os.Stderr)
+			flag.Usage()
+		}
+		return 0
+	} else if err != nil {
+		flagErr = err.Error()
+	}
 	provided, err := mpi.Init(*mpiThread)
 	if errors.Is(err, mpi.ErrNoMPI) {
 		return noMPI(m)
@@ -142,6 +150,14 @@ func initFailed(err error) int {
 // processes is refused (every process would think it is rank 0 of 1);
 // requested benchmarks are refused; plain tests run.
 func noMPI(m *testing.M) int {
+	if flagErr != "" {
+		if mpi.LauncherRank() == 0 {
+			fmt.Fprintf(os.Stderr, "beff: %s\n", flagErr)
+		} else {
+			time.Sleep(time.Second)
+		}
+		return ExitBadInput
+	}
 	if n, ok := mpi.LauncherSize(); ok && n > 1 {
 		if mpi.LauncherRank() == 0 {
 			fmt.Fprintf(os.Stderr, "beff: started as one of %d MPI processes, but %v\n", n, mpi.ErrNoMPI)
@@ -195,6 +211,9 @@ func IsSet(name string) bool { return setFlags()[name] }
 
 // checkTestFlags refuses the testing flags the harness cannot honour.
 func checkTestFlags() error {
+	if flagErr != "" {
+		return errors.New(flagErr)
+	}
 	set := setFlags()
 	if set["test.benchtime"] {
 		if v := flag.Lookup("test.benchtime").Value.String(); v != "1x" {

@@ -42,7 +42,9 @@ const (
 var lines struct {
 	mu     sync.Mutex
 	conns  []net.Conn
+	parent net.Conn // the line to the parent, nil on rank 0 or without one
 	ending bool
+	sendMu sync.Mutex // one notice at a time to the parent
 }
 
 // logProcesses names the host and process id of every rank on stderr, so
@@ -127,6 +129,9 @@ func (s *Session) connectParent(ip net.IP, port int, token []byte) {
 	c.Write(append(append([]byte(nil), token...), rk[:]...))
 	c.SetWriteDeadline(time.Time{})
 	keepLine(c)
+	lines.mu.Lock()
+	lines.parent = c
+	lines.mu.Unlock()
 	go s.watchLifeline(c, parent)
 }
 
@@ -188,9 +193,15 @@ func handshake(c net.Conn, token []byte, first, last int, wait time.Duration) (i
 // closes without one means the rank is lost.
 func (s *Session) watchLifeline(c net.Conn, rank int) {
 	var b [1]byte
-	_, err := c.Read(b[:])
-	if err == nil && b[0] == goodbye {
-		return
+	for {
+		_, err := c.Read(b[:])
+		if err == nil && b[0] == goodbye {
+			return
+		}
+		if err == nil && b[0] == noticeByte && rank > s.Rank && s.passOn(c) == nil {
+			continue // a child passed on what ends the job
+		}
+		break
 	}
 	lines.mu.Lock()
 	ending := lines.ending
@@ -206,7 +217,7 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 	if what := inProgress(); what != "" {
 		msg += "; measurement in progress: " + what
 	}
-	s.endNow(ExitLost, msg)
+	s.endWith(ExitLost, msg)
 }
 
 // sayGoodbye closes every lifeline of this rank with the goodbye byte: this

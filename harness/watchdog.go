@@ -148,8 +148,9 @@ func (s *Session) watchLoop() {
 		w := dog.current
 		dog.mu.Unlock()
 		if el := time.Since(w.start); w.what != "" && el > w.limit {
-			s.endNow(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
+			s.endWith(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
 				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, w.bound))
+			return
 		}
 	}
 }
@@ -168,10 +169,18 @@ func inProgress() string {
 // what the hooks remove: from here on its messages are dropped and its
 // ways of stopping the job wait for the exit (Checkpoint).
 func (s *Session) endNow(code int, msg string) {
+	s.endQuoted(code, fmt.Sprintf("rank %d: %s", s.Rank, msg))
+}
+
+// endQuoted is endNow with msg as it is printed after "beff: " (""
+// prints nothing).
+func (s *Session) endQuoted(code int, msg string) {
 	if ending.Swap(true) {
 		select {} // another goroutine is ending the process
 	}
-	fmt.Fprintf(os.Stderr, "beff: rank %d: %s\n", s.Rank, msg)
+	if msg != "" {
+		fmt.Fprintf(os.Stderr, "beff: %s\n", msg)
+	}
 	s.markPartial(msg)
 	finishRecord()
 	sayGoodbye() // this rank named its own end
@@ -192,18 +201,23 @@ func (s *Session) endNow(code int, msg string) {
 }
 
 // handleTermination runs the cleanup hooks when the launcher terminates the
-// process (it sends SIGTERM when another process failed, or on ^C), naming
-// the measurement in progress.
+// process (it sends SIGTERM when another process failed, or on ^C); rank
+// 0 names the measurement in progress, the others end quietly (the
+// launcher terminates them all: one line says it).
 func (s *Session) handleTermination() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	go func() {
 		sig := <-ch
+		code := 128 + int(sig.(syscall.Signal))
+		if !s.IsRoot() {
+			s.endQuoted(code, "")
+		}
 		msg := fmt.Sprintf("terminated (%v)", sig)
 		what := inProgress()
 		if what != "" {
 			msg += " during " + what
 		}
-		s.endNow(128+int(sig.(syscall.Signal)), msg)
+		s.endNow(code, msg)
 	}()
 }

@@ -1,0 +1,104 @@
+package harness
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// flagErr is what parsing the command line found wrong ("" when nothing):
+// said once, by rank 0, after MPI is up (setupOutcome), so that a
+// misspelt flag on 10^5 processes prints one line, not 10^5 usages.
+var flagErr string
+
+// parseFlags parses the command line without exiting on an error (the
+// flag package's own parse prints the error and the whole usage from
+// every process): nil, flag.ErrHelp for -h, or the error in one sentence.
+// The flags' values are shared with flag.CommandLine, which parses the
+// line again when it is right, so that flag.Visit sees what was set.
+func parseFlags(args []string) error {
+	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	flag.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	err := fs.Parse(args)
+	if err == nil {
+		return flag.CommandLine.Parse(args)
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return errors.New(explainFlagError(err.Error(), fs))
+}
+
+// explainFlagError adds to the flag package's message the names of the
+// flags nearest to an unknown one, or the usage of a flag whose value did
+// not parse.
+func explainFlagError(msg string, fs *flag.FlagSet) string {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		if near := nearestFlags(strings.TrimPrefix(name, "-"), fs); len(near) > 0 {
+			return fmt.Sprintf("%s (did you mean -%s?); -h lists the flags", msg, strings.Join(near, " or -"))
+		}
+		return msg + "; -h lists the flags"
+	}
+	if _, rest, ok := strings.Cut(msg, " for flag -"); ok {
+		name, _, _ := strings.Cut(rest, ":")
+		if f := fs.Lookup(name); f != nil {
+			return fmt.Sprintf("%s (-%s: %s)", msg, name, firstLine(f.Usage))
+		}
+	}
+	return msg
+}
+
+// nearestFlags are the flags an unknown name most likely meant: those it
+// names without their package (-mem for -beff.mem, -bench for
+// -test.bench), else those at the smallest edit distance if it is small
+// for the name's length. At most three, sorted.
+func nearestFlags(name string, fs *flag.FlagSet) []string {
+	var suffix, near []string
+	best := max(2, len(name)/4) + 1
+	fs.VisitAll(func(f *flag.Flag) {
+		if strings.HasSuffix(f.Name, "."+name) {
+			suffix = append(suffix, f.Name)
+		}
+		switch d := editDistance(name, f.Name); {
+		case d < best:
+			best, near = d, []string{f.Name}
+		case d == best:
+			near = append(near, f.Name)
+		}
+	})
+	out := near
+	if len(suffix) > 0 {
+		out = suffix
+	}
+	sort.Strings(out)
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

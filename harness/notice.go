@@ -1,0 +1,149 @@
+package harness
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+)
+
+// What ends a job outside MPI — a watchdog that fired, a process lost —
+// is said once per job, by rank 0, with the number of ranks that saw it:
+// on 10^5 processes that all wait in the same collective, every watchdog
+// fires within a second. A rank other than 0 sends a notice up the
+// lifeline tree (each parent passes it on) and stays quiet; rank 0
+// gathers the notices for noticeWindow, prints the first with the count
+// and ends the job, and the launcher ends the rest. A rank whose notice
+// cannot be sent (no lifeline to its parent), or whose job still runs
+// after noticeGrace (the notice was lost on the way), says it itself.
+
+const (
+	noticeByte   = 'n'
+	noticeWindow = time.Second      // rank 0 gathers notices this long
+	noticeGrace  = 15 * time.Second // a rank that sent one waits this long for the end
+	noticeMost   = 1024             // bytes of a notice's text
+)
+
+// A notice is one rank's reason to end the job: its exit code and its
+// message ("watchdog: …", "lost rank 3 …").
+type notice struct {
+	from int
+	code int
+	text string
+}
+
+// encode writes the notice as the lifeline carries it: the notice byte,
+// the rank, the code, the length and the text.
+func (n notice) encode() []byte {
+	t := n.text
+	if len(t) > noticeMost {
+		t = t[:noticeMost]
+	}
+	b := make([]byte, 11, 11+len(t))
+	b[0] = noticeByte
+	binary.LittleEndian.PutUint32(b[1:], uint32(n.from))
+	binary.LittleEndian.PutUint32(b[5:], uint32(n.code))
+	binary.LittleEndian.PutUint16(b[9:], uint16(len(t)))
+	return append(b, t...)
+}
+
+// readNotice reads a notice after its notice byte from r.
+func readNotice(r io.Reader) (notice, error) {
+	var h [10]byte
+	if _, err := io.ReadFull(r, h[:]); err != nil {
+		return notice{}, err
+	}
+	n := int(binary.LittleEndian.Uint16(h[8:]))
+	if n > noticeMost {
+		return notice{}, fmt.Errorf("a notice of %d bytes", n)
+	}
+	t := make([]byte, n)
+	if _, err := io.ReadFull(r, t); err != nil {
+		return notice{}, err
+	}
+	return notice{from: int(int32(binary.LittleEndian.Uint32(h[0:]))), code: int(int32(binary.LittleEndian.Uint32(h[4:]))), text: string(t)}, nil
+}
+
+// line is how rank 0 says the notice: as the rank that saw it would
+// have, with how many ranks sent one.
+func (n notice) line(count, size int) string {
+	if count <= 1 {
+		return fmt.Sprintf("rank %d: %s", n.from, n.text)
+	}
+	return fmt.Sprintf("rank %d: %s (%d of %d ranks said so)", n.from, n.text, count, size)
+}
+
+// gathering is rank 0's collection of notices.
+var gathering struct {
+	mu    sync.Mutex
+	first *notice
+	count int
+}
+
+// gather takes a notice on rank 0; the first starts the window after
+// which rank 0 ends the job with it.
+func (s *Session) gather(n notice) {
+	gathering.mu.Lock()
+	defer gathering.mu.Unlock()
+	gathering.count++
+	if gathering.first != nil {
+		return
+	}
+	gathering.first = &n
+	time.AfterFunc(noticeWindow, func() {
+		gathering.mu.Lock()
+		first, count := *gathering.first, gathering.count
+		gathering.mu.Unlock()
+		s.endQuoted(first.code, first.line(count, s.Size))
+	})
+}
+
+// endWith ends the job for the reason msg seen on this rank: rank 0
+// gathers it with the others' notices; another rank sends it up the
+// lifeline and waits for rank 0 to end the job, saying it itself only
+// when it cannot send it or the job goes on.
+func (s *Session) endWith(code int, msg string) {
+	n := notice{from: s.Rank, code: code, text: msg}
+	if s.IsRoot() || s.Size < 2 {
+		s.gather(n)
+		return
+	}
+	if sendUp(n.encode()) {
+		time.Sleep(noticeGrace)
+	}
+	s.endNow(code, msg)
+}
+
+// sendUp writes b to this rank's parent on the lifeline; false when
+// there is none or the write failed.
+func sendUp(b []byte) bool {
+	lines.mu.Lock()
+	c := lines.parent
+	lines.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	lines.sendMu.Lock()
+	defer lines.sendMu.Unlock()
+	c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, err := c.Write(b)
+	c.SetWriteDeadline(time.Time{})
+	return err == nil
+}
+
+// passOn handles a notice that came from a child: rank 0 gathers it,
+// another rank passes it up.
+func (s *Session) passOn(c net.Conn) error {
+	n, err := readNotice(c)
+	if err != nil {
+		return err
+	}
+	if s.IsRoot() {
+		s.gather(n)
+	} else {
+		sendUp(n.encode())
+	}
+	return nil
+}
