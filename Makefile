@@ -189,8 +189,8 @@ test-mpi: deps-mpi
 ## package: commit it, it is a regression case from then on
 FUZZTIME      ?= 30s
 TEST_FUZZTIME ?= 5s
-FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport \
-	./suites/skampi:FuzzParseSuites ./suites/skampi:FuzzReadPartial ./suites/skampi:FuzzParseType \
+FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport ./cmd/beff:FuzzReadReference \
+	./internal/results:FuzzReadPartial ./suites/skampi:FuzzParseSuites ./suites/skampi:FuzzReadPartial ./suites/skampi:FuzzParseType \
 	./suites/beffio:FuzzParseHints
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

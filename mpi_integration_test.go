@@ -15,9 +15,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/beff-suite/beff/internal/launch"
@@ -311,6 +313,9 @@ func TestBadInput(t *testing.T) {
 		{"-beff.shortcut-limit=-1", "-beff.shortcut-limit=-1: out of range; want a number of s from 0 to 86400"},
 		{"-mpi.thread=threaded", "want single, funneled, serialized or multiple"},
 		{"-beff.lmax=3000000000", "too large"},
+		{"-beff.mem=abc", `invalid value "abc" for flag -beff.mem: parse error (-beff.mem: b_eff: memory per process in MiB`},
+		{"-beff.mme=5", "flag provided but not defined: -beff.mme (did you mean -beff.mem?)"},
+		{"-beff.resume=testdata/skampi-short-np2.txt", "testdata/skampi-short-np2.txt: no line of BenchmarkBeff to resume from"},
 	}
 	for _, c := range cases {
 		t.Run(c.flag, func(t *testing.T) {
@@ -319,6 +324,30 @@ func TestBadInput(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(res.stderr, "beff: "), "one message, from rank 0:\n%s", res.stderr)
 			assert.Contains(t, res.stderr, c.msg)
 			assert.Empty(t, res.stdout, "nothing is measured or printed")
+		})
+	}
+}
+
+// TestFileFlagsRefuseFIFO: a flag that names a file to read refuses a
+// named pipe at once (one message from rank 0, exit 2) instead of waiting
+// for a writer that never comes.
+func TestFileFlagsRefuseFIFO(t *testing.T) {
+	bin := mpiBinary(t, true)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	for _, args := range [][]string{
+		append(slices.Clone(quick), "-beff.resume", fifo),
+		append(slices.Clone(quickIO), "-beffio.resume", fifo),
+		append(slices.Clone(quickIO), "-beffio.hints", fifo),
+		append(slices.Clone(quickSkampi), "-skampi.suites", fifo),
+		append(slices.Clone(quickSkampi), "-skampi.resume", fifo),
+	} {
+		t.Run(args[len(args)-2], func(t *testing.T) {
+			res := mpirun(t, 2, bin, args...)
+			assert.Equal(t, 2, res.code, "stderr:\n%s", res.stderr)
+			assert.Equal(t, 1, strings.Count(res.stderr, "beff: "), "one message, from rank 0:\n%s", res.stderr)
+			assert.Contains(t, res.stderr, fifo+": not a regular file but a named pipe (FIFO)")
+			assert.Empty(t, res.stdout)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -33,8 +32,9 @@ var savedLines = map[string]map[string][]results.Saved{}
 // (flag names the flag in errors) and checks it against the configuration
 // of this run, which want returns (it may adopt settings from the file's
 // configuration, e.g. a seed): every key of want, and every key of the
-// file with one of the prefixes (the suite's), must be equal. A file
-// without a line of bench resumes nothing: nil.
+// file with one of the prefixes (the suite's), must be equal, in every
+// configuration block of the file. A file without a line of bench is
+// refused.
 //
 // check, when not nil, checks each line (its name and metrics by unit)
 // before it is copied.
@@ -44,11 +44,7 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 		return nil, fmt.Errorf("-%s: %v", flag, err)
 	}
 	p, err := results.ReadPartial(bytes.NewReader(data), file, bench)
-	var none *results.NoLinesError
-	switch {
-	case errors.As(err, &none):
-		return nil, nil
-	case err != nil:
+	if err != nil {
 		return nil, fmt.Errorf("-%s: %v", flag, err)
 	}
 	w, err := want(p.Config)

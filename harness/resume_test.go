@@ -57,9 +57,22 @@ func TestReadResume(t *testing.T) {
 	assert.ErrorContains(t, err, "BenchmarkToy/x=1: "+assert.AnError.Error())
 	assert.ErrorContains(t, err, p+":8: ", "the file and line of the refused line")
 
-	r, err = ReadResume("toy.resume", p, "Nothing", wantOf(nil), nil)
-	assert.NoError(t, err)
-	assert.Nil(t, r, "no line of the benchmark: nothing to resume")
+	_, err = ReadResume("toy.resume", p, "Nothing", wantOf(nil), nil)
+	assert.EqualError(t, err, "-toy.resume: "+p+": no line of BenchmarkNothing to resume from")
+
+	// an earlier job of another configuration in front of this one's
+	// lines: the whole file must be of this run
+	foreign := "mpi-procs: 64\ntoy-size: 3\nBenchmarkToy/x=1 1 10 ns/op 5 MB/s\nBenchmarkToy/x=2 1 20 ns/op 6 MB/s\n\n"
+	mixed := writePartial(t, foreign+partialOut)
+	_, err = ReadResume("toy.resume", mixed, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	assert.EqualError(t, err, "-toy.resume="+mixed+": not the configuration of this run:\n"+
+		"  the lines from line 3 on (2 configurations in the file):\n  mpi-procs: the file has \"64\", this run \"2\"")
+	// the same configuration twice (a job's output put after another's
+	// of the same configuration) is one block
+	again := writePartial(t, "mpi-procs: 2\ntoy-size: 3\nBenchmarkToy/x=1 1 10 ns/op 5 MB/s\n\n"+partialOut)
+	r, err = ReadResume("toy.resume", again, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	require.NoError(t, err)
+	assert.Equal(t, 4, r.Total())
 
 	_, err = ReadResume("toy.resume", writePartial(t, "BenchmarkToy/x=1 1 NaN ns/op\nBenchmarkToy/x=2 1 1 ns/op\n"), "Toy", wantOf(nil), nil)
 	assert.ErrorContains(t, err, ":1: x=1: NaN ns/op is not a finite number")

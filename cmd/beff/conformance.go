@@ -166,6 +166,9 @@ func readRound(c results.Conformer, dir string, list []results.Suite) (round, []
 		return r, nil, err
 	}
 	for _, f := range figs {
+		if err := f.CheckReference(); err != nil {
+			return r, nil, fmt.Errorf("%s: reference figure %v", dir, err)
+		}
 		r.ref[f.Name] = f.Value
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))

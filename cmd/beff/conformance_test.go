@@ -40,3 +40,22 @@ func TestConformance(t *testing.T) {
 	code, _, _ = run("conformance")
 	assert.Equal(t, exitUsage, code)
 }
+
+// TestConformanceDamagedReference: a reference figure that is not a
+// positive number (negative, zero, absurdly large) is refused with its
+// name, not turned into a median of 0 or a ratio of +Inf.
+func TestConformanceDamagedReference(t *testing.T) {
+	for _, v := range []string{"-3092.1", "0.000", "1e308"} {
+		dir := t.TempDir()
+		round := filepath.Join(dir, "beff", "round-1")
+		require.NoError(t, os.MkdirAll(round, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(round, "ref.short"),
+			[]byte("The effective bandwidth is b_eff = "+v+" MByte/s on 2 processes\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(round, "default.txt"), []byte(shortNP2(t)), 0o644))
+		code, stdout, stderr := run("conformance", dir)
+		assert.Equal(t, exitFail, code, v)
+		assert.Empty(t, stdout)
+		assert.Contains(t, stderr, round+": reference figure b_eff = ", v)
+		assert.Contains(t, stderr, "MB/s: not a positive number up to 1e+12", v)
+	}
+}

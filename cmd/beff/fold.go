@@ -113,7 +113,8 @@ func checkFoldFlags(fs *flag.FlagSet, list []results.Suite, jsonFlag, appendFlag
 }
 
 // foldFiles reads and folds every file; with appending, a file that
-// already holds folded figures is refused.
+// already holds folded figures is refused; a run read twice (a file named
+// twice, a link, a copy) is refused.
 func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, error) {
 	var inputs []input
 	for _, path := range paths {
@@ -141,6 +142,13 @@ func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, e
 			}
 		}
 		inputs = append(inputs, in)
+	}
+	var runs []*results.Run
+	for _, in := range inputs {
+		runs = append(runs, in.file.Runs...)
+	}
+	if a, b := results.SameRun(runs); a != nil {
+		return nil, fmt.Errorf("%s and %s are one run (the same configuration and figures, read twice): give each run once", a.Where(), b.Where())
 	}
 	return inputs, nil
 }

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/beff-suite/beff/internal/report"
-
 	"github.com/beff-suite/beff/internal/fuzzcount"
+	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // Fuzz targets of every reader of results files: whatever the input, a
@@ -177,6 +177,48 @@ func FuzzReport(f *testing.F) {
 		}
 		if _, err := site.Render(report.Options{Now: time.Unix(0, 0), Library: stubLibrary}); err != nil {
 			t.Fatalf("render: %v", err)
+		}
+	})
+}
+
+// FuzzReadReference: every suite's reader of its reference code's output
+// reads any file or refuses it with an error naming it; a figure it
+// returns is a number the conformance table checks (CheckReference).
+func FuzzReadReference(f *testing.F) {
+	for _, p := range []string{"../../suites/beff/fold/testdata/ref-3.6-np2.short", "../../suites/beffio/fold/testdata/ref-2.1-np2.prot", "../../suites/skampi/fold/testdata/ref-skampi5-np2.sko"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
+		dir := t.TempDir()
+		prefix := filepath.Join(dir, "ref")
+		for _, ext := range []string{".short", ".prot", ".sko"} {
+			if err := os.WriteFile(prefix+ext, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, s := range suites() {
+			c, ok := s.(results.Conformer)
+			if !ok {
+				continue
+			}
+			figs, err := c.ReadReference(prefix)
+			if err != nil {
+				if !strings.Contains(err.Error(), prefix) {
+					t.Fatalf("%s: error without the file: %v", c.Reference(), err)
+				}
+				continue
+			}
+			for _, fig := range figs {
+				fig.CheckReference() // an error is a refusal, not a failure
+				if fig.Name == "" || fig.Unit == "" {
+					t.Fatalf("%s: a figure without name or unit: %+v", c.Reference(), fig)
+				}
+			}
 		}
 	})
 }

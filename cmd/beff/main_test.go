@@ -234,6 +234,20 @@ func TestAppendAllOrNothing(t *testing.T) {
 	after, err := os.ReadFile(good)
 	require.NoError(t, err)
 	assert.Equal(t, orig, string(after))
+
+	// one file named twice, or a copy of it: its figures are appended
+	// once, not twice
+	dot := filepath.Join(filepath.Dir(good), ".", filepath.Base(good))
+	cp := writeTemp(t, "copy.txt", orig)
+	for _, again := range []string{dot, cp} {
+		code, stdout, stderr = run("fold", "-append", good, again)
+		assert.Equal(t, 1, code)
+		assert.Empty(t, stdout)
+		assert.Equal(t, "beff fold: "+good+" (b_eff run 1) and "+again+" (b_eff run 1) are one run (the same configuration and figures, read twice): give each run once\n", stderr)
+		after, err := os.ReadFile(good)
+		require.NoError(t, err)
+		assert.Equal(t, orig, string(after))
+	}
 }
 
 // TestCount2 folds a file written with -test.count=2: every name twice in a

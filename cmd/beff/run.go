@@ -46,6 +46,7 @@ type runOpts struct {
 	np                   int
 	bench, bin, dir      string
 	resume, launcherArgs string
+	resumed              []results.Suite // the suites with lines in the resume file
 	timeout              time.Duration
 	hint                 string
 	args                 []string
@@ -72,8 +73,9 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 		return exitUsage
 	}
 	if o.resume != "" {
-		if fi, err := os.Stat(o.resume); err != nil || !fi.Mode().IsRegular() {
-			fmt.Fprintf(stderr, "beff run: -resume=%s: not a file (give the partial output of an earlier job, %s/partial/…)\n", o.resume, o.dir)
+		var err error
+		if o.resumed, err = resumedSuites(o.resume); err != nil {
+			fmt.Fprintf(stderr, "beff run: -resume=%s: %v (give the partial output of an earlier job, %s/partial/…)\n", o.resume, err, o.dir)
 			return exitUsage
 		}
 	}
@@ -171,17 +173,44 @@ func yieldLib(stderr io.Writer) string {
 	return strings.TrimSpace(string(out))
 }
 
-// resumeFlags are every suite's resume flag (-<key>.resume), for -resume:
-// a suite the job does not run ignores its flag.
+// resumeFlags are the resume flags (-<key>.resume) of the suites with
+// lines in the -resume file: a suite refuses a file without its lines,
+// and a job that ended in its first suite left none of the others'.
 func (o *runOpts) resumeFlags() []string {
-	if o.resume == "" {
-		return nil
-	}
 	var out []string
-	for _, s := range suites() {
+	for _, s := range o.resumed {
 		out = append(out, "-"+s.ID().Key+".resume", o.resume)
 	}
 	return out
+}
+
+// resumedSuites are the suites with result lines in the file name, in
+// the suite list's order; an error when it cannot be read (or is not a
+// regular file) or has none.
+func resumedSuites(name string) ([]results.Suite, error) {
+	has := map[string]bool{}
+	list := suites()
+	err := results.ScanFile(name, func(line string, _ int) error {
+		for _, s := range list {
+			if strings.HasPrefix(line, "Benchmark"+s.ID().Bench+"/") && isResult(line) {
+				has[s.ID().Bench] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []results.Suite
+	for _, s := range list {
+		if has[s.ID().Bench] {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no result line of any suite to resume from")
+	}
+	return out, nil
 }
 
 // base is the name of the job's results without its library:

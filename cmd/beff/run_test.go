@@ -17,11 +17,11 @@ func TestLibraryTag(t *testing.T) {
 		"Open MPI v5.0.7, package: Debian OpenMPI":                                               "",
 		"MPICH Version: 4.2.1 MPICH Release date: Wed Apr 17 15:30:02 CDT 2024":                  "-mpich",
 		"Intel(R) MPI Library 2021.10 for Linux* OS":                                             "-intelmpi",
-		"MVAPICH Version: 3.0":                                                                   "-mvapich",
-		"MPI VERSION : CRAY MPICH version 8.1.28.2 (ANL base 3.4a2)":                              "-craympich",
-		"Spectrum MPI 10.4":                                                                      "-spectrum",
-		"":                                                                                       "",
-		"--- !!!":                                                                                "",
+		"MVAPICH Version: 3.0": "-mvapich",
+		"MPI VERSION : CRAY MPICH version 8.1.28.2 (ANL base 3.4a2)": "-craympich",
+		"Spectrum MPI 10.4": "-spectrum",
+		"":                  "",
+		"--- !!!":           "",
 	} {
 		assert.Equal(t, want, libraryTag(lib), "%q", lib)
 	}

@@ -177,7 +177,7 @@ func TestLoad(t *testing.T) {
 	assert.Equal(t, "6 toy runs", s.Counts())
 	assert.Equal(t, []string{"toy: mpi-procs 2, toy-size 3"}, s.Describe())
 
-	other := writeToy(t, dir, "four.txt", strings.Replace(toyRuns(2, same), "mpi-procs: 2", "mpi-procs: 4", 1))
+	other := writeToy(t, dir, "four.txt", strings.Replace(toyRuns(2, same), "mpi-procs: 2\nmpi-hosts: toyhost (2)", "mpi-procs: 4\nmpi-hosts: toyhost (4)", 1))
 	assert.Equal(t, []string{"toy mpi-procs: 2 vs 4"}, ConfigDiff(s, load(t, "B", other)))
 
 	_, err := Load("A", []string{six, other}, []results.Suite{toy})
@@ -187,6 +187,18 @@ func TestLoad(t *testing.T) {
 	assert.EqualError(t, err, "A: "+six+" is given twice")
 	_, err = Load("A", nil, []results.Suite{toy})
 	assert.EqualError(t, err, "A: no files")
+
+	// a copy or a link of a file holds the same runs: they count once
+	cp := writeToy(t, dir, "copy.txt", toyRuns(1, same))
+	link := filepath.Join(dir, "link.txt")
+	require.NoError(t, os.Symlink(six, link))
+	for _, again := range []string{cp, link} {
+		_, err = Load("A", []string{six, again}, []results.Suite{toy})
+		assert.EqualError(t, err, "A: "+six+" run 1 and "+again+" run 1 are one run (the same configuration and figures, read twice): each run counts once")
+	}
+	twice := writeToy(t, dir, "twice.txt", toyRuns(1, same)+toyRuns(1, same))
+	_, err = Load("A", []string{twice}, []results.Suite{toy})
+	assert.EqualError(t, err, "A: "+twice+" run 1 and "+twice+" run 7 are one run (the same configuration and figures, read twice): each run counts once")
 }
 
 // TestPartial checks that a deliberately partial run has no figures but
@@ -237,7 +249,12 @@ func TestGate(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
 
-	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.File(2, 3, 3, "full", func(run, k int) float64 { return 1 })))
+	_, err = Gate(base, load(t, "new", writeToy(t, dir, "copy.txt", toyRuns(1, same))), 5, true)
+	var one *RefusalError
+	require.ErrorAs(t, err, &one, "a run gated against itself")
+	assert.Contains(t, err.Error(), "base.txt run 1 and "+filepath.Join(dir, "copy.txt")+" run 1 are one run (the same configuration and figures): base and new must be measured apart")
+
+	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.File(2, 3, 3, "full", func(run, k int) float64 { return float64(run + 1) })))
 	_, err = Gate(few, few, 5, true)
 	var refusal *RefusalError
 	require.ErrorAs(t, err, &refusal)

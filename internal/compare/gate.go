@@ -73,6 +73,10 @@ func Gate(base, newer *Side, maxDrop float64, experiments bool) (*GateResult, er
 	if err := checkUnits([]*Side{base, newer}); err != nil {
 		return nil, err
 	}
+	if a, b := results.SameRun(append(base.runs(), newer.runs()...)); a != nil {
+		return nil, &RefusalError{fmt.Sprintf("%s and %s are one run (the same configuration and figures): %s and %s must be measured apart",
+			runName(a.File, a.Index), runName(b.File, b.Index), base.Label, newer.Label)}
+	}
 	g := &GateResult{Base: base, New: newer, MaxDrop: maxDrop}
 	var missing, undirected []string
 	for _, t := range Compare([]*Side{base, newer}) {

@@ -78,6 +78,10 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 			}
 		}
 	}
+	if a, b := results.SameRun(s.runs()); a != nil {
+		return nil, fmt.Errorf("%s: %s and %s are one run (the same configuration and figures, read twice): each run counts once",
+			label, runName(a.File, a.Index), runName(b.File, b.Index))
+	}
 	for _, set := range s.Sets {
 		if set.partial > 0 {
 			s.Notes = append(s.Notes, fmt.Sprintf("%s: no %s figures from %d partial run%s (%s)",
@@ -154,6 +158,15 @@ func (set *Set) checkSettings(label string) error {
 		}
 	}
 	return nil
+}
+
+// runs are the runs of every suite of the side.
+func (s *Side) runs() []*results.Run {
+	var out []*results.Run
+	for _, set := range s.Sets {
+		out = append(out, set.Runs...)
+	}
+	return out
 }
 
 // runName names run index of file.

@@ -16,6 +16,11 @@ import (
 // InfoNull is MPI_INFO_NULL.
 func InfoNull() Info { return Info(C.ctl_info_null()) }
 
+// InfoLimits are the longest key and value (bytes) MPI_Info_set takes:
+// MPI_MAX_INFO_KEY and MPI_MAX_INFO_VAL of the library (36 and 256 in
+// Open MPI, 255 and 1024 in MPICH).
+func InfoLimits() (key, value int) { return int(C.MPI_MAX_INFO_KEY), int(C.MPI_MAX_INFO_VAL) }
+
 // OpenFile is MPI_File_open on c (collective) with the mode's access flags
 // and the further flags given.
 func OpenFile(c Comm, path string, mode OpenMode, flags OpenFlags, info Info) (File, error) {

@@ -67,6 +67,9 @@ func LoopOps() []string    { return nil }
 func LoopOpBlocks() []bool { return nil }
 
 func InfoNull() Info { return -1 }
+
+// InfoLimits without MPI: no limit known (0).
+func InfoLimits() (key, value int) { return 0, 0 }
 func OpenFile(c Comm, path string, mode OpenMode, flags OpenFlags, info Info) (File, error) {
 	return -1, ErrNoMPI
 }

@@ -94,13 +94,22 @@ type Common struct {
 func (c *Common) Short() bool { return strings.HasPrefix(c.Mode, "short") }
 
 // ReadProcs reads mpi-procs into c.N.
+// The count must agree with mpi-hosts, when the run has that line.
 func (c *Common) ReadProcs(r ConfigReader) error {
 	n, err := r.PosInt(KeyProcs)
-	if err == nil && n > MaxProcs {
+	if err != nil {
+		return err
+	}
+	if n > MaxProcs {
 		return fmt.Errorf("%s: %d processes, more than the %d a results file may give", KeyProcs, n, MaxProcs)
 	}
+	if h := r.Config[KeyHosts]; h != "" {
+		if on, exact, ok := HostsProcs(h); ok && (on > n || exact && on != n) {
+			return fmt.Errorf("%s: %d processes, but %s places %d: the configuration contradicts itself", KeyProcs, n, KeyHosts, on)
+		}
+	}
 	c.N = int(n)
-	return err
+	return nil
 }
 
 // ReadMode reads beff-mode into c.Mode: full or short.

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // MaxLine is the longest line a results file may have: benchfmt's reader
@@ -39,6 +42,12 @@ type lineLimit struct {
 	// last result without comparing it.
 	total int64
 	epoch int
+	// text is the line being read, without its end; block the values of
+	// the configuration keys set since the last result line: a key set
+	// twice to different values in one block is refused (benchfmt would
+	// keep the last without a word).
+	text  []byte
+	block map[string]string
 }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
@@ -72,6 +81,7 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 		if len(l.head) < len(resultPrefix) {
 			l.head = append(l.head, c)
 		}
+		l.text = append(l.text, c)
 		if l.cur++; l.cur > MaxLine {
 			l.err = &Error{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("a line longer than %d bytes, the limit of benchmark output: not written by beff, or damaged", MaxLine)}
 			return i, l.err
@@ -91,10 +101,51 @@ const resultPrefix = "Benchmark"
 func (l *lineLimit) endLine() {
 	if string(l.head) != resultPrefix {
 		l.epoch++
+		l.takeKey()
+	} else if len(l.block) > 0 {
+		clear(l.block)
 	}
 	l.line++
 	l.cur = 0
 	l.head = l.head[:0]
+	l.text = l.text[:0]
+}
+
+// takeKey notes the key of a configuration line and refuses a second,
+// different value of it in one block.
+func (l *lineLimit) takeKey() {
+	k, v, ok := configLine(l.text)
+	if !ok {
+		return
+	}
+	if l.block == nil {
+		l.block = map[string]string{}
+	}
+	if old, seen := l.block[k]; seen && old != v {
+		l.err = &Error{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("configuration key %s given twice in one block (%s, then %s): one value per key; not written by beff, or edited",
+			k, Shorten(old, 40), Shorten(v, 40))}
+		return
+	}
+	l.block[k] = v
+}
+
+// configLine splits a benchfmt configuration line "key: value": the key
+// starts with a lower-case letter and has neither spaces nor upper-case
+// letters.
+func configLine(b []byte) (key, value string, ok bool) {
+	i := bytes.IndexByte(b, ':')
+	if i <= 0 || b[0] < 'a' || b[0] > 'z' {
+		return "", "", false
+	}
+	for _, c := range b[:i] {
+		if c == ' ' || c == '\t' || c >= 'A' && c <= 'Z' {
+			return "", "", false
+		}
+	}
+	if rest := b[i+1:]; len(rest) > 0 && rest[0] != ' ' && rest[0] != '\t' {
+		return "", "", false
+	}
+	return string(b[:i]), strings.TrimSpace(string(b[i+1:])), true
 }
 
 // ReaderErr is the error a benchfmt reader over LimitLines reports: the
@@ -107,4 +158,16 @@ func ReaderErr(err error) error {
 		return e
 	}
 	return err
+}
+
+// Shorten quotes s, cut to at most n bytes (at a character boundary)
+// with "…" where it was cut: for values from a hostile file in messages.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return strconv.Quote(s[:n]) + "…"
 }

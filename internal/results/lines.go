@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 )
 
 // Limits of ScanFile: a reference code's output is read as hostile input.
@@ -19,16 +18,11 @@ const (
 // naming the file and line; so is anything but a regular file (a device or
 // a pipe could be read for ever).
 func ScanFile(path string, fn func(line string, n int) error) error {
-	f, err := os.Open(path)
+	f, _, err := OpenRegular(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return err
-	} else if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: not a regular file", path)
-	}
 	lr := &io.LimitedReader{R: f, N: MaxScanBytes + 1}
 	sc := bufio.NewScanner(lr)
 	sc.Buffer(make([]byte, 64<<10), MaxScanLine)

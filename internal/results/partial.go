@@ -18,6 +18,17 @@ type PartialOutput struct {
 	File   string
 	Config map[string]string
 	Points []Saved
+	// Blocks are the distinct configurations the benchmark's lines were
+	// written under, in the order they first occur: one for the output of
+	// one job, more when outputs of several jobs were put together.
+	Blocks []Block
+}
+
+// A Block is one configuration of a partial output and the line of its
+// first result line of the benchmark.
+type Block struct {
+	Config map[string]string
+	Line   int
 }
 
 // A Saved line is one result line of a Partial: its name without
@@ -54,7 +65,8 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 	in := LimitLines(r, fileName).(*lineLimit)
 	br := benchfmt.NewReader(in, fileName)
 	var pending error
-	epoch, last := -1, 0
+	last := 0
+	blocks := blockTracker{in: in, epoch: -1, index: map[string]int{}}
 	for br.Scan() {
 		if pending != nil {
 			return nil, pending
@@ -67,11 +79,11 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 			if !ok {
 				continue
 			}
-			if in.epoch != epoch {
-				epoch, p.Config = in.epoch, fileConfig(rec)
+			_, last = rec.Pos()
+			if err := blocks.take(p, rec, last); err != nil {
+				return nil, &Error{fileName, last, err.Error()}
 			}
 			ms := savedMetrics(rec)
-			_, last = rec.Pos()
 			for _, m := range ms {
 				if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
 					return nil, &Error{fileName, last, fmt.Sprintf("%s: %v %s is not a finite number", name, m.Value, m.Unit)}
@@ -90,6 +102,42 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 		return nil, fmt.Errorf("%s: %w", fileName, &NoLinesError{bench})
 	}
 	return p, nil
+}
+
+// blockTracker takes the configuration of a partial output's lines when
+// it may have changed (a line that is not a result came between), and
+// keeps each distinct one once: time and memory stay proportional to the
+// input (at most twice its bytes plus MaxConfigBytes of configuration
+// compared).
+type blockTracker struct {
+	in    *lineLimit
+	epoch int
+	sig   string
+	index map[string]int // signature → index in Blocks
+	bytes int64
+}
+
+func (b *blockTracker) take(p *PartialOutput, rec *benchfmt.Result, line int) error {
+	if b.in.epoch == b.epoch {
+		return nil
+	}
+	b.epoch = b.in.epoch
+	sig := configSignature(rec)
+	if b.bytes += int64(len(sig)); b.bytes > 2*b.in.total+MaxConfigBytes {
+		return fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", b.bytes)
+	}
+	if sig == b.sig && p.Config != nil {
+		return nil
+	}
+	b.sig = sig
+	i, ok := b.index[sig]
+	if !ok {
+		i = len(p.Blocks)
+		b.index[sig] = i
+		p.Blocks = append(p.Blocks, Block{Config: fileConfig(rec), Line: line})
+	}
+	p.Config = p.Blocks[i].Config
+	return nil
 }
 
 // A NoLinesError says that an output holds no line of the benchmark.
@@ -129,15 +177,31 @@ func (p *PartialOutput) Counts() map[string]int {
 	return out
 }
 
-// Differs names every key of want, and every key of the partial output's
-// configuration with one of the prefixes (but not a <suite>-resumed
-// line), where the two differ: "key: the file has …, this run …".
+// Differs names, for the first configuration block that differs from
+// want, every key of want and every key of the block with one of the
+// prefixes (but not a <suite>-resumed line) where the two differ: "key:
+// the file has …, this run …". With several blocks, the first line says
+// where the block starts: every line of the file must be of this run's
+// configuration.
 func (p *PartialOutput) Differs(want map[string]string, prefixes ...string) []string {
+	for _, b := range p.Blocks {
+		if d := diffConfig(b.Config, want, prefixes); len(d) > 0 {
+			if len(p.Blocks) > 1 {
+				d = append([]string{fmt.Sprintf("the lines from line %d on (%d configurations in the file):", b.Line, len(p.Blocks))}, d...)
+			}
+			return d
+		}
+	}
+	return nil
+}
+
+// diffConfig is Differs for one configuration.
+func diffConfig(cfg, want map[string]string, prefixes []string) []string {
 	keys := map[string]bool{}
 	for k := range want {
 		keys[k] = true
 	}
-	for k := range p.Config {
+	for k := range cfg {
 		for _, pre := range prefixes {
 			if strings.HasPrefix(k, pre) && !strings.HasSuffix(k, ResumedSuffix) && !jobKeys[k] {
 				keys[k] = true
@@ -146,7 +210,7 @@ func (p *PartialOutput) Differs(want map[string]string, prefixes ...string) []st
 	}
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(keys)) {
-		got, ok := p.Config[k]
+		got, ok := cfg[k]
 		w, inRun := want[k]
 		switch {
 		case !ok:

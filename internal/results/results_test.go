@@ -295,3 +295,26 @@ func TestPreciseMBps(t *testing.T) {
 		assert.Equal(t, c.want, got, "%v, %v", c.printed, c.computed)
 	}
 }
+
+func TestHostsProcs(t *testing.T) {
+	for _, tc := range []struct {
+		line      string
+		n         int64
+		exact, ok bool
+	}{
+		{"vm (2)", 2, true, true},
+		{"a (2), b (3)", 5, true, true},
+		{"n[0001-0064,0100] (64 each), x (1)", 65*64 + 1, true, true},
+		{"node[00001,00003,… 15283 more] (64 each)", 15285 * 64, true, true},
+		{"a (2), … 12 more entries (300 hosts in all)", 2, false, true},
+		{"vm", 0, false, false},
+		{"n[5-3] (2 each)", 0, false, false},
+	} {
+		n, exact, ok := results.HostsProcs(tc.line)
+		assert.Equal(t, tc.ok, ok, tc.line)
+		if tc.ok {
+			assert.Equal(t, tc.n, n, tc.line)
+			assert.Equal(t, tc.exact, exact, tc.line)
+		}
+	}
+}

@@ -124,6 +124,20 @@ type Figure struct {
 	Unit  string // MB/s, us, B/F, min
 }
 
+// MaxFigure bounds a figure read from someone else's output: above it (a
+// bandwidth of an exabyte per second in MB/s, a time of 11 days in µs)
+// a number is damage, not a measurement.
+const MaxFigure = 1e12
+
+// CheckReference says why a figure read from a reference code's output
+// cannot be compared with: a ratio needs a finite positive number.
+func (f Figure) CheckReference() error {
+	if f.Value > 0 && f.Value <= MaxFigure {
+		return nil
+	}
+	return fmt.Errorf("%s = %v %s: not a positive number up to %g: the output is damaged or not the reference code's", f.Label, f.Value, f.Unit, float64(MaxFigure))
+}
+
 // An Experiment is one measurement of a run as compare sees it.
 type Experiment struct {
 	Name  string // the line's name without "Benchmark", e.g. "Beff/pat=ring2/L=1/mthd=sendrecv"

@@ -216,6 +216,29 @@ func (m RewriteMode) Scheduled(a Access, t Type) bool {
 	return a != Rewrite || m == RewriteAll || t == Scatter
 }
 
+// PartitionKeys are the lines a run writes for partition n, in the
+// driver's order: for each access, every pattern of the table of each
+// type the access schedules, that type's total, then the access's phase
+// line. A partition is complete (a resume may copy it) only with all.
+func PartitionKeys(n int, rewrite RewriteMode, table []Pattern) []Key {
+	var keys []Key
+	for _, a := range Accesses {
+		for _, t := range Types {
+			if !rewrite.Scheduled(a, t) {
+				continue
+			}
+			for _, p := range table {
+				if p.Type == t {
+					keys = append(keys, PatternKey(n, a, p))
+				}
+			}
+			keys = append(keys, TotalKey(n, a, t))
+		}
+		keys = append(keys, PhaseKey(n, a))
+	}
+	return keys
+}
+
 // ScheduleSumU is ΣU over every scheduled (access method, pattern).
 func ScheduleSumU(table []Pattern, mode RewriteMode) int {
 	s := 0

@@ -88,6 +88,24 @@ func ParseHints(r io.Reader, name string) ([]HintRule, error) {
 	return rules, nil
 }
 
+// CheckHintLimits refuses a hint whose key or value is longer than the
+// MPI library takes (MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL; 0: not known),
+// naming the file and line, before the job hands it to MPI_Info_set
+// (which fails, or aborts the job, on every rank).
+func CheckHintLimits(rules []HintRule, name string, maxKey, maxVal int) error {
+	for _, r := range rules {
+		for _, kv := range r.Hints {
+			switch {
+			case maxKey > 0 && len(kv[0]) > maxKey:
+				return fmt.Errorf("%s:%d: hint key %.40q… has %d bytes, more than the %d of this MPI library's MPI_MAX_INFO_KEY", name, r.Line, kv[0], len(kv[0]), maxKey)
+			case maxVal > 0 && len(kv[1]) > maxVal:
+				return fmt.Errorf("%s:%d: the value of hint %s has %d bytes, more than the %d of this MPI library's MPI_MAX_INFO_VAL", name, r.Line, kv[0], len(kv[1]), maxVal)
+			}
+		}
+	}
+	return nil
+}
+
 // SelectHints returns the hints of the rules matching a partition, access
 // method, type and chunk size (l = 0: the hints given at open); later rules
 // override earlier ones.

@@ -48,3 +48,15 @@ func TestFormatHints(t *testing.T) {
 	assert.Equal(t, "a=1, b=2", beffio.FormatHints([]string{"b=2", "a=1"}))
 	assert.Equal(t, "", beffio.FormatHints(nil))
 }
+
+func TestCheckHintLimits(t *testing.T) {
+	rules, err := beffio.ParseHints(strings.NewReader("cb_nodes=2\n"+strings.Repeat("k", 300)+"=1\nstriping_unit="+strings.Repeat("9", 2000)+"\n"), "h.txt")
+	require.NoError(t, err)
+	assert.NoError(t, beffio.CheckHintLimits(rules[:1], "h.txt", 36, 256))
+	assert.NoError(t, beffio.CheckHintLimits(rules, "h.txt", 0, 0), "limits not known")
+	err = beffio.CheckHintLimits(rules, "h.txt", 255, 1024)
+	assert.ErrorContains(t, err, "h.txt:2: hint key ")
+	assert.ErrorContains(t, err, "has 300 bytes, more than the 255 of this MPI library's MPI_MAX_INFO_KEY")
+	err = beffio.CheckHintLimits(rules[2:], "h.txt", 255, 1024)
+	assert.EqualError(t, err, "h.txt:3: the value of hint striping_unit has 2000 bytes, more than the 1024 of this MPI library's MPI_MAX_INFO_VAL")
+}

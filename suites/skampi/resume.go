@@ -3,7 +3,6 @@ package skampi
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -45,36 +44,53 @@ func ReadPartial(r io.Reader, file string) (*Partial, error) {
 	return p, nil
 }
 
-// Plan splits the run's curves (keys in run order) by the partial
-// output: done holds the points of every curve the output finished; order
-// is the curves to go through, in run order, with the curve that was
-// running when the output stopped (that of its last point) moved to the
-// end, so that a curve that crashed the job runs after all others.
-func (p *Partial) Plan(keys []string) (done map[string][]Saved, order []string) {
+// Plan splits the run's curves (in run order) by the partial output:
+// done holds the points of every curve the output finished, with every
+// point of its grid (refinement adds others); order is the curves to go
+// through, in run order, with the curve that was running when the output
+// stopped (that of its last point) moved to the end, so that a curve
+// that crashed the job runs after all others. A curve with a point of its
+// grid missing (an edited or damaged file) is measured again.
+func (p *Partial) Plan(curves []Curve) (done map[string][]Saved, order []string) {
 	running := p.Curves[len(p.Curves)-1]
-	done = map[string][]Saved{}
+	saved := map[string][]Saved{}
 	for i, s := range p.Points {
 		if c := p.Curves[i]; c != running {
-			done[c] = append(done[c], s)
+			saved[c] = append(saved[c], s)
 		}
 	}
+	done = map[string][]Saved{}
 	last := false
-	for _, k := range keys {
+	for _, c := range curves {
+		k := c.Key()
 		if k == running {
 			last = true
 			continue
 		}
 		order = append(order, k)
+		if s, ok := saved[k]; ok && wholeGrid(c, s) {
+			done[k] = s
+		}
 	}
 	if last {
 		order = append(order, running)
 	}
-	for k := range done {
-		if !slices.Contains(keys, k) {
-			delete(done, k)
+	return done, order
+}
+
+// wholeGrid says whether the saved points hold every point of the
+// curve's grid.
+func wholeGrid(c Curve, saved []Saved) bool {
+	have := make(map[string]bool, len(saved))
+	for _, s := range saved {
+		have[s.Name] = true
+	}
+	for _, pt := range c.Grid() {
+		if !have[pt.Name()] {
+			return false
 		}
 	}
-	return done, order
+	return true
 }
 
 // Differs names every key of want, and every suite line of either side,

@@ -55,6 +55,6 @@ func FuzzReadPartial(f *testing.F) {
 			}
 			return
 		}
-		p.Plan([]string{"a", "b"})
+		p.Plan(nil)
 	})
 }

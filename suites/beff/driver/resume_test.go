@@ -57,6 +57,18 @@ func TestResumeBeff(t *testing.T) {
 	require.NotNil(t, st.Resume)
 	assert.Equal(t, 1, st.Resume.Total())
 
+	// a line of a size this run does not measure (the short run's sizes
+	// skip 2 bytes) is not counted as copied: the count is what is copied
+	other := beff.Name("ring2", 2, beff.Sendrecv)
+	extra := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps",
+		"BenchmarkBeff/"+other+" 1 0 ns/op 3 MB/s 2.4 min-MB/s 2.8 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
+	harnesstest.SetFlags(t, map[string]string{"beff.resume": extra})
+	v, err = setup(resumeJob())
+	require.NoError(t, err)
+	require.NotNil(t, v.(Settings).Resume)
+	assert.Equal(t, 1, v.(Settings).Resume.Total())
+	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
+
 	f := &fakeLoop{lens: map[int][]int{}, perIter: func(int, int) float64 { return 1e-6 }}
 	harnesstest.Fine(t, harnesstest.Run(t, 1, harness.Job{}, func(s *harness.Session) {
 		r := testRun(s, f)

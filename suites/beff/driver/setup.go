@@ -115,9 +115,31 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	var err error
-	st.Resume, err = harness.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
-	return err
+	r, err := harness.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
+	if err != nil {
+		return err
+	}
+	planned := st.plannedNames(job.Procs())
+	st.Resume = r.Keep(func(name string) bool { return planned[name] })
+	return nil
+}
+
+// plannedNames are the names of the measurements the run may make: every
+// pattern (of -beff.patterns) at every measured size with every method.
+// A resume copies only these, and counts what it copies exactly.
+func (st *Settings) plannedNames(procs int) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range beff.CountSet(procs, st.Random).Patterns {
+		if len(st.Patterns) > 0 && !slices.Contains(st.Patterns, p.Name) {
+			continue
+		}
+		for _, si := range st.Measured {
+			for _, m := range p.Methods() {
+				out[beff.Name(p.Name, st.Sizes[si], m)] = true
+			}
+		}
+	}
+	return out
 }
 
 // checkSaved checks a line to copy: its loop length and time decide the

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,9 +34,8 @@ func partialIO(t *testing.T) string {
 	for _, l := range st.lines() {
 		b.WriteString(l + "\n")
 	}
-	for _, acc := range beffio.Accesses {
-		b.WriteString("BenchmarkBeffIO/n=1/acc=" + acc.String() + "/type=scatter/pat=total 1 0 ns/op 100 MB/s 10 MB 0.1 s\n")
-		b.WriteString("BenchmarkBeffIO/" + beffio.PhaseKey(1, acc).String() + " 1 0 ns/op 0.5 s\n")
+	for _, k := range beffio.PartitionKeys(1, st.Rewrite, beffio.Table(st.MPART)) {
+		b.WriteString("BenchmarkBeffIO/" + k.String() + " 1 0 ns/op 100 MB/s 10 MB 0.1 s\n")
 	}
 	b.WriteString("BenchmarkBeffIO/n=2/acc=write/type=scatter/pat=total 1 0 ns/op 90 MB/s 10 MB 0.11 s\n")
 	path := filepath.Join(t.TempDir(), "partial.txt")
@@ -54,14 +54,29 @@ func TestResumeIO(t *testing.T) {
 	st := v.(Settings)
 	assert.Equal(t, []int{1}, st.Copied, "partition 1 is whole, partition 2 is measured again")
 	require.NotNil(t, st.Resume)
-	assert.Equal(t, 6, st.Resume.Total(), "partition 1's lines only")
+	whole := len(beffio.PartitionKeys(1, st.Rewrite, beffio.Table(st.MPART)))
+	assert.Equal(t, whole, st.Resume.Total(), "partition 1's lines only")
 	for _, n := range st.Resume.Order {
 		assert.True(t, strings.HasPrefix(n, "n=1/"), n)
 	}
 	job := ioResumeJob()
 	require.NoError(t, setupState(job, st))
 	lines := config(job)
-	assert.Equal(t, beffio.KeyResumed+": 6 lines of partitions 1 copied from "+path, lines[len(lines)-1])
+	assert.Equal(t, fmt.Sprintf("%s: %d lines of partitions 1 copied from %s", beffio.KeyResumed, whole, path), lines[len(lines)-1])
+
+	// a pattern line of partition 1 deleted: the partition is not whole
+	// and is measured again
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	holed := filepath.Join(t.TempDir(), "holed.txt")
+	require.NoError(t, os.WriteFile(holed, []byte(strings.Replace(string(data), "BenchmarkBeffIO/n=1/acc=read/", "BenchmarkBeffIO/n=3/acc=read/", 1)), 0o644))
+	harnesstest.SetFlags(t, map[string]string{"beffio.resume": holed})
+	v, err = setup(ioResumeJob())
+	require.NoError(t, err)
+	st = v.(Settings)
+	assert.Empty(t, st.Copied)
+	assert.Nil(t, st.Resume)
+	harnesstest.SetFlags(t, map[string]string{"beffio.resume": path})
 
 	harnesstest.SetFlags(t, map[string]string{"beffio.partitions": "2"})
 	_, err = setup(ioResumeJob())

@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
 )
@@ -277,6 +278,10 @@ func (st *Settings) readHints(*harness.Job) error {
 	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *flagHints); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
+	maxKey, maxVal := mpi.InfoLimits()
+	if err := beffio.CheckHintLimits(st.Hints, *flagHints, maxKey, maxVal); err != nil {
+		return fmt.Errorf("-beffio.hints: %v", err)
+	}
 	st.HintsFile = *flagHints
 	return nil
 }
@@ -331,10 +336,11 @@ func (st *Settings) readResume(job *harness.Job) error {
 	if err != nil || r == nil {
 		return err
 	}
+	table := beffio.Table(st.MPART)
 	for _, n := range st.Partitions {
 		done := true
-		for _, acc := range beffio.Accesses {
-			done = done && r.Counts[beffio.PhaseKey(n, acc).String()] > 0
+		for _, k := range beffio.PartitionKeys(n, st.Rewrite, table) {
+			done = done && r.Counts[k.String()] > 0
 		}
 		if done {
 			st.Copied = append(st.Copied, n)

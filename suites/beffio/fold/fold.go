@@ -150,20 +150,7 @@ func Fold(run *Run) (*Folded, error) {
 func promised(cfg *Config, table []beffio.Pattern) []beffio.Key {
 	var want []beffio.Key
 	for _, n := range cfg.Partitions {
-		for _, a := range beffio.Accesses {
-			for _, t := range beffio.Types {
-				if !cfg.Rewrite.Scheduled(a, t) {
-					continue
-				}
-				for _, p := range table {
-					if p.Type == t {
-						want = append(want, beffio.PatternKey(n, a, p))
-					}
-				}
-				want = append(want, beffio.TotalKey(n, a, t))
-			}
-			want = append(want, beffio.PhaseKey(n, a))
-		}
+		want = append(want, beffio.PartitionKeys(n, cfg.Rewrite, table)...)
 	}
 	return want
 }

@@ -34,12 +34,8 @@ func readResume(file string, want map[string]string, curves []skampi.Curve) (*Re
 	if d := p.Differs(want); len(d) > 0 {
 		return nil, fmt.Errorf("-skampi.resume=%s: not the configuration of this run:\n  %s", file, strings.Join(d, "\n  "))
 	}
-	keys := make([]string, len(curves))
-	for i, c := range curves {
-		keys[i] = c.Key()
-	}
 	r := &Resume{File: file}
-	r.Done, r.Order = p.Plan(keys)
+	r.Done, r.Order = p.Plan(curves)
 	for _, s := range r.Done {
 		r.Points += len(s)
 	}

@@ -87,6 +87,26 @@ func TestResume(t *testing.T) {
 	assert.ErrorContains(t, err, "-skampi.resume="+path+": not the configuration of this run:")
 	assert.ErrorContains(t, err, "mpi-procs")
 
+	// a finished curve with a point of its grid missing (an edited file)
+	// is measured again, not copied with a hole
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var kept []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, "/L=8 ") {
+			kept = append(kept, l)
+		}
+	}
+	holed := filepath.Join(t.TempDir(), "holed.txt")
+	require.NoError(t, os.WriteFile(holed, []byte(strings.Join(kept, "\n")), 0o644))
+	harnesstest.SetFlags(t, map[string]string{"skampi.resume": holed})
+	v, err = setup(resumeJob())
+	require.NoError(t, err)
+	st = v.(Settings)
+	require.NotNil(t, st.Resume)
+	assert.Empty(t, st.Resume.Done, "no curve copied")
+	assert.Equal(t, 0, st.Resume.Points)
+
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": filepath.Join(t.TempDir(), "none.txt")})
 	_, err = setup(resumeJob())
 	assert.ErrorContains(t, err, "-skampi.resume: ")

@@ -3,6 +3,8 @@ package fold
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,6 +70,10 @@ func Fold(r *results.Run) (*Folded, error) {
 		c.Rows = append(c.Rows, m)
 		p.classify(m)
 	}
+	if miss := p.missing(); len(miss) > 0 {
+		return nil, &results.Error{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("SKaMPI run %d: incomplete: missing %d of the %d points its suites plan: %s",
+			r.Index, len(miss), p.planned(), results.List(miss, 5))}
+	}
 	for _, c := range p.Curves {
 		c.order()
 	}
@@ -75,6 +81,50 @@ func Fold(r *results.Run) (*Folded, error) {
 	p.headline()
 	p.verdict()
 	return p, nil
+}
+
+// planCurves are the curves the run's suites plan, in the order of the
+// suites' names and their operations, without the one-sided suites whose
+// window the job could not make (skampi-rma-windows).
+func (p *Folded) planCurves() []skampi.Curve {
+	var out []skampi.Curve
+	for _, name := range slices.Sorted(maps.Keys(p.Config.Suites)) {
+		su := p.Config.Suites[name]
+		for _, c := range su.Curves() {
+			if !(skampi.Ops[c.Op].RMA() && p.Config.noWindow(su.Window)) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// planned counts the points of the plan before refinement.
+func (p *Folded) planned() int {
+	n := 0
+	for _, c := range p.planCurves() {
+		n += len(c.Grid())
+	}
+	return n
+}
+
+// missing names the points of the plan (every grid point of every planned
+// curve; refinement adds others) that the run has no line of: a run cut
+// short, killed or edited.
+func (p *Folded) missing() []string {
+	have := make(map[string]bool, len(p.Run.Lines))
+	for _, l := range p.Run.Lines {
+		have[l.Value.(*Measurement).Point.Name()] = true
+	}
+	var out []string
+	for _, c := range p.planCurves() {
+		for _, pt := range c.Grid() {
+			if n := pt.Name(); !have[n] {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // OSU names the OSU micro-benchmark that measures what the curve does

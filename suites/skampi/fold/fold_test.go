@@ -40,7 +40,8 @@ skampi-pair-min: 0 1 a a 0.300
 // synthLines are the points: the 1-byte ping-pong converged, the 1 KiB
 // one hit the repetition maximum, refinement added 32 bytes after it, an
 // allreduce on 2 processes hit the time budget, the barrier on all 4
-// converged, one master-worker point has no valid repetition.
+// converged, one master-worker point has no valid repetition; last the
+// collective points on 2 and 4 processes that complete the plan.
 var synthLines = []string{
 	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1 1 0.4 MB/s 10 calls 2 invalid 2.6 median-us 2.4 min-us 40 n 2.9 p90-us 3.1 p99-us 0.01 rse 1 stop 2.5 us 60 window-us",
 	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1024 1 200 MB/s 1 calls 300 invalid 5.2 median-us 4.9 min-us 1000 n 6 p90-us 9 p99-us 0.045 rse 2 stop 5.12 us 80 window-us",
@@ -50,6 +51,8 @@ var synthLines = []string{
 	"BenchmarkSkampi/suite=coll/op=allreduce/procs=2/L=1024 1 1 calls 4 invalid 3.1 median-us 2.8 min-us 30 n 3.5 p90-us 4 p99-us 0.08 rse 3 stop 3 us 2.9 rank-min-us 3.0 rank-med-us 3.2 rank-max-us 40 window-us",
 	"BenchmarkSkampi/suite=mw/op=mw-waitany/procs=4/chunks=16/L=1 1 1 calls 12 invalid 0 n 3 stop 100 window-us",
 	"BenchmarkSkampi/suite=local/op=wtime 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us",
+	"BenchmarkSkampi/suite=coll/op=barrier/procs=2 1 20 calls 0 invalid 4.1 median-us 3.9 min-us 16 n 4.4 p90-us 4.8 p99-us 0.005 rse 1 stop 4 us 3.9 rank-min-us 4.0 rank-med-us 4.5 rank-max-us 50 window-us",
+	"BenchmarkSkampi/suite=coll/op=allreduce/procs=4/L=1024 1 1 calls 0 invalid 5.1 median-us 4.8 min-us 30 n 5.5 p90-us 6 p99-us 0.01 rse 1 stop 5 us 4.9 rank-min-us 5.0 rank-med-us 5.2 rank-max-us 40 window-us",
 }
 
 func synthText(config string, lines []string) string {
@@ -114,11 +117,12 @@ func TestFoldSynthetic(t *testing.T) {
 	assert.Equal(t, []string{"suite=mw/op=mw-waitany/procs=4/chunks=16/L=1"}, nv)
 	assert.False(t, p.Valid())
 	assert.Equal(t, []string{"1 point without a valid repetition"}, p.Reasons)
-	assert.Equal(t, []string{"2 of 8 points did not reach their suite's ε (listed below; their error is in the rse column)"}, p.Notes)
+	assert.Equal(t, []string{"2 of 10 points did not reach their suite's ε (listed below; their error is in the rse column)"}, p.Notes)
 }
 
 func TestFoldValidity(t *testing.T) {
-	good := append(append([]string(nil), synthLines[:6]...), synthLines[7])
+	good := slices.Clone(synthLines)
+	good[6] = "BenchmarkSkampi/suite=mw/op=mw-waitany/procs=4/chunks=16/L=1 1 1 calls 0 invalid 9.1 median-us 8.8 min-us 30 n 9.5 p90-us 9.9 p99-us 0.01 rse 1 stop 9 us 100 window-us"
 	p := foldText(t, synthText(synthConfig, good))
 	assert.True(t, p.Valid(), "points that did not reach ε are noted, not a reason: %v", p.Reasons)
 	assert.Len(t, p.Notes, 1)
@@ -260,7 +264,7 @@ func TestMerge(t *testing.T) {
 	assert.Equal(t, []float64{2.0, 4.0}, []float64{lat.RunMin, lat.RunMax})
 	assert.Equal(t, 3, lat.Runs)
 	assert.Equal(t, 2.5, p.LatencyUs)
-	barrier := p.Curves[2].Rows[0]
+	barrier := p.Curves[2].Rows[1] // procs=4
 	assert.False(t, barrier.Converged(), "stopped at the maximum in one run")
 	assert.Contains(t, p.Notes, "1 point not in every run (merged over the runs that have them)")
 

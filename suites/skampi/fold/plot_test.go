@@ -39,9 +39,9 @@ func TestPlotData(t *testing.T) {
 	assert.Empty(t, coll.Pair)
 	require.Len(t, coll.Curves, 2)
 	assert.Equal(t, "barrier", coll.Curves[0].Op)
-	assert.Equal(t, []int64{4}, coll.Curves[0].X, "x is the processes")
-	assert.Equal(t, []report.PlotNum{6.9}, coll.Curves[0].Lo)
-	assert.Equal(t, []report.PlotNum{9.5}, coll.Curves[0].Hi)
+	assert.Equal(t, []int64{2, 4}, coll.Curves[0].X, "x is the processes")
+	assert.Equal(t, []report.PlotNum{3.9, 6.9}, coll.Curves[0].Lo)
+	assert.Equal(t, []report.PlotNum{4.5, 9.5}, coll.Curves[0].Hi)
 	assert.Nil(t, coll.Curves[0].MBps)
 
 	mw := d.Suites[3].Curves[0]
@@ -61,6 +61,6 @@ func TestSuiteRows(t *testing.T) {
 	rows := suiteRows(foldText(t, synthText(synthConfig, synthLines)))
 	require.Len(t, rows, 5)
 	assert.Equal(t, suiteRow{Plot: "skampi-plot-0", Name: "pp", Text: rows[0].Text, Curves: 1, Points: 3, Added: 1, NotConverged: 1}, rows[0])
-	assert.Equal(t, suiteRow{Plot: "skampi-plot-2", Name: "coll", Text: rows[2].Text, Curves: 2, Points: 2, NotConverged: 1}, rows[2])
+	assert.Equal(t, suiteRow{Plot: "skampi-plot-2", Name: "coll", Text: rows[2].Text, Curves: 2, Points: 4, NotConverged: 1}, rows[2])
 	assert.Equal(t, 1, rows[3].NotConverged, "no value counts as short of ε")
 }

@@ -36,6 +36,17 @@ type Config struct {
 	Matrix *skampi.Matrix
 }
 
+// noWindow says whether skampi-rma-windows names the window (its
+// one-sided suites were not measured): "not measured: <window>: <why>;
+// <window>: <why>".
+func (c *Config) noWindow(window string) bool {
+	if c.RMA == "" || window == "" {
+		return false
+	}
+	list := strings.TrimPrefix(c.RMA, "not measured: ")
+	return strings.HasPrefix(list, window+": ") || strings.Contains(list, "; "+window+": ")
+}
+
 func parseConfig(cfg results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: cfg, Suite: "SKaMPI"}
 	c := &Config{Suites: map[string]*skampi.Suite{}}
