@@ -83,7 +83,8 @@ var gathering struct {
 }
 
 // gather takes a notice on rank 0; the first starts the window after
-// which rank 0 ends the job with it.
+// which rank 0 ends the job with it (a watchdog's; rank 0 says a lost
+// process at once).
 func (s *Session) gather(n notice) {
 	gathering.mu.Lock()
 	defer gathering.mu.Unlock()
@@ -92,12 +93,27 @@ func (s *Session) gather(n notice) {
 		return
 	}
 	gathering.first = &n
-	time.AfterFunc(noticeWindow, func() {
+	window := noticeWindow
+	if n.code != ExitWatchdog {
+		window = 0 // a lost process is seen by its parent and children only: no crowd to count, and the launcher ends the job soon
+	}
+	time.AfterFunc(window, func() {
 		gathering.mu.Lock()
 		first, count := *gathering.first, gathering.count
 		gathering.mu.Unlock()
 		s.endQuoted(first.code, first.line(count, s.Size))
 	})
+}
+
+// gathered is rank 0's line for the notices gathered so far and the
+// first one's code; false before the first.
+func gathered(size int) (string, int, bool) {
+	gathering.mu.Lock()
+	defer gathering.mu.Unlock()
+	if gathering.first == nil {
+		return "", 0, false
+	}
+	return gathering.first.line(gathering.count, size), gathering.first.code, true
 }
 
 // endWith ends the job for the reason msg seen on this rank: rank 0

@@ -213,6 +213,9 @@ func (s *Session) handleTermination() {
 		if !s.IsRoot() {
 			s.endQuoted(code, "")
 		}
+		if line, c, ok := gathered(s.Size); ok {
+			s.endQuoted(c, line) // the launcher was quicker than the gathering: say why it ends
+		}
 		msg := fmt.Sprintf("terminated (%v)", sig)
 		what := inProgress()
 		if what != "" {
