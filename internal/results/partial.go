@@ -66,7 +66,7 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 	br := benchfmt.NewReader(in, fileName)
 	var pending error
 	last := 0
-	blocks := blockTracker{in: in, epoch: -1, index: map[string]int{}}
+	blocks := blockTracker{watch: configWatch{in: in, epoch: -1}, index: map[string]int{}}
 	for br.Scan() {
 		if pending != nil {
 			return nil, pending
@@ -104,30 +104,18 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 	return p, nil
 }
 
-// blockTracker takes the configuration of a partial output's lines when
-// it may have changed (a line that is not a result came between), and
-// keeps each distinct one once: time and memory stay proportional to the
-// input (at most twice its bytes plus MaxConfigBytes of configuration
-// compared).
+// blockTracker keeps each distinct configuration of a partial output's
+// lines once (configWatch says when it may have changed).
 type blockTracker struct {
-	in    *lineLimit
-	epoch int
+	watch configWatch
 	sig   string
 	index map[string]int // signature → index in Blocks
-	bytes int64
 }
 
 func (b *blockTracker) take(p *PartialOutput, rec *benchfmt.Result, line int) error {
-	if b.in.epoch == b.epoch {
-		return nil
-	}
-	b.epoch = b.in.epoch
-	sig := configSignature(rec)
-	if b.bytes += int64(len(sig)); b.bytes > 2*b.in.total+MaxConfigBytes {
-		return fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", b.bytes)
-	}
-	if sig == b.sig && p.Config != nil {
-		return nil
+	sig, changed, err := b.watch.changed(rec)
+	if err != nil || !changed || sig == b.sig && p.Config != nil {
+		return err
 	}
 	b.sig = sig
 	i, ok := b.index[sig]

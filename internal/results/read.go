@@ -144,12 +144,34 @@ type reader struct {
 	in     *lineLimit
 	// the file configuration of the last result: its signature and map,
 	// taken again only when a line that is not a result came between
-	epoch int
+	watch configWatch
 	sig   string
 	cfg   Config
-	// cfgBytes counts the bytes of configuration taken so far: at most
-	// twice the input plus MaxConfigBytes
-	cfgBytes int64
+}
+
+// configWatch tells a reader when the configuration of a result line
+// may have changed (a line that is not a result came since the last
+// one) and gives its signature then; the bytes of signatures taken stay
+// below twice the input plus MaxConfigBytes, so that time and memory
+// stay proportional to the input.
+type configWatch struct {
+	in    *lineLimit
+	epoch int
+	bytes int64
+}
+
+// changed returns the signature of res's configuration and true when it
+// may have changed.
+func (w *configWatch) changed(res *benchfmt.Result) (string, bool, error) {
+	if w.in.epoch == w.epoch {
+		return "", false, nil
+	}
+	w.epoch = w.in.epoch
+	sig := configSignature(res)
+	if w.bytes += int64(len(sig)); w.bytes > 2*w.in.total+MaxConfigBytes {
+		return "", false, fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", w.bytes)
+	}
+	return sig, true, nil
 }
 
 // Limits of Read (besides MaxLine): a file of a few hundred bytes could
@@ -176,7 +198,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		fileName = "<input>"
 	}
 	in := LimitLines(r, fileName).(*lineLimit)
-	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}, in: in, epoch: -1}
+	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}, in: in, watch: configWatch{in: in, epoch: -1}}
 	br := benchfmt.NewReader(in, fileName)
 	for br.Scan() {
 		switch rec := br.Result().(type) {
@@ -327,18 +349,11 @@ func metrics(res *benchfmt.Result) map[string]float64 {
 // result came since the last result (the configuration may have changed);
 // runs share the map, which no one changes.
 func (rd *reader) config(res *benchfmt.Result) error {
-	if rd.in.epoch == rd.epoch {
-		return nil
-	}
-	rd.epoch = rd.in.epoch
-	sig := configSignature(res)
-	if rd.cfgBytes += int64(len(sig)); rd.cfgBytes > 2*rd.in.total+MaxConfigBytes {
-		return fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", rd.cfgBytes)
-	}
-	if sig != rd.sig || rd.cfg == nil {
+	sig, changed, err := rd.watch.changed(res)
+	if changed && (sig != rd.sig || rd.cfg == nil) {
 		rd.sig, rd.cfg = sig, fileConfig(res)
 	}
-	return nil
+	return err
 }
 
 // configSignature identifies the file configuration of res.
