@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -45,22 +46,42 @@ type Options struct {
 // either the old site or the complete new one. dir must not exist, be
 // empty, or hold an earlier site (an index.html written by Write); Write
 // refuses to replace anything else.
+// Each page is written as it is rendered: memory holds one page at a
+// time, whatever the number of runs.
 func (s *Site) Write(dir string, opt Options) error {
-	files, err := s.Render(opt)
+	w, err := newSiteDir(dir)
 	if err != nil {
 		return err
 	}
-	return writeDir(dir, files)
+	defer w.discard()
+	if err := s.emit(opt, w.put); err != nil {
+		return err
+	}
+	return w.swapIn()
 }
 
 // Render renders the site: path (slash-separated, relative to the site's
 // directory) → content.
 func (s *Site) Render(opt Options) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := s.emit(opt, func(name string, b []byte) error {
+		files[name] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// emit renders the site file by file and hands each (its path, slash-
+// separated, relative to the site's directory, and its content) to put.
+func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 	lib := opt.Library
 	if lib == nil {
 		var err error
 		if lib, err = EmbeddedLibrary(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	now := opt.Now
@@ -73,10 +94,15 @@ func (s *Site) Render(opt Options) (map[string][]byte, error) {
 	}
 	glue, err := siteAssets(s.Suites)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for name, b := range glue {
 		files["assets/"+name] = b
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := put(name, files[name]); err != nil {
+			return err
+		}
 	}
 	common := func(root, page, title string) pageInfo {
 		return pageInfo{Root: root, Page: page, Title: title, Brand: s.brand(), Generator: template.HTML(generator),
@@ -88,29 +114,28 @@ func (s *Site) Render(opt Options) (map[string][]byte, error) {
 		if err := templates.ExecuteTemplate(&b, tmpl, data); err != nil {
 			return fmt.Errorf("rendering %s: %w", name, err)
 		}
-		files[name] = b.Bytes()
-		return nil
+		return put(name, b.Bytes())
 	}
 	if err := render("index.html", "index.tmpl", s.indexPage(common("", "index", s.brand()+" results"))); err != nil {
-		return nil, err
+		return err
 	}
 	cmp, err := s.comparePage(common("", "compare", "Compare runs"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := render("compare.html", "compare.tmpl", cmp); err != nil {
-		return nil, err
+		return err
 	}
 	for _, e := range s.Entries {
 		p, err := s.runPage(e, common("../", "run", fmt.Sprintf("%s, run %d", e.File, e.Index)))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := render("runs/"+e.ID+".html", "run.tmpl", p); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return files, nil
+	return nil
 }
 
 // brand names the suites of the site: "b_eff and b_eff_io".
@@ -122,65 +147,78 @@ func (s *Site) brand() string {
 	return results.JoinWith(names, "and")
 }
 
-// writeDir writes files into a new directory beside dir and puts it in
-// dir's place.
-func writeDir(dir string, files map[string][]byte) error {
-	dir = filepath.Clean(dir)
-	parent := filepath.Dir(dir)
-	exists := false
-	if fi, err := os.Stat(dir); err == nil {
+// A siteDir is a new site being written beside the directory it will
+// replace.
+type siteDir struct {
+	dir, tmp string
+	exists   bool // dir exists (and may be replaced)
+}
+
+// newSiteDir checks that dir may be replaced (it does not exist, is
+// empty, or holds a site) and makes the directory beside it that the
+// site is written to.
+func newSiteDir(dir string) (*siteDir, error) {
+	w := &siteDir{dir: filepath.Clean(dir)}
+	if fi, err := os.Stat(w.dir); err == nil {
 		if !fi.IsDir() {
-			return fmt.Errorf("writing the site: %s exists and is not a directory", dir)
+			return nil, fmt.Errorf("writing the site: %s exists and is not a directory", w.dir)
 		}
-		ok, err := replaceable(dir)
+		ok, err := replaceable(w.dir)
 		if err != nil {
-			return fmt.Errorf("writing the site: %w", err)
+			return nil, fmt.Errorf("writing the site: %w", err)
 		}
 		if !ok {
-			return fmt.Errorf("writing the site: %s is neither empty nor a site of beff report; not replacing it", dir)
+			return nil, fmt.Errorf("writing the site: %s is neither empty nor a site of beff report; not replacing it", w.dir)
 		}
-		exists = true
+		w.exists = true
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("writing the site: %w", err)
+		return nil, fmt.Errorf("writing the site: %w", err)
 	}
+	parent := filepath.Dir(w.dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("writing the site: %w", err)
+		return nil, fmt.Errorf("writing the site: %w", err)
 	}
 	tmp, err := os.MkdirTemp(parent, ".beff-report-*")
 	if err != nil {
+		return nil, fmt.Errorf("writing the site: %w", err)
+	}
+	w.tmp = tmp
+	return w, nil
+}
+
+// put writes one file of the site.
+func (w *siteDir) put(name string, b []byte) error {
+	p := filepath.Join(w.tmp, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return fmt.Errorf("writing the site: %w", err)
 	}
-	defer os.RemoveAll(tmp) // nothing left after the rename
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("writing the site: %w", err)
-		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return fmt.Errorf("writing the site: %w", err)
-		}
-	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := os.WriteFile(p, b, 0o644); err != nil {
 		return fmt.Errorf("writing the site: %w", err)
 	}
-	if exists {
-		old := tmp + "-old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("writing the site: %w", err)
-		}
-		defer os.RemoveAll(old)
-		if err := os.Rename(tmp, dir); err != nil {
-			os.Rename(old, dir) // put the old site back
+	return nil
+}
+
+// discard removes what is left of the new site (nothing after swapIn).
+func (w *siteDir) discard() { os.RemoveAll(w.tmp) }
+
+// swapIn puts the new site in the place of dir.
+func (w *siteDir) swapIn() error {
+	if err := os.Chmod(w.tmp, 0o755); err != nil {
+		return fmt.Errorf("writing the site: %w", err)
+	}
+	if !w.exists {
+		if err := os.Rename(w.tmp, w.dir); err != nil {
 			return fmt.Errorf("writing the site: %w", err)
 		}
 		return nil
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	old := w.tmp + "-old"
+	if err := os.Rename(w.dir, old); err != nil {
+		return fmt.Errorf("writing the site: %w", err)
+	}
+	defer os.RemoveAll(old)
+	if err := os.Rename(w.tmp, w.dir); err != nil {
+		os.Rename(old, w.dir) // put the old site back
 		return fmt.Errorf("writing the site: %w", err)
 	}
 	return nil
