@@ -71,12 +71,14 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	var out bytes.Buffer
-	if *jsonFlag {
-		err = writeFoldJSON(&out, inputs, merged)
-	} else {
-		err = writeProtocols(&out, list, inputs, merged)
+	if *jsonFlag { // straight out, run by run: the document of a large input is large too
+		if err := writeFoldJSON(stdout, inputs, merged); err != nil {
+			return fail(err)
+		}
+		return exitOK
 	}
+	var out bytes.Buffer
+	err = writeProtocols(&out, list, inputs, merged)
 	if err == nil && *appendFlag {
 		err = appendFigures(fs.Args(), list, inputs)
 	}
@@ -179,11 +181,11 @@ func allFolded(inputs []input) []results.Folded {
 // writeFoldJSON writes the JSON document of the inputs and the merged
 // runs.
 func writeFoldJSON(w io.Writer, inputs []input, merged []results.Folded) error {
-	files := make([]results.JSONFile, len(inputs))
+	files := make([]results.FoldedFile, len(inputs))
 	for i, in := range inputs {
-		files[i] = results.NewJSONFile(in.file.Name, in.folded)
+		files[i] = results.FoldedFile{Name: in.file.Name, Folded: in.folded}
 	}
-	return results.WriteJSONMerged(w, files, merged)
+	return results.WriteJSONFolded(w, files, merged)
 }
 
 // writeProtocols writes the protocol of every folded run and of every

@@ -318,3 +318,26 @@ func TestHostsProcs(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONStream: the document written run by run is the one the encoder
+// writes whole, byte for byte, with and without runs and merged runs.
+func TestJSONStream(t *testing.T) {
+	ps := fold(t, resultstest.File(2, 3, 3, "full", value))
+	for _, tc := range []struct {
+		files  []results.FoldedFile
+		merged []results.Folded
+	}{
+		{nil, nil},
+		{[]results.FoldedFile{{Name: "a.txt", Folded: ps}}, nil},
+		{[]results.FoldedFile{{Name: "a \"quoted\" <b>.txt", Folded: ps[:1]}, {Name: "empty.txt"}}, ps[1:]},
+	} {
+		var want, got bytes.Buffer
+		var files []results.JSONFile
+		for _, f := range tc.files {
+			files = append(files, results.NewJSONFile(f.Name, f.Folded))
+		}
+		require.NoError(t, results.WriteJSONMerged(&want, files, tc.merged))
+		require.NoError(t, results.WriteJSONFolded(&got, tc.files, tc.merged))
+		assert.Equal(t, want.String(), got.String())
+	}
+}
