@@ -12,6 +12,7 @@ import (
 
 	"github.com/beff-suite/beff/internal/compare"
 	"github.com/beff-suite/beff/internal/compare/comparetest"
+	"github.com/beff-suite/beff/suites/beff"
 )
 
 // compareSeed is a real run cut down to a small complete one: b_eff on 2
@@ -36,6 +37,21 @@ func scaleOnly(match func(string) bool, f float64) func(string) float64 {
 
 // named matches the name want.
 func named(want string) func(string) bool { return func(n string) bool { return n == want } }
+
+// messagesOn is the factor of a b_eff line's bandwidth on n processes
+// over its bandwidth on m: its pattern's messages per iteration grow, its
+// loop time stays (the fold checks that the two agree).
+func messagesOn(n, m int) func(name string) float64 {
+	to, from := beff.CountSet(n, 30), beff.CountSet(m, 30)
+	return func(name string) float64 {
+		pat, ok := strings.CutPrefix(name, "Beff/pat=")
+		if !ok {
+			return 1
+		}
+		pat, _, _ = strings.Cut(pat, "/")
+		return float64(to.Lookup(pat).Messages()) / float64(from.Lookup(pat).Messages())
+	}
+}
 
 // compareInputs writes the synthetic runs of the compare and gate tests
 // into dir: 6 runs per file with ±1 % jitter unless said otherwise.
@@ -73,7 +89,7 @@ func compareInputs(t *testing.T, dir string) {
 	write("slowio.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("BeffIO/n=2/acc=read/type=scatter/pat=total"), 0.8)})
 	write("few.txt", comparetest.Options{Seed: 3, Runs: 3})
 	write("few2.txt", comparetest.Options{Seed: 4, Runs: 3})
-	write("np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}})
+	write("np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}, Rates: messagesOn(4, 2)})
 	write("beffonly.txt", comparetest.Options{Seed: 2, Keep: func(n string) bool { return strings.HasPrefix(n, "Beff/") }})
 }
 

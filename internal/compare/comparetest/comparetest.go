@@ -38,6 +38,10 @@ type Options struct {
 	Config map[string]string
 	// Keep, if not nil, selects the lines to write by name.
 	Keep func(name string) bool
+	// Rates, if not nil, gives a factor for the rates alone of each line
+	// by its name (its times stay): a line of more bytes in the same time,
+	// as when the processes, and so the messages per iteration, change.
+	Rates func(name string) float64
 }
 
 // Bandwidths and amounts per time grow with a speed-up factor; times
@@ -105,6 +109,10 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 					f *= opt.Scale(string(res.Name))
 				}
 				out := res.Clone()
+				rf := 1.0
+				if opt.Rates != nil {
+					rf = opt.Rates(string(res.Name))
+				}
 				for i, v := range out.Values {
 					unit := v.Unit
 					if v.OrigUnit != "" {
@@ -112,8 +120,8 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 					}
 					switch {
 					case rates[unit]:
-						out.Values[i].Value *= f
-						out.Values[i].OrigValue *= f
+						out.Values[i].Value *= f * rf
+						out.Values[i].OrigValue *= f * rf
 					case isTime(unit):
 						out.Values[i].Value /= f
 						out.Values[i].OrigValue /= f

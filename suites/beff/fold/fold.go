@@ -108,12 +108,12 @@ type Row struct {
 func Fold(run *Run) (*Folded, error) {
 	cfg := run.Config
 	set := cfg.patterns()
-	want, err := promised(run, set)
-	if err != nil {
-		return nil, err
-	}
+	want, partial := promised(run, set)
 	if err := checkMeasurements(run, set, want); err != nil {
 		return nil, err
+	}
+	if partial != nil {
+		return nil, results.Partial(partial)
 	}
 	shortcut, err := checkComplete(run, want)
 	if err != nil {
@@ -148,7 +148,9 @@ func lineErr(run *Run, m *Measurement, format string, args ...any) error {
 }
 
 // promised returns the patterns the run promises: all of the set, or
-// those of beff-patterns, which must hold every ring and random pattern.
+// those of beff-patterns; the error says why a run whose beff-patterns
+// leave out a ring or random pattern is partial (its lines are checked
+// all the same).
 func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
 	cfg := run.Config
 	if cfg.Patterns == nil {
@@ -165,7 +167,7 @@ func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
 		}
 	}
 	if len(absent) > 0 {
-		return nil, runErr(run, run.Line, "partial run (%s: %s): b_eff needs all ring and random patterns; not measured: %s",
+		return want, runErr(run, run.Line, "partial run (%s: %s): b_eff needs all ring and random patterns; not measured: %s",
 			beff.KeyPatterns, strings.Join(cfg.Patterns, ","), results.List(absent, 6))
 	}
 	return want, nil
@@ -189,7 +191,12 @@ func checkMeasurements(run *Run, set *beff.Set, want []*beff.Pattern) error {
 		case !slices.Contains(cfg.Sizes, m.L):
 			return lineErr(run, m, "run %d: size %d is not in %s", run.Index, m.L, beff.KeySizes)
 		}
-		m.MBps = results.PreciseMBps(m.MBps, beff.Bandwidth(m.L, p.Messages(), m.LoopLen, m.MsPerLoop/1e3))
+		computed := beff.Bandwidth(m.L, p.Messages(), m.LoopLen, m.MsPerLoop/1e3)
+		if m.MBps >= results.RoundedMBps && !math.IsInf(m.MBps, 0) && !(math.Abs(m.MBps-computed) <= 0.05*computed+0.01) {
+			return lineErr(run, m, "%v MB/s contradicts the line's loop: %d messages of %d bytes, %d times in %v ms, are %.4g MB/s; not written by beff, or edited",
+				m.MBps, p.Messages(), m.L, m.LoopLen, m.MsPerLoop, computed)
+		}
+		m.MBps = results.PreciseMBps(m.MBps, computed)
 		for _, v := range []struct {
 			name string
 			v    float64

@@ -72,10 +72,7 @@ func (s *Suite) Fold(r *results.Run) (results.Folded, error) {
 	}
 	p, err := Fold(run)
 	if err != nil {
-		if run.Config.Patterns != nil {
-			return nil, results.Partial(err)
-		}
-		return nil, err
+		return nil, err // a partial run's wraps results.ErrPartial
 	}
 	return p, nil
 }
