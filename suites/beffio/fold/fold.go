@@ -353,9 +353,33 @@ func (p *Folded) judge() {
 	if p.Capped > 0 {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("data budget reached (%s): %d write pattern(s) stopped before their scheduled time", beffio.KeyMaxData, p.Capped))
 	}
+	p.Reasons = append(p.Reasons, p.timeContradictions()...)
 	if cfg.Short() {
 		p.Reasons = append(p.Reasons, results.ShortReason)
 	}
+}
+
+// MinTimeShare is the least share of its scheduled time a partition's
+// access phases take: the write phase alone fills about half of it (the
+// rewrite and read phases move the data written, cached or not). Far
+// below, the configuration's T is not the run's.
+const MinTimeShare = 0.1
+
+// timeContradictions names the partitions whose access phases took far
+// less than the configuration scheduled (an edited beffio-t-s), unless
+// the data budget stopped them.
+func (p *Folded) timeContradictions() []string {
+	if p.Capped > 0 {
+		return nil
+	}
+	var out []string
+	for _, part := range p.Partitions {
+		if part.Time < MinTimeShare*part.Scheduled {
+			out = append(out, fmt.Sprintf("partition n=%d: its access phases took %s s of the %s s scheduled (%s: %s): the configuration contradicts the measurements",
+				part.N, results.Seconds(part.Time), results.Seconds(part.Scheduled), beffio.KeyT, strconv.FormatFloat(p.Run.Config.T, 'g', -1, 64)))
+		}
+	}
+	return out
 }
 
 // note sets the notes on what else limits or describes the result.
