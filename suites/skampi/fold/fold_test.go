@@ -3,6 +3,7 @@ package fold
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -242,7 +243,8 @@ func TestMerge(t *testing.T) {
 		return out
 	}
 	third := scaled("2.0")
-	third[4] = strings.Replace(third[4], " 1 stop", " 2 stop", 1) // the barrier hit the maximum once
+	third[0] = strings.Replace(third[0], " 2.4 min-us", " 1.9 min-us", 1) // a mean of 2.0 has a minimum below it
+	third[4] = strings.Replace(third[4], " 1 stop", " 2 stop", 1)         // the barrier hit the maximum once
 	text := synthConfig + strings.Join(scaled("2.5"), "\n") + "\n" + strings.Join(scaled("4.0"), "\n") + "\n" +
 		strings.Join(append(third, "BenchmarkSkampi/suite=local/op=comm-rank 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us"), "\n") + "\n"
 	f, err := results.Read(strings.NewReader(text), "synth.txt", []results.Suite{New()})
@@ -287,4 +289,25 @@ func TestMerge(t *testing.T) {
 	assert.Equal(t, []string{"synth.txt run 1", "synth.txt run 2", "synth.txt run 3"}, d.MergedFrom)
 	assert.Equal(t, []results.Float{2, 4}, d.Curves[0].Points[0].RunUs)
 	assert.Equal(t, 3, d.Curves[0].Points[0].Runs)
+}
+
+// TestLineConsistency: a line whose figures contradict each other is
+// refused with the line: times out of order, a mean below the minimum, a
+// bandwidth that is not the length over the time, no call.
+func TestLineConsistency(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{" 2.9 p90-us", " 3.5 p90-us", "its times are out of order (min 2.4, median 2.6, p90 3.5, p99 3.1 µs)"},
+		{" 2.5 us", " 1.5 us", "its mean 1.5 µs is below its minimum 2.4 µs"},
+		{" 200 MB/s", " 1e+308 MB/s", "1e+308 MB/s contradicts its 1024 bytes in 5.12 µs (200 MB/s)"},
+		{" 10 calls", " 0 calls", "0 calls per repetition: want at least 1"},
+	} {
+		lines := slices.Clone(synthLines)
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, tc.from) })
+		require.GreaterOrEqual(t, i, 0, tc.from)
+		lines[i] = strings.Replace(lines[i], tc.from, tc.to, 1)
+		_, err := results.Read(strings.NewReader(synthText(synthConfig, lines)), "synth.txt", []results.Suite{New()})
+		require.Error(t, err, tc.to)
+		assert.Contains(t, err.Error(), tc.want)
+		assert.Contains(t, err.Error(), fmt.Sprintf("synth.txt:%d: ", strings.Count(synthConfig, "\n")+i+1))
+	}
 }

@@ -192,10 +192,47 @@ func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m.RSE, m.HasRSE = l.Metrics[skampi.MetricRSE]
 	m.RankMin, m.RankMed, m.RankMax = get(skampi.MetricRankMin), get(skampi.MetricRankMed), get(skampi.MetricRankMax)
 	m.MBps = get(skampi.MetricMBps)
+	if err := m.consistent(l); err != nil {
+		return nil, err
+	}
 	if _, ok := l.Metrics[skampi.MetricMBps]; ok && m.Us > 0 {
 		// Below results.RoundedMBps the printed value has fewer than three
 		// significant digits; bytes per µs is MB/s.
-		m.MBps = results.PreciseMBps(m.MBps, float64(pt.Len)/m.Us)
+		m.MBps = results.PreciseMBps(m.MBps, m.bytes()/m.Us)
 	}
 	return m, nil
+}
+
+// bytes is what one timed call of the point moves, as its bandwidth
+// counts it: its length, times the burst of a one-sided bandwidth
+// operation (a window of puts or gets per epoch).
+func (m *Measurement) bytes() float64 {
+	return float64(m.Len) * float64(max(1, skampi.Ops[m.Op].Burst))
+}
+
+// consistent checks a line against itself: its times in order (min ≤
+// median ≤ p90 ≤ p99, min ≤ mean), its bandwidth the length over its time,
+// at least one call per repetition. The slack is that of printed digits.
+func (m *Measurement) consistent(l *results.Line) error {
+	le := func(a, b float64) bool { return a <= b*(1+1e-3)+1e-9 }
+	if m.Calls < 1 {
+		return fmt.Errorf("%d calls per repetition: want at least 1", m.Calls)
+	}
+	if !m.Has {
+		return nil
+	}
+	_, hasMed := l.Metrics[skampi.MetricMedian]
+	_, hasP99 := l.Metrics[skampi.MetricP99]
+	switch {
+	case hasMed && hasP99 && !(le(m.Min, m.Median) && le(m.Median, m.P90) && le(m.P90, m.P99)):
+		return fmt.Errorf("its times are out of order (min %v, median %v, p90 %v, p99 %v µs); not written by beff, or edited", m.Min, m.Median, m.P90, m.P99)
+	case !le(m.Min, m.Us):
+		return fmt.Errorf("its mean %v µs is below its minimum %v µs; not written by beff, or edited", m.Us, m.Min)
+	}
+	if _, ok := l.Metrics[skampi.MetricMBps]; ok && m.Us > 0 && m.MBps >= results.RoundedMBps {
+		if want := m.bytes() / m.Us; !(math.Abs(m.MBps-want) <= 0.05*want+0.01) {
+			return fmt.Errorf("%v MB/s contradicts its %v bytes in %v µs (%.4g MB/s); not written by beff, or edited", m.MBps, m.bytes(), m.Us, want)
+		}
+	}
+	return nil
 }
