@@ -10,20 +10,19 @@ import (
 )
 
 // What ends a job outside MPI — a watchdog that fired, a process lost —
-// is said once per job, by rank 0, with the number of ranks that saw it:
-// on 10^5 processes that all wait in the same collective, every watchdog
-// fires within a second. A rank other than 0 sends a notice up the
-// lifeline tree (each parent passes it on) and stays quiet; rank 0
-// gathers the notices for noticeWindow, prints the first with the count
-// and ends the job, and the launcher ends the rest. A rank whose notice
-// cannot be sent (no lifeline to its parent), or whose job still runs
-// after noticeGrace (the notice was lost on the way), says it itself.
+// is said once per job, by rank 0, with the number of ranks that had
+// said so by then: on 10^5 processes that all wait in the same
+// collective, every watchdog fires within a second. A rank other than 0
+// sends a notice up the lifeline tree (each parent passes it on) and ends
+// quietly, as it would have ended anyway; rank 0 says the first notice
+// (its own or one passed up) and ends the job. A rank whose notice cannot
+// be sent (no lifeline to its parent) says it itself. (Waiting on the
+// other ranks for rank 0 to end the job made MPICH 4.2's launcher report
+// a job whose rank 0 it saw killed as a success.)
 
 const (
-	noticeByte   = 'n'
-	noticeWindow = time.Second      // rank 0 gathers notices this long
-	noticeGrace  = 15 * time.Second // a rank that sent one waits this long for the end
-	noticeMost   = 1024             // bytes of a notice's text
+	noticeByte = 'n'
+	noticeMost = 1024 // bytes of a notice's text
 )
 
 // A notice is one rank's reason to end the job: its exit code and its
@@ -82,9 +81,8 @@ var gathering struct {
 	count int
 }
 
-// gather takes a notice on rank 0; the first starts the window after
-// which rank 0 ends the job with it (a watchdog's; rank 0 says a lost
-// process at once).
+// gather takes a notice on rank 0 and ends the job with the first (the
+// others that arrive meanwhile are counted).
 func (s *Session) gather(n notice) {
 	gathering.mu.Lock()
 	defer gathering.mu.Unlock()
@@ -93,11 +91,7 @@ func (s *Session) gather(n notice) {
 		return
 	}
 	gathering.first = &n
-	window := noticeWindow
-	if n.code != ExitWatchdog {
-		window = 0 // a lost process is seen by its parent and children only: no crowd to count, and the launcher ends the job soon
-	}
-	time.AfterFunc(window, func() {
+	time.AfterFunc(0, func() {
 		gathering.mu.Lock()
 		first, count := *gathering.first, gathering.count
 		gathering.mu.Unlock()
@@ -117,9 +111,9 @@ func gathered(size int) (string, int, bool) {
 }
 
 // endWith ends the job for the reason msg seen on this rank: rank 0
-// gathers it with the others' notices; another rank sends it up the
-// lifeline and waits for rank 0 to end the job, saying it itself only
-// when it cannot send it or the job goes on.
+// says it (with the others' notices counted); another rank sends it up
+// the lifeline and ends quietly, saying it itself only when it cannot
+// send it.
 func (s *Session) endWith(code int, msg string) {
 	n := notice{from: s.Rank, code: code, text: msg}
 	if s.IsRoot() || s.Size < 2 {
@@ -127,7 +121,7 @@ func (s *Session) endWith(code int, msg string) {
 		return
 	}
 	if sendUp(n.encode()) {
-		time.Sleep(noticeGrace)
+		s.endQuoted(code, "") // rank 0 says it
 	}
 	s.endNow(code, msg)
 }

@@ -134,6 +134,8 @@ func TestOutcome(t *testing.T) {
 		{"terminated by the launcher", []string{"beff: rank 3: terminated (terminated) during y"}, 143, 0, Outcome{Code: 143, Why: "rank 3: terminated (terminated) during y"}},
 		{"a signal passed on, though the launcher exited 0", nil, 0, syscall.SIGINT, Outcome{Code: 130, Why: "terminated by SIGINT"}},
 		{"a failure without a code", nil, 0, 0, Outcome{}},
+		{"the watchdog, though the launcher exited 0 (Hydra 4.2)", []string{"beff: rank 0: watchdog: x; ending the job (2 of 2 ranks said so)"}, 0, 0,
+			Outcome{Code: 10, Why: "ended by the watchdog: rank 0: watchdog: x; ending the job (2 of 2 ranks said so)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -87,7 +87,10 @@ func (w *watcher) outcome(rc int, sig syscall.Signal) Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	o := Outcome{StdoutResults: w.results, Culprit: w.culprit()}
-	if rc == 0 && sig == 0 {
+	// A job whose processes said that the watchdog or a lost process
+	// ended it did not succeed, whatever the launcher's code: MPICH 4.2's
+	// Hydra now and then exits 0 after it saw rank 0 killed.
+	if rc == 0 && sig == 0 && w.watchdog == "" && w.lost == "" {
 		return o
 	}
 	switch {
