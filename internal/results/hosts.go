@@ -73,7 +73,9 @@ func countHostlist(e string) (int64, bool) {
 			if err != nil || v < 0 {
 				return 0, false
 			}
-			n += v
+			if n += v; n > MaxProcs {
+				return n, true
+			}
 			continue
 		}
 		lo, hi, isRange := strings.Cut(r, "-")
@@ -85,7 +87,9 @@ func countHostlist(e string) (int64, bool) {
 		if err1 != nil || err2 != nil || b < a {
 			return 0, false
 		}
-		n += b - a + 1
+		if n += b - a + 1; n > MaxProcs {
+			return n, true // more than any file may give: no sum of it can overflow
+		}
 	}
 	return n, true
 }

@@ -341,3 +341,12 @@ func TestJSONStream(t *testing.T) {
 		assert.Equal(t, want.String(), got.String())
 	}
 }
+
+// TestHostsProcsHuge: a hostlist of absurd ranges counts past MaxProcs
+// without overflowing, so the check against mpi-procs still refuses it.
+func TestHostsProcsHuge(t *testing.T) {
+	n, exact, ok := results.HostsProcs("n[0-9000000000000000000] (999999999 each)")
+	require.True(t, ok)
+	assert.True(t, exact)
+	assert.Greater(t, n, int64(results.MaxProcs))
+}

@@ -37,7 +37,19 @@ func ParseRange(s string, step float64) (Range, error) {
 	if !(step > 1) || math.IsInf(step, 1) {
 		return Range{}, fmt.Errorf("step %v: want a factor above 1 (e.g. 2 or 1.4142)", step)
 	}
-	return Range{From: from, To: to, Step: step}, nil
+	r := Range{From: from, To: to, Step: step}
+	if n := r.count(); n > MaxCounts {
+		return Range{}, fmt.Errorf("%q at step %v: about %.0f lengths, more than the %d a curve may have", s, step, n, MaxCounts)
+	}
+	return r, nil
+}
+
+// count is about how many lengths the range gives (Lengths), computed
+// without making them: a range from a file is refused before it is
+// enumerated.
+func (r Range) count() float64 {
+	lo := math.Max(1, float64(r.From))
+	return math.Log(math.Max(lo, float64(r.To))/lo)/math.Log(r.Step) + 2
 }
 
 // ParseBytes reads a byte count: digits with an optional suffix k (1e3),
