@@ -18,4 +18,3 @@ func TestParseRangeBound(t *testing.T) {
 	_, err = ParseRange("0:0", 2)
 	assert.NoError(t, err)
 }
-
