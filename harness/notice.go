@@ -91,12 +91,12 @@ func (s *Session) gather(n notice) {
 		return
 	}
 	gathering.first = &n
-	time.AfterFunc(0, func() {
+	go func() {
 		gathering.mu.Lock()
 		first, count := *gathering.first, gathering.count
 		gathering.mu.Unlock()
 		s.endQuoted(first.code, first.line(count, s.Size))
-	})
+	}()
 }
 
 // gathered is rank 0's line for the notices gathered so far and the
