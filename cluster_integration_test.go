@@ -398,8 +398,27 @@ type liveJob struct {
 	cmd  *exec.Cmd
 	mu   sync.Mutex
 	errb strings.Builder
+	out  lockedBuilder // stdout, unless the command sends it elsewhere
 	done chan struct{}
 	code int
+}
+
+// lockedBuilder is a strings.Builder that goroutines may write at once.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func (j *liveJob) Write(p []byte) (int, error) {
@@ -418,6 +437,9 @@ func startJob(t *testing.T, cmd *exec.Cmd) *liveJob {
 	t.Helper()
 	j := &liveJob{cmd: cmd, done: make(chan struct{})}
 	cmd.Stderr = j
+	if cmd.Stdout == nil {
+		cmd.Stdout = &j.out
+	}
 	require.NoError(t, cmd.Start())
 	go func() {
 		err := cmd.Wait()
@@ -517,7 +539,7 @@ func TestClusterKill(t *testing.T) {
 			t.Logf("%s: %s: the job ended %.1f s after the kill, exit %d", lib.name, s.bench, took.Seconds(), j.code)
 			assert.Less(t, took, 30*time.Second)
 			assert.NotEqual(t, 0, j.code)
-			assert.Regexp(t, `lost rank 1 \(on n1\)|process rank 1 with PID \d+ on node n1|ended the job was rank 1 on n1`, j.stderr())
+			assert.Regexp(t, `lost rank 1 \(on n1\)|process rank 1 with PID \d+ on node n1|reports a bad end of rank 1 on n1`, j.stderr())
 			checkKept(t, results, "a process was lost")
 			assert.Equal(t, 11, j.code, "the exit code of a lost process")
 			if dir := regexp.MustCompile(`b_eff_io on .*, dir (\S+)`).FindStringSubmatch(j.stderr()); dir != nil {

@@ -209,6 +209,9 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 	if ending {
 		return
 	}
+	if rank < s.Rank {
+		forgetParent(c) // a notice written to a dead parent is lost: say it here
+	}
 	host := "?"
 	if rank < len(s.Job.Hosts) {
 		host = s.Job.Hosts[rank]
@@ -218,6 +221,16 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 		msg += "; measurement in progress: " + what
 	}
 	s.endWith(ExitLost, msg)
+}
+
+// forgetParent drops c as the line to the parent: the parent was lost.
+// (A write to a peer that has just died may still succeed.)
+func forgetParent(c net.Conn) {
+	lines.mu.Lock()
+	defer lines.mu.Unlock()
+	if lines.parent == c {
+		lines.parent = nil
+	}
 }
 
 // sayGoodbye closes every lifeline of this rank with the goodbye byte: this

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -78,4 +79,30 @@ func TestHandshake(t *testing.T) {
 	defer a.Close()
 	_, ok = handshake(b, token, 16, 30, 10*time.Millisecond) // a silent peer: the deadline ends the read
 	assert.False(t, ok)
+}
+
+// TestLostParent: a notice written to a parent that has just died is
+// accepted by the kernel and lost, so a rank that lost its parent no
+// longer sends up (and says the notice itself).
+func TestLostParent(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	peer, err := ln.Accept()
+	require.NoError(t, err)
+	peer.Close() // the parent dies
+	_, err = c.Read(make([]byte, 1))
+	require.ErrorIs(t, err, io.EOF)
+
+	lines.mu.Lock()
+	saved := lines.parent
+	lines.parent = c
+	lines.mu.Unlock()
+	defer func() { lines.mu.Lock(); lines.parent = saved; lines.mu.Unlock() }()
+	assert.True(t, sendUp([]byte{noticeByte}), "the kernel takes a write to a peer that closed")
+	forgetParent(c)
+	assert.False(t, sendUp([]byte{noticeByte}), "no notice goes to a lost parent")
 }

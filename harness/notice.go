@@ -16,7 +16,8 @@ import (
 // sends a notice up the lifeline tree (each parent passes it on) and ends
 // quietly, as it would have ended anyway; rank 0 says the first notice
 // (its own or one passed up) and ends the job. A rank whose notice cannot
-// be sent (no lifeline to its parent) says it itself. (Waiting on the
+// be sent (no lifeline to its parent, or its parent is the rank lost)
+// says it itself. (Waiting on the
 // other ranks for rank 0 to end the job made MPICH 4.2's launcher report
 // a job whose rank 0 it saw killed as a success.)
 

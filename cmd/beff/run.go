@@ -266,7 +266,7 @@ func isResult(l string) bool {
 // resume, and returns the job's code.
 func (o *runOpts) failed(part string, oc launch.Outcome, left *leftovers, stderr io.Writer) int {
 	if oc.Culprit != "" {
-		fmt.Fprintf(stderr, "beff run: the process that ended the job was %s\n", oc.Culprit)
+		fmt.Fprintf(stderr, "beff run: the launcher reports a bad end of %s (not always the first process lost: it may have ended the others itself)\n", oc.Culprit)
 	}
 	for _, msg := range left.remove() {
 		fmt.Fprintf(stderr, "beff run: %s\n", msg)

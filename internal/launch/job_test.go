@@ -38,6 +38,11 @@ func fakeLauncher(what string) int {
 		fmt.Fprint(errs, "[beff] processes: rank 0 on vm (pid 122), rank 1 on vm (pid 123)\n")
 		fmt.Fprint(out, "BenchmarkX/a\t       1\t  5 ns/op\n\n=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 123 RUNNING AT vm\n=   KILLED BY SIGNAL: 9 (Killed)\n")
 		return 9
+	case "hydra-lifeline": // the lifeline named rank 2; Hydra names rank 1, which it killed
+		fmt.Fprint(errs, "[beff] processes: rank 0 on vm (pid 122), rank 1 on vm (pid 123), rank 2 on vm (pid 124)\n")
+		fmt.Fprint(errs, "beff: rank 0: lost rank 2 (on vm): it ended without finishing MPI (killed or crashed)\n")
+		fmt.Fprint(out, "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 123 RUNNING AT vm\n=   EXIT CODE: 9\n")
+		return 9
 	case "term":
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGTERM)
@@ -73,6 +78,7 @@ func TestJob(t *testing.T) {
 		{"watchdog", Outcome{Code: 10, Why: "ended by the watchdog: rank 1: watchdog: b_eff ring2 has made no progress for 31s (limit 30s, -beff.watchdog=10m0s); ending the job"}, ""},
 		{"hydra-lost", Outcome{Code: 11, Why: "a process was lost: the launcher says: KILLED BY SIGNAL: 9 (Killed)", Culprit: "rank 1 on vm (pid 123)", StdoutResults: 1},
 			"=   PID 123 RUNNING AT vm"},
+		{"hydra-lifeline", Outcome{Code: 11, Why: "a process was lost: rank 0: lost rank 2 (on vm): it ended without finishing MPI (killed or crashed)"}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.what, func(t *testing.T) {

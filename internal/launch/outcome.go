@@ -14,8 +14,11 @@ import (
 type Outcome struct {
 	Code int    // 0, or the exit code that says why it failed
 	Why  string // why it failed, one line ("" when it succeeded)
-	// Culprit names the process that ended the job, where the launcher
-	// named it only by its process id ("" when unknown).
+	// Culprit names the rank of the process the launcher reports as
+	// ended badly, where it named it only by its process id ("" when
+	// unknown). MPICH's Hydra names the first of a node's processes that
+	// ended badly, which may be one it killed itself after another was
+	// lost.
 	Culprit string
 	// StdoutResults counts the result lines that reached the launcher's
 	// stdout (the results file holds them all).
@@ -86,7 +89,10 @@ func (w *watcher) result() {
 func (w *watcher) outcome(rc int, sig syscall.Signal) Outcome {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	o := Outcome{StdoutResults: w.results, Culprit: w.culprit()}
+	o := Outcome{StdoutResults: w.results}
+	if w.lost == "" { // the lifeline's naming is first hand
+		o.Culprit = w.culprit()
+	}
 	// A job whose processes said that the watchdog or a lost process
 	// ended it did not succeed, whatever the launcher's code: MPICH 4.2's
 	// Hydra now and then exits 0 after it saw rank 0 killed.
