@@ -24,11 +24,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/beff-suite/beff/internal/crash"
 )
 
-func main() { os.Exit(beffMain(os.Stdout, os.Stderr, os.Args[1:])) }
+func main() {
+	boundMemory()
+	os.Exit(beffMain(os.Stdout, os.Stderr, os.Args[1:]))
+}
+
+// softMemory is the heap at which the garbage collector of beff works
+// harder (a soft limit: beff goes on above it). Without it the heap grows
+// to twice what is live, and the readers' bound of about 600 MiB (64 MiB
+// of input) would not hold: fold -json of a 60 MB file of configuration
+// peaked at 730 MB, with it at 460 MB, no slower.
+const softMemory = 400 << 20
+
+// boundMemory sets softMemory as the soft memory limit, unless the user
+// set one (GOMEMLIMIT).
+func boundMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemory)
+	}
+}
 
 // A command is one subcommand of beff.
 type command struct {

@@ -14,14 +14,16 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 )
 
-const reportUsage = `usage: beff report [-o DIR] [-now TIME] FILE|DIRECTORY...
+const reportUsage = `usage: beff report [-o DIR] [-now TIME] [-pages N] FILE|DIRECTORY...
 
 Report writes a static web site about the runs in the results files to
 DIR: index.html lists every run (sortable), runs/<id>.html
 shows a run's figures, plots and protocol, compare.html overlays runs picked
 by checkbox in one plot (zoomable, downloadable as SVG and PNG). A DIRECTORY
 stands for its *.txt files. The site needs no network and works from
-file://; open DIR/index.html in a browser.
+file://; open DIR/index.html in a browser. Of a site with more than N
+runs (-pages, default 1000), the N newest by their date have pages and
+are on the comparison page; the index lists all.
 
 A file that does not read or fold completely is skipped with a message on
 stderr (file:line: reason) and listed on the index page; the other files
@@ -39,12 +41,17 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("beff report", reportUsage, stderr)
 	out := fs.String("o", "site", "write the site to `DIR`")
 	nowFlag := fs.String("now", "", "generation `TIME` printed on the pages, RFC 3339 (default: now); for reproducible sites")
+	runPages := fs.Int("pages", report.DefaultRunPages, "at most `N` runs, the newest, get a page of their own")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff report: no input files")
 		fs.Usage()
+		return exitUsage
+	}
+	if *runPages < 1 {
+		fmt.Fprintf(stderr, "beff report: -pages %d: at least one run page\n", *runPages)
 		return exitUsage
 	}
 	if *out == "" {
@@ -79,13 +86,16 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	if len(site.Entries) == 0 {
 		return fail(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
 	}
-	if err := site.Write(*out, report.Options{Now: now, Library: lib}); err != nil {
+	if err := site.Write(*out, report.Options{Now: now, Library: lib, RunPages: *runPages}); err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "beff report: %s: %d run%s from %d file%s", filepath.Join(*out, "index.html"),
 		len(site.Entries), results.Plural(len(site.Entries)), len(paths)-len(site.Skipped), results.Plural(len(paths)-len(site.Skipped)))
 	if n := len(site.Skipped); n > 0 {
 		fmt.Fprintf(stdout, "; %d file%s skipped", n, results.Plural(n))
+	}
+	if n := site.NPages(); n < len(site.Entries) {
+		fmt.Fprintf(stdout, "; pages for the %d newest", n)
 	}
 	fmt.Fprintln(stdout)
 	return exitOK

@@ -19,6 +19,7 @@ type Site struct {
 
 	pageInfos []suiteInfo // the suites with pages (withPages)
 	pageIndex []int
+	hasPage   map[*Entry]bool // the entries with a page (choosePages)
 }
 
 // A Skipped file is an input left out of the site, with the reason.
@@ -38,7 +39,8 @@ func (s Skipped) Error() string {
 }
 
 // An Entry is the k-th run of every suite in one file: the output of one
-// `make bench`. It is a row of the index and has a page of its own.
+// `make bench`. It is a row of the index and, unless the site has more
+// runs than pages (Options.RunPages), has a page of its own.
 type Entry struct {
 	// ID names the entry's page runs/<ID>.html: made of the file's base
 	// name and the index, letters, digits and '-' only, unique in the site.

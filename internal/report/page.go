@@ -22,6 +22,7 @@ type pageInfo struct {
 	NRuns      int // entries, files and skipped files of the site
 	NFiles     int
 	NSkipped   int
+	NPages     int // run pages: NRuns, or the newest NPages runs
 }
 
 // A suiteInfo is a suite with pages, as the templates see it.
@@ -92,6 +93,7 @@ type row struct {
 	Has     []has
 	Valid   bool
 	Reasons []string
+	Page    bool // the entry has a page (and is on the comparison page)
 }
 
 // A cell is a figure in a table: absent (–) where the entry lacks it.
@@ -112,7 +114,7 @@ type has struct {
 func (s *Site) newRow(e *Entry) row {
 	reasons := e.Reasons(s.Suites)
 	r := row{ID: e.ID, File: e.File, Base: filepath.Base(e.File), Index: e.Index, Procs: e.Procs(),
-		Hosts: e.Hosts(), Date: e.Date(), Library: e.MPILibrary(), Valid: len(reasons) == 0, Reasons: reasons}
+		Hosts: e.Hosts(), Date: e.Date(), Library: e.MPILibrary(), Valid: len(reasons) == 0, Reasons: reasons, Page: s.hasPage[e]}
 	infos, index := s.withPages()
 	for k, info := range infos {
 		p := e.Folded[index[k]]
@@ -249,6 +251,9 @@ func (s *Site) comparePage(info pageInfo) (comparePage, error) {
 		p.Suites[k].Controls = c
 	}
 	for _, e := range s.Entries {
+		if !s.hasPage[e] {
+			continue
+		}
 		p.Rows = append(p.Rows, s.newRow(e))
 		p.Data.Runs = append(p.Data.Runs, compareRun{ID: e.ID, Label: e.Label(), Href: "runs/" + e.ID + ".html", Plots: s.plotsOf(e)})
 	}

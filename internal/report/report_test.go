@@ -157,6 +157,46 @@ func TestRenderWithPages(t *testing.T) {
 	assert.Equal(t, files, again, "the same input and time give the same bytes")
 }
 
+// TestRunPages: of more runs than pages, the newest by their date get
+// pages and a place on the comparison page (an unreadable date is the
+// oldest; among equal dates the later input wins); the index lists all,
+// without a link where there is no page, and says so.
+func TestRunPages(t *testing.T) {
+	dated := func(procs, runs int, date string) string {
+		return strings.ReplaceAll(resultstest.File(procs, 1, runs, "full", value), "2026-11-22T10:00:00Z", date)
+	}
+	paths := writeFiles(t,
+		"old.txt", dated(2, 1, "2026-11-20T10:00:00Z"),
+		"new.txt", dated(2, 2, "2026-11-23T10:00:00Z"),
+		"bad.txt", dated(2, 1, "yesterday"),
+		"same.txt", dated(2, 1, "2026-11-20T10:00:00Z"))
+	site := Load(paths, []results.Suite{toyPages{}})
+	files, err := site.Render(Options{Now: now, Library: stubLibrary, RunPages: 3})
+	require.NoError(t, err)
+	var pages []string
+	for name := range files {
+		if strings.HasPrefix(name, "runs/") {
+			pages = append(pages, name)
+		}
+	}
+	assert.ElementsMatch(t, []string{"runs/new-1.html", "runs/new-2.html", "runs/same-1.html"}, pages)
+	assert.Equal(t, 3, site.NPages())
+	index := string(files["index.html"])
+	assert.Contains(t, index, "The 3 newest runs (by their date) have pages and are on the comparison page; the table lists all 5")
+	assert.Equal(t, 5, strings.Count(index, "<tr data-id="))
+	assert.Contains(t, index, `<a href="runs/same-1.html">`)
+	assert.NotContains(t, index, `runs/old-1.html`)
+	assert.Contains(t, index, `title="`+paths[0]+`: no page (older than the 3 newest runs)">old.txt</td>`)
+	cmp := string(files["compare.html"])
+	assert.Equal(t, 3, strings.Count(cmp, `class="pick"`))
+	assert.NotContains(t, cmp, "bad-1")
+
+	all, err := site.Render(Options{Now: now, Library: stubLibrary})
+	require.NoError(t, err)
+	assert.Contains(t, all, "runs/bad-1.html", "fewer runs than the default bound: a page each")
+	assert.NotContains(t, string(all["index.html"]), `id="run-pages"`)
+}
+
 func TestWrite(t *testing.T) {
 	site := Load(writeFiles(t, "x.txt", resultstest.File(1, 1, 1, "full", value)), []results.Suite{resultstest.Suite{}})
 	require.Empty(t, site.Skipped)

@@ -39,7 +39,16 @@ type Options struct {
 	// Library is the plotting library copied into the site; nil: the one
 	// embedded at build time (EmbeddedLibrary).
 	Library *Library
+	// RunPages bounds the runs that get a page of their own (and a place
+	// on the comparison page): the newest, by their date line; 0 means
+	// DefaultRunPages. The index lists every run.
+	RunPages int
 }
+
+// DefaultRunPages is the number of run pages of a site unless
+// Options.RunPages says otherwise: a site of thousands of runs stays a
+// few tens of megabytes.
+const DefaultRunPages = 1000
 
 // Write renders the site and writes it to dir. The site is written to a
 // new directory beside dir first and then replaces dir, so dir holds
@@ -104,10 +113,11 @@ func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 			return err
 		}
 	}
+	s.choosePages(opt.RunPages)
 	common := func(root, page, title string) pageInfo {
 		return pageInfo{Root: root, Page: page, Title: title, Brand: s.brand(), Generator: template.HTML(generator),
 			Now: now.UTC().Format(time.RFC3339), Library: libraryName, LibVersion: lib.Version,
-			NRuns: len(s.Entries), NFiles: len(s.Files), NSkipped: len(s.Skipped)}
+			NRuns: len(s.Entries), NFiles: len(s.Files), NSkipped: len(s.Skipped), NPages: s.NPages()}
 	}
 	render := func(name, tmpl string, data any) error {
 		var b bytes.Buffer
@@ -127,6 +137,9 @@ func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 		return err
 	}
 	for _, e := range s.Entries {
+		if !s.hasPage[e] {
+			continue
+		}
 		p, err := s.runPage(e, common("../", "run", fmt.Sprintf("%s, run %d", e.File, e.Index)))
 		if err != nil {
 			return err
@@ -137,6 +150,35 @@ func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 	}
 	return nil
 }
+
+// choosePages picks the entries that get a page: all when there are at
+// most most (0: DefaultRunPages), else the most newest by their date line
+// (an entry whose date does not read counts as oldest; among equal dates
+// the later in the input wins).
+func (s *Site) choosePages(most int) {
+	if most <= 0 {
+		most = DefaultRunPages
+	}
+	s.hasPage = make(map[*Entry]bool, min(most, len(s.Entries)))
+	order := make([]int, len(s.Entries))
+	dates := make([]time.Time, len(s.Entries))
+	for i, e := range s.Entries {
+		order[i] = i
+		dates[i], _ = time.Parse(time.RFC3339, e.Date())
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if c := dates[b].Compare(dates[a]); c != 0 {
+			return c
+		}
+		return b - a
+	})
+	for _, i := range order[:min(most, len(order))] {
+		s.hasPage[s.Entries[i]] = true
+	}
+}
+
+// NPages is the number of run pages of the site (after Write or Render).
+func (s *Site) NPages() int { return len(s.hasPage) }
 
 // brand names the suites of the site: "b_eff and b_eff_io".
 func (s *Site) brand() string {
