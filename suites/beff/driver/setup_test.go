@@ -16,7 +16,7 @@ import (
 func withFlags(t *testing.T, kv map[string]string) { harnesstest.SetFlags(t, kv) }
 
 func TestSetup(t *testing.T) {
-	job := &harness.Job{MemMiB: 6000, ProcsNode: 4}
+	job := &harness.Job{MemMiB: 6000, ProcsNode: 4, Hosts: []string{"a", "a", "a", "a"}}
 	cases := []struct {
 		name  string
 		flags map[string]string
@@ -77,6 +77,10 @@ func TestSetup(t *testing.T) {
 			c.check(t, got.(Settings))
 		})
 	}
+	one := *job
+	one.Hosts = []string{"a"}
+	_, err := setup(&one)
+	assert.EqualError(t, err, "b_eff on 1 process: every message would stay inside the process, nothing crosses a network; start it with at least 2 (mpirun -np 2 …)")
 }
 
 func TestSetupUnknownMemory(t *testing.T) {
@@ -88,7 +92,7 @@ func TestSetupUnknownMemory(t *testing.T) {
 // TestConfig checks the configuration lines the fold reads back.
 func TestConfig(t *testing.T) {
 	withFlags(t, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
-	job := &harness.Job{MemMiB: 64, Short: true}
+	job := &harness.Job{MemMiB: 64, Short: true, Hosts: []string{"a", "a"}}
 	st, err := setup(job)
 	require.NoError(t, err)
 	raw, err := json.Marshal(st)

@@ -14,6 +14,9 @@ import (
 // Notes a folded run may carry.
 const (
 	NoteShort = "short run (not valid for comparison)"
+	// NoteOneProcess marks a run on one process (beff refuses to start
+	// one; older runs and edited files may hold one).
+	NoteOneProcess = "1 process: no communication measured"
 	// NoteReference marks a run by the reference code's rules.
 	NoteReference = "beff-rules: reference: measured by the rules of the reference code b_eff 3.6.0.1 (docs/reference.md): a sweep per repetition, one loop length for all patterns of a size, repetition and method, its shortcut and its buffer offsets"
 	NoteShortcut  = "shortcut: the two largest sizes measured with the best method only"
@@ -355,6 +358,10 @@ func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
 	if why := p.Run.FileConfig.Oversubscribed(); why != "" {
 		p.Reasons = append(p.Reasons, why)
 		p.Notes = append(p.Notes, why)
+	}
+	if cfg.N < 2 {
+		p.Reasons = append(p.Reasons, NoteOneProcess)
+		p.Notes = append(p.Notes, NoteOneProcess)
 	}
 	if cfg.Reference {
 		p.Notes = append(p.Notes, NoteReference)

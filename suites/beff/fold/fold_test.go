@@ -549,3 +549,15 @@ func TestRingPathsPage(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "beff-ring-paths")
 }
+
+// TestOneProcess: a run on one process (beff no longer starts one; older
+// files and edited ones may hold one) is NOT VALID: nothing was
+// communicated.
+func TestOneProcess(t *testing.T) {
+	s := synth{n: 1, sizes: beff.Sizes(65536), random: 1, mode: "full",
+		meas: func(string, int64, beff.Method) (meas, bool) { return meas{mbps: 100, msLoop: 1, looplen: 10}, true }}
+	p := mustFold(t, s.text())[0]
+	assert.False(t, p.Valid())
+	assert.Equal(t, []string{NoteOneProcess}, p.Reasons)
+	assert.Contains(t, p.Notes, "1 process: no communication measured")
+}

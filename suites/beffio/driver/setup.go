@@ -253,8 +253,14 @@ func (st *Settings) decideFS(*harness.Job) error {
 	return nil
 }
 
-// decideMaxData takes -beffio.maxdata or half of the free space.
-func (st *Settings) decideMaxData(*harness.Job) error {
+// QuickMaxData is the data budget of a quick run (-test.short) unless
+// -beffio.maxdata says otherwise: its files hold at most this much, so
+// that the write and the rewrite put at most 1 GiB on the file system.
+const QuickMaxData int64 = 512 * beffio.MiB
+
+// decideMaxData takes -beffio.maxdata, or half of the free space (of a
+// quick run at most QuickMaxData).
+func (st *Settings) decideMaxData(job *harness.Job) error {
 	if *flagMaxData > 0 { // in its range (flagRanges)
 		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
 		return nil
@@ -262,6 +268,9 @@ func (st *Settings) decideMaxData(*harness.Job) error {
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(st.Parent, &fs); err == nil {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
+	}
+	if job.Short && (st.MaxData == 0 || st.MaxData > QuickMaxData) {
+		st.MaxData, st.MaxDataWhy = QuickMaxData, "a quick run's budget: 1 GiB written with the rewrite"
 	}
 	return nil
 }

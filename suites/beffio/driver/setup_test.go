@@ -58,6 +58,7 @@ func TestSetup(t *testing.T) {
 		{name: "short", short: true, check: func(t *testing.T, st Settings) {
 			assert.Equal(t, 6.0, st.T)
 			assert.Equal(t, int64(8), st.MemMiB)
+			assert.Equal(t, QuickMaxData, st.MaxData, "a quick run writes at most 1 GiB (the free space here is larger)")
 		}},
 		{name: "partitions", flags: map[string]string{"beffio.partitions": "4, 1"}, check: func(t *testing.T, st Settings) {
 			assert.Equal(t, []int{1, 4}, st.Partitions)
