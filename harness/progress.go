@@ -11,6 +11,7 @@ type Progress struct {
 	s          *Session
 	what       string
 	done, all  int
+	count      int // -test.count: how often each measurement runs
 	start, log time.Time
 }
 
@@ -18,12 +19,17 @@ type Progress struct {
 // "b_eff"); testing repeats every sub-benchmark -test.count times, so all
 // counts them that often.
 func (s *Session) NewProgress(what string, all int) *Progress {
+	count := 1
 	if c, err := strconv.Atoi(flagValue("test.count")); err == nil && c > 1 {
-		all *= c
+		count = c
 	}
 	now := time.Now()
-	return &Progress{s: s, what: what, all: all, start: now, log: now}
+	return &Progress{s: s, what: what, all: all * count, count: count, start: now, log: now}
 }
+
+// Grow adds n measurements to the total, decided while the suite runs
+// (SKaMPI's refinement adds lengths to a curve).
+func (p *Progress) Grow(n int) { p.all += n * p.count }
 
 // Total is the number of measurements, -test.count included.
 func (p *Progress) Total() int { return p.all }

@@ -143,8 +143,10 @@ func TestProgress(t *testing.T) {
 	p.Log()
 	assert.Empty(t, log.String(), "no line within 2 s")
 	p.Add(3)
+	p.Grow(2) // measurements added while the suite runs
+	p.Add(2)
 	p.Finish()
-	assert.Equal(t, "[beff] b_eff 4/4 measurements, 0s elapsed, ETA 0s\n", log.String())
+	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n", log.String())
 
 	other := NewFakeSession(1, 2, Job{}, soloComm{}, func(int, string) {})
 	var quiet bytes.Buffer

@@ -119,7 +119,7 @@ func (o *runOpts) run(stdout, stderr io.Writer) int {
 	if oc.Code != 0 {
 		return o.failed(part, oc, left, stderr)
 	}
-	fmt.Fprintf(stderr, "beff run: %d processes took %v\n", np, time.Since(start).Round(time.Second))
+	fmt.Fprintf(stderr, "beff run: %s took %v\n", results.Processes(np), time.Since(start).Round(time.Second))
 	if n, ok := countResults(part); ok && oc.StdoutResults < n {
 		fmt.Fprintf(stderr, "beff run: the launcher's stdout lost %d of %d result lines; %s has them all\n", n-oc.StdoutResults, n, part)
 	}

@@ -164,6 +164,14 @@ func JoinWith(s []string, word string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " " + word + " " + s[len(s)-1]
 }
 
+// Processes is "1 process" or "n processes".
+func Processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return strconv.Itoa(n) + " processes"
+}
+
 // Plural is "s" unless n is 1.
 func Plural(n int) string {
 	if n == 1 {

@@ -17,7 +17,7 @@ const (
 	// ScratchLog is the format of the log line that starts a run: the
 	// processes, partitions, T, T per partition, MPART and the directory
 	// (last).
-	ScratchLog = "b_eff_io on %d processes: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s"
+	ScratchLog = "b_eff_io on %s: partitions %v, T = %g s (%.1f s per partition), MPART = %d bytes, dir %s"
 )
 
 // ScratchDirOf returns the directory that a run's log line names.

@@ -297,13 +297,19 @@ func (m Memory) RootProcess() int64 { return m.PerProcess() + m.Root }
 
 // String is the need in MiB with its parts.
 func (m Memory) String() string {
-	mib := func(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
-	s := fmt.Sprintf("%s per process (base %s, 2 buffers of %s", mib(m.PerProcess()), mib(m.Base), mib(m.Buffer))
+	return fmt.Sprintf("%s per process (%s), rank 0 %s", mebibytes(m.PerProcess()), m.Parts(), mebibytes(m.RootProcess()))
+}
+
+// Parts are what a process holds, in MiB: "base 40.0 MiB, 2 buffers of …".
+func (m Memory) Parts() string {
+	s := fmt.Sprintf("base %s, 2 buffers of %s", mebibytes(m.Base), mebibytes(m.Buffer))
 	if m.Widest.Procs > 0 {
 		s += " for " + m.Widest.Name()
 	}
 	if m.Attach > 0 {
-		s += ", besides them " + mib(m.Attach)
+		s += ", besides them " + mebibytes(m.Attach)
 	}
-	return s + fmt.Sprintf(", tables %s), rank 0 %s", mib(m.Tables), mib(m.RootProcess()))
+	return s + ", tables " + mebibytes(m.Tables)
 }
+
+func mebibytes(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

@@ -67,7 +67,7 @@ func (p *Folded) writeFigures(w io.Writer) {
 	if p.Balance > 0 {
 		t.Figure("balance factor b_eff/Rmax", results.Num(p.Balance, 4, 1), fmt.Sprintf("byte/flop (Rmax = %s GFlop/s)", strconv.FormatFloat(p.Rmax, 'g', -1, 64)))
 	} else {
-		t.Absent("balance factor b_eff/Rmax", "no Rmax given; see -rmax")
+		t.Absent("balance factor b_eff/Rmax", "no Rmax given; see -beff.rmax")
 	}
 	t.Figure("total measurement time", results.Num(p.TotalTime.Seconds(), 4, 1), "s")
 }

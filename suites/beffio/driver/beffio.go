@@ -11,6 +11,7 @@ import (
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
@@ -83,7 +84,7 @@ func Benchmark(b *testing.B) {
 	r.splitPartitions()
 	defer r.freePartitions()
 	tPart := r.st.T / float64(len(r.parts))
-	s.Logf(beffio.ScratchLog, s.Size, r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
+	s.Logf(beffio.ScratchLog, results.Processes(s.Size), r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
 	per, root := beffio.Memory(r.table, s.Size)
 	s.LogMemory("b_eff_io", harness.BaseBytes+per, harness.BaseBytes+per+root,
 		fmt.Sprintf("base %d MiB, an I/O buffer of %.1f MiB, tables of %d bytes per process; rank 0 also MPI-IO's as an aggregator (%d MiB and %d KiB per process)", harness.BaseBytes>>20, float64(maxMem)/(1<<20), beffio.TableBytes, beffio.AggregatorBytes>>20, beffio.AggregatorPerProc>>10))
@@ -97,7 +98,7 @@ func Benchmark(b *testing.B) {
 		for _, p := range r.parts {
 			r.phase(b, p, acc, tPart)
 			r.waitPartition(p, acc, tPart)
-			s.Logf("b_eff_io: %s on %d processes done, %s elapsed", acc, p.n, s.Elapsed().Round(time.Second))
+			s.Logf("b_eff_io: %s on %s done, %s elapsed", acc, results.Processes(p.n), s.Elapsed().Round(time.Second))
 		}
 	}
 }

@@ -44,10 +44,7 @@ func (p *Folded) writeRun(w io.Writer) {
 
 // onProcs is the unit of a figure of partition n.
 func onProcs(n int) string {
-	if n == 1 {
-		return "MB/s on 1 process"
-	}
-	return fmt.Sprintf("MB/s on %d processes", n)
+	return "MB/s on " + results.Processes(n)
 }
 
 // writeFigures writes the figures of docs/beffio.md "The numbers".

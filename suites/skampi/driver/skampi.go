@@ -6,6 +6,7 @@ import (
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -29,9 +30,9 @@ func Benchmark(b *testing.B) {
 	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *flagWatchdog)() // between points
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
-	s.Logf("SKaMPI on %d processes: %d suites, %d curves, %d points before refinement", s.Size, len(st.Suites), len(curves), r.progress.Total())
+	s.Logf("SKaMPI on %s: %d suites, %d curves, %d points before refinement", results.Processes(s.Size), len(st.Suites), len(curves), r.progress.Total())
 	need := skampi.Need(curves, s.Size, harness.BaseBytes)
-	s.LogMemory("SKaMPI", need.PerProcess(), need.RootProcess(), need.String())
+	s.LogMemory("SKaMPI", need.PerProcess(), need.RootProcess(), need.Parts())
 	skipped := map[string]bool{}
 	for _, c := range curves {
 		r.clearBuffers()
@@ -80,7 +81,7 @@ func (r *run) refine(b *testing.B, c skampi.Curve) {
 		ref = skampi.NewRefiner(lengths, c.Elem(), c.Suite.Rule.Eps, c.Budget())
 	}
 	start := time.Now()
-	for {
+	for tried := 0; ; tried++ {
 		l := harness.Decide(r.s.World(), func() int64 {
 			over := c.Suite.Time > 0 && time.Since(start).Seconds() > c.Suite.Time
 			if over && ref.Tried() >= len(grid) {
@@ -94,6 +95,9 @@ func (r *run) refine(b *testing.B, c skampi.Curve) {
 		})
 		if l < 0 {
 			return
+		}
+		if tried >= len(grid) {
+			r.progress.Grow(1) // a length refinement added
 		}
 		if res := r.point(b, c.Suite, c.At(l)); r.s.IsRoot() && res.Sum.N > 0 {
 			ref.Add(l, res.Sum.Mean)

@@ -285,7 +285,7 @@ func (p *Folded) Figures() []results.Figure {
 		out = append(out, results.Figure{Name: "bandwidth", Label: fmt.Sprintf("MPI_Send/MPI_Recv ping-pong bandwidth, %s, slowest pair", bytesText(p.BandwidthLen)), Value: p.BandwidthMBps, Unit: "MB/s"})
 	}
 	if p.BarrierUs > 0 {
-		out = append(out, results.Figure{Name: "barrier", Label: fmt.Sprintf("MPI_Barrier on %d processes", p.Config.N), Value: p.BarrierUs, Unit: "us"})
+		out = append(out, results.Figure{Name: "barrier", Label: "MPI_Barrier on " + results.Processes(p.Config.N), Value: p.BarrierUs, Unit: "us"})
 	}
 	return out
 }

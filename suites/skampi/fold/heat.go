@@ -219,19 +219,25 @@ func heatPairsOf(m *skampi.Matrix, ps []skampi.RankPair) []heatPair {
 	return out
 }
 
-// crossings counts where the pairs' paths go, "7 cross the spine, 3 stay
-// on a switch".
+// crossings counts where the pairs' paths go, "7 cross the spine and 3
+// stay on one switch"; of one pair, where it goes: "shares a node".
 func crossings(ps []heatPair) string {
 	count := map[string]int{}
 	for _, p := range ps {
 		count[p.Crossing]++
 	}
 	var parts []string
-	for _, c := range []struct{ key, text string }{
-		{"spine", "cross the spine"}, {"switch", "stay on one switch"}, {"network", "cross the network"}, {"node", "share a node"},
+	for _, c := range []struct{ key, many, one string }{
+		{"spine", "cross the spine", "crosses the spine"}, {"switch", "stay on one switch", "stays on one switch"},
+		{"network", "cross the network", "crosses the network"}, {"node", "share a node", "shares a node"},
 	} {
-		if n := count[c.key]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, c.text))
+		switch n := count[c.key]; {
+		case n == 1 && len(ps) == 1:
+			parts = append(parts, c.one) // "the slowest pair shares a node"
+		case n == 1:
+			parts = append(parts, "1 "+c.one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", n, c.many))
 		}
 	}
 	return joinAnd(parts)

@@ -96,7 +96,7 @@ func TestHeatMapNodes(t *testing.T) {
 	assert.Equal(t, []heatGroup{{"spine.leaf0", "a", 0, 0, ""}, {"spine.leaf0", "b", 1, 1, ""}, {"spine.leaf1", "c", 2, 2, ""}}, h.Groups)
 	html, err := New().Section(p)
 	require.NoError(t, err)
-	for _, want := range []string{"a row and column per node (3)", "Of the 5 slowest pairs of nodes, 1 cross the spine, 1 stay on one switch and 3 share a node.",
+	for _, want := range []string{"a row and column per node (3)", "Of the 5 slowest pairs of nodes, 1 crosses the spine, 1 stays on one switch and 3 share a node.",
 		`<tr><td>a, c</td><td>spine</td><td class="num">80.00</td></tr>`} {
 		assert.Contains(t, string(html), want)
 	}
@@ -125,4 +125,19 @@ func TestRankList(t *testing.T) {
 	assert.Equal(t, "0-3,8,10-11", rankList([]int{0, 1, 2, 3, 8, 10, 11}))
 	assert.Equal(t, "5", rankList([]int{5}))
 	assert.Equal(t, "", rankList(nil))
+}
+
+// TestCrossings: where the slowest pairs go, in agreement with their
+// number.
+func TestCrossings(t *testing.T) {
+	pairs := func(cs ...string) []heatPair {
+		var out []heatPair
+		for _, c := range cs {
+			out = append(out, heatPair{Crossing: c})
+		}
+		return out
+	}
+	assert.Equal(t, "shares a node", crossings(pairs("node")))
+	assert.Equal(t, "1 crosses the spine and 2 share a node", crossings(pairs("node", "spine", "node")))
+	assert.Equal(t, "2 stay on one switch", crossings(pairs("switch", "switch")))
 }

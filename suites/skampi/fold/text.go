@@ -53,7 +53,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	}
 	t.Info("clock", fmt.Sprintf("%s; Wtick %s s; a clock read costs %s s (subtracted)", c.Clock, c.Wtick, c.Timer))
 	if c.Offsets != "" {
-		t.Info("offsets", fmt.Sprintf("%s µs (min median max), uncertain by ±%s µs", c.Offsets, c.OffsetEr))
+		t.Info("offsets", fmt.Sprintf("%s µs (min median max), uncertain by ±%s µs: each rank's MPI_Wtime against rank 0's; MPI's clocks need not share their zero, even on one node, and the window synchronisation corrects for it", c.Offsets, c.OffsetEr))
 	}
 	t.Info("slowest pair", pairText(c.PairMax))
 	t.Info("fastest pair", pairText(c.PairMin))
