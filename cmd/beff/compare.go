@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/beff-suite/beff/internal/compare"
@@ -88,30 +89,31 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-const gateUsage = `usage: beff gate [-experiments=false] -base A -new B -max-drop P
+const gateUsage = `usage: beff gate [-experiments] [-figures NAMES] -base A -new B -max-drop P
 
 Gate compares side B with side A (each a results file, or several joined
-with commas) as beff compare does and exits with 1 when a folded figure or
-an experiment of B is worse than in A by more than P percent with
-statistical significance (Mann–Whitney U test, p < 0.05): a bandwidth that
-dropped or a latency that rose. It prints the offenders, or "ok: no
-significant drop > P%" with the counts, and exits with 0.
+with commas) and decides whether B got worse: a bandwidth that dropped or a
+latency that rose by more than P percent. One launch (one mpirun: a
+configuration block of a results file) is one sample, the median of its
+-test.count runs; runs within one launch share its placement and the
+machine's state, so they do not count as samples of their own.
 
-It refuses with exit code 2 when the sides are not the same configuration
-(the settings each suite names as deciding what it measures: the processes,
-the message sizes and patterns of b_eff, the partitions, MPART, rewrite and T
-of b_eff_io, the mode), when a suite has too few runs on either side to ever
-reach p < 0.05 (the smallest p of the test for n and m runs is 2/C(n+m, n): 3
-against 3 cannot, 4 against 4 can; use 6 or more), when B lacks a figure or
-an experiment that A has (it lists them: a half-finished run never passes),
-when a file holds a run that was cut short (beff-partial, results/partial/),
-and on every other error, so that exit code 1 always means "got worse" and
-exit code 0 that everything of A was seen in B.
-
-Every figure and experiment is tested on its own at p < 0.05, as benchstat
-does: among thousands of experiments some differ by chance, so choose P
-above the run-to-run spread of the experiments on your machine (beff compare
-of two base sets shows it), or gate on the figures only (-experiments=false).
+A folded figure (with -experiments, also every measurement line) FAILS
+when its median over B's launches is worse than over A's by more than P
+percent, the Mann–Whitney U test gives p < 0.05, and the change is larger
+than the spread of either side (the range of its launches in percent of
+their median). Exit codes:
+  0  ok: nothing worse by more than P%
+  1  FAIL: the offenders are listed
+  4  INCONCLUSIVE: some median is worse by more than P%, but the sides'
+     own spread cannot resolve it (not significant, or within the
+     spread); those rows are listed with both spreads. Launch more often
+     (make bench RUNS=8), and interleave the launches of A and B.
+  2  refused: the sides are not the same configuration (the settings
+     each suite names as deciding what it measures, b_eff's seed among
+     them), a suite has too few launches on a side to ever reach p < 0.05
+     (4 against 4 can, 3 against 3 cannot), B lacks a figure of A, a file
+     holds a run cut short, or any other error.
 
 Flags:
 `
@@ -122,7 +124,8 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 	baseFlag := fs.String("base", "", "the base side: a results `file`, or several joined with commas")
 	newFlag := fs.String("new", "", "the new side: a results `file`, or several joined with commas")
 	maxDrop := fs.Float64("max-drop", 0, "fail when something got significantly worse by more than `P` percent (required)")
-	experiments := fs.Bool("experiments", true, "gate on every experiment too; false: on the folded figures only")
+	experiments := fs.Bool("experiments", false, "gate on every measurement line too, not only on the folded figures")
+	figures := fs.String("figures", "", "gate on these folded figures only, `names` joined with commas (e.g. beff,beff-lmax,beffio)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -158,7 +161,11 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	}
-	g, err := compare.Gate(sides[0], sides[1], *maxDrop, *experiments)
+	var only []string
+	if *figures != "" {
+		only = strings.Split(*figures, ",")
+	}
+	g, err := compare.Gate(sides[0], sides[1], *maxDrop, *experiments, only...)
 	if err != nil {
 		fmt.Fprintf(stderr, "beff gate: refusing to decide: %v\n", err)
 		return exitUsage
@@ -172,8 +179,11 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff gate: %v\n", err)
 		return exitUsage
 	}
-	if g.Failed() {
+	switch {
+	case g.Failed():
 		return exitFail
+	case g.Inconclusive():
+		return exitInconclusive
 	}
 	return exitOK
 }
@@ -186,7 +196,8 @@ func isSet(fs *flag.FlagSet, name string) bool {
 }
 
 // splitSide splits a side argument into its files: one path, or several
-// joined with commas.
+// joined with commas; a directory stands for its *.txt files (those of
+// beff run -runs or -against).
 func splitSide(arg string) ([]string, error) {
 	paths := strings.Split(arg, ",")
 	for _, p := range paths {
@@ -194,7 +205,19 @@ func splitSide(arg string) ([]string, error) {
 			return nil, fmt.Errorf("%q: empty file name in a comma-separated list", arg)
 		}
 	}
-	return paths, nil
+	var files []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			files = append(files, p) // its reader names what is wrong
+			continue
+		}
+		in, err := inputFiles([]string{p})
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, in...)
+	}
+	return files, nil
 }
 
 // sideLabel names side i of compare: A, B, ..., Z, then 27, 28, ...

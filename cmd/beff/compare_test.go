@@ -105,9 +105,20 @@ func TestGate(t *testing.T) {
 	dir := t.TempDir()
 	compareInputs(t, dir)
 	skampiInputs(t, dir)
+	noisy := func(name string, seed uint64, scale float64) {
+		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.3, Seed: seed,
+			Scale: func(string) float64 { return scale }}))
+	}
+	noisy("noisy.txt", 7, 1)
+	noisy("noisy-slow.txt", 8, 0.95)
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "onelaunch.txt"), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 1, OneLaunch: true}))
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "seed42.txt"), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 2, Config: map[string]string{"beff-seed": "42"}}))
 	t.Chdir(dir)
 	gate := func(base, nw string, extra ...string) []string {
 		return append([]string{"gate", "-base", base, "-new", nw, "-max-drop", "5"}, extra...)
+	}
+	gatex := func(base, nw string, extra ...string) []string {
+		return gate(base, nw, append(extra, "-experiments")...)
 	}
 	tests := []struct {
 		name   string
@@ -116,22 +127,34 @@ func TestGate(t *testing.T) {
 		stdout []string // substrings of stdout
 		stderr string   // a substring of stderr
 	}{
-		{"slower experiment fails", gate("base.txt", "slow.txt"), 1,
-			[]string{"FAIL: 1 of 235 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowExperiment + " ", " -20.", "p=0.002 n=6"}, ""},
-		{"unchanged passes", gate("base.txt", "same.txt"), 0,
+		{"slower experiment fails", gatex("base.txt", "slow.txt"), 1,
+			[]string{"FAIL: 1 of 235 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n", "\n" + slowExperiment + " ", " -20.", "p=0.002 n=6"}, ""},
+		{"unchanged passes", gatex("base.txt", "same.txt"), 0,
 			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures, 7 b_eff_io figures, 75 b_eff experiments and 144 b_eff_io experiments"}, ""},
-		{"unchanged passes, reversed", gate("same.txt", "base.txt"), 0, []string{"ok: no significant drop > 5%"}, ""},
-		{"joined files are runs", gate(baseParts(), "slow.txt"), 1, []string{"FAIL: 1 of 235", "\n" + slowExperiment + " "}, ""},
-		{"latency rise fails", gate("base.txt", "slowlat.txt"), 1,
+		{"unchanged passes, reversed", gatex("same.txt", "base.txt"), 0, []string{"ok: no significant drop > 5%"}, ""},
+		{"joined files are launches", gatex(baseParts(), "slow.txt"), 1, []string{"FAIL: 1 of 235", "\n" + slowExperiment + " "}, ""},
+		{"latency rise fails", gatex("base.txt", "slowlat.txt"), 1,
 			[]string{"\nlat-rings-random ", "\nlat-rings ", "\nlat-pingpong ", "µs ↓", "+25.", "\nBeff/pat=ring2/L=1/mthd=sendrecv "}, ""},
-		{"b_eff_io drop fails", gate("base.txt", "slowio.txt"), 1,
+		{"b_eff_io drop fails", gatex("base.txt", "slowio.txt"), 1,
 			[]string{"\nBeffIO/n=2/acc=read/type=scatter/pat=total ", "\naccess/acc=read "}, ""},
-		{"drop below the limit passes", gate("base.txt", "slow.txt", "-max-drop", "25"), 0,
+		{"drop below the limit passes", gatex("base.txt", "slow.txt", "-max-drop", "25"), 0,
 			[]string{"ok: no significant drop > 25% ("}, ""},
-		{"figures only", gate("base.txt", "slow.txt", "-experiments=false"), 0,
+		{"figures by default", gate("base.txt", "slow.txt"), 0,
 			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures and 7 b_eff_io figures:"}, ""},
+		{"latency rise fails on the figures", gate("base.txt", "slowlat.txt"), 1, []string{"\nlat-rings-random ", "spread base"}, ""},
+		{"a drop within the spread is inconclusive", gate("noisy.txt", "noisy-slow.txt"), 4,
+			[]string{"INCONCLUSIVE: 6 of 16 are worse by more than 5% at the median", "but the sides' own spread cannot resolve it", "\nbeff ", "spread base"}, ""},
+		{"chosen figures", gate("base.txt", "slowlat.txt", "-figures", "beff,beff-lmax,beffio"), 0,
+			[]string{"ok: no significant drop > 5% (compared 2 b_eff figures and 1 b_eff_io figures:"}, ""},
+		{"chosen latency", gate("base.txt", "slowlat.txt", "-figures", "lat-pingpong"), 1, []string{"FAIL: 1 of 1 "}, ""},
+		{"unknown figure refused", gate("base.txt", "same.txt", "-figures", "beff,latency"), 2, nil,
+			`beff gate: refusing to decide: no figure named "latency"; the sides' figures are: beff, beff-per-proc,`},
+		{"another b_eff seed refused", gate("base.txt", "seed42.txt"), 2, nil,
+			"not the same configuration: b_eff beff-seed: 1795256874177368843 vs 42"},
+		{"runs of one launch are one sample", gate("onelaunch.txt", "same.txt"), 2, nil,
+			"too few samples: base has 1 b_eff launch and new 6 (a launch is one mpirun; its -test.count runs are one sample)"},
 		{"3 vs 3 refused", gate("few.txt", "few2.txt"), 2, nil,
-			"beff gate: refusing to decide: too few samples: base has 3 b_eff runs and new 3; with 3 and 3 samples the Mann–Whitney U test cannot give p < 0.05 (its smallest p is 2/C(6,3) = 0.1); run each side at least 4 times"},
+			"beff gate: refusing to decide: too few samples: base has 3 b_eff launches and new 3 (a launch is one mpirun; its -test.count runs are one sample); with 3 and 3 samples the Mann–Whitney U test cannot give p < 0.05 (its smallest p is 2/C(6,3) = 0.1); launch each side at least 4 times"},
 		{"6 vs 3 decides", gate("base.txt", "few.txt"), 0, []string{"ok: "}, ""},
 		{"process count refused", gate("base.txt", "np4.txt"), 2, nil,
 			"beff gate: refusing to decide: base and new are not the same configuration: b_eff mpi-procs: 2 vs 4; b_eff_io mpi-procs: 2 vs 4\n"},
@@ -141,11 +164,11 @@ func TestGate(t *testing.T) {
 			"beff gate: base: the b_eff runs are not of one configuration: base.txt run 1 and np4.txt run 1 differ in mpi-procs: 2 vs 4"},
 		// SKaMPI runs gate as the other suites' do: a slower point by
 		// name, a slower latency by the headline figure too.
-		{"SKaMPI slower point fails", gate("skampi-base.txt", "skampi-slow.txt"), 1,
-			[]string{"FAIL: 1 of 22 got significantly worse (p < 0.05) by more than 5%\n", "\n" + slowSkampi + " ", "+25."}, ""},
-		{"SKaMPI slower latency fails", gate("skampi-base.txt", "skampi-slowlat.txt"), 1,
+		{"SKaMPI slower point fails", gatex("skampi-base.txt", "skampi-slow.txt"), 1,
+			[]string{"FAIL: 1 of 22 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n", "\n" + slowSkampi + " ", "+25."}, ""},
+		{"SKaMPI slower latency fails", gatex("skampi-base.txt", "skampi-slowlat.txt"), 1,
 			[]string{"\nlatency ", "\nSkampi/suite=pingpong/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
-		{"SKaMPI unchanged passes", gate("skampi-base.txt", "skampi-same.txt"), 0,
+		{"SKaMPI unchanged passes", gatex("skampi-base.txt", "skampi-same.txt"), 0,
 			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 19 SKaMPI experiments"}, ""},
 		{"SKaMPI process count refused", gate("skampi-base.txt", "skampi-np4.txt"), 2, nil,
 			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
@@ -179,7 +202,7 @@ func TestGateOffenders(t *testing.T) {
 	dir := t.TempDir()
 	compareInputs(t, dir)
 	t.Chdir(dir)
-	code, stdout, _ := run("gate", "-base", "base.txt", "-new", "slow.txt", "-max-drop", "5")
+	code, stdout, _ := run("gate", "-experiments", "-base", "base.txt", "-new", "slow.txt", "-max-drop", "5")
 	require.Equal(t, 1, code)
 	_, table, ok := strings.Cut(stdout, "FAIL: ")
 	require.True(t, ok)
@@ -249,7 +272,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare", []string{"compare", "base.txt", "slow.txt"}, 0},
 		{"compare-changed", []string{"compare", "-experiments", "changed", "base.txt", "slowlat.txt", "few.txt"}, 0},
 		{"compare-figures", []string{"compare", "-experiments", "none", baseParts(), "np4.txt", "beffonly.txt"}, 0},
-		{"gate-fail", []string{"gate", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 1},
+		{"gate-fail", []string{"gate", "-experiments", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 1},
 		{"gate-ok", []string{"gate", "-base", "base.txt", "-new", "same.txt", "-max-drop", "5"}, 0},
 		{"compare-skampi", []string{"compare", "skampi-base.txt", "skampi-slow.txt"}, 0},
 	}
@@ -292,7 +315,7 @@ func TestCompareLoad(t *testing.T) {
 	assert.Empty(t, s.Sets[2].Runs, "no SKaMPI runs in the file")
 	assert.Equal(t, "6 b_eff runs, 6 b_eff_io runs", s.Counts())
 	assert.Equal(t, []string{
-		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-mode full",
+		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-seed 1795256874177368843, beff-mode full",
 		"b_eff_io: mpi-procs 2, beffio-partitions 2, beffio-mpart 98729984, beffio-rewrite all, beffio-t-s 150, beff-mode full",
 	}, s.Describe())
 

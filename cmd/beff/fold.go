@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/compare"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -78,7 +79,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		return exitOK
 	}
 	var out bytes.Buffer
-	err = writeProtocols(&out, list, inputs, merged)
+	err = writeProtocols(&out, list, inputs, merged, launchSpreads(fs.Args(), list, inputs))
 	if err == nil && *appendFlag {
 		err = appendFigures(fs.Args(), list, inputs)
 	}
@@ -189,8 +190,8 @@ func writeFoldJSON(w io.Writer, inputs []input, merged []results.Folded) error {
 }
 
 // writeProtocols writes the protocol of every folded run and of every
-// merged one, then the summary of the runs.
-func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded) error {
+// merged one, the figures across launches, then the summary of the runs.
+func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded, spreads []compare.Spread) error {
 	all := allFolded(inputs)
 	for i, p := range append(append([]results.Folded(nil), all...), merged...) {
 		if i > 0 {
@@ -200,8 +201,40 @@ func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []
 			return err
 		}
 	}
+	if err := compare.WriteSpreads(w, spreads); err != nil {
+		return err
+	}
 	io.WriteString(w, "\n")
 	return results.WriteSummary(w, list, all)
+}
+
+// launchSpreads are the folded figures across the launches of the files,
+// for the suites with two launches or more, when the runs of each suite
+// share one configuration (otherwise none).
+func launchSpreads(paths []string, list []results.Suite, inputs []input) []compare.Spread {
+	type launch struct {
+		file   string
+		launch int
+	}
+	seen := map[results.Suite]map[launch]bool{}
+	several := false
+	for _, in := range inputs {
+		for _, r := range in.file.Runs {
+			if seen[r.Suite] == nil {
+				seen[r.Suite] = map[launch]bool{}
+			}
+			seen[r.Suite][launch{r.File, r.Launch}] = true
+			several = several || len(seen[r.Suite]) > 1
+		}
+	}
+	if !several {
+		return nil
+	}
+	side, err := compare.Load("fold", paths, list)
+	if err != nil {
+		return nil
+	}
+	return compare.Spreads(side)
 }
 
 // appendFigures appends each input's folded figures to its file.

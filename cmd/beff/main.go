@@ -74,6 +74,8 @@ const (
 	exitUsage = 2
 	// exitInternal: a bug of beff (a panic), reported in one line
 	exitInternal = 3
+	// exitInconclusive: beff gate cannot tell a drop from the sides' spread
+	exitInconclusive = 4
 )
 
 // beffMain runs the command line args (without the program name), writing

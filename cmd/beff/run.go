@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/beff-suite/beff/internal/compare"
 	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -38,6 +40,19 @@ file; one that fails stays in DIR/partial/, headed by a line
 that says why: 2 bad input, 3 validation, 4 an MPI call, 10 the watchdog,
 11 a lost process, 128+N a signal.
 
+One launch is one sample: its placement, the protocols its library chose
+and the machine's state then hold for all its -test.count runs. -runs N
+makes N launches, each stored in its own file, all with one b_eff seed
+(drawn here unless -beff.seed is among the test binary's flags), and ends
+with every figure across the launches: median, 95% confidence interval,
+range, and whether the launches fall into two modes. -against BASE.test
+launches BASE.test and the -bin binary in turn, N times each, in the order
+base, new, new, base, base, new, … (the machine's drift hits both, and so
+does what one launch leaves to the next: on a 2-core VM the second launch
+of a pair measured the ping-pong bandwidth lower in 4 of 5 pairs of one
+binary), into DIR/ab-<time>/base and DIR/ab-<time>/new, the two sides of
+beff gate.
+
 Flags:
 `
 
@@ -50,6 +65,9 @@ type runOpts struct {
 	timeout              time.Duration
 	hint                 string
 	args                 []string
+	runs                 int    // launches (of each binary with -against)
+	against              string // the base binary, launched in turn with bin
+	quiet                bool   // no protocol per launch (several launches)
 }
 
 // runMain is the run command.
@@ -64,12 +82,22 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	fs.StringVar(&o.launcherArgs, "launcher-args", "", "flags of the launcher, e.g. '--hostfile hosts' (srun's inside an allocation)")
 	fs.DurationVar(&o.timeout, "timeout", time.Hour, "the launcher ends the job after this long")
 	fs.StringVar(&o.hint, "hint", "", "the command that resumes a failed job, told when one fails, %s standing for its partial file (default: beff run … -resume %s)")
+	fs.IntVar(&o.runs, "runs", 1, "launches of the job (of each binary with -against), each one sample, one b_eff seed for all")
+	fs.StringVar(&o.against, "against", "", "a base test binary to launch in turn with -bin, -runs times each, into DIR/ab-<time>/base and …/new")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	o.args = fs.Args()
 	if o.np < 0 || o.timeout <= 0 {
 		fmt.Fprintf(stderr, "beff run: -np=%d -timeout=%v: want a positive number of processes and time\n", o.np, o.timeout)
+		return exitUsage
+	}
+	if o.runs < 1 || o.runs > maxLaunches {
+		fmt.Fprintf(stderr, "beff run: -runs=%d: want 1 to %d launches\n", o.runs, maxLaunches)
+		return exitUsage
+	}
+	if o.resume != "" && (o.runs > 1 || o.against != "") {
+		fmt.Fprintln(stderr, "beff run: -resume resumes one launch: not with -runs or -against")
 		return exitUsage
 	}
 	if o.resume != "" {
@@ -79,26 +107,107 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	}
-	return o.run(stdout, stderr)
+	if o.runs == 1 && o.against == "" {
+		code, _ := o.run(stdout, stderr)
+		return code
+	}
+	return o.launches(stdout, stderr)
 }
 
-// run launches the job, then stores or keeps what it measured.
-func (o *runOpts) run(stdout, stderr io.Writer) int {
+// maxLaunches bounds -runs.
+const maxLaunches = 1000
+
+// launches makes o.runs launches of the binary, or with -against of the
+// base binary and the binary in turn, each stored on its own, with one
+// b_eff seed; then it writes the figures across the launches of each side.
+func (o *runOpts) launches(stdout, stderr io.Writer) int {
+	if !hasFlag(o.args, "beff.seed") {
+		var b [8]byte
+		rand.Read(b[:])
+		o.args = append(o.args, "-beff.seed="+strconv.FormatUint(binary.LittleEndian.Uint64(b[:]), 10))
+	}
+	type side struct{ label, bin, dir string }
+	sides := []side{{"", o.bin, o.dir}}
+	if o.against != "" {
+		ab := filepath.Join(o.dir, "ab-"+time.Now().UTC().Format("2006-01-02T150405"))
+		sides = []side{{"base", o.against, filepath.Join(ab, "base")}, {"new", o.bin, filepath.Join(ab, "new")}}
+	}
+	stored := make([][]string, len(sides))
+	o.quiet = true
+	for k := 1; k <= o.runs; k++ {
+		for j := range sides {
+			i := j
+			if k%2 == 0 {
+				i = len(sides) - 1 - j // base, new, new, base, …: the second place of a pair is no side's alone
+			}
+			s := sides[i]
+			one := *o
+			one.bin, one.dir = s.bin, s.dir
+			fmt.Fprintf(stderr, "beff run: launch %d of %d%s\n", k, o.runs, map[bool]string{true: " of " + s.label + " (" + s.bin + ")"}[s.label != ""])
+			code, out := one.run(stdout, stderr)
+			if code != exitOK {
+				return code
+			}
+			if out == "" {
+				return exitOK // a plan: nothing measured
+			}
+			stored[i] = append(stored[i], out)
+		}
+	}
+	for i, s := range sides {
+		if err := writeLaunches(stdout, s.label, stored[i]); err != nil {
+			fmt.Fprintf(stderr, "beff run: %v\n", err)
+			return exitFail
+		}
+	}
+	if o.against != "" {
+		fmt.Fprintf(stdout, "beff run: to gate: beff gate -base %s -new %s -max-drop P\n", sides[0].dir, sides[1].dir)
+	}
+	return exitOK
+}
+
+// writeLaunches writes the figures across the launches stored in files.
+func writeLaunches(w io.Writer, label string, files []string) error {
+	side, err := compare.Load("launches", files, suites())
+	if err != nil {
+		return err
+	}
+	if label != "" {
+		fmt.Fprintf(w, "\n%s: %s\n", label, strings.Join(files, ", "))
+	}
+	return compare.WriteSpreads(w, compare.Spreads(side))
+}
+
+// hasFlag reports whether args set the flag name (-name, --name, with or
+// without =value).
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// run launches the job, then stores or keeps what it measured; it returns
+// the exit code and the stored file.
+func (o *runOpts) run(stdout, stderr io.Writer) (int, string) {
 	l, err := launch.Host.Find()
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitUsage
+		return exitUsage, ""
 	}
 	np, err := o.procs(l)
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitUsage
+		return exitUsage, ""
 	}
 	spec := o.spec(l, np, stderr)
 	part, err := o.partName(np)
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitFail
+		return exitFail, ""
 	}
 	args := append([]string{"-test.run", "^$", "-test.bench", o.bench, "-out", part}, o.resumeFlags()...)
 	args = append(args, o.args...)
@@ -114,10 +223,10 @@ func (o *runOpts) run(stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
 		os.Remove(part)
-		return exitFail
+		return exitFail, ""
 	}
 	if oc.Code != 0 {
-		return o.failed(part, oc, left, stderr)
+		return o.failed(part, oc, left, stderr), ""
 	}
 	fmt.Fprintf(stderr, "beff run: %s took %v\n", results.Processes(np), time.Since(start).Round(time.Second))
 	if n, ok := countResults(part); ok && oc.StdoutResults < n {
@@ -328,17 +437,17 @@ func prepend(name, line string) error {
 
 // store folds a finished job's output into it and stores it under its
 // results name; a dry run's output (a plan) is printed, not stored.
-func (o *runOpts) store(part string, np int, stdout, stderr io.Writer) int {
+func (o *runOpts) store(part string, np int, stdout, stderr io.Writer) (int, string) {
 	if o.isPlan() {
 		defer os.Remove(part)
 		f, err := os.Open(part)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff run: %v\n", err)
-			return exitFail
+			return exitFail, ""
 		}
 		defer f.Close()
 		io.Copy(stdout, f)
-		return exitOK
+		return exitOK, ""
 	}
 	var ferr bytes.Buffer
 	if foldMain(io.Discard, &ferr, []string{"-append", part}) != exitOK {
@@ -346,27 +455,29 @@ func (o *runOpts) store(part string, np int, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, msg)
 		first, _, _ := strings.Cut(msg, "\n")
 		o.keep(part, "the fold refused it: "+first, stderr)
-		return exitFail
+		return exitFail, ""
 	}
 	out, err := reserve(o.dir, base(np)+librarySuffix(part))
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitFail
+		return exitFail, ""
 	}
 	if err := os.Rename(part, out); err != nil {
 		os.Remove(out)
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitFail
+		return exitFail, ""
 	}
 	os.Remove(filepath.Dir(part)) // when empty
-	foldMain(stdout, stderr, []string{out})
+	if !o.quiet {
+		foldMain(stdout, stderr, []string{out})
+	}
 	fmt.Fprintf(stdout, "beff run: stored %s\n", out)
 	if filepath.Dir(o.resume) == filepath.Join(o.dir, "partial") {
 		if os.Remove(o.resume) == nil {
 			fmt.Fprintf(stdout, "beff run: removed %s (resumed into %s)\n", o.resume, out)
 		}
 	}
-	return exitOK
+	return exitOK, out
 }
 
 // isPlan reports whether the job only printed a plan (-skampi.plan).

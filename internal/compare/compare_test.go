@@ -26,10 +26,10 @@ func writeToy(t *testing.T, dir, name, text string) string {
 	return path
 }
 
-// toyRuns is a toy file of 6 runs of size 3 on 2 processes, each value
+// toyRuns is a toy file of 6 launches of size 3 on 2 processes, each value
 // scaled by scale(k) and jittered by ±1 % with the seed.
 func toyRuns(seed int, scale func(k int) float64) string {
-	return resultstest.File(2, 3, 6, "full", func(run, k int) float64 {
+	return resultstest.Launches(2, 3, 6, "full", func(run, k int) float64 {
 		jitter := 1 + 0.01*math.Sin(float64(seed*100+run*10+k))
 		return 100 * float64(k) * scale(k) * jitter
 	})
@@ -242,7 +242,7 @@ func TestGate(t *testing.T) {
 	assert.InDelta(t, 20, g.Offenders[1].Worse(1), 2)
 	var b bytes.Buffer
 	require.NoError(t, WriteGate(&b, g))
-	assert.Contains(t, b.String(), "FAIL: 2 of 4 got significantly worse (p < 0.05) by more than 5%\n")
+	assert.Contains(t, b.String(), "FAIL: 2 of 4 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n")
 	assert.Contains(t, b.String(), "(compared 1 toy figures and 3 toy experiments: 2 significantly worse")
 
 	g, err = Gate(base, slow, 25, true)
@@ -254,11 +254,11 @@ func TestGate(t *testing.T) {
 	require.ErrorAs(t, err, &one, "a run gated against itself")
 	assert.Contains(t, err.Error(), "base.txt run 1 and "+filepath.Join(dir, "copy.txt")+" run 1 are one run (the same configuration and figures): base and new must be measured apart")
 
-	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.File(2, 3, 3, "full", func(run, k int) float64 { return float64(run + 1) })))
+	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.Launches(2, 3, 3, "full", func(run, k int) float64 { return float64(run + 1) })))
 	_, err = Gate(few, few, 5, true)
 	var refusal *RefusalError
 	require.ErrorAs(t, err, &refusal)
-	assert.Contains(t, err.Error(), "too few samples: few has 3 toy runs and few 3;")
+	assert.Contains(t, err.Error(), "too few samples: few has 3 toy launches and few 3 (a launch is one mpirun")
 }
 
 // TestText renders a comparison: header, legend, the tables.
@@ -275,4 +275,46 @@ func TestText(t *testing.T) {
 	assert.Regexp(t, `(?m)^toy figures +│ +A +│ +B`, text)
 	assert.Regexp(t, `(?m)^toy +MB/s ↑ +200\.4 ± 1% +400\.8 ± 1% +\+99\.97% \(p=0\.002 n=6\) better$`, text)
 	assert.Regexp(t, `(?m)^toy experiments`, text)
+}
+
+// TestSpreads: a side's figures across its launches, with the modes when
+// the launches fall into two groups apart.
+func TestSpreads(t *testing.T) {
+	dir := t.TempDir()
+	bimodal := load(t, "A", writeToy(t, dir, "modes.txt", resultstest.Launches(2, 1, 6, "full", func(run, k int) float64 {
+		if run%3 == 0 {
+			return 500 + float64(run)
+		}
+		return 200 + float64(run)
+	})))
+	sp := Spreads(bimodal)
+	require.Len(t, sp, 1, "the toy's one figure")
+	assert.Equal(t, 6, sp[0].Launches)
+	assert.Equal(t, 201.0, sp[0].Min)
+	assert.Equal(t, 503.0, sp[0].Max)
+	assert.Equal(t, "2 modes: 4 launches near 203.0, 2 near 501.5", sp[0].Modes)
+	var b bytes.Buffer
+	require.NoError(t, WriteSpreads(&b, sp))
+	assert.Contains(t, b.String(), "toy across 6 launches (one sample per launch: the median of its runs)\n")
+	assert.Regexp(t, `toy +MB/s +204\.5 +201\.0 … 503\.0 +201\.0 … 503\.0 +147\.7% +2 modes`, b.String())
+
+	steady := load(t, "B", writeToy(t, dir, "steady.txt", toyRuns(1, same)))
+	require.Len(t, Spreads(steady), 1)
+	assert.Empty(t, Spreads(steady)[0].Modes, "a jitter of ±1 % is one mode")
+	assert.Empty(t, Spreads(load(t, "C", writeToy(t, dir, "one.txt", resultstest.File(2, 1, 6, "full", func(run, k int) float64 { return float64(100 + run) })))), "one launch: no spread across launches")
+}
+
+func TestModes(t *testing.T) {
+	for _, tt := range []struct {
+		v    []float64
+		want string
+	}{
+		{[]float64{1, 2, 3}, ""},
+		{[]float64{0.18, 0.19, 0.21, 0.50, 0.55}, "2 modes: 3 launches near 0.1900, 2 near 0.5250"},
+		{[]float64{0.18, 0.19, 0.21, 0.22, 0.55}, ""}, // one outlier is not a mode
+		{[]float64{10, 11, 12, 13, 14, 15}, ""},
+		{[]float64{100, 100.5, 101, 101.5}, ""}, // 1 % apart: one mode
+	} {
+		assert.Equal(t, tt.want, modes(tt.v), "%v", tt.v)
+	}
 }

@@ -178,9 +178,15 @@ func runName(file string, index int) string {
 func (s *Side) Counts() string {
 	var c []string
 	for _, set := range s.Sets {
-		if n := len(set.Runs); n > 0 {
-			c = append(c, fmt.Sprintf("%d %s run%s", n, set.Suite.ID().Name, results.Plural(n)))
+		n := len(set.Runs)
+		if n == 0 {
+			continue
 		}
+		s := fmt.Sprintf("%d %s run%s", n, set.Suite.ID().Name, results.Plural(n))
+		if l := set.Launches(); l != n {
+			s += fmt.Sprintf(" in %d launch%s", l, pluralEs(l))
+		}
+		c = append(c, s)
 	}
 	return strings.Join(c, ", ")
 }

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 
 	"golang.org/x/perf/benchmath"
 
@@ -107,28 +108,66 @@ func (s *series) add(g Group, name, unit string, v float64) {
 	s.values[name] = append(s.values[name], v)
 }
 
-// samples returns the samples of group g on side s: one value per run for
-// every metric the run has.
+// samples returns the samples of group g on side s: one value per launch
+// for every metric its runs have, the median over the launch's runs (the
+// -test.count repetitions of one mpirun share its placement, its
+// library's choices and the machine's state then, so they are one sample).
 func (s *Side) samples(g Group) *series {
 	out := &series{}
 	set := s.set(g.Suite)
-	if g.Experiments {
-		for _, r := range set.Runs {
-			for _, e := range g.Suite.Experiments(r) {
-				out.add(g, e.Name, e.Unit, e.Value)
+	for _, l := range set.launches() {
+		one := &series{}
+		for _, i := range l {
+			if g.Experiments {
+				for _, e := range g.Suite.Experiments(set.Runs[i]) {
+					one.add(g, e.Name, e.Unit, e.Value)
+				}
+			} else if p := set.Folded[i]; p != nil {
+				for _, f := range p.Figures() {
+					one.add(g, f.Name, f.Unit, f.Value)
+				}
 			}
 		}
-		return out
-	}
-	for _, p := range set.Folded {
-		if p == nil {
-			continue
-		}
-		for _, f := range p.Figures() {
-			out.add(g, f.Name, f.Unit, f.Value)
+		for _, m := range one.order {
+			out.add(g, m.Name, m.Unit, median(one.values[m.Name]))
 		}
 	}
 	return out
+}
+
+// launches groups the set's runs by launch (file and configuration
+// block), in the order they first occur: indexes into Runs.
+func (set *Set) launches() [][]int {
+	type key struct {
+		file   string
+		launch int
+	}
+	at := map[key]int{}
+	var out [][]int
+	for i, r := range set.Runs {
+		k := key{r.File, r.Launch}
+		j, ok := at[k]
+		if !ok {
+			j, at[k] = len(out), len(out)
+			out = append(out, nil)
+		}
+		out[j] = append(out[j], i)
+	}
+	return out
+}
+
+// Launches is the number of launches among the set's runs.
+func (set *Set) Launches() int { return len(set.launches()) }
+
+// median is the median of v (the mean of the middle two of an even
+// count); v is reordered.
+func median(v []float64) float64 {
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
 }
 
 // set is the side's set of suite su.

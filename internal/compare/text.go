@@ -12,7 +12,8 @@ import (
 )
 
 // Legend explains the cells of the tables.
-const Legend = `median ± 95 % confidence interval over the runs of each side; vs: change of the median,
+const Legend = `median ± 95 % confidence interval over the launches of each side (a launch's runs: their median);
+vs: change of the median,
 "~" when not significant (Mann–Whitney U test, p ≥ 0.05); ↑ higher is better, ↓ lower is better`
 
 // WriteHeader writes what the sides are: per side its label, files and

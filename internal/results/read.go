@@ -55,7 +55,11 @@ type Run struct {
 	Suite Suite
 	File  string // the file it was read from
 	Index int    // 1-based index among the runs of its suite in its file
-	Line  int    // line of its first measurement
+	// Launch is the 1-based number of the run's configuration block among
+	// those of its suite in its file: one launch of the job (mpirun),
+	// whose -test.count repetitions share it.
+	Launch int
+	Line   int // line of its first measurement
 	// FileConfig holds every file configuration line in effect for the
 	// run's lines, key → value as written (mpi-procs, beff-*, date, goos,
 	// …); the run owns it.
@@ -131,9 +135,10 @@ func ReadFile(path string, suites []Suite) (*File, error) {
 
 // A group is the runs of one suite under one file configuration.
 type group struct {
-	cfg   any
-	count map[string]int
-	runs  []*Run
+	cfg    any
+	launch int // 1-based, per suite and file
+	count  map[string]int
+	runs   []*Run
 }
 
 // A reader is the state of Read.
@@ -292,7 +297,7 @@ func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 		if err != nil {
 			return lineErr("%v", err)
 		}
-		g = &group{cfg: cfg, count: map[string]int{}}
+		g = &group{cfg: cfg, launch: len(rd.groups[s]) + 1, count: map[string]int{}}
 		rd.groups[s][rd.sig] = g
 	}
 	k := g.count[name]
@@ -301,7 +306,7 @@ func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 		if k == MaxRuns {
 			return lineErr("more than %d runs of %s under one configuration: not written by beff, or damaged", MaxRuns, s.ID().Name)
 		}
-		run := &Run{Suite: s, File: rd.f.Name, Line: line, Parsed: g.cfg, FileConfig: rd.cfg}
+		run := &Run{Suite: s, File: rd.f.Name, Launch: g.launch, Line: line, Parsed: g.cfg, FileConfig: rd.cfg}
 		g.runs = append(g.runs, run)
 		rd.f.Runs = append(rd.f.Runs, run)
 		run.Index = len(rd.f.RunsOf(s))

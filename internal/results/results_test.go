@@ -56,6 +56,12 @@ func TestReadRuns(t *testing.T) {
 	assert.Equal(t, map[string]float64{"MB/s": 7}, l.Metrics, "the unit as written")
 	assert.Equal(t, 2, f.FoldedLines(toy))
 	assert.Equal(t, []string{"mpi-procs", "mpi-hosts", "date", "toy-size", "beff-mode"}, f.ConfigKeys)
+	assert.Equal(t, []int{1, 1, 2}, []int{runs[0].Launch, runs[1].Launch, runs[2].Launch},
+		"the two runs of one configuration block are one launch, the run after a new toy-size another")
+
+	launches := read(t, resultstest.Launches(2, 1, 3, "full", value)).RunsOf(toy)
+	require.Len(t, launches, 3)
+	assert.Equal(t, []int{1, 2, 3}, []int{launches[0].Launch, launches[1].Launch, launches[2].Launch}, "a date line per launch")
 }
 
 func TestReadErrors(t *testing.T) {

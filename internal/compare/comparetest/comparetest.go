@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -27,6 +28,11 @@ type Options struct {
 	FirstRun int
 	// Seed seeds the jitter; equal seeds give equal files.
 	Seed uint64
+	// OneLaunch keeps the runs in one launch (one configuration block),
+	// as -test.count does within one mpirun; otherwise every run is a
+	// launch of its own: its date line is the seed's plus its number in
+	// seconds.
+	OneLaunch bool
 	// Jitter is the relative amplitude of the jitter: every line of every
 	// run is slowed down or sped up by a factor drawn uniformly from
 	// [1-Jitter, 1+Jitter].
@@ -109,6 +115,9 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 					f *= opt.Scale(string(res.Name))
 				}
 				out := res.Clone()
+				if !opt.OneLaunch {
+					launchDate(out, run)
+				}
 				rf := 1.0
 				if opt.Rates != nil {
 					rf = opt.Rates(string(res.Name))
@@ -134,6 +143,20 @@ func Write(w io.Writer, seed []byte, opt Options) error {
 		}
 	}
 	return nil
+}
+
+// launchDate moves the date line of res on by run seconds, or gives it
+// one, so that every run is a launch of its own.
+func launchDate(res *benchfmt.Result, run int) {
+	for i, c := range res.Config {
+		if c.Key == "date" && c.File {
+			if t, err := time.Parse(time.RFC3339, string(c.Value)); err == nil {
+				res.Config[i].Value = []byte(t.Add(time.Duration(run) * time.Second).UTC().Format(time.RFC3339))
+				return
+			}
+		}
+	}
+	res.Config = append(res.Config, benchfmt.Config{Key: "date", Value: []byte(time.Date(2026, 1, 1, 0, 0, run, 0, time.UTC).Format(time.RFC3339)), File: true})
 }
 
 // WriteFile writes the runs derived from the seed file seedPath to path;

@@ -154,3 +154,17 @@ func File(procs, size, runs int, mode string, value func(run, k int) float64) st
 	}
 	return b.String()
 }
+
+// Launches is File with every run a launch of its own: a date line
+// (a second later each) before each run's lines.
+func Launches(procs, size, runs int, mode string, value func(run, k int) float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mpi-procs: %d\nmpi-hosts: toyhost (%d)\ntoy-size: %d\nbeff-mode: %s\n", procs, procs, size, mode)
+	for run := range runs {
+		fmt.Fprintf(&b, "date: 2026-11-22T10:%02d:%02dZ\n", run/60%60, run%60)
+		for k := 1; k <= size; k++ {
+			fmt.Fprintf(&b, "BenchmarkToy/x=%d \t1\t%g MB/s\n", k, value(run, k))
+		}
+	}
+	return b.String()
+}

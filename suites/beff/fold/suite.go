@@ -94,6 +94,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 		{Key: beff.KeySizes, Value: results.JoinInts(c.Sizes)},
 		{Key: beff.KeyPatterns, Value: patterns},
 		{Key: beff.KeyRandom, Value: strconv.Itoa(c.Random)},
+		{Key: beff.KeySeed, Value: c.Seed},
 		{Key: results.KeyMode, Value: c.Mode},
 	}
 }
