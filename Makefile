@@ -1,6 +1,7 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
 #   make bench RESUME=results/partial/F.txt     measure only what the failed job F did not (also make beff/beffio/skampi)
+#   make bench RUNS=5 [AGAINST=base.test]       5 launches (each one sample), with AGAINST interleaved with it: two sides for beff gate
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make test-mpi                               the tests that run MPI only
@@ -151,6 +152,7 @@ build: deps-mpi
 
 ## bench: b_eff then b_eff_io on NP processes; results/<host>-<date>-np<NP>[-<library>].txt
 RUN_FLAGS = $(if $(NP_AUTO),,-np $(NP)) $(if $(RESUME),-resume '$(RESUME)') $(if $(MPIRUN_ARGS),-launcher-args '$(MPIRUN_ARGS)') \
+	$(if $(RUNS),-runs $(RUNS)) $(if $(AGAINST),-against '$(AGAINST)') \
 	$(if $(BEFF_RESULTS),-results '$(BEFF_RESULTS)') $(if $(BEFF_TIMEOUT),-timeout $(BEFF_TIMEOUT)s) -hint 'make $@$(if $(MPI), MPI=$(MPI)) RESUME=%s'
 bench: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -- $(ARGS)
