@@ -1,0 +1,167 @@
+package beff_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// flagsDocPath is the reference of every flag of the test binary besides
+// Go's own -test.* flags: written from the flags themselves, so that it
+// lists each one, and none that is gone.
+const flagsDocPath = "docs/flags.md"
+
+// flagGroups title the flags by their prefix, in the order of the page.
+var flagGroups = []struct{ prefix, title, intro string }{
+	{"beff.", "b_eff", "The effective communication bandwidth ([beff.md](beff.md))."},
+	{"beffio.", "b_eff_io", "The effective I/O bandwidth ([beffio.md](beffio.md))."},
+	{"skampi.", "SKaMPI", "Single operations, SKaMPI's way ([skampi.md](skampi.md)); the suite file's settings, where a flag gives them too, are overridden by the flag."},
+	{"", "The harness", "Every suite's job: the MPI thread level and the results file."},
+}
+
+// flagsDoc renders the page from the flags of this binary.
+func flagsDoc() string {
+	var b strings.Builder
+	b.WriteString("# Flags of the test binary\n\n")
+	b.WriteString("<!-- Written by TestFlagsDoc from the binary's own flags (BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' .); edit the flags' usage, not this page. -->\n\n")
+	b.WriteString("The flags of `beff.test` (and of `go test -bench` of this package) beside Go's own `-test.*` flags\n")
+	b.WriteString("(`-test.bench`, `-test.short` for a quick run, `-test.count`, …). Give them after `--` to `beff run`\n")
+	b.WriteString("(`make bench ARGS='…'`) or straight to the binary under `mpirun`. Only rank 0 checks them; a bad value is one\n")
+	b.WriteString("line from rank 0 and exit code 2 from every rank. Flags that say \"for tests only\" corrupt or slow a run on\n")
+	b.WriteString("purpose.\n")
+	var all []*flag.Flag
+	flag.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Name, "test.") {
+			all = append(all, f)
+		}
+	})
+	sort.Slice(all, func(i, j int) bool { return strings.ToLower(all[i].Name) < strings.ToLower(all[j].Name) })
+	for _, g := range flagGroups {
+		var rows []*flag.Flag
+		for _, f := range all {
+			if groupOf(f.Name) == g.prefix {
+				rows = append(rows, f)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n| flag | default | meaning |\n|---|---|---|\n", g.title, g.intro)
+		for _, f := range rows {
+			name, usage := flag.UnquoteUsage(f)
+			arg := "-" + f.Name
+			if name != "" {
+				arg += " " + name
+			}
+			def := f.DefValue
+			if def == "" {
+				def = "–"
+			} else {
+				def = "`" + def + "`"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", arg, def, strings.ReplaceAll(usage, "|", "\\|"))
+		}
+	}
+	return b.String()
+}
+
+// groupOf is the prefix of a flag's group ("" for the harness's).
+func groupOf(name string) string {
+	for _, g := range flagGroups {
+		if g.prefix != "" && strings.HasPrefix(name, g.prefix) {
+			return g.prefix
+		}
+	}
+	return ""
+}
+
+// TestFlagsDoc: docs/flags.md lists every flag of the binary as the
+// flags themselves describe it (BEFF_UPDATE_DOCS=1 rewrites it), and the
+// README points to it.
+func TestFlagsDoc(t *testing.T) {
+	got := flagsDoc()
+	if os.Getenv("BEFF_UPDATE_DOCS") == "1" {
+		require.NoError(t, os.WriteFile(flagsDocPath, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(flagsDocPath)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' .", flagsDocPath)
+	flag.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Name, "test.") {
+			assert.Contains(t, got, "`-"+f.Name, "every flag is on the page")
+		}
+	})
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "(docs/flags.md)", "the README links the flags")
+}
+
+// TestDocLinks: every relative link of the README and the docs names a
+// file that exists and, with #anchor, a heading of that file (GitHub's
+// anchors: lower case, punctuation but '-' and '_' dropped, spaces '-').
+func TestDocLinks(t *testing.T) {
+	pages, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	pages = append(pages, "README.md", "results/README.md")
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		require.NoError(t, err)
+		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), file)
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s: link %s: %v", page, target, err)
+				continue
+			}
+			if anchor != "" && !slices.Contains(anchors(t, path), anchor) {
+				t.Errorf("%s: link %s: no heading with that anchor in %s", page, target, path)
+			}
+		}
+	}
+}
+
+// anchors are the GitHub anchors of the headings of a markdown file.
+func anchors(t *testing.T, path string) []string {
+	text, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []string
+	inCode := false
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(l, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
