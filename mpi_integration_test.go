@@ -235,13 +235,18 @@ func parse(t *testing.T, out string) parsed {
 	return p
 }
 
-// TestQuickBeff runs the quick b_eff on 1 to 5 processes and checks that
+// TestQuickBeff runs the quick b_eff on 2 to 5 processes and checks that
 // every pattern, size and method of the run's pattern table is reported once
 // with a positive bandwidth in the results file (-out) and on stdout alike,
-// that nothing but rank 0 wrote, and that the fold gives a positive b_eff.
+// that nothing but rank 0 wrote, and that the fold gives a positive b_eff;
+// on 1 process b_eff refuses to start (nothing is communicated).
 func TestQuickBeff(t *testing.T) {
 	bin := mpiBinary(t, true)
-	for np := 1; np <= 5; np++ {
+	one := mpirun(t, 1, bin, quick...)
+	assert.Equal(t, 2, one.code, "stderr:\n%s", one.stderr)
+	assert.Equal(t, 1, strings.Count(one.stderr, "beff: b_eff on 1 process: every message would stay inside the process, nothing crosses a network"), one.stderr)
+	assert.NotContains(t, one.stdout, "BenchmarkBeff/", "nothing measured")
+	for np := 2; np <= 5; np++ {
 		t.Run(fmt.Sprintf("np=%d", np), func(t *testing.T) {
 			res := mpirun(t, np, bin, append(quick, "-beff.seed=42")...)
 			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -547,6 +548,36 @@ func TestBrowser(t *testing.T) {
 		clean(t, "ranking")
 	})
 
+	// The pages at a laptop's and a desktop's size: nothing wider than
+	// the window (with every folded section open), every plot drawn, every
+	// link of a page's outline to a part of it.
+	t.Run("layout", func(t *testing.T) {
+		pages := map[string]string{
+			"index":        "index.html",
+			"beff-run":     "runs/" + ids["vm-2026-11-21-np2-run11.txt"] + ".html",
+			"skampi-run":   "runs/" + ids["vm-2026-11-23-np2.txt"] + ".html",
+			"skampi-types": "runs/" + ids["skampi-types-np2.txt"] + ".html",
+			"compare":      "compare.html",
+		}
+		names := slices.Sorted(maps.Keys(pages))
+		for _, size := range [][2]int64{{1366, 768}, {1920, 1080}} {
+			require.NoError(t, chromedp.Do(bctx, chromedp.EmulateViewport(size[0], size[1])))
+			for _, name := range names {
+				open(t, pages[name])
+				eval(t, `(() => { document.querySelectorAll('details').forEach(d => d.open = true); window.dispatchEvent(new Event('resize')); return ''; })()`)
+				poll(t, `Array.from(document.querySelectorAll('.plot')).every(p => p.offsetParent === null || p.querySelector('svg.main-svg'))`)
+				where := fmt.Sprintf("%s at %dx%d", name, size[0], size[1])
+				assert.Empty(t, eval(t, layoutProblems), "%s: wider than the window", where)
+				assert.Empty(t, eval(t, lookAlikes), "%s: curves drawn alike", where)
+				assert.Empty(t, eval(t, `Array.from(document.querySelectorAll('a[href^="#"]')).map(a => a.getAttribute('href')).filter(h => h.length > 1 && !document.getElementById(decodeURIComponent(h.slice(1)))).join(' ')`),
+					"%s: outline links without a target", where)
+				shot(t, fmt.Sprintf("layout-%s-%dx%d.png", name, size[0], size[1]), screenshot(t))
+				clean(t, where)
+			}
+		}
+		require.NoError(t, chromedp.Do(bctx, chromedp.EmulateViewport(1400, 1800)))
+	})
+
 	t.Run("hostile", func(t *testing.T) {
 		id := ids[`<img src=x onerror="window.beffPwned=5">.txt`]
 		open(t, "runs/"+id+".html")
@@ -681,3 +712,37 @@ func parseF(t *testing.T, s string) float64 {
 	require.NoError(t, err, "number %q", s)
 	return v
 }
+
+// layoutProblems lists, one per line, what sticks out of the window:
+// the page, or a table, plot, image or preformatted block (its right edge,
+// or content it hides behind a scroll bar).
+const layoutProblems = `(() => {
+	const w = document.documentElement.clientWidth, bad = [];
+	const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '');
+	if (document.documentElement.scrollWidth > w + 1) bad.push('page ' + document.documentElement.scrollWidth + ' > ' + w);
+	for (const el of document.querySelectorAll('main table, main .plot, main pre, main .scroll, main img, main figure')) {
+		const r = el.getBoundingClientRect();
+		if (r.width === 0) continue;
+		if (r.right > w + 1) bad.push(name(el) + ': right edge ' + Math.round(r.right) + ' > ' + w);
+		if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') bad.push(name(el) + ': ' + el.scrollWidth + ' px behind a scroll bar of ' + el.clientWidth);
+	}
+	return bad.join('\n');
+})()`
+
+// lookAlikes lists the plots in which two curves (lines with a legend
+// entry) share colour, dash and marker: one could not tell them apart.
+const lookAlikes = `(() => {
+	const bad = [];
+	for (const p of document.querySelectorAll('.plot')) {
+		if (!p._fullData) continue;
+		const seen = {};
+		for (const t of p._fullData) {
+			if (t.type !== 'scatter' || t.showlegend === false || !t.mode || !t.mode.includes('lines')) continue;
+			const m = t.marker && (Array.isArray(t.marker.symbol) ? t.marker.symbol.find(s => !s.startsWith('diamond')) || '' : t.marker.symbol);
+			const key = [t.line && t.line.color, t.line && t.line.dash, m].join(' ');
+			if (seen[key]) bad.push(p.id + ': ' + seen[key] + ' and ' + t.name);
+			seen[key] = t.name;
+		}
+	}
+	return bad.join('\n');
+})()`

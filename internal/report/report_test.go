@@ -128,7 +128,7 @@ func TestRenderWithPages(t *testing.T) {
 	assert.Contains(t, index, `<th scope="col" data-type="num" data-rank="toy.toy" data-better="higher" data-label="toy mean">toy mean <span class="unit">MB/s</span></th>`+"\n"+
 		`<th scope="col" data-type="num" data-rank="toy.nothing" data-better="" data-label="never there">never there <span class="unit">parsecs</span></th>`)
 	assert.Contains(t, index, `<td class="num" data-rank="toy.toy" data-valid="false" data-v="101.5">101.50</td>`+"\n"+`<td class="num" data-rank="toy.nothing" data-valid="false" data-v="">–</td>`, "toys are never valid")
-	assert.Contains(t, index, `<tr data-id="a-1" data-system="toyhost (2) · " data-system-label="toyhost (2) · ">`)
+	assert.Regexp(t, `<tr data-id="a-1" data-run="[^"]*a.txt #1" data-system="toyhost \(2\) · " data-system-label="toyhost \(2\) · ">`, index)
 	// The ranking: a weight for each column with a direction (not for a
 	// unit the suite does not declare), the site's first column weighted 1.
 	assert.Contains(t, index, `<label>toy mean <input type="number" class="weight" min="0" step="any" value="1" data-rank="toy.toy" data-default="1" aria-label="weight of toy mean"></label>`)
@@ -186,7 +186,7 @@ func TestRunPages(t *testing.T) {
 	assert.Equal(t, 5, strings.Count(index, "<tr data-id="))
 	assert.Contains(t, index, `<a href="runs/same-1.html">`)
 	assert.NotContains(t, index, `runs/old-1.html`)
-	assert.Contains(t, index, `title="`+paths[0]+`: no page (older than the 3 newest runs)">old.txt</td>`)
+	assert.Contains(t, index, `title="`+paths[0]+`: no page (older than the 3 newest runs)">old.txt #1</td>`)
 	cmp := string(files["compare.html"])
 	assert.Equal(t, 3, strings.Count(cmp, `class="pick"`))
 	assert.NotContains(t, cmp, "bad-1")

@@ -24,6 +24,9 @@ var templates = template.Must(template.New("").Funcs(Funcs).Funcs(template.FuncM
 	// shortLib is the MPI library up to the first comma ("Open MPI
 	// v4.1.4"); the full line is in the cell's title and on the run page.
 	"shortLib": func(s string) string { v, _, _ := strings.Cut(s, ","); return v },
+	// day is the date of an RFC 3339 time ("2026-11-27"); the full time is
+	// in the cell's title.
+	"day": func(s string) string { d, _, _ := strings.Cut(s, "T"); return d },
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // generator marks the pages of a site, so that Write replaces only a

@@ -34,10 +34,33 @@
     return o;
   }
 
-  // logY is a logarithmic bandwidth axis with whole numbers at the minor
-  // ticks too ("2k", not "2").
-  function logY(title) {
-    return { type: 'log', title: { text: title }, minorloglabels: 'complete' };
+  // logY is a logarithmic y axis. Over less than two decades of the
+  // traces' values its minor ticks carry whole numbers ("2k", not "2");
+  // over more, only the powers of ten are labelled, so that labels never
+  // run into each other.
+  function logY(title, traces) {
+    var lo = Infinity, hi = 0;
+    (traces || []).forEach(function (t) {
+      (t.y || []).forEach(function (v) {
+        if (v > 0) {
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+      });
+    });
+    var wide = hi > 0 && hi / lo >= 100;
+    return { type: 'log', title: { text: title }, minorloglabels: wide ? 'none' : 'complete' };
+  }
+
+  // style is the i-th of 30 curve styles no two of which look alike: ten
+  // colours, then the ten again with the next dash and marker (dashes:
+  // the three dashes, default solid, dash, long dash).
+  var palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
+    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  function style(i, dashes) {
+    dashes = dashes || ['solid', 'dash', 'longdash'];
+    var k = Math.floor(i / palette.length) % dashes.length;
+    return { colour: palette[i % palette.length], dash: dashes[k], mark: ['circle', 'square', 'triangle-up'][k] };
   }
 
   var plotConfig = {
@@ -270,20 +293,25 @@
           list.push(s);
         }
         var used = false;
+        s.invalid = s.invalid || {};
         ws.forEach(function (x) {
           var v = figure(r, x.key);
           if (v > 0) {
             (s.values[x.key] = s.values[x.key] || []).push(v);
             used = true;
+          } else if (r.querySelector('td[data-rank="' + x.key + '"]').getAttribute('data-v') !== '') {
+            s.invalid[x.key] = true; // there, but in a NOT VALID run
           }
         });
         if (used) {
-          s.runs.push(r.querySelector('td.file').getAttribute('data-v') + ' #' + r.cells[2].getAttribute('data-v'));
+          s.runs.push(r.getAttribute('data-run'));
         }
       });
       list.forEach(function (s) {
         s.fig = {};
-        s.lacks = ws.filter(function (x) { return !s.values[x.key]; }).map(function (x) { return x.label; });
+        s.lacks = ws.filter(function (x) { return !s.values[x.key]; }).map(function (x) {
+          return s.invalid[x.key] ? x.label + ' in a VALID run (tick "include NOT VALID runs")' : x.label;
+        });
         ws.forEach(function (x) {
           if (s.values[x.key]) {
             s.fig[x.key] = median(s.values[x.key]);
@@ -416,7 +444,7 @@
   }
 
   window.beffReport = {
-    $: $, each: each, txt: txt, option: option, logY: logY, plotConfig: plotConfig,
+    $: $, each: each, txt: txt, option: option, logY: logY, style: style, plotConfig: plotConfig,
     register: register, start: start
   };
 }());

@@ -13,9 +13,9 @@
     };
   }
 
-  // trace is the curve c of run b for the method; wide: a class (thick),
-  // else thin and, with dotted, dotted.
-  function trace(b, c, method, perProc, x, name, wide, dotted) {
+  // trace is the curve c of run b for the method in style st; wide: a
+  // class (thick, solid), else thin.
+  function trace(b, c, method, perProc, x, name, wide, st) {
     var y = c.y[method];
     if (!y) {
       return null;
@@ -26,7 +26,8 @@
       x: x, y: y.map(function (v) { return v === null ? null : v / div; }),
       customdata: b.sizes,
       hovertemplate: 'L = %{customdata} bytes<br>%{y:.4g} MB/s',
-      line: { width: wide ? 3 : 1.5, dash: dotted ? 'dot' : 'solid' }, marker: { size: wide ? 6 : 4 }
+      line: { width: wide ? 3 : 1.5, dash: wide ? 'solid' : st.dash, color: st.colour },
+      marker: { size: wide ? 6 : 4, symbol: st.mark, color: st.colour }
     };
   }
 
@@ -34,10 +35,11 @@
     var sel = $('beff-method');
     function draw() {
       var m = sel.value;
-      var traces = [];
+      var traces = [], k = 0;
       b.curves.forEach(function (c) {
         if (c.kind === 'class' || c.kind === 'extra') {
-          var t = trace(b, c, m, true, b.x, c.name, c.kind === 'class', c.kind !== 'class');
+          var st = c.kind === 'class' ? R.style(k++) : R.style(k++, ['dot', 'dashdot', 'longdashdot']);
+          var t = trace(b, c, m, true, b.x, c.name, c.kind === 'class', st);
           if (t) {
             traces.push(t);
           }
@@ -47,7 +49,7 @@
       Plotly.react('beff-plot', traces, {
         title: { text: 'b_eff: bandwidth per process, ' + txt(label) + ', N = ' + b.n },
         xaxis: xAxis(b),
-        yaxis: logY('MB/s per process (bandwidth / N)'),
+        yaxis: logY('MB/s per process (bandwidth / N)', traces),
         hovermode: 'closest', margin: { t: 50, r: 10 }
       }, R.plotConfig);
     }
@@ -77,7 +79,7 @@
     var out = [];
     runs.forEach(function (r) {
       var c = r.beff.curves.filter(function (c) { return c.name === pat; })[0];
-      var t = c && trace(r.beff, c, m, perProc, bytes ? r.beff.sizes : r.beff.x, r.label, false);
+      var t = c && trace(r.beff, c, m, perProc, bytes ? r.beff.sizes : r.beff.x, r.label, false, R.style(out.length + missing.length));
       if (t) {
         out.push(t);
       } else {
@@ -97,7 +99,7 @@
       layout: {
         title: { text: 'b_eff: ' + txt(pat) + ', ' + txt(label) },
         xaxis: xaxis,
-        yaxis: logY(perProc ? 'MB/s per process (bandwidth / N)' : 'MB/s')
+        yaxis: logY(perProc ? 'MB/s per process (bandwidth / N)' : 'MB/s', out)
       }
     };
   }

@@ -24,20 +24,22 @@
     return 'disk chunk size l' + (m ? ' (' + m.label.replace('MPART ', 'MPART = ') + ')' : '');
   }
 
-  function trace(io, y, name) {
+  function trace(io, y, name, i) {
+    var st = R.style(i);
     return {
       type: 'scatter', mode: 'lines+markers', name: txt(name),
+      line: { color: st.colour, dash: st.dash }, marker: { symbol: st.mark, color: st.colour },
       x: io.chunks.map(function (c) { return c.x; }), y: y,
       customdata: io.chunks.map(function (c) { return txt(c.label); }),
       hovertemplate: 'l = %{customdata}<br>%{y:.4g} MB/s'
     };
   }
 
-  function layout(io, title) {
+  function layout(io, title, traces) {
     return {
       title: { text: title, font: { size: 14 }, x: 0.01, xanchor: 'left' },
       xaxis: xAxis(io.chunks, mpartTitle(io)),
-      yaxis: logY('MB/s'),
+      yaxis: logY('MB/s', traces),
       hovermode: 'closest', margin: { t: 40, r: 10, l: 60, b: 50 },
       legend: { font: { size: 11 } }
     };
@@ -52,12 +54,12 @@
         return;
       }
       io.accesses.forEach(function (acc, a) {
-        var traces = io.types.map(function (t, ti) { return trace(io, part.bw[a][ti], ti + ': ' + t); });
-        Plotly.react('io-acc-' + a, traces, layout(io, txt(acc) + ', n = ' + n), R.plotConfig);
+        var traces = io.types.map(function (t, ti) { return trace(io, part.bw[a][ti], ti + ': ' + t, ti); });
+        Plotly.react('io-acc-' + a, traces, layout(io, txt(acc) + ', n = ' + n, traces), R.plotConfig);
       });
       io.types.forEach(function (t, ti) {
-        var traces = io.accesses.map(function (acc, a) { return trace(io, part.bw[a][ti], acc); });
-        Plotly.react('io-type-' + ti, traces, layout(io, 'type ' + ti + ': ' + txt(t) + ', n = ' + n), R.plotConfig);
+        var traces = io.accesses.map(function (acc, a) { return trace(io, part.bw[a][ti], acc, a); });
+        Plotly.react('io-type-' + ti, traces, layout(io, 'type ' + ti + ': ' + txt(t) + ', n = ' + n, traces), R.plotConfig);
       });
     }
     sel.addEventListener('change', draw);
@@ -100,7 +102,7 @@
         return;
       }
       r.io.chunks.forEach(function (c) { ticks[c.x] = c.tick; });
-      out.push(trace(r.io, part.bw[a][ti], r.label + ' (n = ' + part.n + ')'));
+      out.push(trace(r.io, part.bw[a][ti], r.label + ' (n = ' + part.n + ')', out.length));
     });
     var xs = Object.keys(ticks).map(parseFloat).sort(function (x, y) { return x - y; });
     var chunks = xs.map(function (x) { return { x: x, tick: ticks[x] }; });
@@ -111,7 +113,7 @@
         title: { text: 'b_eff_io: ' + txt(ts.options[ts.selectedIndex].textContent) + ', ' +
           txt(as.options[as.selectedIndex].textContent) },
         xaxis: xAxis(chunks, 'disk chunk size l (MPART: as in each run)'),
-        yaxis: logY('MB/s')
+        yaxis: logY('MB/s', out)
       }
     };
   }

@@ -5,15 +5,13 @@
   'use strict';
   var $ = R.$, txt = R.txt;
 
-  // plotly's default colours and ten darker ones (a suite of collectives has
-  // up to 20 library operations), given explicitly: a band and its curve,
-  // and a reference and its library operation, share one.
-  var colours = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
-    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-    '#393b79', '#b5790a', '#3b6e1f', '#8c1c13', '#5b2a86',
-    '#4d3319', '#a0336d', '#3a3a3a', '#6b6b00', '#0b6e7a'];
 
-  function colour(i) { return colours[i % colours.length]; }
+  // A curve's style (R.style): no two of a suite's up to 30 operations
+  // look alike. A hand-built reference is dotted in its library
+  // operation's colour, with a marker of its own among the references of
+  // that operation.
+  var style = R.style;
+  var refMarks = ['x', 'star', 'cross', 'triangle-down', 'hexagon', 'pentagon'];
 
   // shade is colour c (#rrggbb) with opacity a.
   function shade(c, a) {
@@ -44,10 +42,17 @@
   // legendName adds the OSU benchmark that measures the same.
   function legendName(c) { return c.osu ? curveName(c) + ' (' + c.osu + ')' : curveName(c); }
 
-  // curveColour: by library operation, and within it by method.
-  function curveColour(fam, c) {
-    var f = fam[c.ref || c.op];
-    return colour(c.method ? f * methods.length + methods.indexOf(c.method) : f);
+  // curveStyle: by library operation, and within it by method; refs
+  // counts the references of each operation drawn so far.
+  function curveStyle(fam, c, refs) {
+    var f = fam[c.ref || c.op], i = c.method ? f * methods.length + methods.indexOf(c.method) : f;
+    var st = style(i);
+    if (c.ref) { // two operations of one colour (i, i+10) keep their references apart by marker
+      refs[c.ref] = (refs[c.ref] || 0) + 1;
+      var round = Math.floor(i / 10);
+      st = { colour: st.colour, dash: 'dot', mark: refMarks[(round * 2 + refs[c.ref] - 1) % refMarks.length] };
+    }
+    return st;
   }
 
   // families numbers the library operations of a suite's curves; a
@@ -77,16 +82,18 @@
     });
   }
 
-  // symbols mark refined lengths (diamond) and points short of ε (hollow).
-  function symbols(c) {
+  // symbols mark refined lengths (diamond) and points short of ε (hollow);
+  // the others carry the curve's own marker.
+  function symbols(c, mark) {
     return c.x.map(function (_, i) {
-      return (c.refined[i] ? 'diamond' : 'circle') + (c.converged[i] ? '' : '-open');
+      return (c.refined[i] ? 'diamond' : mark) + (c.converged[i] ? '' : '-open');
     });
   }
 
   // curveTraces are the traces of curve c of suite s: with band, first the
   // stragglers band (fastest to slowest process), then the curve.
-  function curveTraces(s, c, y, name, col, band) {
+  function curveTraces(s, c, y, name, st, band) {
+    var col = st.colour;
     var ys = y === 'mbps' ? c.mbps : y === 'ratio' ? c.ratio : c.us;
     if (!ys) {
       return [];
@@ -105,18 +112,22 @@
       x: c.x, y: ys, customdata: pointInfo(c),
       hovertemplate: '%{x}' + xUnits[s.vary] + '<br>%{y:.4g} ' + yUnits[y] +
         '<br>%{customdata}<extra>' + txt(name) + '</extra>',
-      line: { width: 1.5, color: col, dash: c.ref ? 'dot' : 'solid' },
-      marker: { size: c.refined.map(function (r) { return r ? 8 : 5; }), symbol: symbols(c), color: col }
+      line: { width: 1.5, color: col, dash: st.dash },
+      marker: { size: c.refined.map(function (r) { return r ? 8 : 5; }), symbol: symbols(c, st.mark), color: col }
     });
     return out;
   }
 
-  // bars are the operations of a suite that varies nothing, one bar each.
+  // bars are the operations of a suite that varies nothing, one bar each,
+  // on a linear axis from zero, each with its value.
   function bars(s, name, col, y) {
+    var ys = s.curves.map(function (c) { return y === 'ratio' ? (c.ratio ? c.ratio[0] : null) : c.us[0]; });
     return {
       type: 'bar', name: txt(name),
       x: s.curves.map(function (c) { return txt(curveName(c)); }),
-      y: s.curves.map(function (c) { return y === 'ratio' ? (c.ratio ? c.ratio[0] : null) : c.us[0]; }),
+      y: ys,
+      text: ys.map(function (v) { return v === null ? '' : Number(v).toPrecision(4); }),
+      textposition: 'outside', cliponaxis: false,
       customdata: s.curves.map(function (c) { return pointInfo(c)[0]; }),
       hovertemplate: '%{x}<br>%{y:.4g} ' + (y === 'ratio' ? yUnits.ratio : 'µs') + '<br>%{customdata}<extra>' + txt(name) + '</extra>',
       marker: { color: col }
@@ -127,7 +138,7 @@
   // counts the traces have, not at fractions.
   function axes(vary, y, traces) {
     if (vary === 'none') {
-      return { xaxis: { title: { text: 'operation' } }, yaxis: R.logY(yTitle(y === 'ratio' ? y : 'us')) };
+      return { xaxis: { title: { text: 'operation' } }, yaxis: { title: { text: yTitle(y === 'ratio' ? y : 'us') }, rangemode: 'tozero' } };
     }
     var x = { type: 'log', title: { text: xTitles[vary] }, exponentformat: 'SI' };
     if (vary !== 'length') {
@@ -136,18 +147,18 @@
       x.tickmode = 'array';
       x.tickvals = Object.keys(seen).map(Number).sort(function (a, b) { return a - b; });
     }
-    return { xaxis: x, yaxis: R.logY(yTitle(y)) };
+    return { xaxis: x, yaxis: R.logY(yTitle(y), traces) };
   }
 
   // suitePlot draws suite s of a run into element id.
   function suitePlot(id, s, y, band) {
     var traces = [];
     if (s.vary === 'none') {
-      traces.push(bars(s, s.name, colour(0), y));
+      traces.push(bars(s, s.name, R.style(0).colour, y));
     } else {
-      var fam = families(s.curves);
+      var fam = families(s.curves), refs = {};
       s.curves.forEach(function (c) {
-        traces = traces.concat(curveTraces(s, c, y, legendName(c), curveColour(fam, c), band));
+        traces = traces.concat(curveTraces(s, c, y, legendName(c), curveStyle(fam, c, refs), band));
       });
     }
     var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '');
@@ -162,6 +173,10 @@
       hovermode: 'closest', margin: { t: 40, r: 10, l: 70, b: 50 },
       legend: { font: { size: 11 } }
     }, axes(s.vary, y, traces));
+    if (y === 'ratio') { // the contiguous method, the reference of 1
+      layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: 1, y1: 1, line: { color: '#555', width: 1, dash: 'dash' } }];
+      layout.annotations = [{ xref: 'paper', x: 1, y: s.vary === 'none' ? 1 : 0, yanchor: 'bottom', xanchor: 'right', showarrow: false, text: 'contiguous = 1', font: { size: 11, color: '#555' } }];
+    }
     Plotly.react(id, traces, layout, R.plotConfig);
   }
 
@@ -231,12 +246,12 @@
       }
       vary = vary || s.vary;
       if (s.vary === 'none') {
-        out.push(bars({ curves: curves }, r.label, colour(k++), y));
+        out.push(bars({ curves: curves }, r.label, style(k++).colour, y));
         return;
       }
       curves.forEach(function (c) {
         var label = op ? r.label : r.label + ' · ' + curveName(c);
-        out = out.concat(curveTraces(s, c, y, label, colour(k++), band));
+        out = out.concat(curveTraces(s, c, y, label, style(k++), band));
       });
     });
     var what = op ? op : 'all operations';
