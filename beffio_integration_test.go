@@ -74,7 +74,8 @@ func (p ioLines) table(t *testing.T) []beffio.Pattern {
 
 // TestQuickBeffIO: on 1 to 4 processes every partition, access method,
 // type and pattern is reported, with its total and phase lines, and no
-// validation error.
+// validation error; the write and the rewrite put at most 1 GiB on the
+// file system.
 func TestQuickBeffIO(t *testing.T) {
 	bin := mpiBinary(t, true)
 	for np := 1; np <= 4; np++ {
@@ -116,6 +117,14 @@ func TestQuickBeffIO(t *testing.T) {
 				}
 			}
 			assert.Len(t, p.metric, want, "no unexpected lines")
+			written := 0.0
+			for name, m := range p.metric {
+				if !strings.Contains(name, "acc=read") && !strings.HasSuffix(name, "/pat=total") && !strings.HasSuffix(name, "/pat=phase") {
+					written += m["MB"] * 1e6
+				}
+			}
+			assert.Greater(t, written, 0.0)
+			assert.LessOrEqual(t, written, float64(1<<30), "a quick run writes at most 1 GiB")
 			leftovers, _ := filepath.Glob(filepath.Join(os.TempDir(), "beffio-*", "*"))
 			assert.Empty(t, leftovers, "scratch files are removed")
 		})

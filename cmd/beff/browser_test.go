@@ -390,6 +390,10 @@ func TestBrowser(t *testing.T) {
 		want := skampiPlots(e)
 		require.Len(t, want, 7, "the default suite file")
 		open(t, "runs/"+e.ID+".html")
+		assert.Equal(t, 2, evalInt(t, `document.querySelectorAll('details.plots[open]').length`), "the first two suites' plots open")
+		open(t, "runs/"+e.ID+".html#skampi-plot-5")
+		assert.Equal(t, "true", eval(t, `String(document.getElementById('skampi-plot-5').closest('details').open)`), "a link to a folded plot opens it")
+		eval(t, `(() => { document.querySelectorAll('details').forEach(d => d.open = true); return ''; })()`)
 		for i, w := range want {
 			plot := fmt.Sprintf("skampi-plot-%d", i)
 			poll(t, `document.querySelectorAll('#`+plot+` svg.main-svg').length > 0`)

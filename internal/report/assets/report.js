@@ -430,8 +430,33 @@
     ranking();
   }
 
+  // folds: a plot drawn while its section was folded is sized when the
+  // section opens, and a link to something folded opens what holds it.
+  function folds() {
+    each(document.querySelectorAll('details'), function (d) {
+      d.addEventListener('toggle', function () {
+        if (d.open) {
+          each(d.querySelectorAll('.plot'), function (p) {
+            if (p.data) {
+              Plotly.Plots.resize(p);
+            }
+          });
+        }
+      });
+    });
+    function reveal() {
+      var el = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      for (var d = el && el.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) {
+        d.open = true;
+      }
+    }
+    window.addEventListener('hashchange', reveal);
+    reveal();
+  }
+
   function start() {
     each(document.querySelectorAll('table.sortable'), sortable);
+    folds();
     var page = document.body.getAttribute('data-page');
     if (page === 'run') {
       runPage();

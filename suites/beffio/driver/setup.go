@@ -35,7 +35,7 @@ var (
 	flagStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
 	flagDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
 	flagHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
-	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start; of a quick run at most 512 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID")
+	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID")
 	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
 	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
 	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
@@ -256,7 +256,7 @@ func (st *Settings) decideFS(*harness.Job) error {
 // QuickMaxData is the data budget of a quick run (-test.short) unless
 // -beffio.maxdata says otherwise: its files hold at most this much, so
 // that the write and the rewrite put at most 1 GiB on the file system.
-const QuickMaxData int64 = 512 * beffio.MiB
+const QuickMaxData int64 = 400 * beffio.MiB
 
 // decideMaxData takes -beffio.maxdata, or half of the free space (of a
 // quick run at most QuickMaxData).
