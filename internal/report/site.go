@@ -26,7 +26,8 @@ var templates = template.Must(template.New("").Funcs(Funcs).Funcs(template.FuncM
 	"shortLib": func(s string) string { v, _, _ := strings.Cut(s, ","); return v },
 	// day is the date of an RFC 3339 time ("2026-11-27"); the full time is
 	// in the cell's title.
-	"day": func(s string) string { d, _, _ := strings.Cut(s, "T"); return d },
+	"day":       func(s string) string { d, _, _ := strings.Cut(s, "T"); return d },
+	"processes": results.Processes,
 }).ParseFS(templateFS, "templates/*.tmpl"))
 
 // generator marks the pages of a site, so that Write replaces only a
