@@ -79,7 +79,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		return exitOK
 	}
 	var out bytes.Buffer
-	err = writeProtocols(&out, list, inputs, merged, launchSpreads(fs.Args(), list, inputs))
+	err = writeProtocols(&out, list, inputs, merged, launchSpreads(list, inputs))
 	if err == nil && *appendFlag {
 		err = appendFigures(fs.Args(), list, inputs)
 	}
@@ -211,7 +211,7 @@ func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []
 // launchSpreads are the folded figures across the launches of the files,
 // for the suites with two launches or more, when the runs of each suite
 // share one configuration (otherwise none).
-func launchSpreads(paths []string, list []results.Suite, inputs []input) []compare.Spread {
+func launchSpreads(list []results.Suite, inputs []input) []compare.Spread {
 	type launch struct {
 		file   string
 		launch int
@@ -230,7 +230,11 @@ func launchSpreads(paths []string, list []results.Suite, inputs []input) []compa
 	if !several {
 		return nil
 	}
-	side, err := compare.Load("fold", paths, list)
+	files := make([]*results.File, len(inputs))
+	for i, in := range inputs {
+		files[i] = in.file
+	}
+	side, err := compare.FromFiles("fold", files, list)
 	if err != nil {
 		return nil
 	}

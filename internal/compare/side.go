@@ -53,24 +53,32 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no files", label)
 	}
-	s := &Side{Label: label}
-	for _, su := range suites {
-		s.Sets = append(s.Sets, &Set{Suite: su})
-	}
+	files := make([]*results.File, len(paths))
 	for i, path := range paths {
 		if slices.Contains(paths[:i], path) {
 			return nil, fmt.Errorf("%s: %s is given twice", label, path)
 		}
-		f, err := results.ReadFile(path, suites)
-		if err != nil {
+		var err error
+		if files[i], err = results.ReadFile(path, suites); err != nil {
 			return nil, err
 		}
-		s.Files = append(s.Files, path)
+	}
+	return FromFiles(label, files, suites)
+}
+
+// FromFiles is Load of files already read (their names as given).
+func FromFiles(label string, files []*results.File, suites []results.Suite) (*Side, error) {
+	s := &Side{Label: label}
+	for _, su := range suites {
+		s.Sets = append(s.Sets, &Set{Suite: su})
+	}
+	for _, f := range files {
+		s.Files = append(s.Files, f.Name)
 		if err := s.addUnits(f); err != nil {
 			return nil, err
 		}
 		if why := f.Partial(); why != "" {
-			s.Partial = append(s.Partial, path+": "+why)
+			s.Partial = append(s.Partial, f.Name+": "+why)
 		}
 		for _, set := range s.Sets {
 			if err := set.add(f.RunsOf(set.Suite)); err != nil {
