@@ -573,6 +573,8 @@ func TestBrowser(t *testing.T) {
 				where := fmt.Sprintf("%s at %dx%d", name, size[0], size[1])
 				assert.Empty(t, eval(t, layoutProblems), "%s: wider than the window", where)
 				assert.Empty(t, eval(t, lookAlikes), "%s: curves drawn alike", where)
+				assert.Empty(t, eval(t, `Array.from(document.querySelectorAll('.plot')).filter(p => p.data && p.querySelectorAll('.scatterlayer .trace, .barlayer .trace').length !== p.data.length).map(p => p.id + ': ' + p.querySelectorAll('.scatterlayer .trace, .barlayer .trace').length + ' of ' + p.data.length + ' traces drawn').join('\n')`),
+					"%s: every trace drawn", where)
 				assert.Empty(t, eval(t, `Array.from(document.querySelectorAll('a[href^="#"]')).map(a => a.getAttribute('href')).filter(h => h.length > 1 && !document.getElementById(decodeURIComponent(h.slice(1)))).join(' ')`),
 					"%s: outline links without a target", where)
 				shot(t, fmt.Sprintf("layout-%s-%dx%d.png", name, size[0], size[1]), screenshot(t))
