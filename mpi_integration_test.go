@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
@@ -57,6 +58,8 @@ func mpiBinary(t *testing.T, tags bool) string {
 		if buildErr != nil {
 			return
 		}
+		dir := buildDir
+		harness.AfterTests(func() { os.RemoveAll(dir) })
 		if out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "beff"), "./cmd/beff").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/beff: %v\n%s", err, out)
 			return

@@ -30,6 +30,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -170,7 +171,29 @@ func noMPI(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "beff: cannot run benchmarks: %v\n", mpi.ErrNoMPI)
 		return ExitBadInput
 	}
-	return m.Run()
+	code := m.Run()
+	after.Lock()
+	defer after.Unlock()
+	for _, f := range after.funcs {
+		f()
+	}
+	return code
+}
+
+// after holds what runs when the tests of a binary started without MPI
+// (go test) have ended.
+var after struct {
+	sync.Mutex
+	funcs []func()
+}
+
+// AfterTests adds f to what runs, in order, when the tests of a binary
+// started without MPI have ended: a test package's cleanup that outlives
+// one test (the binaries its integration tests built once).
+func AfterTests(f func()) {
+	after.Lock()
+	defer after.Unlock()
+	after.funcs = append(after.funcs, f)
 }
 
 // silenceStdout points file descriptor 1 at /dev/null, so that nothing a
