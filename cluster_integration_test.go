@@ -396,8 +396,7 @@ func assertPlacement(t *testing.T, lib string, best map[string]map[string]float6
 // A liveJob is a job under way whose stderr the test watches.
 type liveJob struct {
 	cmd  *exec.Cmd
-	mu   sync.Mutex
-	errb strings.Builder
+	errb lockedBuilder
 	out  lockedBuilder // stdout, unless the command sends it elsewhere
 	done chan struct{}
 	code int
@@ -421,22 +420,12 @@ func (l *lockedBuilder) String() string {
 	return l.b.String()
 }
 
-func (j *liveJob) Write(p []byte) (int, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.errb.Write(p)
-}
-
-func (j *liveJob) stderr() string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.errb.String()
-}
+func (j *liveJob) stderr() string { return j.errb.String() }
 
 func startJob(t *testing.T, cmd *exec.Cmd) *liveJob {
 	t.Helper()
 	j := &liveJob{cmd: cmd, done: make(chan struct{})}
-	cmd.Stderr = j
+	cmd.Stderr = &j.errb
 	if cmd.Stdout == nil {
 		cmd.Stdout = &j.out
 	}
