@@ -131,7 +131,7 @@ func conformanceRow(f results.Figure, rounds []round, variants []string) []strin
 			refs = append(refs, v)
 		}
 	}
-	row := []string{f.Label, f.Unit, num(median(refs)), spread(refs)}
+	row := []string{f.Label, f.Unit, num(results.Median(refs)), spread(refs)}
 	for _, v := range variants {
 		var vals, ratios []float64
 		for _, r := range rounds {
@@ -150,9 +150,9 @@ func conformanceRow(f results.Figure, rounds []round, variants []string) []strin
 		}
 		ratio := "-"
 		if len(ratios) > 0 {
-			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", median(ratios), slices.Min(ratios), slices.Max(ratios))
+			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", results.Median(ratios), slices.Min(ratios), slices.Max(ratios))
 		}
-		row = append(row, num(median(vals)), ratio)
+		row = append(row, num(results.Median(vals)), ratio)
 	}
 	return row
 }
@@ -211,18 +211,6 @@ func foldOne(c results.Conformer, path string, list []results.Suite) (results.Fo
 func roundNumber(dir string) int {
 	k, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(dir), "round-"))
 	return k
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // spread is largest/smallest of v, "-" for fewer than two values.

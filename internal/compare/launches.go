@@ -71,10 +71,10 @@ func modes(v []float64) string {
 	}
 	gap := v[i] - v[i-1]
 	within := max(low[len(low)-1]-low[0], high[len(high)-1]-high[0])
-	if gap <= 2*within || gap <= 0.05*math.Abs(median(slices.Clone(v))) {
+	if gap <= 2*within || gap <= 0.05*math.Abs(results.Median(v)) {
 		return ""
 	}
-	return fmt.Sprintf("2 modes: %d launches near %s, %d near %s", len(low), sig4(median(slices.Clone(low))), len(high), sig4(median(slices.Clone(high))))
+	return fmt.Sprintf("2 modes: %d launches near %s, %d near %s", len(low), sig4(results.Median(low)), len(high), sig4(results.Median(high)))
 }
 
 func sig4(v float64) string { return results.Num(v, 4, 1) }

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"math"
-	"slices"
 
 	"golang.org/x/perf/benchmath"
 
@@ -129,7 +128,7 @@ func (s *Side) samples(g Group) *series {
 			}
 		}
 		for _, m := range one.order {
-			out.add(g, m.Name, m.Unit, median(one.values[m.Name]))
+			out.add(g, m.Name, m.Unit, results.Median(one.values[m.Name]))
 		}
 	}
 	return out
@@ -158,17 +157,6 @@ func (set *Set) launches() [][]int {
 
 // Launches is the number of launches among the set's runs.
 func (set *Set) Launches() int { return len(set.launches()) }
-
-// median is the median of v (the mean of the middle two of an even
-// count); v is reordered.
-func median(v []float64) float64 {
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
-}
 
 // set is the side's set of suite su.
 func (s *Side) set(su results.Suite) *Set {
