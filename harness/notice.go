@@ -145,16 +145,18 @@ func sendUp(b []byte) bool {
 }
 
 // passOn handles a notice that came from a child: rank 0 gathers it,
-// another rank passes it up.
+// another rank passes it up, or says it when it cannot (the child has
+// ended quietly, trusting the notice to reach rank 0).
 func (s *Session) passOn(c net.Conn) error {
 	n, err := readNotice(c)
 	if err != nil {
 		return err
 	}
-	if s.IsRoot() {
+	switch {
+	case s.IsRoot():
 		s.gather(n)
-	} else {
-		sendUp(n.encode())
+	case !sendUp(n.encode()):
+		fmt.Fprintf(s.Log, "beff: %s\n", n.line(1, s.Size))
 	}
 	return nil
 }

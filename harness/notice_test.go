@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"net"
 	"strings"
 	"testing"
 
@@ -38,4 +39,25 @@ func TestNotice(t *testing.T) {
 	n := notice{from: 5, text: "watchdog: x; ending the job"}
 	assert.Equal(t, "rank 5: watchdog: x; ending the job", n.line(1, 256))
 	assert.Equal(t, "rank 5: watchdog: x; ending the job (250 of 256 ranks said so)", n.line(250, 256))
+}
+
+// TestPassOnWithoutParent: a rank that cannot pass a child's notice up
+// (its line to its parent is gone) says the notice itself: the child has
+// ended quietly.
+func TestPassOnWithoutParent(t *testing.T) {
+	lines.mu.Lock()
+	saved := lines.parent
+	lines.parent = nil
+	lines.mu.Unlock()
+	defer func() { lines.mu.Lock(); lines.parent = saved; lines.mu.Unlock() }()
+
+	s := NewFakeSession(1, 4, Job{}, soloComm{}, func(int, string) {})
+	var log bytes.Buffer
+	s.Log = &log
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	go b.Write(notice{from: 7, code: ExitWatchdog, text: "watchdog: x"}.encode()[1:])
+	require.NoError(t, s.passOn(a))
+	assert.Equal(t, "beff: rank 7: watchdog: x\n", log.String())
 }

@@ -143,7 +143,11 @@ func (o *runOpts) launches(stdout, stderr io.Writer) int {
 			s := sides[i]
 			one := *o
 			one.bin, one.dir = s.bin, s.dir
-			fmt.Fprintf(stderr, "beff run: launch %d of %d%s\n", k, o.runs, map[bool]string{true: " of " + s.label + " (" + s.bin + ")"}[s.label != ""])
+			of := ""
+			if s.label != "" {
+				of = " of " + s.label + " (" + s.bin + ")"
+			}
+			fmt.Fprintf(stderr, "beff run: launch %d of %d%s\n", k, o.runs, of)
 			code, out := one.run(stdout, stderr)
 			if code != exitOK {
 				return code
