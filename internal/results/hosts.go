@@ -84,8 +84,11 @@ func countHostlist(e string) (int64, bool) {
 		if isRange {
 			b, err2 = strconv.ParseInt(hi, 10, 64)
 		}
-		if err1 != nil || err2 != nil || b < a {
+		if err1 != nil || err2 != nil || a < 0 || b < a {
 			return 0, false
+		}
+		if b-a >= MaxProcs { // b-a+1 might not fit
+			return MaxProcs + 1, true
 		}
 		if n += b - a + 1; n > MaxProcs {
 			return n, true // more than any file may give: no sum of it can overflow

@@ -351,8 +351,10 @@ func TestJSONStream(t *testing.T) {
 // TestHostsProcsHuge: a hostlist of absurd ranges counts past MaxProcs
 // without overflowing, so the check against mpi-procs still refuses it.
 func TestHostsProcsHuge(t *testing.T) {
-	n, exact, ok := results.HostsProcs("n[0-9000000000000000000] (999999999 each)")
-	require.True(t, ok)
-	assert.True(t, exact)
-	assert.Greater(t, n, int64(results.MaxProcs))
+	for _, line := range []string{"n[0-9000000000000000000] (999999999 each)", "n[0-9223372036854775807] (1 each)"} {
+		n, exact, ok := results.HostsProcs(line)
+		require.True(t, ok, line)
+		assert.True(t, exact, line)
+		assert.Greater(t, n, int64(results.MaxProcs), "%s: no sum overflows", line)
+	}
 }
