@@ -4,6 +4,8 @@
  * them (see skampi.h). An operation is one function over a context; the
  * table at the end names them (mpi.LoopOps). */
 #include "skampi.h"
+#include "compute.h"
+#include "mpi4.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,14 @@ typedef struct {
 	int64_t rfoot;  /* full: bytes of the receive buffer a call uses */
 	void *rma;      /* one-sided: the batch's window (rma) */
 	int rma_blocks; /* one-sided: every rank's block in the window (put-all-one) */
+	int mode;       /* how a collective runs: M_BLOCK, M_NB or M_PERSIST */
+	int setup;      /* persistent: the untimed pass that makes the requests */
+	MPI_Request rq, rq2; /* the non-blocking call's request; the persistent ones */
+	int64_t steps;  /* overlap: the computation's steps between start and wait */
+	double busy;    /* overlap: seconds computed in this repetition */
+	double init;    /* persistent: seconds the setup pass spent making the requests */
+	double t0;      /* persistent: when the init call of the setup pass began */
+	MPI_Datatype *wtypes; /* alltoallw: size entries of MPI_BYTE */
 } ctx;
 
 static void fault(ctx *c, int sender, int64_t at, int expect, int got) {
@@ -363,9 +373,102 @@ static int op_sendrecv_replace(ctx *c) {
 	return rc;
 }
 
+/* ---- how an operation runs: blocking, non-blocking, persistent ---- */
+
+/* A collective of the table runs in its row's mode: M_BLOCK calls the
+ * blocking operation; M_NB starts the non-blocking one, computes for the
+ * batch's steps (an overlap point) and waits; M_PERSIST starts and waits
+ * for a persistent request that the batch's untimed setup pass made with
+ * the MPI 4 init call (and frees after the last repetition). COLL takes
+ * the three calls; each operation's code around them (stamping, checking)
+ * is the same in every mode. */
+enum { M_BLOCK, M_NB, M_PERSIST };
+
+/* SETUP_DONE ends an operation's setup pass before it starts anything
+ * (not an MPI error code, so that the checks after the call are skipped). */
+#define SETUP_DONE (-1)
+
+static int nb_wait(ctx *c, int rc) {
+	if (rc) return rc;
+	if (c->steps > 0) {
+		double t = MPI_Wtime();
+		compute_run(c->steps);
+		c->busy += MPI_Wtime() - t;
+	}
+	return MPI_Wait(&c->rq, MPI_STATUS_IGNORE);
+}
+
+static int start_wait(MPI_Request *rq) {
+	int rc = MPI_Start(rq);
+	return rc ? rc : MPI_Wait(rq, MPI_STATUS_IGNORE);
+}
+
+/* persist runs after the init call in the setup pass (rc is its result),
+ * else starts the request and waits for it. */
+static int persist(ctx *c, int rc) {
+	if (!c->setup) return start_wait(&c->rq);
+	c->init += MPI_Wtime() - c->t0;
+	return rc ? rc : SETUP_DONE;
+}
+
+#define COLL(c, blocking, start, init)                                                              \
+	((c)->mode == M_NB        ? nb_wait((c), (start))                                                \
+	 : (c)->mode == M_PERSIST ? persist((c), (c)->setup ? ((c)->t0 = MPI_Wtime(), (init)) : 0)       \
+	                          : (blocking))
+
+/* ---- persistent and MPI 4 ping-pongs ---- */
+
+/* send-recv-persistent: the ping-pong of send-recv through persistent
+ * requests (MPI_Send_init, MPI_Recv_init) made by the setup pass. */
+static int op_send_recv_persistent(ctx *c) {
+	int other = 1 - c->rank, rc;
+	if (c->setup) {
+		c->t0 = MPI_Wtime();
+		rc = MPI_Send_init(c->sb, nb(c), MPI_BYTE, other, TAG, c->comm, &c->rq);
+		if (!rc) rc = MPI_Recv_init(c->rb, nb(c), MPI_BYTE, other, TAG, c->comm, &c->rq2);
+		c->init += MPI_Wtime() - c->t0;
+		return rc ? rc : SETUP_DONE;
+	}
+	if (c->rank == 0) {
+		sput(c, c->sb, 0);
+		if ((rc = start_wait(&c->rq)) || (rc = start_wait(&c->rq2))) return rc;
+		rchk(c, c->rb, 1);
+		return 0;
+	}
+	if ((rc = start_wait(&c->rq2))) return rc;
+	rchk(c, c->rb, 0);
+	sput(c, c->sb, 1);
+	return start_wait(&c->rq);
+}
+
+/* isendrecv and isendrecv-replace: sendrecv's exchange started with the
+ * MPI 4 call and completed by MPI_Wait. */
+static int op_isendrecv(ctx *c) {
+	int other = 1 - c->rank;
+	sput(c, c->sb, c->rank);
+	int rc = MPI4(ISENDRECV, isendrecv)(c->sb, nb(c), MPI_BYTE, other, TAG, c->rb, nb(c), MPI_BYTE, other, TAG,
+	                                    c->comm, &c->rq);
+	if (!rc) rc = MPI_Wait(&c->rq, MPI_STATUS_IGNORE);
+	if (!rc) rchk(c, c->rb, other);
+	return rc;
+}
+
+static int op_isendrecv_replace(ctx *c) {
+	int other = 1 - c->rank;
+	sput(c, c->sb, c->rank);
+	int rc = MPI4(ISENDRECV_REPLACE, isendrecv_replace)(c->sb, nb(c), MPI_BYTE, other, TAG, other, TAG, c->comm,
+	                                                    &c->rq);
+	if (!rc) rc = MPI_Wait(&c->rq, MPI_STATUS_IGNORE);
+	if (!rc) rchk(c, c->sb, other);
+	return rc;
+}
+
 /* ---- collectives on every rank of the communicator; rank 0 is the root ---- */
 
-static int op_barrier(ctx *c) { return MPI_Barrier(c->comm); }
+static int op_barrier(ctx *c) {
+	return COLL(c, MPI_Barrier(c->comm), MPI_Ibarrier(c->comm, &c->rq),
+	            MPI4(BARRIER_INIT, barrier_init)(c->comm, MPI_INFO_NULL, &c->rq));
+}
 
 static int op_bcast(ctx *c) {
 	wire w;
@@ -375,7 +478,9 @@ static int op_bcast(ctx *c) {
 		rc = out_wire(c, c->sb, c->stmp, &w);
 	} else
 		w = in_wire(c, c->rb, c->rtmp);
-	if (!rc) rc = MPI_Bcast(w.p, w.n, w.t, 0, c->comm);
+	if (!rc)
+		rc = COLL(c, MPI_Bcast(w.p, w.n, w.t, 0, c->comm), MPI_Ibcast(w.p, w.n, w.t, 0, c->comm, &c->rq),
+		          MPI4(BCAST_INIT, bcast_init)(w.p, w.n, w.t, 0, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc && c->rank) rc = in_done(c, c->rb, c->rtmp);
 	if (!rc && c->rank) rchk(c, c->rb, 0);
 	return rc;
@@ -383,35 +488,64 @@ static int op_bcast(ctx *c) {
 
 static int op_reduce(ctx *c) {
 	putf(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Reduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, 0, c->comm);
+	int rc = COLL(c, MPI_Reduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, 0, c->comm),
+	              MPI_Ireduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, 0, c->comm, &c->rq),
+	              MPI4(REDUCE_INIT, reduce_init)(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, 0, c->comm,
+	                                             MPI_INFO_NULL, &c->rq));
 	if (!rc && c->rank == 0) chkf(c, c->rb, c->len, 0, c->size);
 	return rc;
 }
 
 static int op_allreduce(ctx *c) {
 	putf(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Allreduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm);
+	int rc = COLL(c, MPI_Allreduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm),
+	              MPI_Iallreduce(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm, &c->rq),
+	              MPI4(ALLREDUCE_INIT, allreduce_init)(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm,
+	                                                   MPI_INFO_NULL, &c->rq));
 	if (!rc) chkf(c, c->rb, c->len, 0, c->size);
 	return rc;
 }
 
 static int op_reduce_scatter_block(ctx *c) {
 	for (int i = 0; i < c->size; i++) putf(sblk(c, i), c->len, c->call, c->rank);
-	int rc = MPI_Reduce_scatter_block(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm);
+	int rc = COLL(c, MPI_Reduce_scatter_block(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm),
+	              MPI_Ireduce_scatter_block(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm, &c->rq),
+	              MPI4(REDUCE_SCATTER_BLOCK_INIT, allreduce_init)(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM,
+	                                                              c->comm, MPI_INFO_NULL, &c->rq));
+	if (!rc) chkf(c, c->rb, c->len, 0, c->size);
+	return rc;
+}
+
+/* reduce-scatter: the same blocks through the counts of MPI_Reduce_scatter. */
+static int op_reduce_scatter(ctx *c) {
+	for (int i = 0; i < c->size; i++) {
+		putf(sblk(c, i), c->len, c->call, c->rank);
+		c->counts[i] = n4(c);
+	}
+	int rc = COLL(c, MPI_Reduce_scatter(c->sb, c->rb, c->counts, MPI_FLOAT, MPI_SUM, c->comm),
+	              MPI_Ireduce_scatter(c->sb, c->rb, c->counts, MPI_FLOAT, MPI_SUM, c->comm, &c->rq),
+	              MPI4(REDUCE_SCATTER_INIT, reduce_scatter_init)(c->sb, c->rb, c->counts, MPI_FLOAT, MPI_SUM,
+	                                                             c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) chkf(c, c->rb, c->len, 0, c->size);
 	return rc;
 }
 
 static int op_scan(ctx *c) {
 	putf(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Scan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm);
+	int rc = COLL(c, MPI_Scan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm),
+	              MPI_Iscan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm, &c->rq),
+	              MPI4(SCAN_INIT, allreduce_init)(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm,
+	                                              MPI_INFO_NULL, &c->rq));
 	if (!rc) chkf(c, c->rb, c->len, 0, c->rank + 1);
 	return rc;
 }
 
 static int op_exscan(ctx *c) {
 	putf(c->sb, c->len, c->call, c->rank);
-	int rc = MPI_Exscan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm);
+	int rc = COLL(c, MPI_Exscan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm),
+	              MPI_Iexscan(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm, &c->rq),
+	              MPI4(EXSCAN_INIT, allreduce_init)(c->sb, c->rb, n4(c), MPI_FLOAT, MPI_SUM, c->comm,
+	                                                MPI_INFO_NULL, &c->rq));
 	if (!rc && c->rank > 0) chkf(c, c->rb, c->len, 0, c->rank);
 	return rc;
 }
@@ -452,7 +586,10 @@ static int op_gather(ctx *c) {
 	wire o, i = in_wire(c, c->rb, c->rtmp);
 	sput(c, c->sb, c->rank);
 	int rc = out_wire(c, c->sb, c->stmp, &o);
-	if (!rc) rc = MPI_Gather(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm);
+	if (!rc)
+		rc = COLL(c, MPI_Gather(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm),
+		          MPI_Igather(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm, &c->rq),
+		          MPI4(GATHER_INIT, gather_init)(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc && c->rank == 0) rc = in_blocks(c);
 	if (!rc && c->rank == 0) chk_blocks(c, -1);
 	return rc;
@@ -461,7 +598,10 @@ static int op_gather(ctx *c) {
 static int op_gatherv(ctx *c) {
 	sput(c, c->sb, c->rank);
 	even(c);
-	int rc = MPI_Gatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, 0, c->comm);
+	int rc = COLL(c, MPI_Gatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, 0, c->comm),
+	              MPI_Igatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, 0, c->comm, &c->rq),
+	              MPI4(GATHERV_INIT, gatherv_init)(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE,
+	                                               0, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc && c->rank == 0) chk_blocks(c, -1);
 	return rc;
 }
@@ -473,7 +613,10 @@ static int op_scatter(ctx *c) {
 		for (int k = 0; k < c->size; k++) sput(c, sblk(c, k), k);
 		rc = out_blocks(c, &o);
 	}
-	if (!rc) rc = MPI_Scatter(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm);
+	if (!rc)
+		rc = COLL(c, MPI_Scatter(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm),
+		          MPI_Iscatter(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm, &c->rq),
+		          MPI4(SCATTER_INIT, gather_init)(o.p, o.n, o.t, i.p, i.n, i.t, 0, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) rc = in_done(c, c->rb, c->rtmp);
 	if (!rc) rchk(c, c->rb, c->rank);
 	return rc;
@@ -483,7 +626,10 @@ static int op_scatterv(ctx *c) {
 	if (c->rank == 0)
 		for (int i = 0; i < c->size; i++) sput(c, sblk(c, i), i);
 	even(c);
-	int rc = MPI_Scatterv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm);
+	int rc = COLL(c, MPI_Scatterv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm),
+	              MPI_Iscatterv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, nb(c), MPI_BYTE, 0, c->comm, &c->rq),
+	              MPI4(SCATTERV_INIT, scatterv_init)(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, nb(c), MPI_BYTE,
+	                                                 0, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) rchk(c, c->rb, c->rank);
 	return rc;
 }
@@ -492,7 +638,10 @@ static int op_allgather(ctx *c) {
 	wire o, i = in_wire(c, c->rb, c->rtmp);
 	sput(c, c->sb, c->rank);
 	int rc = out_wire(c, c->sb, c->stmp, &o);
-	if (!rc) rc = MPI_Allgather(o.p, o.n, o.t, i.p, i.n, i.t, c->comm);
+	if (!rc)
+		rc = COLL(c, MPI_Allgather(o.p, o.n, o.t, i.p, i.n, i.t, c->comm),
+		          MPI_Iallgather(o.p, o.n, o.t, i.p, i.n, i.t, c->comm, &c->rq),
+		          MPI4(ALLGATHER_INIT, allgather_init)(o.p, o.n, o.t, i.p, i.n, i.t, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) rc = in_blocks(c);
 	if (!rc) chk_blocks(c, -1);
 	return rc;
@@ -501,7 +650,10 @@ static int op_allgather(ctx *c) {
 static int op_allgatherv(ctx *c) {
 	sput(c, c->sb, c->rank);
 	even(c);
-	int rc = MPI_Allgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm);
+	int rc = COLL(c, MPI_Allgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm),
+	              MPI_Iallgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm, &c->rq),
+	              MPI4(ALLGATHERV_INIT, allgatherv_init)(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs,
+	                                                     MPI_BYTE, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) chk_blocks(c, -1);
 	return rc;
 }
@@ -515,7 +667,10 @@ static int op_alltoall(ctx *c) {
 	wire o, i = in_wire(c, c->rb, c->rtmp);
 	put_blocks(c);
 	int rc = out_blocks(c, &o);
-	if (!rc) rc = MPI_Alltoall(o.p, o.n, o.t, i.p, i.n, i.t, c->comm);
+	if (!rc)
+		rc = COLL(c, MPI_Alltoall(o.p, o.n, o.t, i.p, i.n, i.t, c->comm),
+		          MPI_Ialltoall(o.p, o.n, o.t, i.p, i.n, i.t, c->comm, &c->rq),
+		          MPI4(ALLTOALL_INIT, allgather_init)(o.p, o.n, o.t, i.p, i.n, i.t, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) rc = in_blocks(c);
 	if (!rc) chk_blocks(c, c->rank);
 	return rc;
@@ -524,8 +679,27 @@ static int op_alltoall(ctx *c) {
 static int op_alltoallv(ctx *c) {
 	put_blocks(c);
 	even(c);
-	int rc = MPI_Alltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs,
-	                       MPI_BYTE, c->comm);
+	int rc = COLL(c, MPI_Alltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm),
+	              MPI_Ialltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE,
+	                             c->comm, &c->rq),
+	              MPI4(ALLTOALLV_INIT, alltoallv_init)(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts,
+	                                                   c->displs, MPI_BYTE, c->comm, MPI_INFO_NULL, &c->rq));
+	if (!rc) chk_blocks(c, c->rank);
+	return rc;
+}
+
+/* alltoallw: the blocks of alltoallv with a datatype per peer (MPI_BYTE
+ * each) and byte displacements. */
+static int op_alltoallw(ctx *c) {
+	put_blocks(c);
+	even(c);
+	int rc = COLL(c,
+	              MPI_Alltoallw(c->sb, c->counts, c->displs, c->wtypes, c->rb, c->counts, c->displs, c->wtypes,
+	                            c->comm),
+	              MPI_Ialltoallw(c->sb, c->counts, c->displs, c->wtypes, c->rb, c->counts, c->displs, c->wtypes,
+	                             c->comm, &c->rq),
+	              MPI4(ALLTOALLW_INIT, alltoallw_init)(c->sb, c->counts, c->displs, c->wtypes, c->rb, c->counts,
+	                                                   c->displs, c->wtypes, c->comm, MPI_INFO_NULL, &c->rq));
 	if (!rc) chk_blocks(c, c->rank);
 	return rc;
 }
@@ -986,16 +1160,22 @@ typedef struct {
 	int bsend;  /* needs an attached buffer */
 	int blocks; /* uses one block of the length per process of the communicator */
 	int rma;    /* one-sided: runs on a window (rma_open) */
+	int mode;   /* M_BLOCK, M_NB or M_PERSIST */
+	int needs;  /* the MPI 4 call it needs (mpi4.h), -1 for none */
 } optab;
 
-#define OP(n, f) {n, f, 0, 0, 0}
-#define OPB(n, f) {n, f, 0, 1, 0}
-#define OPR(n, f) {n, f, 0, 0, 1}
-static const optab ops[SKAMPI_NOPS] = {
+#define OP(n, f) {n, f, 0, 0, 0, M_BLOCK, -1}
+#define OPB(n, f) {n, f, 0, 1, 0, M_BLOCK, -1}
+#define OPR(n, f) {n, f, 0, 0, 1, M_BLOCK, -1}
+#define ONB(n, f) {n, f, 0, 0, 0, M_NB, -1}
+#define ONBB(n, f) {n, f, 0, 1, 0, M_NB, -1}
+#define OPS(n, f, id) {n, f, 0, 0, 0, M_PERSIST, MPI4_##id}
+#define OPSB(n, f, id) {n, f, 0, 1, 0, M_PERSIST, MPI4_##id}
+static const optab ops[] = {
 	OP("send-recv", op_send_recv), OP("send-recv-anytag", op_send_recv_anytag),
 	OP("send-irecv", op_send_irecv), OP("send-iprobe-recv", op_send_iprobe_recv),
 	OP("ssend-recv", op_ssend_recv), OP("isend-recv", op_isend_recv),
-	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1, 0, 0},
+	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1, 0, 0, M_BLOCK, -1},
 	OP("sendrecv", op_sendrecv), OP("sendrecv-replace", op_sendrecv_replace),
 	OP("barrier", op_barrier), OP("bcast", op_bcast), OP("reduce", op_reduce),
 	OP("allreduce", op_allreduce), OPB("reduce-scatter-block", op_reduce_scatter_block),
@@ -1009,7 +1189,7 @@ static const optab ops[SKAMPI_NOPS] = {
 	OPB("alltoall-isend-irecv", op_alltoall_isend_irecv),
 	OPB("mw-wait", op_mw_wait), OPB("mw-waitany", op_mw_waitany), OPB("mw-recv-any", op_mw_recv_any),
 	OPB("mw-send", op_mw_send), OPB("mw-ssend", op_mw_ssend), OPB("mw-isend", op_mw_isend),
-	{"mw-bsend", op_mw_bsend, 1, 1, 0},
+	{"mw-bsend", op_mw_bsend, 1, 1, 0, M_BLOCK, -1},
 	OP("wtime", op_wtime), OP("comm-rank", op_comm_rank), OP("comm-size", op_comm_size),
 	OP("iprobe", op_iprobe), OP("buffer-attach", op_buffer_attach),
 	OP("type-create", op_type_create),
@@ -1018,9 +1198,32 @@ static const optab ops[SKAMPI_NOPS] = {
 	OPR("compare-and-swap", op_compare_and_swap), OPR("put-bw", op_put_bw), OPR("get-bw", op_get_bw),
 	OPR("win-fence", op_win_fence), OPR("win-pscw", op_win_pscw), OPR("win-lock", op_win_lock),
 	OPR("win-fence-delayed", op_win_fence_delayed), OPR("win-pscw-delayed", op_win_pscw_delayed),
-	OPR("win-lock-delayed", op_win_lock_delayed), {"put-all-one", op_put_all, 0, 1, 1},
+	OPR("win-lock-delayed", op_win_lock_delayed), {"put-all-one", op_put_all, 0, 1, 1, M_BLOCK, -1},
 	OPR("put-all-own", op_put_all),
+	OPB("reduce-scatter", op_reduce_scatter), OPB("alltoallw", op_alltoallw),
+	{"send-recv-persistent", op_send_recv_persistent, 0, 0, 0, M_PERSIST, -1},
+	{"isendrecv", op_isendrecv, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV},
+	{"isendrecv-replace", op_isendrecv_replace, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV_REPLACE},
+	ONB("ibarrier", op_barrier), ONB("ibcast", op_bcast), ONB("ireduce", op_reduce),
+	ONB("iallreduce", op_allreduce), ONBB("ireduce-scatter-block", op_reduce_scatter_block),
+	ONBB("ireduce-scatter", op_reduce_scatter), ONB("iscan", op_scan), ONB("iexscan", op_exscan),
+	ONBB("igather", op_gather), ONBB("igatherv", op_gatherv), ONBB("iscatter", op_scatter),
+	ONBB("iscatterv", op_scatterv), ONBB("iallgather", op_allgather), ONBB("iallgatherv", op_allgatherv),
+	ONBB("ialltoall", op_alltoall), ONBB("ialltoallv", op_alltoallv), ONBB("ialltoallw", op_alltoallw),
+	OPS("barrier-persistent", op_barrier, BARRIER_INIT), OPS("bcast-persistent", op_bcast, BCAST_INIT),
+	OPS("reduce-persistent", op_reduce, REDUCE_INIT), OPS("allreduce-persistent", op_allreduce, ALLREDUCE_INIT),
+	OPSB("reduce-scatter-block-persistent", op_reduce_scatter_block, REDUCE_SCATTER_BLOCK_INIT),
+	OPSB("reduce-scatter-persistent", op_reduce_scatter, REDUCE_SCATTER_INIT),
+	OPS("scan-persistent", op_scan, SCAN_INIT), OPS("exscan-persistent", op_exscan, EXSCAN_INIT),
+	OPSB("gather-persistent", op_gather, GATHER_INIT), OPSB("gatherv-persistent", op_gatherv, GATHERV_INIT),
+	OPSB("scatter-persistent", op_scatter, SCATTER_INIT), OPSB("scatterv-persistent", op_scatterv, SCATTERV_INIT),
+	OPSB("allgather-persistent", op_allgather, ALLGATHER_INIT),
+	OPSB("allgatherv-persistent", op_allgatherv, ALLGATHERV_INIT),
+	OPSB("alltoall-persistent", op_alltoall, ALLTOALL_INIT), OPSB("alltoallv-persistent", op_alltoallv, ALLTOALLV_INIT),
+	OPSB("alltoallw-persistent", op_alltoallw, ALLTOALLW_INIT),
 };
+
+_Static_assert(sizeof ops / sizeof ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
 
 static int op_sync(int op, int sync) {
 	opfn f = ops[op].fn;
@@ -1186,7 +1389,7 @@ static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 
 /* reps runs the repetitions of the batch. */
 static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double *start,
-                double *end, double *window, double *first) {
+                double *end, double *busy, double *window, double *first) {
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
 	int64_t fp = foot(b->op, &c->sl, c->size), fr = foot(b->op, &c->rl, c->size);
 	int64_t slot_len = ((fp > fr ? fp : fr) + 63) & ~(int64_t)63;
@@ -1205,9 +1408,10 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		} else if (!b->nosync && (rc = MPI_Barrier(c->comm))) {
 			break;
 		}
+		c->busy = 0;
 		double s = MPI_Wtime();
 		for (int i = 0; i < b->calls && !rc; i++, c->call++) {
-			if (b->cycle && !ops[b->op].rma) { /* call n of the point uses slot n mod slots */
+			if (b->cycle && !ops[b->op].rma && ops[b->op].mode != M_PERSIST) { /* call n of the point uses slot n mod slots */
 				c->sb = b->sbuf + slot * slot_len;
 				c->rb = b->rbuf + slot * slot_len;
 				if (++slot == slots) slot = 0;
@@ -1219,8 +1423,25 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		free_made(c);
 		start[k] = s - b->offset;
 		end[k] = e - b->offset;
+		busy[k] = c->busy;
 	}
 	return rc;
+}
+
+/* persistent_open runs the setup pass of a persistent operation: its
+ * requests made (the time of the init calls in c->init), nothing started. */
+static int persistent_open(ctx *c, opfn fn) {
+	c->setup = 1;
+	int rc = fn(c);
+	c->setup = 0;
+	return rc == SETUP_DONE ? 0 : rc ? rc : MPI_ERR_INTERN;
+}
+
+static int persistent_close(ctx *c) {
+	int rc = 0, rc2 = 0;
+	if (c->rq != MPI_REQUEST_NULL) rc = MPI_Request_free(&c->rq);
+	if (c->rq2 != MPI_REQUEST_NULL) rc2 = MPI_Request_free(&c->rq2);
+	return rc ? rc : rc2;
 }
 
 /* side_lay is the layout of a message of side s. */
@@ -1277,12 +1498,15 @@ static int detach(void *att) {
 	return rc;
 }
 
-int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end,
-                 double *window, double *first, skampi_fault *f) {
+int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end, double *busy,
+                 double *init, double *window, double *first, skampi_fault *f) {
 	if (b->op < 0 || b->op >= SKAMPI_NOPS || b->chunks > SKAMPI_MAXCHUNKS) return MPI_ERR_ARG;
 	if (ops[b->op].fn == op_type_create && !b->types) return MPI_ERR_TYPE;
+	if (ops[b->op].needs >= 0 && !mpi4_sym(ops[b->op].needs)) return MPI_ERR_OTHER; /* not in this library */
+	if (b->steps > 0 && ops[b->op].mode != M_NB) return MPI_ERR_ARG;
 	ctx c = {.comm = MPI_Comm_f2c(b->comm), .len = b->len, .chunks = b->chunks, .sb = b->sbuf,
-	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full};
+	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full,
+	         .mode = ops[b->op].mode, .rq = MPI_REQUEST_NULL, .rq2 = MPI_REQUEST_NULL, .steps = b->steps};
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
 	if (!rc) rc = layouts(b, &c);
@@ -1294,12 +1518,19 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	c.displs = malloc(sizeof(int) * c.size);
 	c.widx = malloc(sizeof(int) * c.size);
 	c.reqs = malloc(sizeof(MPI_Request) * 2 * c.size);
+	c.wtypes = malloc(sizeof(MPI_Datatype) * c.size);
+	for (int i = 0; c.wtypes && i < c.size; i++) c.wtypes[i] = MPI_BYTE;
+	if (!rc && (!c.counts || !c.displs || !c.widx || !c.reqs || !c.wtypes)) rc = MPI_ERR_NO_MEM;
 	void *att = NULL;
 	if (!rc && ops[b->op].rma && c.method != SKAMPI_CONTIG && c.method != SKAMPI_DATATYPE) rc = MPI_ERR_ARG;
 	if (!rc) rc = attach(b, &c, &att);
 	if (!rc && ops[b->op].rma) rc = rma_open(b, &c);
-	if (!rc) rc = reps(b, &c, ops[b->op].fn, arrive, start, end, window, first);
-	int rc2 = rma_close(&c, b->op);
+	if (!rc && c.mode == M_PERSIST) rc = persistent_open(&c, ops[b->op].fn);
+	*init = c.init;
+	if (!rc) rc = reps(b, &c, ops[b->op].fn, arrive, start, end, busy, window, first);
+	int rc2 = persistent_close(&c);
+	if (!rc) rc = rc2;
+	rc2 = rma_close(&c, b->op);
 	if (!rc) rc = rc2;
 	rc2 = detach(att);
 	if (!rc) rc = rc2;
@@ -1307,6 +1538,7 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	free(c.displs);
 	free(c.widx);
 	free(c.reqs);
+	free(c.wtypes);
 	free(c.stmp);
 	free(c.rtmp);
 	return rc;

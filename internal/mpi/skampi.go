@@ -41,6 +41,10 @@ type Batch struct {
 	// Inject is a test's fault: InjectByte corrupts the first received
 	// message, InjectLayout skews one run in manual unpacking.
 	Inject Inject
+	// Steps is, for a non-blocking operation, the steps of computation
+	// (ComputeSteps) each call runs between its start and its wait: an
+	// overlap point (0: the plain start-to-wait time).
+	Steps int64
 }
 
 // An RMASync is how the epochs of a one-sided operation are synchronised
@@ -143,8 +147,10 @@ func (t *Types) Info(side int) (TypeInfo, error) {
 // seconds on the corrected clock.
 type Times struct {
 	Arrive, Start, End []float64 // Arrive: ready to wait for the start (window mode)
+	Busy               []float64 // seconds the calls computed (overlap points)
 	Window             float64   // the window the batch used (window mode)
 	First              float64   // the start of its first repetition (window mode)
+	Init               float64   // persistent operations: seconds of the calls that made the requests
 }
 
 // SkampiFault is the first validation failure a rank saw in a batch.
@@ -161,17 +167,28 @@ const MaxChunks = 30000
 
 // The C side of the SKaMPI suite (skampi_cgo.go); nil without MPI.
 var (
-	runBatch    func(b *Batch) (Times, SkampiFault, error)
-	pairRTT     func(c Comm, partner int, initiator bool, rounds int) (float64, error)
-	clockOffset func(c Comm, me, peer, rounds int) (offset, rtt float64, err error)
-	timerCosts  func(n int) []float64
-	wtimeGlobal func() (bool, error)
-	rmaProbe    func(c Comm, allocate bool) (bool, error, error)
+	runBatch     func(b *Batch) (Times, SkampiFault, error)
+	pairRTT      func(c Comm, partner int, initiator bool, rounds int) (float64, error)
+	clockOffset  func(c Comm, me, peer, rounds int) (offset, rtt float64, err error)
+	timerCosts   func(n int) []float64
+	wtimeGlobal  func() (bool, error)
+	rmaProbe     func(c Comm, allocate bool) (bool, error, error)
+	computeSteps func(seconds float64) int64
 )
+
+// ComputeSteps calibrates on this process the computation of overlap
+// points: the steps that last about seconds (0 for seconds ≤ 0, and
+// without MPI).
+func ComputeSteps(seconds float64) int64 {
+	if computeSteps == nil {
+		return 0
+	}
+	return computeSteps(seconds)
+}
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 || b.Steps < 0 {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
 	}
 	if runBatch == nil {

@@ -8,7 +8,7 @@
 
 /* The number of operations; skampi_op_name names them in the order of
  * mpi.LoopOps; the SKaMPI driver finds its operations there by name. */
-#define SKAMPI_NOPS 64
+#define SKAMPI_NOPS 103
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */
@@ -95,6 +95,8 @@ typedef struct {
 	int rma_sync;     /* one-sided: SKAMPI_FENCE, ... */
 	int rma_allocate; /* one-sided: the window from MPI_Win_allocate (else MPI_Win_create over rbuf) */
 	int rma_nocheck;  /* one-sided: pass MPI_MODE_NOCHECK to locks, MPI_MODE_NOSTORE to fences */
+	int64_t steps;    /* non-blocking operations: steps of the computation (compute.h) each call
+	                     runs between the start and the wait (0: none, the plain time) */
 } skampi_batch_t;
 
 /* The first validation failure a rank saw in a batch. */
@@ -107,10 +109,14 @@ typedef struct {
 
 /* skampi_batch runs the batch; per repetition k it writes when this rank
  * was ready to wait for its start (arrive, window mode), when it started
- * and ended (all on the clock corrected by offset), and the window and the
- * start of the first one (window mode). */
-int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end,
-                 double *window, double *first, skampi_fault *f);
+ * and ended (all on the clock corrected by offset) and the seconds its
+ * calls computed (busy, overlap points), and the window and the start of
+ * the first one (window mode). A persistent operation's requests are made
+ * before the first repetition and freed after the last: *init is the time
+ * of the calls that made them (0 for the other operations). An operation
+ * whose MPI 4 call the library lacks fails with MPI_ERR_OTHER. */
+int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double *end, double *busy,
+                 double *init, double *window, double *first, skampi_fault *f);
 
 /* skampi_rtt: rounds 1-byte round trips with partner; the initiator gets
  * the fastest in *best (the other side 0). */

@@ -4,6 +4,7 @@ package mpi
 
 /*
 #include "skampi.h"
+#include "compute.h"
 */
 import "C"
 
@@ -14,6 +15,7 @@ func init() {
 	timerCosts, wtimeGlobal = cTimerCosts, cWtimeGlobal
 	newTypes, freeTypes, typeInfo = cNewTypes, cFreeTypes, cTypeInfo
 	rmaProbe = cRMAProbe
+	computeSteps = cComputeSteps
 }
 
 func cbool(b bool) C.int {
@@ -31,18 +33,20 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		buflen: C.int64_t(min(b.Send.n, b.Recv.n)), cycle: cbool(b.Cycle), span: C.int64_t(b.Span), seq: C.int64_t(b.Seq),
 		inject: C.int(b.Inject), yield: cbool(b.Yield),
 		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full),
-		rma_sync: C.int(b.RMASync), rma_allocate: cbool(b.RMAAllocate), rma_nocheck: cbool(b.RMANoCheck)}
+		rma_sync: C.int(b.RMASync), rma_allocate: cbool(b.RMAAllocate), rma_nocheck: cbool(b.RMANoCheck),
+		steps: C.int64_t(b.Steps)}
 	if b.Types != nil {
 		cb.types = (*C.skampi_types)(b.Types.p)
 	}
-	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps)}
-	var w, t0 C.double
+	t := Times{Arrive: make([]float64, b.Reps), Start: make([]float64, b.Reps), End: make([]float64, b.Reps),
+		Busy: make([]float64, b.Reps)}
+	var w, t0, init C.double
 	var f C.skampi_fault
 	rc := onMain(func() C.int {
 		return C.skampi_batch(&cb, (*C.double)(&t.Arrive[0]), (*C.double)(&t.Start[0]),
-			(*C.double)(&t.End[0]), &w, &t0, &f)
+			(*C.double)(&t.End[0]), (*C.double)(&t.Busy[0]), &init, &w, &t0, &f)
 	})
-	t.Window, t.First = float64(w), float64(t0)
+	t.Window, t.First, t.Init = float64(w), float64(t0), float64(init)
 	fault := SkampiFault{Count: int64(f.count), Call: int64(f.call), Sender: int(f.sender),
 		At: int64(f.at), Expect: int(f.expect), Got: int(f.got)}
 	return t, fault, mpiErr("SKaMPI loop ("+cSkampiOp(b.Op)+")", rc)
@@ -115,6 +119,10 @@ func cRMAProbe(c Comm, allocate bool) (bool, error, error) {
 		call = "MPI_Win_allocate"
 	}
 	return ok != 0, mpiErr(call, why), mpiErr("MPI_Allreduce", rc)
+}
+
+func cComputeSteps(seconds float64) int64 {
+	return int64(onMain(func() C.int64_t { return C.compute_steps(C.double(seconds)) }))
 }
 
 func cSkampiOp(i int) string { return C.GoString(C.skampi_op_name(C.int(i))) }

@@ -89,6 +89,18 @@ const (
 	MetricRankMax = "rank-max-us" // the largest per-process mean
 	MetricStop    = "stop"        // why the point stopped: 1 converged, 2 max, 3 budget
 	MetricMBps    = "MB/s"        // L / time, 1e6 B/s (ping-pong)
+	// Non-blocking collectives, measured again with a computation as long
+	// as their plain time between start and wait (docs/skampi.md,
+	// "Overlap"): the time of a call then, its RSE, the computation's own
+	// time per call, the rest (time in MPI calls) and IMB-NBC's overlap.
+	MetricOvrl    = "ovrl-us"
+	MetricOvrlRSE = "ovrl-rse"
+	MetricCPU     = "cpu-us"
+	MetricInMPI   = "mpi-us"
+	MetricOverlap = "overlap-pct"
+	// MetricInit is a persistent operation's time to make its requests
+	// (once per batch, not in the timed calls), µs.
+	MetricInit = "init-us"
 )
 
 // units declares the direction of each metric (benchfmt unit lines; ID.Units).
@@ -108,6 +120,12 @@ var units = []string{
 	MetricRankMax + " better=lower",
 	MetricStop + " assume=exact",
 	MetricMBps + " better=higher",
+	MetricOvrl + " better=lower",
+	MetricOvrlRSE + " better=lower",
+	MetricCPU + " assume=nothing",
+	MetricInMPI + " better=lower",
+	MetricOverlap + " better=higher",
+	MetricInit + " better=lower",
 }
 
 // Pair names of ping-pong points.

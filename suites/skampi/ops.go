@@ -2,6 +2,8 @@ package skampi
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -80,13 +82,40 @@ type Op struct {
 	// OSU names the OSU micro-benchmark that measures the same, with
 	// %s for the synchronisation (one-sided operations).
 	OSU string
+	// Family is a collective's or a ping-pong's form when it is not the
+	// blocking one: FamilyNonblocking or FamilyPersistent ("" otherwise).
+	Family string
+	// Of is the blocking operation a non-blocking or persistent form
+	// makes the same exchange as ("" for the others).
+	Of string
+	// Needs is the MPI 4.0 call the operation needs of the library ("":
+	// MPI 3.1 has what it calls); without it the operation is left out.
+	Needs string
 }
+
+// Families of operations besides the blocking ones.
+const (
+	// FamilyNonblocking: the MPI_I* collectives, each started, then
+	// waited for; a point measures the plain time and, with a computation
+	// as long as that placed between start and wait, the overlap.
+	FamilyNonblocking = "nonblocking"
+	// FamilyPersistent: requests made once by an init call (MPI_Send_init,
+	// MPI 4's MPI_Bcast_init …), each call an MPI_Start and MPI_Wait.
+	FamilyPersistent = "persistent"
+)
+
+// Families lists them, as ParseOps takes them.
+var Families = []string{FamilyNonblocking, FamilyPersistent}
 
 // RMABurst is the puts or gets of a bandwidth call, as OSU's window size.
 const RMABurst = 64
 
 // Ops is the operation table, in the order of the C table.
-var Ops = []Op{
+var Ops = append(append(baseOps, forms(FamilyNonblocking)...), forms(FamilyPersistent)...)
+
+// baseOps are the operations written out one by one; forms adds the
+// non-blocking and persistent collectives.
+var baseOps = []Op{
 	{Name: "send-recv", Pattern: PingPong, Call: "MPI_Send / MPI_Recv", Vary: VaryLength, Elem: 1, Typed: true},
 	{Name: "send-recv-anytag", Pattern: PingPong, Call: "MPI_Send / MPI_Recv(MPI_ANY_TAG)", Vary: VaryLength, Elem: 1, Typed: true},
 	{Name: "send-irecv", Pattern: PingPong, Call: "MPI_Send / MPI_Irecv posted before, MPI_Wait", Vary: VaryLength, Elem: 1, Typed: true},
@@ -155,6 +184,46 @@ var Ops = []Op{
 	{Name: "win-lock-delayed", Pattern: OneSided, Call: "MPI_Win_lock, MPI_Win_unlock, the partner busy for 100 µs outside MPI"},
 	{Name: "put-all-one", Pattern: Collective, Call: "every process MPI_Put L bytes into rank 0's window, then the synchronisation", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
 	{Name: "put-all-own", Pattern: Collective, Call: "every process MPI_Put L bytes into the next one's window, then the synchronisation", Vary: VaryLength | VaryProcs, Elem: 1},
+
+	{Name: "reduce-scatter", Pattern: Collective, Call: "MPI_Reduce_scatter (MPI_FLOAT, MPI_SUM), L per process", Vary: VaryLength | VaryProcs, Elem: 4, Blocks: true},
+	{Name: "alltoallw", Pattern: Collective, Call: "MPI_Alltoallw (MPI_BYTE for each peer), L per pair", Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true},
+	{Name: "send-recv-persistent", Pattern: PingPong, Call: "MPI_Start, MPI_Wait of MPI_Send_init / MPI_Recv_init requests", Vary: VaryLength, Elem: 1, Family: FamilyPersistent, Of: "send-recv", OSU: "osu_latency_persistent"},
+	{Name: "isendrecv", Pattern: PingPong, Call: "MPI_Isendrecv, MPI_Wait on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Of: "sendrecv", Needs: "MPI_Isendrecv"},
+	{Name: "isendrecv-replace", Pattern: PingPong, Call: "MPI_Isendrecv_replace, MPI_Wait on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Of: "sendrecv-replace", Needs: "MPI_Isendrecv_replace"},
+}
+
+// formOf are the blocking collectives with a non-blocking and a
+// persistent form, in the order of the C table's forms.
+var formOf = []string{"barrier", "bcast", "reduce", "allreduce", "reduce-scatter-block", "reduce-scatter",
+	"scan", "exscan", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv", "alltoall",
+	"alltoallv", "alltoallw"}
+
+// mpiCall is the MPI function a blocking row's Call begins with.
+var mpiCall = regexp.MustCompile(`^MPI_[A-Za-z_]+`)
+
+// forms are the operations of family f (FamilyNonblocking: i<op>;
+// FamilyPersistent: <op>-persistent), one per entry of formOf: the
+// blocking row with the family's call, name and MPI 4 need.
+func forms(f string) []Op {
+	var out []Op
+	for _, of := range formOf {
+		o := baseOps[slices.IndexFunc(baseOps, func(o Op) bool { return o.Name == of })]
+		mpiName := mpiCall.FindString(o.Call)
+		rest := o.Call[len(mpiName):]
+		o.Family, o.Of, o.Typed = f, of, false
+		if f == FamilyNonblocking {
+			o.Name = "i" + of
+			o.Call = "MPI_I" + strings.ToLower(mpiName[4:5]) + mpiName[5:] + rest + "; MPI_Wait"
+			o.OSU = "osu_i" + strings.ReplaceAll(of, "-", "_")
+		} else {
+			o.Name = of + "-persistent"
+			o.Needs = mpiName + "_init"
+			o.Call = "MPI_Start, MPI_Wait of an " + o.Needs + " request: " + mpiName + rest
+			o.OSU = "osu_" + strings.ReplaceAll(of, "-", "_") + "_persistent"
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // RMADelay is the partner's delay of the delayed synchronisations, seconds.
@@ -185,23 +254,25 @@ func OpNames() []string {
 	return out
 }
 
-// ParseOps reads a comma-separated list of operation names, "all" or
+// ParseOps reads a comma-separated list of operation names, "all",
 // pattern names (ping-pong, collective, master-worker, simple,
-// one-sided), and returns the indexes in table order, each once. The
-// one-sided collectives (put-all-*) come with one-sided, not collective.
+// one-sided) or families (nonblocking, persistent), and returns the
+// indexes in table order, each once. The one-sided collectives
+// (put-all-*) come with one-sided, not collective; the non-blocking and
+// persistent collectives with their family, not collective.
 func ParseOps(s string) ([]int, error) {
 	seen := map[int]bool{}
 	for _, w := range strings.Split(s, ",") {
 		w = strings.TrimSpace(w)
 		found := false
 		for i, o := range Ops {
-			if w == "all" || w == o.Name || w == o.Pattern.String() && !o.RMA() || w == OneSided.String() && o.RMA() {
+			if w == "all" || w == o.Name || w == o.Family || w == o.patternWord() {
 				seen[i], found = true, true
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("no operation %q: want all, a pattern (%s) or one of %s",
-				w, strings.Join(patternNames[:], ", "), strings.Join(OpNames(), ", "))
+			return nil, fmt.Errorf("no operation %q: want all, a pattern (%s), a family (%s) or one of %s",
+				w, strings.Join(patternNames[:], ", "), strings.Join(Families, ", "), strings.Join(OpNames(), ", "))
 		}
 	}
 	out := make([]int, 0, len(seen))
@@ -210,6 +281,19 @@ func ParseOps(s string) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
+}
+
+// patternWord is the pattern name that brings the operation into a list
+// of ParseOps: one-sided for the operations on windows; none for the
+// collectives of a family.
+func (o Op) patternWord() string {
+	switch {
+	case o.RMA():
+		return OneSided.String()
+	case o.Family != "" && o.Pattern == Collective:
+		return ""
+	}
+	return o.Pattern.String()
 }
 
 // MinProcs is the fewest processes the operation's pattern needs.

@@ -144,16 +144,20 @@ func (m Model) CallTime(p Point) float64 {
 	if p.Method == MethodPack || p.Method == MethodManual { // the copies on both sides
 		msg += 2 * float64(p.Len) / m.Copy
 	}
-	switch o.Name {
+	name := o.Name
+	if o.Of != "" { // a non-blocking or persistent form: the exchange of its blocking operation
+		name = o.Of
+	}
+	switch name {
 	case "barrier":
 		return 2 * lg * m.Alpha
 	case "comm-split", "comm-dup":
 		return 4*lg*m.Alpha + float64(p.Procs)*20e-9
 	case "memcpy":
 		return float64(p.Len) / m.Copy
-	case "allreduce", "reduce-scatter-block", "scan", "exscan", "allreduce-reduce-bcast":
+	case "allreduce", "reduce-scatter-block", "reduce-scatter", "scan", "exscan", "allreduce-reduce-bcast":
 		return 2 * lg * msg
-	case "alltoall", "alltoallv", "alltoall-isend-irecv", "bcast-sendrecv", "gather-sendrecv", "gather-irecv":
+	case "alltoall", "alltoallv", "alltoallw", "alltoall-isend-irecv", "bcast-sendrecv", "gather-sendrecv", "gather-irecv":
 		return n * msg
 	}
 	if o.Blocks { // gather, scatter, allgather and their v-variants
@@ -188,9 +192,18 @@ func (m Model) PrepareTime(p int) float64 {
 // PointTime is the model's time of a point under the suite's rules: its
 // warm-up, then repetitions until the budget or the most repetitions
 // (the bound: a point that converges stops earlier), and the set-up of the
-// point.
+// point. A non-blocking collective's point measures twice: plain, then
+// with a computation as long as the call between its start and its wait.
 func (m Model) PointTime(s *Suite, p Point) float64 {
 	t := m.CallTime(p)
+	if Ops[p.Op].Family == FamilyNonblocking {
+		return m.measureTime(s, p, t) + m.measureTime(s, p, 2*t) - m.PointSetup
+	}
+	return m.measureTime(s, p, t)
+}
+
+// measureTime is PointTime for one measurement of calls of t seconds.
+func (m Model) measureTime(s *Suite, p Point, t float64) float64 {
 	calls := s.Calls
 	if calls == 0 {
 		calls = CallsPerRep(t, MinRep(m.Wtick, m.Clock, s.Rule.Eps))

@@ -349,11 +349,48 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
+func TestForms(t *testing.T) {
+	for name, want := range map[string]Op{
+		"iallreduce": {Call: "MPI_Iallreduce (MPI_FLOAT, MPI_SUM); MPI_Wait", Of: "allreduce", Family: FamilyNonblocking,
+			OSU: "osu_iallreduce", Elem: 4},
+		"ireduce-scatter-block": {Call: "MPI_Ireduce_scatter_block (MPI_FLOAT, MPI_SUM), L per process; MPI_Wait",
+			Of: "reduce-scatter-block", Family: FamilyNonblocking, OSU: "osu_ireduce_scatter_block", Elem: 4, Blocks: true},
+		"bcast-persistent": {Call: "MPI_Start, MPI_Wait of an MPI_Bcast_init request: MPI_Bcast from rank 0",
+			Of: "bcast", Family: FamilyPersistent, Needs: "MPI_Bcast_init", OSU: "osu_bcast_persistent", Elem: 1},
+		"alltoallw-persistent": {Call: "MPI_Start, MPI_Wait of an MPI_Alltoallw_init request: MPI_Alltoallw (MPI_BYTE for each peer), L per pair",
+			Of: "alltoallw", Family: FamilyPersistent, Needs: "MPI_Alltoallw_init", OSU: "osu_alltoallw_persistent", Elem: 1, Blocks: true},
+		"ibarrier": {Call: "MPI_Ibarrier; MPI_Wait", Of: "barrier", Family: FamilyNonblocking, OSU: "osu_ibarrier", Elem: 1},
+		"allgather-persistent": {Call: "MPI_Start, MPI_Wait of an MPI_Allgather_init request: MPI_Allgather, L per process",
+			Of: "allgather", Family: FamilyPersistent, Needs: "MPI_Allgather_init", OSU: "osu_allgather_persistent", Elem: 1, Blocks: true},
+	} {
+		i := OpIndex(name)
+		require.GreaterOrEqual(t, i, 0, name)
+		o := Ops[i]
+		assert.Equal(t, want.Call, o.Call, name)
+		assert.Equal(t, []any{want.Of, want.Family, want.Needs, want.OSU, want.Elem, want.Blocks, Collective, false},
+			[]any{o.Of, o.Family, o.Needs, o.OSU, o.Elem, o.Blocks, o.Pattern, o.Typed}, name)
+		assert.Equal(t, Ops[OpIndex(o.Of)].Vary, o.Vary, name)
+	}
+}
+
 func TestParseOps(t *testing.T) {
 	ops, err := ParseOps("allreduce, ping-pong")
 	require.NoError(t, err)
-	assert.Len(t, ops, 11)
-	assert.Equal(t, "allreduce", Ops[ops[len(ops)-1]].Name, "table order")
+	assert.Len(t, ops, 14, "ten ping-pongs, the persistent one, two MPI_Isendrecv and allreduce")
+	assert.Equal(t, "allreduce", Ops[ops[10]].Name, "table order")
+	assert.Equal(t, "isendrecv-replace", Ops[ops[13]].Name, "table order")
+	for word, want := range map[string]int{"collective": 25, "nonblocking": 17, "persistent": 18} {
+		ops, err = ParseOps(word)
+		require.NoError(t, err)
+		assert.Len(t, ops, want, word)
+		for _, i := range ops {
+			if word == "collective" {
+				assert.Empty(t, Ops[i].Family, "the families' collectives come only with their family")
+			} else {
+				assert.Equal(t, word, Ops[i].Family)
+			}
+		}
+	}
 	_, err = ParseOps("allreduse")
 	assert.ErrorContains(t, err, `no operation "allreduse"`)
 	assert.ErrorContains(t, err, "send-recv, send-recv-anytag")
@@ -427,4 +464,17 @@ func TestParseCountsGeometric(t *testing.T) {
 	c, err = ParseCounts("1:N", 1, MaxCounts, 1)
 	require.NoError(t, err)
 	assert.Equal(t, "1:10000", JoinCounts(c, 1))
+}
+
+func TestOverlapPercent(t *testing.T) {
+	for _, c := range []struct{ pure, ovrl, cpu, want float64 }{
+		{10, 10, 10, 100}, // the computation hid the whole operation
+		{10, 20, 10, 0},   // nothing overlapped: the times add up
+		{10, 25, 10, 0},   // worse than adding up: no negative overlap
+		{10, 15, 10, 50},
+		{4, 10, 8, 25}, // (4+8−10)/8: relative to the longer of the two
+		{0, 0, 0, 0},
+	} {
+		assert.InDelta(t, c.want, OverlapPercent(c.pure, c.ovrl, c.cpu), 1e-9, "%+v", c)
+	}
 }

@@ -169,3 +169,17 @@ func CallsPerRep(t, minRep float64) int {
 	}
 	return int(math.Ceil(minRep / t))
 }
+
+// OverlapPercent is IMB-NBC's overlap of a non-blocking operation, in
+// percent: how much of the shorter of its plain time pure and the
+// computation cpu stayed hidden when the computation ran between its
+// start and its wait and a call took ovrl, relative to the longer of the
+// two, 100·max(0, min(1, (pure + cpu − ovrl) / max(pure, cpu))). All
+// three are times of one call in the same unit; 0 when pure and cpu are.
+func OverlapPercent(pure, ovrl, cpu float64) float64 {
+	d := max(pure, cpu)
+	if !(d > 0) {
+		return 0
+	}
+	return 100 * max(0, min(1, (pure+cpu-ovrl)/d))
+}

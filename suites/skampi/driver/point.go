@@ -21,6 +21,23 @@ type Result struct {
 	Ranks   []float64 // collectives: min, median, max of the per-process means
 	NoRSE   bool      // fewer than two valid repetitions: no error (Sum.RSE is 0)
 	Fault   string    // a validation report: the job stops
+	// Overlap is a non-blocking collective's measurement with the
+	// computation between start and wait (nil for other operations).
+	Overlap *Overlap
+	// Init is a persistent operation's time to make its requests, seconds:
+	// the slowest process's mean over the point's batches (0 otherwise).
+	Init float64
+}
+
+// Overlap is what a non-blocking collective's point measures with a
+// computation as long as its plain time (Pure, seconds) placed between
+// each start and wait: the time of a call (Sum), and the computation's own
+// time per call (CPU: the largest per-process mean).
+type Overlap struct {
+	Sum   skampi.Summary
+	NoRSE bool
+	Pure  float64
+	CPU   float64
 }
 
 // verdictFault stops a point's loop: a message failed validation.
@@ -39,6 +56,12 @@ type pointLoop struct {
 	// Every rank: its own valid times, for the per-process mean.
 	ownSum float64
 	ownN   int
+	// Every rank: the computation of its valid repetitions per call
+	// (overlap points) and the time of its batches' init calls
+	// (persistent operations).
+	busySum float64
+	initSum float64
+	initN   int
 	// Rank 0 decides with these.
 	values  []float64
 	tries   int
@@ -49,12 +72,42 @@ type pointLoop struct {
 }
 
 // measure runs one point on g: warm-up calls, then batches of repetitions
-// until rank 0's stopping rule says enough.
+// until rank 0's stopping rule says enough. A non-blocking collective's
+// point then measures again with a computation between each start and
+// wait, as long as the plain time rank 0 measured (each process
+// calibrates its own computation to that length).
 func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Result {
+	res, _ := r.measureSteps(g, su, pt, 0)
+	if skampi.Ops[pt.Op].Family != skampi.FamilyNonblocking {
+		return res
+	}
+	pure := harness.Decide(g, func() float64 {
+		if res.Fault != "" || res.Sum.N == 0 {
+			return 0
+		}
+		return res.Sum.Mean
+	})
+	if pure == 0 {
+		return res
+	}
+	ov, busy := r.measureSteps(g, su, pt, mpi.ComputeSteps(pure))
+	cpu := g.Max([]float64{busy})
+	if ov.Fault != "" || !g.IsRoot() {
+		return ov
+	}
+	res.Overlap = &Overlap{Sum: ov.Sum, NoRSE: ov.NoRSE, Pure: pure, CPU: cpu[0]}
+	return res
+}
+
+// measureSteps measures the point with steps of computation between each
+// start and wait of a non-blocking collective (0: none); it returns rank
+// 0's result and this rank's mean computation per call.
+func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, steps int64) (Result, float64) {
 	pl := &pointLoop{r: r, su: su, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
 	pl.batch = mpi.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
-		Send: r.send, Recv: r.recv, Yield: r.st.Yield}
-	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern)
+		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
+	// a persistent request binds its buffers: its calls cannot cycle them
+	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && pl.op.Family != skampi.FamilyPersistent
 	pl.batch.Span = su.Span
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global {
@@ -70,9 +123,9 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
 	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
 	if stop.Verdict == verdictFault || pl.checkFull() {
-		return Result{Fault: pl.faultReport()}
+		return Result{Fault: pl.faultReport()}, 0
 	}
-	return pl.result()
+	return pl.result(), pl.busySum / float64(max(pl.ownN, 1))
 }
 
 // checkFull runs one more call, untimed, that stamps and checks every
@@ -153,6 +206,10 @@ func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
 	}
 	t, f, err := r.loop(b)
 	r.s.Must("the SKaMPI loop", err)
+	if t.Init > 0 {
+		pl.initSum += t.Init
+		pl.initN++
+	}
 	if f.Count > 0 && pl.faults == 0 {
 		pl.fault = f
 	}
@@ -184,6 +241,9 @@ func (pl *pointLoop) step(k int64) []float64 {
 	out := make([]float64, k+1)
 	for i := range k {
 		out[i] = pl.value(t.End[i]-t.Start[i], flags[i] != 0)
+		if flags[i] == 0 && i < int64(len(t.Busy)) {
+			pl.busySum += t.Busy[i] / float64(b.Calls)
+		}
 	}
 	out[k] = float64(flags[k])
 	return out
@@ -245,14 +305,18 @@ func (pl *pointLoop) decide(m []float64) (next, verdict int64) {
 // 0's result (others get the zero Result).
 func (pl *pointLoop) result() Result {
 	var ranks []float64
+	init := pl.initSum / float64(max(pl.initN, 1))
 	if pl.op.Pattern == skampi.Collective {
 		mean := math.NaN()
 		if pl.ownN > 0 {
 			mean = pl.ownSum / float64(pl.ownN)
 		}
-		all := pl.g.Gather([]int64{int64(math.Float64bits(mean))})
+		all := pl.g.Gather([]int64{int64(math.Float64bits(mean)), int64(math.Float64bits(init))})
 		if all != nil {
 			ranks = rankStats(all)
+			for _, rec := range all {
+				init = max(init, math.Float64frombits(uint64(rec[1])))
+			}
 		}
 	}
 	if !pl.g.IsRoot() {
@@ -260,6 +324,9 @@ func (pl *pointLoop) result() Result {
 	}
 	res := Result{Sum: skampi.Summarize(pl.values), Tries: pl.tries, Invalid: pl.invalid,
 		Calls: pl.batch.Calls, Why: pl.why, Ranks: ranks}
+	if pl.op.Family == skampi.FamilyPersistent {
+		res.Init = init
+	}
 	if pl.su.Sync == skampi.SyncWindow {
 		res.Window = pl.window
 	}

@@ -13,9 +13,11 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
@@ -119,6 +121,12 @@ func setup(job *harness.Job) (any, error) {
 		return nil, err
 	}
 	if err := st.keepOps(n); err != nil {
+		return nil, err
+	}
+	if err := st.keepProvided(job.Library, mpi.Provides()); err != nil {
+		return nil, err
+	}
+	if err := st.keepWorking(job.Library); err != nil {
 		return nil, err
 	}
 	if err := st.checkLibrary(job.Library, os.Getenv("OMPI_MCA_osc")); err != nil {
@@ -230,6 +238,121 @@ func (st *Settings) keepOps(n int) error {
 		return fmt.Errorf("-skampi.ops=%s: nothing to measure in %s", *flagOps, st.File)
 	}
 	return nil
+}
+
+// keepProvided leaves out the operations whose MPI 4 call the library
+// (has: mpi.Provides) lacks, with one note naming the library and what
+// each suite loses; a run left with nothing is refused.
+func (st *Settings) keepProvided(library string, has map[string]bool) error {
+	var calls []string
+	lost := st.drop(func(o skampi.Op) bool {
+		if o.Needs == "" || has[o.Needs] {
+			return true
+		}
+		if !slices.Contains(calls, o.Needs) {
+			calls = append(calls, o.Needs)
+		}
+		return false
+	})
+	if len(lost) == 0 {
+		return nil
+	}
+	why := fmt.Sprintf("%s lacks the MPI 4 calls %s", libraryName(library), strings.Join(calls, ", "))
+	st.Notes = append(st.Notes, why+": "+strings.Join(lost, "; "))
+	if len(st.Suites) == 0 {
+		return fmt.Errorf("%s: nothing to measure: %s, which every operation left needs", st.File, why)
+	}
+	return nil
+}
+
+// broken are operations that libraries before a version deliver wrong
+// data in: they are left out there, with a note.
+var broken = []struct {
+	prefix, fixed string // the library's first line starts with prefix; fixed in this version
+	ops           []string
+	why           string
+}{
+	{"MPICH Version:", "4.3", []string{"gather-persistent", "scatter-persistent", "allgather-persistent"},
+		"deliver stale blocks when a persistent request is started again (pmodels/mpich#7078; found by beff's validation under MPICH 4.0.2)"},
+}
+
+// keepWorking leaves out the operations the library is known to get
+// wrong (broken), with a note; a run left with nothing is refused.
+func (st *Settings) keepWorking(library string) error {
+	for _, b := range broken {
+		v, ok := strings.CutPrefix(library, b.prefix)
+		if !ok || !versionBefore(strings.TrimSpace(v), b.fixed) {
+			continue
+		}
+		lost := st.drop(func(o skampi.Op) bool { return !slices.Contains(b.ops, o.Name) })
+		if len(lost) == 0 {
+			continue
+		}
+		why := fmt.Sprintf("%s: %s %s", libraryName(library), strings.Join(b.ops, ", "), b.why)
+		st.Notes = append(st.Notes, why+": left out of "+strings.Join(lost, "; "))
+		if len(st.Suites) == 0 {
+			return fmt.Errorf("%s: nothing to measure: %s", st.File, why)
+		}
+	}
+	return nil
+}
+
+// versionBefore says whether dotted version v is below want (numbers
+// compared field by field; a field that is not a number ends the
+// comparison, as does the shorter version).
+func versionBefore(v, want string) bool {
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return false
+	}
+	a, b := strings.Split(f[0], "."), strings.Split(want, ".")
+	for i := range min(len(a), len(b)) {
+		x, err1 := strconv.Atoi(a[i])
+		y, err2 := strconv.Atoi(b[i])
+		if err1 != nil || err2 != nil {
+			return false
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return len(a) < len(b)
+}
+
+// drop keeps in each suite the operations keep accepts and drops the
+// suites left empty; it returns what each suite lost ("suite s: a, b").
+func (st *Settings) drop(keep func(skampi.Op) bool) []string {
+	var suites []*skampi.Suite
+	var lost []string
+	for _, s := range st.Suites {
+		var kept []int
+		var gone []string
+		for _, i := range s.Ops {
+			if keep(skampi.Ops[i]) {
+				kept = append(kept, i)
+			} else {
+				gone = append(gone, skampi.Ops[i].Name)
+			}
+		}
+		if len(gone) > 0 {
+			lost = append(lost, "suite "+s.Name+": "+strings.Join(gone, ", "))
+		}
+		if s.Ops = kept; len(kept) > 0 {
+			suites = append(suites, s)
+		}
+	}
+	st.Suites = suites
+	return lost
+}
+
+// libraryName is the library's name and version from the first line of
+// MPI_Get_library_version ("Open MPI v4.1.4, package: …" → "Open MPI
+// v4.1.4"), or "this MPI library".
+func libraryName(library string) string {
+	if name, _, _ := strings.Cut(library, ","); strings.TrimSpace(name) != "" {
+		return strings.TrimSpace(name)
+	}
+	return "this MPI library"
 }
 
 // curves are the run's curves in suite file order.

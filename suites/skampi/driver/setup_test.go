@@ -134,3 +134,94 @@ func TestCurveNames(t *testing.T) {
 	plain := testSuite(t, "suites:\n  - name: b\n    ops: bcast\n    vary: none\n", 4)
 	assert.Equal(t, "bcast", curveText(plain.Curves()[0]))
 }
+
+// suitesOf parses a suite file for 4 processes into Settings.
+func suitesOf(t *testing.T, text string) *Settings {
+	t.Helper()
+	l := skampi.Layers{Procs: 4, Base: map[string]skampi.Given{}}
+	for _, f := range fieldFlags {
+		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
+	}
+	suites, _, err := skampi.ParseSuites("f.yaml", []byte(text), l)
+	require.NoError(t, err)
+	return &Settings{File: "f.yaml", Suites: suites}
+}
+
+func opNames(st *Settings) map[string][]string {
+	out := map[string][]string{}
+	for _, s := range st.Suites {
+		for _, i := range s.Ops {
+			out[s.Name] = append(out[s.Name], skampi.Ops[i].Name)
+		}
+	}
+	return out
+}
+
+// TestKeepProvided: an operation whose MPI 4 call the library lacks is
+// left out, with one note naming the library, the calls and what each
+// suite lost; a suite left empty goes; a run left empty is refused.
+func TestKeepProvided(t *testing.T) {
+	const file = `
+suites:
+  - name: pp
+    ops: [send-recv, isendrecv, isendrecv-replace]
+  - name: pers
+    ops: [bcast-persistent, allreduce-persistent]
+`
+	st := suitesOf(t, file)
+	require.NoError(t, st.keepProvided("Open MPI v4.1.4, package: Debian OpenMPI", map[string]bool{}))
+	assert.Equal(t, map[string][]string{"pp": {"send-recv"}}, opNames(st))
+	require.Len(t, st.Notes, 1)
+	assert.Equal(t, "Open MPI v4.1.4 lacks the MPI 4 calls MPI_Isendrecv, MPI_Isendrecv_replace, MPI_Bcast_init, MPI_Allreduce_init: "+
+		"suite pp: isendrecv, isendrecv-replace; suite pers: bcast-persistent, allreduce-persistent", st.Notes[0])
+
+	st = suitesOf(t, file)
+	all := map[string]bool{"MPI_Isendrecv": true, "MPI_Isendrecv_replace": true, "MPI_Bcast_init": true, "MPI_Allreduce_init": true}
+	require.NoError(t, st.keepProvided("MPICH Version: 4.0.2", all))
+	assert.Empty(t, st.Notes)
+	assert.Len(t, opNames(st)["pers"], 2)
+
+	st = suitesOf(t, file)
+	st.Suites = st.Suites[1:]
+	err := st.keepProvided("", map[string]bool{})
+	assert.EqualError(t, err, "f.yaml: nothing to measure: this MPI library lacks the MPI 4 calls MPI_Bcast_init, MPI_Allreduce_init, which every operation left needs")
+}
+
+// TestKeepWorking: MPICH before 4.3 loses the persistent gather, scatter
+// and allgather (pmodels/mpich#7078), with a note; later versions and
+// other libraries keep them.
+func TestKeepWorking(t *testing.T) {
+	const file = `
+suites:
+  - name: pers
+    ops: persistent
+    vary: none
+`
+	st := suitesOf(t, file)
+	require.NoError(t, st.keepWorking("MPICH Version: 4.2.1"))
+	names := opNames(st)["pers"]
+	assert.NotContains(t, names, "gather-persistent")
+	assert.NotContains(t, names, "allgather-persistent")
+	assert.Contains(t, names, "gatherv-persistent")
+	require.Len(t, st.Notes, 1)
+	assert.Contains(t, st.Notes[0], "MPICH Version: 4.2.1: gather-persistent, scatter-persistent, allgather-persistent deliver stale blocks")
+	assert.Contains(t, st.Notes[0], "left out of suite pers: gather-persistent, scatter-persistent, allgather-persistent")
+	for _, lib := range []string{"MPICH Version: 4.3.0", "MPICH Version: 5.0", "Open MPI v5.0.7, package: Debian"} {
+		st = suitesOf(t, file)
+		require.NoError(t, st.keepWorking(lib))
+		assert.Empty(t, st.Notes, lib)
+		assert.Contains(t, opNames(st)["pers"], "gather-persistent", lib)
+	}
+}
+
+func TestVersionBefore(t *testing.T) {
+	for _, c := range []struct {
+		v, want string
+		before  bool
+	}{
+		{"4.0.2", "4.3", true}, {"4.2.3", "4.3", true}, {"4.3", "4.3", false}, {"4.3.0", "4.3", false},
+		{"4.10", "4.3", false}, {"3.4.3", "4.3", true}, {"4", "4.3", true}, {"x.y", "4.3", false}, {"", "4.3", false},
+	} {
+		assert.Equal(t, c.before, versionBefore(c.v, c.want), "%s < %s", c.v, c.want)
+	}
+}

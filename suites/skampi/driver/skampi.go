@@ -262,4 +262,16 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 	if o := skampi.Ops[pt.Op]; o.OnPair() && pt.Len > 0 && sm.Mean > 0 {
 		b.ReportMetric(float64(pt.Len*int64(max(1, o.Burst)))/sm.Mean/1e6, skampi.MetricMBps)
 	}
+	if res.Init > 0 {
+		b.ReportMetric(res.Init*1e6, skampi.MetricInit)
+	}
+	if ov := res.Overlap; ov != nil && ov.Sum.N > 0 {
+		b.ReportMetric(ov.Sum.Mean*1e6, skampi.MetricOvrl)
+		if !ov.NoRSE {
+			b.ReportMetric(ov.Sum.RSE, skampi.MetricOvrlRSE)
+		}
+		b.ReportMetric(ov.CPU*1e6, skampi.MetricCPU)
+		b.ReportMetric(max(0, ov.Sum.Mean-ov.CPU)*1e6, skampi.MetricInMPI)
+		b.ReportMetric(skampi.OverlapPercent(sm.Mean, ov.Sum.Mean, ov.CPU), skampi.MetricOverlap)
+	}
 }

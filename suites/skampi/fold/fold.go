@@ -130,7 +130,10 @@ func (p *Folded) missing() []string {
 // OSU names the OSU micro-benchmark that measures what the curve does
 // (one-sided operations under the suite's synchronisation), or "".
 func (c *Curve) OSU() string {
-	if c.Op.OSU == "" || c.Suite.RMASync == "" {
+	if !strings.Contains(c.Op.OSU, "%s") {
+		return c.Op.OSU
+	}
+	if c.Suite.RMASync == "" {
 		return ""
 	}
 	return fmt.Sprintf(c.Op.OSU, skampi.OSUSync[c.Suite.RMASync])
@@ -151,6 +154,30 @@ func (p *Folded) ratios() {
 		for _, m := range c.Rows {
 			if ref := contig[m.Point.WithMethod("")]; c.Method != "" && ref != nil && m.Has && ref.Has && ref.Us > 0 {
 				m.Contig = m.Us / ref.Us
+			}
+		}
+	}
+	p.ofRatios()
+}
+
+// ofRatios sets every non-blocking or persistent form's time over its
+// blocking operation's at the same point of the same suite.
+func (p *Folded) ofRatios() {
+	byPoint := map[skampi.Point]*Measurement{}
+	for _, c := range p.Curves {
+		for _, m := range c.Rows {
+			byPoint[m.Point] = m
+		}
+	}
+	for _, c := range p.Curves {
+		if c.Op.Of == "" {
+			continue
+		}
+		for _, m := range c.Rows {
+			pt := m.Point
+			pt.Op = skampi.OpIndex(c.Op.Of)
+			if ref := byPoint[pt]; ref != nil && m.Has && ref.Has && ref.Us > 0 {
+				m.OfRatio = m.Us / ref.Us
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -309,5 +310,82 @@ func TestLineConsistency(t *testing.T) {
 		require.Error(t, err, tc.to)
 		assert.Contains(t, err.Error(), tc.want)
 		assert.Contains(t, err.Error(), fmt.Sprintf("synth.txt:%d: ", strings.Count(synthConfig, "\n")+i+1))
+	}
+}
+
+// formsConfig is a run of 2 processes with a non-blocking suite and a
+// persistent one beside its blocking operation.
+const formsConfig = `mpi-library: synthetic
+mpi-procs: 2
+mpi-hosts: a (2)
+mpi-oversubscribed: no
+beff-mode: full
+skampi-suites: forms.yaml sha256:0123456789abcdef
+skampi-suite-nbc: ops=iallreduce vary=length lengths=8:8 step=2 refine=false points=0 length=256 procs=2 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-suite-pers: ops=bcast,bcast-persistent vary=length lengths=8:8 step=2 refine=false points=0 length=256 procs=2 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2
+skampi-wtick-s: 1e-09
+skampi-timer-s: 3e-08
+skampi-clock: offsets (best of 50 ping-pongs per rank)
+`
+
+// formsLines: the overlap of 50 % is (10 + 10 − 15) / 10; the persistent
+// broadcast takes 3 µs against the blocking one's 4.
+var formsLines = []string{
+	"BenchmarkSkampi/suite=nbc/op=iallreduce/procs=2/L=8 1 2 calls 10 cpu-us 0 invalid 10 median-us 9 min-us 5 mpi-us 8 n 50 overlap-pct 0.02 ovrl-rse 15 ovrl-us 11 p90-us 12 p99-us 0.01 rse 1 stop 10 us 9 rank-min-us 9.5 rank-med-us 10 rank-max-us 30 window-us",
+	"BenchmarkSkampi/suite=pers/op=bcast/procs=2/L=8 1 2 calls 0 invalid 4 median-us 3.9 min-us 8 n 4.1 p90-us 4.2 p99-us 0.01 rse 1 stop 4 us 3.9 rank-min-us 4 rank-med-us 4 rank-max-us 30 window-us",
+	"BenchmarkSkampi/suite=pers/op=bcast-persistent/procs=2/L=8 1 2 calls 25 init-us 0 invalid 3 median-us 2.9 min-us 8 n 3.1 p90-us 3.2 p99-us 0.01 rse 1 stop 3 us 2.9 rank-min-us 3 rank-med-us 3 rank-max-us 30 window-us",
+}
+
+// TestFoldForms: the overlap figures and the init time are read, the
+// persistent form's time over its blocking operation's is set; the text,
+// JSON and plot data carry them.
+func TestFoldForms(t *testing.T) {
+	p := foldText(t, synthText(formsConfig, formsLines))
+	require.Len(t, p.Curves, 3)
+	nb := p.Curves[0].Rows[0]
+	assert.True(t, nb.HasOvrl)
+	assert.Equal(t, []float64{15, 10, 5, 50, 0.02}, []float64{nb.OvrlUs, nb.CPUUs, nb.InMPIUs, nb.OverlapPct, nb.OvrlRSE})
+	pers := p.Curves[2].Rows[0]
+	assert.Equal(t, 25.0, pers.InitUs)
+	assert.InDelta(t, 0.75, pers.OfRatio, 1e-12)
+	assert.Zero(t, p.Curves[1].Rows[0].OfRatio, "the blocking operation has no ratio")
+
+	var text bytes.Buffer
+	require.NoError(t, p.WriteText(&text))
+	assert.Contains(t, text.String(), "overlap %")
+	assert.Contains(t, text.String(), "÷ bcast")
+	js, err := json.Marshal(p.JSONDetail())
+	require.NoError(t, err)
+	for _, want := range []string{`"overlap_pct":50`, `"ovrl_us":15`, `"init_us":25`, `"ratio_to_blocking":0.75`, `"form_of":"bcast"`, `"family":"persistent"`, `"osu":"osu_iallreduce"`} {
+		assert.Contains(t, string(js), want)
+	}
+	d := newPlotData(p)
+	require.Len(t, d.Suites, 2)
+	assert.Equal(t, []report.PlotNum{50}, d.Suites[0].Curves[0].Overlap)
+	assert.Equal(t, []report.PlotNum{0.75}, d.Suites[1].Curves[1].OfRatio)
+	rows := suiteRows(p)
+	assert.Equal(t, []bool{true, false}, []bool{rows[0].Overlap, rows[0].Forms})
+	assert.Equal(t, []bool{false, true}, []bool{rows[1].Overlap, rows[1].Forms})
+}
+
+// TestFormsForged: figures of the forms that their times contradict, or
+// on operations that have none, are refused.
+func TestFormsForged(t *testing.T) {
+	for _, tc := range []struct {
+		line           int
+		from, to, want string
+	}{
+		{0, " 50 overlap-pct", " 90 overlap-pct", "overlap-pct 90 contradicts its times (50% from us 10, ovrl-us 15, cpu-us 10)"},
+		{0, " 50 overlap-pct", " 150 overlap-pct", "overlap-pct 150 contradicts"},
+		{0, " 5 mpi-us", " 1 mpi-us", "mpi-us 1 contradicts ovrl-us 15 − cpu-us 10"},
+		{0, " 10 cpu-us", "", "want all of ovrl-us, cpu-us, mpi-us, overlap-pct, ovrl-rse or none"},
+		{1, " 0 invalid", " 9 ovrl-us 0 invalid", "ovrl-us of bcast: only a non-blocking collective with a time has one"},
+		{1, " 0 invalid", " 9 init-us 0 invalid", "init-us of bcast: only a persistent operation has one"},
+	} {
+		lines := slices.Clone(formsLines)
+		lines[tc.line] = strings.Replace(lines[tc.line], tc.from, tc.to, 1)
+		_, err := results.Read(strings.NewReader(synthText(formsConfig, lines)), "forms.txt", []results.Suite{New()})
+		require.Error(t, err, tc.to)
+		assert.Contains(t, err.Error(), tc.want)
 	}
 }

@@ -75,8 +75,10 @@ type JSONCurve struct {
 	Pattern string      `json:"pattern"`
 	Call    string      `json:"call"`
 	Ref     string      `json:"reference_of,omitempty"` // the library operation a hand-built one stands for
+	Family  string      `json:"family,omitempty"`       // nonblocking or persistent
+	Of      string      `json:"form_of,omitempty"`      // a family's: the blocking operation of the same exchange
 	Method  string      `json:"method,omitempty"`       // a typed suite's: datatype, pack, manual or contiguous
-	OSU     string      `json:"osu,omitempty"`          // one-sided: the OSU benchmark that measures the same
+	OSU     string      `json:"osu,omitempty"`          // the OSU benchmark that measures the same
 	Added   int         `json:"refined_added"`          // lengths refinement added to the grid
 	Points  []JSONPoint `json:"points"`
 }
@@ -105,6 +107,18 @@ type JSONPoint struct {
 	MBps      results.Float   `json:"mbps,omitempty"`
 	// Contig is a typed point's time over the contiguous method's.
 	Contig results.Float `json:"ratio_to_contiguous,omitempty"`
+	// A non-blocking collective with the computation between start and
+	// wait: the time of a call, its RSE, the computation's time, the rest
+	// and the overlap (IMB-NBC's definition), all absent otherwise.
+	OvrlUs     *results.Float `json:"ovrl_us,omitempty"`
+	OvrlRSE    *results.Float `json:"ovrl_rse,omitempty"`
+	CPUUs      *results.Float `json:"cpu_us,omitempty"`
+	InMPIUs    *results.Float `json:"mpi_us,omitempty"`
+	OverlapPct *results.Float `json:"overlap_pct,omitempty"`
+	// InitUs is a persistent operation's time to make its requests.
+	InitUs results.Float `json:"init_us,omitempty"`
+	// OfRatio is a form's time over its blocking operation's in the suite.
+	OfRatio results.Float `json:"ratio_to_blocking,omitempty"`
 	// A merged run's point: the runs merged and the fastest and the
 	// slowest run's us.
 	Runs  int             `json:"runs,omitempty"`
@@ -125,7 +139,8 @@ func (p *Folded) JSONDetail() any {
 		d.MergedFrom = sourceNames(p.Sources)
 	}
 	for _, t := range p.Curves {
-		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref, Method: t.Method, OSU: t.OSU(), Added: t.Added}
+		cv := JSONCurve{Suite: t.Suite.Name, Op: t.Op.Name, Pattern: t.Op.Pattern.String(), Call: t.Op.Call, Ref: t.Op.Ref,
+			Family: t.Op.Family, Of: t.Op.Of, Method: t.Method, OSU: t.OSU(), Added: t.Added}
 		for _, m := range t.Rows {
 			cv.Points = append(cv.Points, jsonPoint(t.Op, m))
 		}
@@ -178,6 +193,14 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 	if m.Contig > 0 {
 		jp.Contig = results.Float(m.Contig)
 	}
+	if m.HasOvrl {
+		f := func(x float64) *results.Float { v := results.Float(x); return &v }
+		jp.OvrlUs, jp.CPUUs, jp.InMPIUs, jp.OverlapPct = f(m.OvrlUs), f(m.CPUUs), f(m.InMPIUs), f(m.OverlapPct)
+		if m.HasOvrlRSE {
+			jp.OvrlRSE = f(m.OvrlRSE)
+		}
+	}
+	jp.InitUs, jp.OfRatio = results.Float(m.InitUs), results.Float(m.OfRatio)
 	if m.Runs > 0 {
 		jp.Runs = m.Runs
 		if m.Has {

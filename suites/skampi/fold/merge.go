@@ -87,7 +87,35 @@ func mergePoint(ms []*Measurement) *Measurement {
 	if m.MBps > 0 && m.Us > 0 {
 		m.MBps = float64(m.Len) / m.Us
 	}
+	mergeForms(&m, with)
 	return &m
+}
+
+// mergeForms sets a merged point's figures of the non-blocking and
+// persistent forms: the medians over the runs that have them, the
+// overlap recomputed from the median times.
+func mergeForms(m *Measurement, with []*Measurement) {
+	var ovrl, init []*Measurement
+	for _, x := range with {
+		if x.HasOvrl {
+			ovrl = append(ovrl, x)
+		}
+		if x.InitUs > 0 {
+			init = append(init, x)
+		}
+	}
+	m.InitUs = 0
+	if len(init) > 0 {
+		m.InitUs = median(init, func(x *Measurement) float64 { return x.InitUs })
+	}
+	m.HasOvrl, m.HasOvrlRSE = len(ovrl) > 0, false
+	if !m.HasOvrl {
+		return
+	}
+	m.OvrlUs = median(ovrl, func(x *Measurement) float64 { return x.OvrlUs })
+	m.CPUUs = median(ovrl, func(x *Measurement) float64 { return x.CPUUs })
+	m.InMPIUs = max(0, m.OvrlUs-m.CPUUs)
+	m.OverlapPct = skampi.OverlapPercent(m.Us, m.OvrlUs, m.CPUUs)
 }
 
 // median is the median of f over ms.

@@ -37,8 +37,18 @@ type PlotCurve struct {
 	// Ratio is a typed point's time over the contiguous method's.
 	Ratio []report.PlotNum `json:"ratio,omitempty"`
 	// OSU is the OSU micro-benchmark that measures the same (one-sided
-	// operations, with the suite's synchronisation): a legend's note.
+	// operations with the suite's synchronisation, the families): a
+	// legend's note.
 	OSU string `json:"osu,omitempty"`
+	// Of is a non-blocking or persistent form's blocking operation:
+	// plot.js draws the two in one colour, and the form's OfRatio (its
+	// time over the blocking one's at the same point of the suite).
+	Of      string           `json:"of,omitempty"`
+	OfRatio []report.PlotNum `json:"ofratio,omitempty"`
+	// Overlap is a non-blocking collective's overlap in percent (IMB-NBC),
+	// Ovrl its time with the computation between start and wait (µs).
+	Overlap []report.PlotNum `json:"overlap,omitempty"`
+	Ovrl    []report.PlotNum `json:"ovrl,omitempty"`
 	// X is the varied parameter of each point (bytes, processes or work
 	// items; 0 for a suite that varies nothing).
 	X []int64 `json:"x"`
@@ -76,7 +86,7 @@ func newPlotData(p *Folded) *PlotData {
 }
 
 func plotCurve(c *Curve) PlotCurve {
-	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref, Method: c.Method, OSU: c.OSU()}
+	pc := PlotCurve{Op: c.Op.Name, Pattern: c.Op.Pattern.String(), Call: c.Op.Call, Ref: c.Op.Ref, Method: c.Method, OSU: c.OSU(), Of: c.Op.Of}
 	num := func(v float64, ok bool) report.PlotNum {
 		if !ok {
 			return report.Missing
@@ -91,6 +101,13 @@ func plotCurve(c *Curve) PlotCurve {
 		pc.Converged = append(pc.Converged, m.Converged())
 		if c.Method != "" {
 			pc.Ratio = append(pc.Ratio, num(m.Contig, m.Contig > 0))
+		}
+		if c.Op.Of != "" {
+			pc.OfRatio = append(pc.OfRatio, num(m.OfRatio, m.OfRatio > 0))
+		}
+		if c.Op.Family == skampi.FamilyNonblocking {
+			pc.Overlap = append(pc.Overlap, num(m.OverlapPct, m.HasOvrl))
+			pc.Ovrl = append(pc.Ovrl, num(m.OvrlUs, m.HasOvrl))
 		}
 		switch c.Op.Pattern {
 		case skampi.Collective:

@@ -111,7 +111,18 @@ type Measurement struct {
 	// at the same parameters (1 for the contiguous method itself; 0 when
 	// either has no value).
 	Contig float64
-	Line   int
+	// A non-blocking collective measured with the computation between
+	// start and wait (HasOvrl): the time of a call, its RSE (HasOvrlRSE),
+	// the computation's time, the rest, and the overlap in percent.
+	HasOvrl, HasOvrlRSE    bool
+	OvrlUs, OvrlRSE, CPUUs float64
+	InMPIUs, OverlapPct    float64
+	InitUs                 float64 // a persistent operation's init calls, µs (0: absent)
+	// OfRatio is a non-blocking or persistent form's time over its
+	// blocking operation's at the same parameters in the same suite (0
+	// when that is not measured).
+	OfRatio float64
+	Line    int
 	// Refined marks a length that refinement added to the suite's grid.
 	Refined bool
 	// A merged point (Suite.Merge): the runs it merges, and the fastest
@@ -169,7 +180,8 @@ func parseName(parts []results.Part) (skampi.Point, error) {
 // not negative (metrics it does not know are left alone).
 var skampiMetrics = []string{skampi.MetricN, skampi.MetricInvalid, skampi.MetricCalls, skampi.MetricStop, skampi.MetricWindow,
 	skampi.MetricUs, skampi.MetricMedian, skampi.MetricMin, skampi.MetricP90, skampi.MetricP99, skampi.MetricRSE,
-	skampi.MetricRankMin, skampi.MetricRankMed, skampi.MetricRankMax, skampi.MetricMBps}
+	skampi.MetricRankMin, skampi.MetricRankMed, skampi.MetricRankMax, skampi.MetricMBps,
+	skampi.MetricOvrl, skampi.MetricOvrlRSE, skampi.MetricCPU, skampi.MetricInMPI, skampi.MetricOverlap, skampi.MetricInit}
 
 func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m := &Measurement{Point: pt, Line: l.Line}
@@ -192,6 +204,9 @@ func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m.RSE, m.HasRSE = l.Metrics[skampi.MetricRSE]
 	m.RankMin, m.RankMed, m.RankMax = get(skampi.MetricRankMin), get(skampi.MetricRankMed), get(skampi.MetricRankMax)
 	m.MBps = get(skampi.MetricMBps)
+	if err := m.readForms(l); err != nil {
+		return nil, err
+	}
 	if err := m.consistent(l); err != nil {
 		return nil, err
 	}
@@ -201,6 +216,50 @@ func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 		m.MBps = results.PreciseMBps(m.MBps, m.bytes()/m.Us)
 	}
 	return m, nil
+}
+
+// overlapMetrics are a non-blocking collective's metrics of its measurement
+// with the computation; ovrl-rse may be absent (fewer than two
+// repetitions), the others come together.
+var overlapMetrics = []string{skampi.MetricOvrl, skampi.MetricCPU, skampi.MetricInMPI, skampi.MetricOverlap}
+
+// readForms reads the metrics of the non-blocking and persistent forms:
+// only their operations carry them, and the overlap must be what its
+// times give (IMB-NBC's formula, skampi.OverlapPercent).
+func (m *Measurement) readForms(l *results.Line) error {
+	o := skampi.Ops[m.Op]
+	n := 0
+	for _, u := range overlapMetrics {
+		if _, ok := l.Metrics[u]; ok {
+			n++
+		}
+	}
+	_, hasRSE := l.Metrics[skampi.MetricOvrlRSE]
+	_, hasInit := l.Metrics[skampi.MetricInit]
+	switch {
+	case (n > 0 || hasRSE) && (o.Family != skampi.FamilyNonblocking || !m.Has):
+		return fmt.Errorf("%s of %s: only a non-blocking collective with a time has one", skampi.MetricOvrl, o.Name)
+	case n > 0 && n < len(overlapMetrics) || hasRSE && n == 0:
+		return fmt.Errorf("want all of %s or none", strings.Join(append(overlapMetrics, skampi.MetricOvrlRSE), ", "))
+	case hasInit && o.Family != skampi.FamilyPersistent:
+		return fmt.Errorf("%s of %s: only a persistent operation has one", skampi.MetricInit, o.Name)
+	}
+	m.HasOvrl, m.HasOvrlRSE, m.InitUs = n > 0, hasRSE, l.Metrics[skampi.MetricInit]
+	m.OvrlUs, m.OvrlRSE, m.CPUUs = l.Metrics[skampi.MetricOvrl], l.Metrics[skampi.MetricOvrlRSE], l.Metrics[skampi.MetricCPU]
+	m.InMPIUs, m.OverlapPct = l.Metrics[skampi.MetricInMPI], l.Metrics[skampi.MetricOverlap]
+	if !m.HasOvrl {
+		return nil
+	}
+	near := func(a, b, slack float64) bool { return math.Abs(a-b) <= slack+1e-3*math.Max(math.Abs(a), math.Abs(b)) }
+	// the difference of two printed times is as uncertain as both together
+	if want := math.Max(0, m.OvrlUs-m.CPUUs); !near(m.InMPIUs, want, 1e-3*(m.OvrlUs+m.CPUUs)+1e-3) {
+		return fmt.Errorf("%s %v contradicts %s %v − %s %v; not written by beff, or edited", skampi.MetricInMPI, m.InMPIUs, skampi.MetricOvrl, m.OvrlUs, skampi.MetricCPU, m.CPUUs)
+	}
+	if want := skampi.OverlapPercent(m.Us, m.OvrlUs, m.CPUUs); m.OverlapPct > 100 || !near(m.OverlapPct, want, 0.5) {
+		return fmt.Errorf("%s %v contradicts its times (%.4g%% from us %v, ovrl-us %v, cpu-us %v); not written by beff, or edited",
+			skampi.MetricOverlap, m.OverlapPct, want, m.Us, m.OvrlUs, m.CPUUs)
+	}
+	return nil
 }
 
 // bytes is what one timed call of the point moves, as its bandwidth

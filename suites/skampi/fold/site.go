@@ -3,10 +3,12 @@ package fold
 import (
 	"embed"
 	"html/template"
+	"slices"
 	"strconv"
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
 )
 
 // The SKaMPI part of the report: a section with the figures, the suites
@@ -42,6 +44,8 @@ type suiteRow struct {
 	Curves, Points, Added int
 	NotConverged          int
 	Typed                 bool // a second plot: the methods' ratio to contiguous
+	Overlap               bool // a plot of the non-blocking collectives' overlap
+	Forms                 bool // a plot of the forms' time over their blocking operations'
 }
 
 // Section renders the SKaMPI section of a run page.
@@ -69,6 +73,8 @@ func suiteRows(p *Folded) []suiteRow {
 		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves)}
 		for _, c := range curves {
 			r.Typed = r.Typed || c.Method != ""
+			r.Overlap = r.Overlap || c.Op.Family == skampi.FamilyNonblocking
+			r.Forms = r.Forms || c.Op.Of != "" && slices.ContainsFunc(curves, func(b *Curve) bool { return b.Op.Name == c.Op.Of })
 			r.Points += len(c.Rows)
 			r.Added += c.Added
 			for _, m := range c.Rows {

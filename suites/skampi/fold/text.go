@@ -151,7 +151,7 @@ func (p *Folded) writeTables(w io.Writer) {
 		}
 		tab.Add(head...)
 		for _, m := range t.Rows {
-			row := append(rowCells(m), extraCells(t.Op, m)...)
+			row := append(rowCells(m), pointCells(t.Op, m)...)
 			if t.Method != "" {
 				row = append(row, ratioCell(m))
 			}
@@ -208,13 +208,50 @@ func runCells(m *Measurement) []string {
 }
 
 func extraHead(o skampi.Op) []string {
+	var out []string
 	switch o.Pattern {
 	case skampi.Collective:
-		return []string{"rank min", "rank med", "rank max"}
+		out = []string{"rank min", "rank med", "rank max"}
 	case skampi.PingPong, skampi.OneSided:
-		return []string{"MB/s"}
+		out = []string{"MB/s"}
 	}
-	return nil
+	switch o.Family {
+	case skampi.FamilyNonblocking:
+		out = append(out, "ovrl", "ovrl rse", "cpu", "in MPI", "overlap %")
+	case skampi.FamilyPersistent:
+		out = append(out, "init")
+	}
+	if o.Of != "" {
+		out = append(out, "÷ "+o.Of)
+	}
+	return out
+}
+
+// formCells are the cells of a non-blocking or persistent form's point:
+// the measurement with the computation, the init calls, the time over
+// the blocking operation's.
+func formCells(o skampi.Op, m *Measurement) []string {
+	n := func(v float64, ok bool) string {
+		if !ok {
+			return "-"
+		}
+		return results.Num(v, 4, 3)
+	}
+	var out []string
+	switch o.Family {
+	case skampi.FamilyNonblocking:
+		rse := "-"
+		if m.HasOvrlRSE {
+			rse = results.Num(m.OvrlRSE, 3, 3)
+		}
+		out = append(out, n(m.OvrlUs, m.HasOvrl), rse, n(m.CPUUs, m.HasOvrl), n(m.InMPIUs, m.HasOvrl), n(m.OverlapPct, m.HasOvrl))
+	case skampi.FamilyPersistent:
+		out = append(out, n(m.InitUs, m.InitUs > 0))
+	}
+	if o.Of != "" {
+		out = append(out, n(m.OfRatio, m.OfRatio > 0))
+	}
+	return out
 }
 
 func extraCells(o skampi.Op, m *Measurement) []string {
@@ -234,6 +271,11 @@ func extraCells(o skampi.Op, m *Measurement) []string {
 		return []string{n(m.MBps)}
 	}
 	return nil
+}
+
+// pointCells are the cells of a point beyond the common ones.
+func pointCells(o skampi.Op, m *Measurement) []string {
+	return append(extraCells(o, m), formCells(o, m)...)
 }
 
 // writeNotConverged lists the points that did not reach ε, and why.

@@ -28,9 +28,15 @@
 
   var yTitles = {
     us: 'time per call [µs]', mbps: 'ping-pong bandwidth [MB/s]',
-    ratio: 'time ÷ time of the contiguous method'
+    ratio: 'time ÷ time of the contiguous method',
+    overlap: 'overlap of computation and communication [%]',
+    ofratio: 'time ÷ time of the blocking operation'
   };
-  var yUnits = { us: 'µs', mbps: 'MB/s', ratio: '× contiguous' };
+  var yUnits = { us: 'µs', mbps: 'MB/s', ratio: '× contiguous', overlap: '%', ofratio: '× blocking' };
+  // yOf is the values of curve c that plot y draws (undefined: none).
+  function yOf(c, y) {
+    return { mbps: c.mbps, ratio: c.ratio, overlap: c.overlap, ofratio: c.ofratio }[y] || (y === 'us' ? c.us : undefined);
+  }
   function yTitle(y) { return yTitles[y]; }
 
   // The methods of a typed suite, in the order of its curves.
@@ -45,8 +51,11 @@
   // curveStyle: by library operation, and within it by method; refs
   // counts the references of each operation drawn so far.
   function curveStyle(fam, c, refs) {
-    var f = fam[c.ref || c.op], i = c.method ? f * methods.length + methods.indexOf(c.method) : f;
+    var f = fam[c.ref || c.of || c.op], i = c.method ? f * methods.length + methods.indexOf(c.method) : f;
     var st = style(i);
+    if (c.of && fam.drawn[c.of]) { // a form beside its blocking operation: dashed, in its colour
+      return { colour: st.colour, dash: 'dash', mark: 'square' };
+    }
     if (c.ref) { // two operations of one colour (i, i+10) keep their references apart by marker
       refs[c.ref] = (refs[c.ref] || 0) + 1;
       var round = Math.floor(i / 10);
@@ -57,10 +66,13 @@
 
   // families numbers the library operations of a suite's curves; a
   // hand-built reference gets the number of the operation it implements.
+  // A non-blocking or persistent form gets the number of its blocking
+  // operation; drawn says which operations the suite has.
   function families(curves) {
-    var index = {}, n = 0;
+    var index = { drawn: {} }, n = 0;
     curves.forEach(function (c) {
-      var f = c.ref || c.op;
+      var f = c.ref || c.of || c.op;
+      index.drawn[c.op] = true;
       if (!(f in index)) {
         index[f] = n++;
       }
@@ -78,6 +90,9 @@
       if (!c.converged[i]) {
         s += ', did not reach ε';
       }
+      if (c.ovrl && c.ovrl[i] !== null) {
+        s += '<br>with the computation ' + Number(c.ovrl[i]).toPrecision(4) + ' µs, overlap ' + Number(c.overlap[i]).toPrecision(3) + ' %';
+      }
       return s;
     });
   }
@@ -94,7 +109,7 @@
   // stragglers band (fastest to slowest process), then the curve.
   function curveTraces(s, c, y, name, st, band) {
     var col = st.colour;
-    var ys = y === 'mbps' ? c.mbps : y === 'ratio' ? c.ratio : c.us;
+    var ys = yOf(c, y);
     if (!ys) {
       return [];
     }
@@ -121,7 +136,7 @@
   // bars are the operations of a suite that varies nothing, one bar each,
   // on a linear axis from zero, each with its value.
   function bars(s, name, col, y) {
-    var ys = s.curves.map(function (c) { return y === 'ratio' ? (c.ratio ? c.ratio[0] : null) : c.us[0]; });
+    var ys = s.curves.map(function (c) { var v = yOf(c, y === 'mbps' ? 'us' : y); return v ? v[0] : null; });
     return {
       type: 'bar', name: txt(name),
       x: s.curves.map(function (c) { return txt(curveName(c)); }),
@@ -129,7 +144,7 @@
       text: ys.map(function (v) { return v === null ? '' : Number(v).toPrecision(4); }),
       textposition: 'outside', cliponaxis: false,
       customdata: s.curves.map(function (c) { return pointInfo(c)[0]; }),
-      hovertemplate: '%{x}<br>%{y:.4g} ' + (y === 'ratio' ? yUnits.ratio : 'µs') + '<br>%{customdata}<extra>' + txt(name) + '</extra>',
+      hovertemplate: '%{x}<br>%{y:.4g} ' + (y === 'mbps' ? 'µs' : yUnits[y]) + '<br>%{customdata}<extra>' + txt(name) + '</extra>',
       marker: { color: col }
     };
   }
@@ -137,8 +152,9 @@
   // axes are log-log; process and work-item counts are ticked at the
   // counts the traces have, not at fractions.
   function axes(vary, y, traces) {
+    var linear = y === 'overlap' ? { title: { text: yTitle(y) }, range: [0, 105] } : null;
     if (vary === 'none') {
-      return { xaxis: { title: { text: 'operation' } }, yaxis: { title: { text: yTitle(y === 'ratio' ? y : 'us') }, rangemode: 'tozero' } };
+      return { xaxis: { title: { text: 'operation' } }, yaxis: linear || { title: { text: yTitle(y === 'mbps' ? 'us' : y) }, rangemode: 'tozero' } };
     }
     var x = { type: 'log', title: { text: xTitles[vary] }, exponentformat: 'SI' };
     if (vary !== 'length') {
@@ -147,8 +163,16 @@
       x.tickmode = 'array';
       x.tickvals = Object.keys(seen).map(Number).sort(function (a, b) { return a - b; });
     }
-    return { xaxis: x, yaxis: R.logY(yTitle(y), traces) };
+    return { xaxis: x, yaxis: linear || R.logY(yTitle(y), traces) };
   }
+
+  // The plots beside a suite's own that draw a value relative to a
+  // reference line: its title, the line and its label.
+  var relative = {
+    ratio: { title: ': each method\'s time over the contiguous method\'s', at: 1, label: 'contiguous = 1' },
+    ofratio: { title: ': each form\'s time over its blocking operation\'s', at: 1, label: 'blocking = 1' },
+    overlap: { title: ': overlap of a computation as long as the plain time (IMB-NBC)', at: 100, label: 'fully overlapped = 100 %' }
+  };
 
   // suitePlot draws suite s of a run into element id.
   function suitePlot(id, s, y, band) {
@@ -162,8 +186,9 @@
       });
     }
     var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '');
-    if (y === 'ratio') {
-      title += ': each method\'s time over the contiguous method\'s';
+    var rel = relative[y];
+    if (rel) {
+      title += rel.title;
     }
     if (y === 'mbps' && s.vary !== 'none' && !traces.length) {
       title += ': no ping-pong in this suite';
@@ -173,9 +198,9 @@
       hovermode: 'closest', margin: { t: 40, r: 10, l: 70, b: 50 },
       legend: { font: { size: 11 } }
     }, axes(s.vary, y, traces));
-    if (y === 'ratio') { // the contiguous method, the reference of 1
-      layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: 1, y1: 1, line: { color: '#555', width: 1, dash: 'dash' } }];
-      layout.annotations = [{ xref: 'paper', x: 1, y: s.vary === 'none' ? 1 : 0, yanchor: 'bottom', xanchor: 'right', showarrow: false, text: 'contiguous = 1', font: { size: 11, color: '#555' } }];
+    if (rel) { // the reference line: the contiguous method, the blocking operation, full overlap
+      layout.shapes = [{ type: 'line', xref: 'paper', x0: 0, x1: 1, y0: rel.at, y1: rel.at, line: { color: '#555', width: 1, dash: 'dash' } }];
+      layout.annotations = [{ xref: 'paper', x: 1, y: s.vary === 'none' || y === 'overlap' ? rel.at : 0, yanchor: 'bottom', xanchor: 'right', showarrow: false, text: rel.label, font: { size: 11, color: '#555' } }];
     }
     Plotly.react(id, traces, layout, R.plotConfig);
   }
@@ -185,9 +210,11 @@
     function draw() {
       d.suites.forEach(function (s, i) {
         suitePlot('skampi-plot-' + i, s, ysel.value, band.checked);
-        if ($('skampi-plot-' + i + '-ratio')) {
-          suitePlot('skampi-plot-' + i + '-ratio', s, 'ratio', false);
-        }
+        ['ratio', 'overlap', 'ofratio'].forEach(function (y) {
+          if ($('skampi-plot-' + i + '-' + y)) {
+            suitePlot('skampi-plot-' + i + '-' + y, s, y, false);
+          }
+        });
       });
     }
     ysel.addEventListener('change', draw);
