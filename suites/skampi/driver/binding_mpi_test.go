@@ -3,6 +3,7 @@
 package driver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,4 +25,59 @@ func TestLoopOps(t *testing.T) {
 	}
 	assert.Len(t, mpi.LoopOps(), len(skampi.Ops), "the C loop's table has the suite's operations only")
 	assert.Equal(t, skampi.MaxChunks, mpi.MaxChunks)
+}
+
+// TestProvides: the MPI 4 calls the loops use are all in MPICH 4 and Open
+// MPI 5 and none in Open MPI 4.
+func TestProvides(t *testing.T) {
+	lib := mpi.LibraryVersion()
+	has := mpi.Provides()
+	require.NotEmpty(t, has)
+	want := !strings.HasPrefix(lib, "Open MPI v4.") && !strings.HasPrefix(lib, "Open MPI v3.")
+	for call, ok := range has {
+		assert.Equal(t, want, ok, "%s in %s", call, strings.SplitN(lib, "\n", 2)[0])
+	}
+	for _, o := range skampi.Ops {
+		if o.Needs != "" {
+			assert.Contains(t, has, o.Needs, "%s: the C layer looks up what the operation needs", o.Name)
+		}
+	}
+}
+
+// TestFormsOnOneProcess runs every non-blocking and persistent collective
+// on this singleton process, each message checked in full: no validation
+// failure, the persistent ones report their init time, the overlap
+// computation is counted; an operation whose MPI 4 call the library lacks
+// is refused by the C loop.
+func TestFormsOnOneProcess(t *testing.T) {
+	send, err := mpi.NewBuffer(1 << 16)
+	require.NoError(t, err)
+	defer send.Free()
+	recv, err := mpi.NewBuffer(1 << 16)
+	require.NoError(t, err)
+	defer recv.Free()
+	has, lib := mpi.Provides(), strings.Join(strings.Fields(strings.SplitN(mpi.LibraryVersion(), "\n", 2)[0]), " ")
+	for i, o := range skampi.Ops {
+		if o.Family == "" || o.Pattern != skampi.Collective || brokenIn(lib, o.Name) {
+			continue
+		}
+		b := &mpi.Batch{Op: loopOp(i), Comm: mpi.World, Len: 64, Calls: 3, Reps: 2, Send: send, Recv: recv, Full: true}
+		if o.Family == skampi.FamilyNonblocking {
+			b.Steps = mpi.ComputeSteps(2e-6)
+		}
+		times, fault, err := mpi.RunBatch(b)
+		if o.Needs != "" && !has[o.Needs] {
+			assert.Error(t, err, "%s without %s", o.Name, o.Needs)
+			continue
+		}
+		require.NoError(t, err, o.Name)
+		assert.Zero(t, fault.Count, "%s: validation", o.Name)
+		assert.Equal(t, o.Family == skampi.FamilyPersistent, times.Init > 0, "%s: init time", o.Name)
+		for k, busy := range times.Busy {
+			assert.Equal(t, o.Family == skampi.FamilyNonblocking, busy > 0, "%s: computation in repetition %d", o.Name, k)
+			assert.LessOrEqual(t, busy, times.End[k]-times.Start[k], "%s: computed within the repetition", o.Name)
+		}
+	}
+	assert.Positive(t, mpi.ComputeSteps(1e-6))
+	assert.Zero(t, mpi.ComputeSteps(0))
 }

@@ -90,7 +90,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 	if pure == 0 {
 		return res
 	}
-	ov, busy := r.measureSteps(g, su, pt, mpi.ComputeSteps(pure))
+	ov, busy := r.measureSteps(g, su, pt, r.steps(pure))
 	cpu := g.Max([]float64{busy})
 	if ov.Fault != "" || !g.IsRoot() {
 		return ov

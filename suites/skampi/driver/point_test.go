@@ -39,6 +39,10 @@ type fakeLoop struct {
 	call  func(rank, rep int) float64
 	late  func(rank, rep int) bool
 	fault func(rank int, b *mpi.Batch) int64
+	// overlap: with a computation (Steps, 1 ns each), the part of the
+	// shorter of the call and the computation that the two overlap
+	overlap float64
+	init    func(rank int) float64 // a batch's init time (persistent operations)
 }
 
 func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error) {
@@ -53,7 +57,15 @@ func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault,
 		t := mpi.Times{Window: b.WindowLen, First: 1}
 		at := 1.0
 		for k := range b.Reps {
-			d := f.call(rank, base+k) * float64(b.Calls)
+			d := f.call(rank, base+k)
+			if b.Steps > 0 {
+				cpu := float64(b.Steps) * 1e-9
+				d = d + cpu - f.overlap*min(d, cpu)
+				t.Busy = append(t.Busy, cpu*float64(b.Calls))
+			} else {
+				t.Busy = append(t.Busy, 0)
+			}
+			d *= float64(b.Calls)
 			start := at
 			if b.Window {
 				start = 1 + float64(k)*b.WindowLen
@@ -64,6 +76,9 @@ func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault,
 			}
 			t.Arrive, t.Start, t.End = append(t.Arrive, arrive), append(t.Start, start), append(t.End, start+d)
 			at = start + d
+		}
+		if f.init != nil {
+			t.Init = f.init(rank)
 		}
 		var fault mpi.SkampiFault
 		if f.fault != nil {
@@ -83,7 +98,8 @@ func measurePoint(t *testing.T, n int, su *skampi.Suite, pt skampi.Point, f *fak
 	harnesstest.Fine(t, harnesstest.Run(t, n, harness.Job{}, func(s *harness.Session) {
 		st := &Settings{Suites: []*skampi.Suite{su}, Buffer: 1 << 16}
 		st.Prep.Wtick, st.Prep.Timer, st.Prep.Global = 1e-9, 30e-9, true
-		r := &run{s: s, st: st, send: mustBuffer(t), recv: mustBuffer(t), loop: f.run(s.Rank)}
+		r := &run{s: s, st: st, send: mustBuffer(t), recv: mustBuffer(t), loop: f.run(s.Rank),
+			steps: func(sec float64) int64 { return int64(sec * 1e9) }}
 		got := r.measure(s.World(), su, pt)
 		if s.IsRoot() {
 			mu.Lock()
@@ -157,4 +173,38 @@ func TestPointMaximum(t *testing.T) {
 	res := measurePoint(t, 2, su, skampi.Point{Suite: "c", Op: skampi.OpIndex("bcast"), Procs: 2, Len: 64}, f)
 	assert.Equal(t, skampi.HitMax, res.Why)
 	assert.Equal(t, 40, res.Tries)
+}
+
+// TestPointOverlap: a non-blocking collective is measured plainly, then
+// with a computation as long as its plain time between start and wait;
+// the overlap follows from the two times and the computation's.
+func TestPointOverlap(t *testing.T) {
+	su := testSuite(t, "suites:\n  - name: c\n    ops: iallreduce\n    vary: procs\n    procs: 2\n    length: 64\n    sync: barrier\n", 2)
+	pt := skampi.Point{Suite: "c", Op: skampi.OpIndex("iallreduce"), Procs: 2, Len: 64}
+	for _, c := range []struct{ overlap, want float64 }{{1, 100}, {0, 0}, {0.5, 50}} {
+		f := &fakeLoop{call: func(rank, rep int) float64 { return 20e-6 }, overlap: c.overlap}
+		res := measurePoint(t, 2, su, pt, f)
+		require.NotNil(t, res.Overlap, "overlap %v", c.overlap)
+		pure := 20e-6 - 30e-9
+		assert.InDelta(t, pure, res.Sum.Mean, 1e-12)
+		assert.InDelta(t, pure, res.Overlap.Pure, 1e-12, "the computation is as long as the plain time")
+		assert.InDelta(t, pure, res.Overlap.CPU, 2e-9, "the computation's own time (whole steps)")
+		assert.InDelta(t, c.want, skampi.OverlapPercent(res.Sum.Mean, res.Overlap.Sum.Mean, res.Overlap.CPU), 0.5, "overlap %v", c.overlap)
+		assert.Zero(t, res.Init)
+	}
+	// a blocking collective is measured once
+	su = testSuite(t, "suites:\n  - name: c\n    ops: allreduce\n    vary: procs\n    procs: 2\n    length: 64\n    sync: barrier\n", 2)
+	f := &fakeLoop{call: func(rank, rep int) float64 { return 20e-6 }, overlap: 1}
+	res := measurePoint(t, 2, su, skampi.Point{Suite: "c", Op: skampi.OpIndex("allreduce"), Procs: 2, Len: 64}, f)
+	assert.Nil(t, res.Overlap)
+}
+
+// TestPointInit: a persistent collective reports the slowest process's
+// mean time of the init calls; other operations none.
+func TestPointInit(t *testing.T) {
+	su := testSuite(t, "suites:\n  - name: c\n    ops: bcast-persistent\n    vary: procs\n    procs: 2\n    length: 64\n    sync: barrier\n", 2)
+	f := &fakeLoop{call: func(rank, rep int) float64 { return 5e-6 }, init: func(rank int) float64 { return 1e-6 * float64(1+rank) }}
+	res := measurePoint(t, 2, su, skampi.Point{Suite: "c", Op: skampi.OpIndex("bcast-persistent"), Procs: 2, Len: 64}, f)
+	assert.InDelta(t, 2e-6, res.Init, 1e-15, "rank 1's")
+	assert.Nil(t, res.Overlap)
 }

@@ -26,7 +26,7 @@ import (
 var (
 	flagSuites    = flag.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)")
 	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
-	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple) or all")
+	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 	flagTestLay   = flag.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far")
 	flagTestPut   = flag.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)")
@@ -265,13 +265,16 @@ func (st *Settings) keepProvided(library string, has map[string]bool) error {
 	return nil
 }
 
-// broken are operations that libraries before a version deliver wrong
-// data in: they are left out there, with a note.
-var broken = []struct {
+// brokenOps are operations a library gets wrong before a version.
+type brokenOps struct {
 	prefix, fixed string // the library's first line starts with prefix; fixed in this version
 	ops           []string
 	why           string
-}{
+}
+
+// broken are operations that libraries before a version deliver wrong
+// data in: they are left out there, with a note.
+var broken = []brokenOps{
 	{"MPICH Version:", "4.3", []string{"gather-persistent", "scatter-persistent", "allgather-persistent"},
 		"deliver stale blocks when a persistent request is started again (pmodels/mpich#7078; found by beff's validation under MPICH 4.0.2)"},
 }
@@ -280,8 +283,7 @@ var broken = []struct {
 // wrong (broken), with a note; a run left with nothing is refused.
 func (st *Settings) keepWorking(library string) error {
 	for _, b := range broken {
-		v, ok := strings.CutPrefix(library, b.prefix)
-		if !ok || !versionBefore(strings.TrimSpace(v), b.fixed) {
+		if !b.in(library) {
 			continue
 		}
 		lost := st.drop(func(o skampi.Op) bool { return !slices.Contains(b.ops, o.Name) })
@@ -295,6 +297,22 @@ func (st *Settings) keepWorking(library string) error {
 		}
 	}
 	return nil
+}
+
+// in says whether library is one of the versions the entry names.
+func (b brokenOps) in(library string) bool {
+	v, ok := strings.CutPrefix(library, b.prefix)
+	return ok && versionBefore(strings.TrimSpace(v), b.fixed)
+}
+
+// brokenIn says whether library is known to get operation op wrong.
+func brokenIn(library, op string) bool {
+	for _, b := range broken {
+		if b.in(library) && slices.Contains(b.ops, op) {
+			return true
+		}
+	}
+	return false
 }
 
 // versionBefore says whether dotted version v is below want (numbers

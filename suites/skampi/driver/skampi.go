@@ -137,8 +137,10 @@ type run struct {
 	progress   *harness.Progress
 	injected   bool
 	// loop runs a batch: mpi.RunBatch, the C loop (a fake in the tests
-	// of the point loop).
-	loop func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error)
+	// of the point loop); steps calibrates the computation of overlap
+	// points: mpi.ComputeSteps.
+	loop  func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error)
+	steps func(seconds float64) int64
 }
 
 // A member is a point's communicator as this rank sees it: g is nil when
@@ -149,7 +151,7 @@ type member struct {
 }
 
 func newRun(s *harness.Session, st *Settings) *run {
-	r := &run{s: s, st: st, loop: mpi.RunBatch}
+	r := &run{s: s, st: st, loop: mpi.RunBatch, steps: mpi.ComputeSteps}
 	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {
