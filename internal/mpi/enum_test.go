@@ -33,4 +33,5 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, RMASyncs, cRMASyncs, "one-sided synchronisations: mpi.RMASyncs vs SKAMPI_FENCE… in skampi.h")
 	assert.Len(t, LoopOpBlocks(), len(LoopOps()))
 	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")
+	assert.Equal(t, []Topo{TopoNone, TopoCart, TopoStencil}, cTopos, "topologies: mpi.Topo vs SKAMPI_TOPO_* in skampi.h")
 }

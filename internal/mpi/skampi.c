@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sched.h>
 
-enum { TAG = 1, TAG_STOP = 2, TAG_ITEM = 3 };
+enum { TAG = 1, TAG_STOP = 2, TAG_ITEM = 3, TAG_NBR = 16 /* up to 16 + 26 */ };
 
 unsigned char skampi_byte1(int64_t call, int sender) {
 	return (unsigned char)(1 + (call * 37 + (int64_t)sender * 13) % 251);
@@ -64,6 +64,12 @@ typedef struct {
 	double init;    /* persistent: seconds the setup pass spent making the requests */
 	double t0;      /* persistent: when the init call of the setup pass began */
 	MPI_Datatype *wtypes; /* alltoallw: size entries of MPI_BYTE */
+	MPI_Aint *adispls;    /* neighbor-alltoallw: byte displacements */
+	MPI_Comm base;  /* neighborhood: the point's communicator; comm is its topology */
+	int deg;        /* neighborhood: the neighbors (sources = destinations, in order) */
+	int *nbr;       /* their ranks, MPI_PROC_NULL past a non-periodic edge */
+	int *code;      /* per neighbor, the direction it lies in (a tag of the reference) */
+	int *back;      /* per neighbor, the direction I lie in from it */
 } ctx;
 
 static void fault(ctx *c, int sender, int64_t at, int expect, int got) {
@@ -723,6 +729,107 @@ static int op_memcpy(ctx *c) {
 	return 0;
 }
 
+/* ---- neighborhood collectives on the batch's topology ---- */
+
+/* Every process stamps its blocks with its rank; block i of the receive
+ * buffer comes from neighbor i (none from MPI_PROC_NULL). */
+static void chk_nbrs(ctx *c) {
+	for (int i = 0; i < c->deg; i++)
+		if (c->nbr[i] != MPI_PROC_NULL) rchk(c, rblk(c, i), c->nbr[i]);
+}
+
+static void even_nbrs(ctx *c) {
+	for (int i = 0; i < c->deg; i++) {
+		c->counts[i] = nb(c);
+		c->displs[i] = i * nb(c);
+	}
+}
+
+static int op_neighbor_allgather(ctx *c) {
+	sput(c, c->sb, c->rank);
+	int rc = COLL(c, MPI_Neighbor_allgather(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm),
+	              MPI_Ineighbor_allgather(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm, &c->rq),
+	              MPI_ERR_OTHER);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+
+static int op_neighbor_allgatherv(ctx *c) {
+	sput(c, c->sb, c->rank);
+	even_nbrs(c);
+	int rc = COLL(c, MPI_Neighbor_allgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm),
+	              MPI_Ineighbor_allgatherv(c->sb, nb(c), MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE, c->comm,
+	                                       &c->rq),
+	              MPI_ERR_OTHER);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+
+static void put_nbr_blocks(ctx *c) {
+	for (int i = 0; i < c->deg; i++) sput(c, sblk(c, i), c->rank);
+}
+
+static int op_neighbor_alltoall(ctx *c) {
+	put_nbr_blocks(c);
+	int rc = COLL(c, MPI_Neighbor_alltoall(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm),
+	              MPI_Ineighbor_alltoall(c->sb, nb(c), MPI_BYTE, c->rb, nb(c), MPI_BYTE, c->comm, &c->rq),
+	              MPI_ERR_OTHER);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+
+static int op_neighbor_alltoallv(ctx *c) {
+	put_nbr_blocks(c);
+	even_nbrs(c);
+	int rc = COLL(c,
+	              MPI_Neighbor_alltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs, MPI_BYTE,
+	                                     c->comm),
+	              MPI_Ineighbor_alltoallv(c->sb, c->counts, c->displs, MPI_BYTE, c->rb, c->counts, c->displs,
+	                                      MPI_BYTE, c->comm, &c->rq),
+	              MPI_ERR_OTHER);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+
+/* neighbor-alltoallw: byte displacements (MPI_Aint) and a type per neighbor. */
+static int op_neighbor_alltoallw(ctx *c) {
+	put_nbr_blocks(c);
+	MPI_Aint *d = c->adispls;
+	for (int i = 0; i < c->deg; i++) {
+		c->counts[i] = nb(c);
+		d[i] = (MPI_Aint)i * nb(c);
+	}
+	int rc = COLL(c,
+	              MPI_Neighbor_alltoallw(c->sb, c->counts, d, c->wtypes, c->rb, c->counts, d, c->wtypes, c->comm),
+	              MPI_Ineighbor_alltoallw(c->sb, c->counts, d, c->wtypes, c->rb, c->counts, d, c->wtypes, c->comm,
+	                                      &c->rq),
+	              MPI_ERR_OTHER);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+
+/* The hand-built references: MPI_Irecv from every neighbor, MPI_Isend to
+ * every one (all blocks, or the one block to each), MPI_Waitall. */
+static int nbr_exchange(ctx *c, int one) {
+	int rc = 0, n = 0;
+	if (one) sput(c, c->sb, c->rank);
+	else put_nbr_blocks(c);
+	/* tagged with the direction the receiver sees the sender in, so that a neighbor met in two
+	 * directions (a periodic dimension of 1 or 2 processes) gets each block where MPI puts it */
+	for (int i = 0; i < c->deg && !rc; i++)
+		if (c->nbr[i] != MPI_PROC_NULL)
+			rc = MPI_Irecv(rblk(c, i), nb(c), MPI_BYTE, c->nbr[i], TAG_NBR + c->code[i], c->comm, &c->reqs[n++]);
+	for (int i = 0; i < c->deg && !rc; i++)
+		if (c->nbr[i] != MPI_PROC_NULL)
+			rc = MPI_Isend(one ? c->sb : sblk(c, i), nb(c), MPI_BYTE, c->nbr[i], TAG_NBR + c->back[i], c->comm,
+			               &c->reqs[n++]);
+	if (!rc) rc = MPI_Waitall(n, c->reqs, MPI_STATUSES_IGNORE);
+	if (!rc) chk_nbrs(c);
+	return rc;
+}
+static int op_neighbor_allgather_isend_irecv(ctx *c) { return nbr_exchange(c, 1); }
+static int op_neighbor_alltoall_isend_irecv(ctx *c) { return nbr_exchange(c, 0); }
+
 /* ---- hand-built references ---- */
 
 static int op_bcast_sendrecv(ctx *c) {
@@ -1162,6 +1269,7 @@ typedef struct {
 	int rma;    /* one-sided: runs on a window (rma_open) */
 	int mode;   /* M_BLOCK, M_NB or M_PERSIST */
 	int needs;  /* the MPI 4 call it needs (mpi4.h), -1 for none */
+	int topo;   /* a neighborhood collective: runs on the batch's topology */
 } optab;
 
 #define OP(n, f) {n, f, 0, 0, 0, M_BLOCK, -1}
@@ -1171,6 +1279,7 @@ typedef struct {
 #define ONBB(n, f) {n, f, 0, 1, 0, M_NB, -1}
 #define OPS(n, f, id) {n, f, 0, 0, 0, M_PERSIST, MPI4_##id}
 #define OPSB(n, f, id) {n, f, 0, 1, 0, M_PERSIST, MPI4_##id}
+#define ONH(n, f, mode) {n, f, 0, 1, 0, mode, -1, 1}
 static const optab ops[] = {
 	OP("send-recv", op_send_recv), OP("send-recv-anytag", op_send_recv_anytag),
 	OP("send-irecv", op_send_irecv), OP("send-iprobe-recv", op_send_iprobe_recv),
@@ -1221,6 +1330,18 @@ static const optab ops[] = {
 	OPSB("allgatherv-persistent", op_allgatherv, ALLGATHERV_INIT),
 	OPSB("alltoall-persistent", op_alltoall, ALLTOALL_INIT), OPSB("alltoallv-persistent", op_alltoallv, ALLTOALLV_INIT),
 	OPSB("alltoallw-persistent", op_alltoallw, ALLTOALLW_INIT),
+	ONH("neighbor-allgather", op_neighbor_allgather, M_BLOCK),
+	ONH("neighbor-allgatherv", op_neighbor_allgatherv, M_BLOCK),
+	ONH("neighbor-alltoall", op_neighbor_alltoall, M_BLOCK),
+	ONH("neighbor-alltoallv", op_neighbor_alltoallv, M_BLOCK),
+	ONH("neighbor-alltoallw", op_neighbor_alltoallw, M_BLOCK),
+	ONH("ineighbor-allgather", op_neighbor_allgather, M_NB),
+	ONH("ineighbor-allgatherv", op_neighbor_allgatherv, M_NB),
+	ONH("ineighbor-alltoall", op_neighbor_alltoall, M_NB),
+	ONH("ineighbor-alltoallv", op_neighbor_alltoallv, M_NB),
+	ONH("ineighbor-alltoallw", op_neighbor_alltoallw, M_NB),
+	ONH("neighbor-allgather-isend-irecv", op_neighbor_allgather_isend_irecv, M_BLOCK),
+	ONH("neighbor-alltoall-isend-irecv", op_neighbor_alltoall_isend_irecv, M_BLOCK),
 };
 
 _Static_assert(sizeof ops / sizeof ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
@@ -1347,10 +1468,14 @@ static int rma_close(ctx *c, int op) {
 }
 
 /* foot is the bytes one call uses of a buffer whose messages lie as l:
- * the message, or one block per process of the communicator. */
-static int64_t foot(int op, const lay *l, int size) {
-	return ops[op].blocks && size > 1 ? (size - 1) * l->stride + l->span : l->span;
+ * the message, or one block per process of the communicator (per
+ * neighbor for the neighborhood collectives: n is that count). */
+static int64_t foot(int op, const lay *l, int n) {
+	return ops[op].blocks && n > 1 ? (n - 1) * l->stride + l->span : l->span;
 }
+
+/* blocks is the blocks of a block operation: per neighbor or per process. */
+static int blocks(ctx *c, int op) { return ops[op].topo ? c->deg : c->size; }
 
 /* wait_until spins until the corrected clock reaches t, yielding the
  * processor while it waits when the node is oversubscribed. Until the
@@ -1391,7 +1516,7 @@ static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double *start,
                 double *end, double *busy, double *window, double *first) {
 	/* cycled calls use slots of whole cache lines (one for empty messages) */
-	int64_t fp = foot(b->op, &c->sl, c->size), fr = foot(b->op, &c->rl, c->size);
+	int64_t fp = foot(b->op, &c->sl, blocks(c, b->op)), fr = foot(b->op, &c->rl, blocks(c, b->op));
 	int64_t slot_len = ((fp > fr ? fp : fr) + 63) & ~(int64_t)63;
 	if (slot_len == 0) slot_len = 64;
 	int64_t cyc = b->span > 0 && b->span < b->buflen ? b->span : b->buflen;
@@ -1425,6 +1550,69 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		end[k] = e - b->offset;
 		busy[k] = c->busy;
 	}
+	return rc;
+}
+
+/* cart_nbrs lists a Cartesian topology's neighbors in MPI's order: per
+ * dimension the one in the negative direction, then the positive one. */
+static int cart_nbrs(ctx *c, int n) {
+	int rc = 0;
+	for (int d = 0; d < n && !rc; d++) {
+		rc = MPI_Cart_shift(c->comm, d, 1, &c->nbr[2 * d], &c->nbr[2 * d + 1]);
+		c->code[2 * d] = 2 * d, c->back[2 * d] = 2 * d + 1;
+		c->code[2 * d + 1] = 2 * d + 1, c->back[2 * d + 1] = 2 * d;
+	}
+	return rc;
+}
+
+/* stencil_nbrs lists the neighbors of the full stencil on the grid dims
+ * (row-major ranks, as MPI's Cartesian ones): every offset in {-1,0,1}^n
+ * but zero, in lexicographic order; past a non-periodic edge there is
+ * none. The direction of an offset is its index among all 3^n. */
+static void stencil_nbrs(ctx *c, const int *dims, int n, int periodic) {
+	int coord[3], k = 0, all = n == 2 ? 9 : 27;
+	for (int d = n - 1, r = c->rank; d >= 0; d--) coord[d] = r % dims[d], r /= dims[d];
+	for (int code = 0; code < all; code++) {
+		int off[3] = {code / (n == 2 ? 3 : 9) % 3 - 1, code / (n == 2 ? 1 : 3) % 3 - 1, code % 3 - 1}, rank = 0, in = 1;
+		if (code == all / 2) continue; /* the process itself */
+		for (int d = 0; d < n; d++) {
+			int x = coord[d] + off[d];
+			if (periodic) x = (x + dims[d]) % dims[d];
+			in = in && x >= 0 && x < dims[d];
+			rank = rank * dims[d] + x;
+		}
+		if (!in) continue;
+		c->nbr[k] = rank, c->code[k] = code, c->back[k] = all - 1 - code;
+		k++;
+	}
+	c->deg = k;
+}
+
+/* topo_open makes the batch's topology on its communicator (the
+ * neighborhood collectives' comm from then on): Cartesian, or the full
+ * stencil as a distributed graph, on the grid b->dims. */
+static int topo_open(const skampi_batch_t *b, ctx *c) {
+	int n = b->ndims, per[3] = {b->periodic, b->periodic, b->periodic}, dims[3], rc = 0, prod = 1;
+	for (int d = 0; d < n; d++) dims[d] = b->dims[d], prod *= dims[d];
+	if (n < 2 || n > 3 || prod != c->size) return MPI_ERR_DIMS;
+	c->base = c->comm;
+	c->nbr = malloc(sizeof(int) * 27), c->code = malloc(sizeof(int) * 27), c->back = malloc(sizeof(int) * 27);
+	if (!c->nbr || !c->code || !c->back) return MPI_ERR_NO_MEM;
+	if (b->topo == SKAMPI_TOPO_CART) {
+		rc = MPI_Cart_create(c->base, n, dims, per, 0, &c->comm);
+		c->deg = 2 * n;
+		return rc ? rc : cart_nbrs(c, n);
+	}
+	stencil_nbrs(c, dims, n, b->periodic);
+	return MPI_Dist_graph_create_adjacent(c->base, c->deg, c->nbr, MPI_UNWEIGHTED, c->deg, c->nbr, MPI_UNWEIGHTED,
+	                                      MPI_INFO_NULL, 0, &c->comm);
+}
+
+static int topo_close(ctx *c) {
+	int rc = 0;
+	if (c->base != MPI_COMM_NULL && c->comm != c->base) rc = MPI_Comm_free(&c->comm);
+	if (c->base != MPI_COMM_NULL) c->comm = c->base;
+	free(c->nbr), free(c->code), free(c->back);
 	return rc;
 }
 
@@ -1506,21 +1694,25 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	if (b->steps > 0 && ops[b->op].mode != M_NB) return MPI_ERR_ARG;
 	ctx c = {.comm = MPI_Comm_f2c(b->comm), .len = b->len, .chunks = b->chunks, .sb = b->sbuf,
 	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full,
-	         .mode = ops[b->op].mode, .rq = MPI_REQUEST_NULL, .rq2 = MPI_REQUEST_NULL, .steps = b->steps};
+	         .mode = ops[b->op].mode, .rq = MPI_REQUEST_NULL, .rq2 = MPI_REQUEST_NULL, .steps = b->steps,
+	         .base = MPI_COMM_NULL};
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
+	if (!rc && ops[b->op].topo) rc = topo_open(b, &c);
 	if (!rc) rc = layouts(b, &c);
-	c.rfoot = foot(b->op, &c.rl, c.size);
-	if (!rc && (foot(b->op, &c.sl, c.size) > b->buflen || c.rfoot > b->buflen)) rc = MPI_ERR_BUFFER;
+	c.rfoot = foot(b->op, &c.rl, blocks(&c, b->op));
+	if (!rc && (foot(b->op, &c.sl, blocks(&c, b->op)) > b->buflen || c.rfoot > b->buflen)) rc = MPI_ERR_BUFFER;
 	/* the v-variants' displacements, i·len, are ints */
-	if (!rc && ops[b->op].blocks && (int64_t)(c.size - 1) * b->len > INT_MAX) rc = MPI_ERR_COUNT;
-	c.counts = malloc(sizeof(int) * c.size);
-	c.displs = malloc(sizeof(int) * c.size);
-	c.widx = malloc(sizeof(int) * c.size);
-	c.reqs = malloc(sizeof(MPI_Request) * 2 * c.size);
-	c.wtypes = malloc(sizeof(MPI_Datatype) * c.size);
-	for (int i = 0; c.wtypes && i < c.size; i++) c.wtypes[i] = MPI_BYTE;
-	if (!rc && (!c.counts || !c.displs || !c.widx || !c.reqs || !c.wtypes)) rc = MPI_ERR_NO_MEM;
+	if (!rc && ops[b->op].blocks && (int64_t)(blocks(&c, b->op) - 1) * b->len > INT_MAX) rc = MPI_ERR_COUNT;
+	int n = c.size > 27 ? c.size : 27; /* per process, or per neighbor (at most 26) */
+	c.counts = malloc(sizeof(int) * n);
+	c.displs = malloc(sizeof(int) * n);
+	c.adispls = malloc(sizeof(MPI_Aint) * n);
+	c.widx = malloc(sizeof(int) * n);
+	c.reqs = malloc(sizeof(MPI_Request) * 2 * n);
+	c.wtypes = malloc(sizeof(MPI_Datatype) * n);
+	for (int i = 0; c.wtypes && i < n; i++) c.wtypes[i] = MPI_BYTE;
+	if (!rc && (!c.counts || !c.displs || !c.adispls || !c.widx || !c.reqs || !c.wtypes)) rc = MPI_ERR_NO_MEM;
 	void *att = NULL;
 	if (!rc && ops[b->op].rma && c.method != SKAMPI_CONTIG && c.method != SKAMPI_DATATYPE) rc = MPI_ERR_ARG;
 	if (!rc) rc = attach(b, &c, &att);
@@ -1529,6 +1721,8 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	*init = c.init;
 	if (!rc) rc = reps(b, &c, ops[b->op].fn, arrive, start, end, busy, window, first);
 	int rc2 = persistent_close(&c);
+	if (!rc) rc = rc2;
+	rc2 = topo_close(&c);
 	if (!rc) rc = rc2;
 	rc2 = rma_close(&c, b->op);
 	if (!rc) rc = rc2;
@@ -1539,6 +1733,7 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	free(c.widx);
 	free(c.reqs);
 	free(c.wtypes);
+	free(c.adispls);
 	free(c.stmp);
 	free(c.rtmp);
 	return rc;

@@ -45,7 +45,23 @@ type Batch struct {
 	// (ComputeSteps) each call runs between its start and its wait: an
 	// overlap point (0: the plain start-to-wait time).
 	Steps int64
+	// Topo is the topology a neighborhood collective runs on (TopoNone
+	// for the others), on the grid Dims (2 or 3 of them, their product
+	// the communicator's size), every dimension wrapping if Periodic.
+	Topo     Topo
+	Dims     []int
+	Periodic bool
 }
+
+// A Topo is the topology of a neighborhood collective (SKAMPI_TOPO_* in
+// skampi.h, in this order).
+type Topo int
+
+const (
+	TopoNone    Topo = iota
+	TopoCart         // MPI_Cart_create: 2 neighbors per dimension
+	TopoStencil      // every process within one step in each dimension, MPI_Dist_graph_create_adjacent
+)
 
 // An RMASync is how the epochs of a one-sided operation are synchronised
 // (SKAMPI_FENCE… in skampi.h, in this order).
@@ -188,13 +204,30 @@ func ComputeSteps(seconds float64) int64 {
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 || b.Steps < 0 {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 || b.Steps < 0 || !b.gridOK() {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
 	}
 	if runBatch == nil {
 		return Times{}, SkampiFault{}, ErrNoMPI
 	}
 	return runBatch(b)
+}
+
+// gridOK says whether a batch's topology grid is one C takes: none, or 2
+// or 3 positive dimensions.
+func (b *Batch) gridOK() bool {
+	if b.Topo == TopoNone {
+		return len(b.Dims) == 0
+	}
+	if len(b.Dims) < 2 || len(b.Dims) > 3 {
+		return false
+	}
+	for _, d := range b.Dims {
+		if d < 1 || d > MaxInt32 {
+			return false
+		}
+	}
+	return true
 }
 
 // PairRTT runs rounds 1-byte round trips with partner in c; the initiator

@@ -8,7 +8,7 @@
 
 /* The number of operations; skampi_op_name names them in the order of
  * mpi.LoopOps; the SKaMPI driver finds its operations there by name. */
-#define SKAMPI_NOPS 103
+#define SKAMPI_NOPS 115
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */
@@ -97,7 +97,16 @@ typedef struct {
 	int rma_nocheck;  /* one-sided: pass MPI_MODE_NOCHECK to locks, MPI_MODE_NOSTORE to fences */
 	int64_t steps;    /* non-blocking operations: steps of the computation (compute.h) each call
 	                     runs between the start and the wait (0: none, the plain time) */
+	int topo;         /* neighborhood collectives: SKAMPI_TOPO_CART or SKAMPI_TOPO_STENCIL */
+	int ndims;        /* 2 or 3 */
+	int dims[3];      /* the grid, its product the communicator's size */
+	int periodic;     /* every dimension wraps around */
 } skampi_batch_t;
+
+/* The topologies of the neighborhood collectives: MPI_Cart_create (2·ndims
+ * neighbors), or the full stencil (every process within one step in each
+ * dimension: 8 or 26) as MPI_Dist_graph_create_adjacent. */
+enum { SKAMPI_TOPO_NONE = 0, SKAMPI_TOPO_CART, SKAMPI_TOPO_STENCIL };
 
 /* The first validation failure a rank saw in a batch. */
 typedef struct {

@@ -34,7 +34,10 @@ func cRunBatch(b *Batch) (Times, SkampiFault, error) {
 		inject: C.int(b.Inject), yield: cbool(b.Yield),
 		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full),
 		rma_sync: C.int(b.RMASync), rma_allocate: cbool(b.RMAAllocate), rma_nocheck: cbool(b.RMANoCheck),
-		steps: C.int64_t(b.Steps)}
+		steps: C.int64_t(b.Steps), topo: C.int(b.Topo), ndims: C.int(len(b.Dims)), periodic: cbool(b.Periodic)}
+	for i, d := range b.Dims {
+		cb.dims[i] = C.int(d)
+	}
 	if b.Types != nil {
 		cb.types = (*C.skampi_types)(b.Types.p)
 	}
@@ -149,6 +152,9 @@ func LoopOpBlocks() []bool {
 
 // cRMASyncs are SKAMPI_FENCE … SKAMPI_FLUSH_LOCAL.
 var cRMASyncs = []RMASync{C.SKAMPI_FENCE, C.SKAMPI_PSCW, C.SKAMPI_LOCK, C.SKAMPI_FLUSH, C.SKAMPI_FLUSH_LOCAL}
+
+// cTopos are SKAMPI_TOPO_NONE … SKAMPI_TOPO_STENCIL.
+var cTopos = []Topo{C.SKAMPI_TOPO_NONE, C.SKAMPI_TOPO_CART, C.SKAMPI_TOPO_STENCIL}
 
 // cMaxChunks is SKAMPI_MAXCHUNKS.
 const cMaxChunks = C.SKAMPI_MAXCHUNKS

@@ -32,6 +32,7 @@ const (
 	KeyOffsets  = "skampi-offsets-us"    // clock offsets to rank 0: min median max, µs
 	KeyOffsetEr = "skampi-offset-err-us" // the largest half round trip of the offset estimates, µs
 	KeyTypes    = "skampi-types-"        // prefix of a typed suite's line: its layouts (Suite.TypeLine)
+	KeyTopology = "skampi-topology-"     // prefix of a neighborhood suite's line: its grids and degrees (Suite.TopologyLine)
 	KeyRMA      = "skampi-rma-windows"   // the windows the job could not make: their one-sided suites were not measured
 )
 

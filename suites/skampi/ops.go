@@ -102,16 +102,20 @@ const (
 	// FamilyPersistent: requests made once by an init call (MPI_Send_init,
 	// MPI 4's MPI_Bcast_init …), each call an MPI_Start and MPI_Wait.
 	FamilyPersistent = "persistent"
+	// FamilyNeighborhood: the neighborhood collectives (blocking and
+	// non-blocking) on the suite's topology, and their hand-built
+	// references.
+	FamilyNeighborhood = "neighborhood"
 )
 
 // Families lists them, as ParseOps takes them.
-var Families = []string{FamilyNonblocking, FamilyPersistent}
+var Families = []string{FamilyNonblocking, FamilyPersistent, FamilyNeighborhood}
 
 // RMABurst is the puts or gets of a bandwidth call, as OSU's window size.
 const RMABurst = 64
 
 // Ops is the operation table, in the order of the C table.
-var Ops = append(append(baseOps, forms(FamilyNonblocking)...), forms(FamilyPersistent)...)
+var Ops = slices.Concat(baseOps, forms(FamilyNonblocking), forms(FamilyPersistent), neighborOps())
 
 // baseOps are the operations written out one by one; forms adds the
 // non-blocking and persistent collectives.
@@ -198,6 +202,32 @@ var formOf = []string{"barrier", "bcast", "reduce", "allreduce", "reduce-scatter
 	"scan", "exscan", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv", "alltoall",
 	"alltoallv", "alltoallw"}
 
+// neighborOps are the neighborhood collectives on a suite's topology,
+// each neighbor one block of L bytes: the five of MPI 3.1, their
+// non-blocking forms (Family stays neighborhood, Of names the blocking
+// one), and two hand-built references.
+func neighborOps() []Op {
+	row := func(name, call string) Op {
+		return Op{Name: name, Pattern: Collective, Call: call, Vary: VaryLength | VaryProcs, Elem: 1, Blocks: true,
+			Family: FamilyNeighborhood, OSU: "osu_" + strings.ReplaceAll(name, "-", "_")}
+	}
+	var out []Op
+	for _, n := range []string{"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"} {
+		out = append(out, row("neighbor-"+n, "MPI_Neighbor_"+n+" on the suite's topology, L per neighbor"))
+	}
+	for _, o := range slices.Clone(out) {
+		o.Of, o.Name, o.OSU = o.Name, "i"+o.Name, "osu_i"+o.OSU[4:]
+		o.Call = "MPI_Ineighbor_" + strings.TrimPrefix(o.Of, "neighbor-") + " on the suite's topology, L per neighbor; MPI_Wait"
+		out = append(out, o)
+	}
+	for _, n := range []string{"allgather", "alltoall"} {
+		o := row("neighbor-"+n+"-isend-irecv", "MPI_Irecv from every neighbor, MPI_Isend to every one, MPI_Waitall")
+		o.Ref, o.OSU = "neighbor-"+n, ""
+		out = append(out, o)
+	}
+	return out
+}
+
 // mpiCall is the MPI function a blocking row's Call begins with.
 var mpiCall = regexp.MustCompile(`^MPI_[A-Za-z_]+`)
 
@@ -281,6 +311,13 @@ func ParseOps(s string) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
+}
+
+// NonBlocking says whether the operation is a non-blocking collective
+// (of FamilyNonblocking, or a neighborhood one's MPI_Ineighbor_* form):
+// its points also measure the overlap.
+func (o Op) NonBlocking() bool {
+	return o.Family == FamilyNonblocking || o.Family == FamilyNeighborhood && o.Of != ""
 }
 
 // patternWord is the pattern name that brings the operation into a list

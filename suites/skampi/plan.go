@@ -26,11 +26,18 @@ const BsendOverhead = 1024
 // operations that gather, scatter or exchange blocks (Op.Blocks), the
 // message otherwise.
 func Footprint(op int, l int64, procs int) int64 {
+	if Ops[op].Family == FamilyNeighborhood { // a block per neighbor: at most MaxNeighbors
+		return l * MaxNeighbors
+	}
 	if Ops[op].Blocks && procs > 1 {
 		return l * int64(procs)
 	}
 	return l
 }
+
+// MaxNeighbors is the most neighbors of any topology (stencil-3d), the
+// blocks the plan counts for a neighborhood collective.
+const MaxNeighbors = 26
 
 // Attach is the buffer a buffered-send operation attaches on its
 // communicator of procs processes (0 for the other operations): room for
@@ -49,7 +56,9 @@ func Attach(op int, l int64, procs int) int64 {
 func (p Point) Check() error {
 	o := Ops[p.Op]
 	switch {
-	case o.Blocks && int64(p.Procs-1)*p.Len > MaxInt:
+	case o.Family == FamilyNeighborhood && (MaxNeighbors-1)*p.Len > MaxInt:
+		return fmt.Errorf("%s at L=%d: the block offsets (neighbor × L) pass 2^31−1, the most an int holds", o.Name, p.Len)
+	case o.Blocks && o.Family != FamilyNeighborhood && int64(p.Procs-1)*p.Len > MaxInt:
 		return fmt.Errorf("%s at L=%d on %d processes: the block offsets (process × L) pass 2^31−1, the most an int holds", o.Name, p.Len, p.Procs)
 	case Attach(p.Op, p.Len, p.Procs) > MaxInt:
 		return fmt.Errorf("%s at L=%d on %d processes: the buffer to attach (2·(L+overhead) per process) passes 2^31−1 bytes, the most MPI_Buffer_attach takes", o.Name, p.Len, p.Procs)
@@ -148,6 +157,9 @@ func (m Model) CallTime(p Point) float64 {
 	if o.Of != "" { // a non-blocking or persistent form: the exchange of its blocking operation
 		name = o.Of
 	}
+	if o.Family == FamilyNeighborhood { // a message to and from every neighbor
+		return MaxNeighbors * msg
+	}
 	switch name {
 	case "barrier":
 		return 2 * lg * m.Alpha
@@ -196,7 +208,7 @@ func (m Model) PrepareTime(p int) float64 {
 // with a computation as long as the call between its start and its wait.
 func (m Model) PointTime(s *Suite, p Point) float64 {
 	t := m.CallTime(p)
-	if Ops[p.Op].Family == FamilyNonblocking {
+	if Ops[p.Op].NonBlocking() {
 		return m.measureTime(s, p, t) + m.measureTime(s, p, 2*t) - m.PointSetup
 	}
 	return m.measureTime(s, p, t)

@@ -379,7 +379,7 @@ func TestParseOps(t *testing.T) {
 	assert.Len(t, ops, 14, "ten ping-pongs, the persistent one, two MPI_Isendrecv and allreduce")
 	assert.Equal(t, "allreduce", Ops[ops[10]].Name, "table order")
 	assert.Equal(t, "isendrecv-replace", Ops[ops[13]].Name, "table order")
-	for word, want := range map[string]int{"collective": 25, "nonblocking": 17, "persistent": 18} {
+	for word, want := range map[string]int{"collective": 25, "nonblocking": 17, "persistent": 18, "neighborhood": 12} {
 		ops, err = ParseOps(word)
 		require.NoError(t, err)
 		assert.Len(t, ops, want, word)

@@ -44,6 +44,8 @@ type Suite struct {
 	// One-sided operations: the synchronisation of their epochs
 	// (RMASyncs), the window's making and the assertions passed.
 	RMASync, Window, Assert string
+	// Topology is what the neighborhood collectives run on (Topologies).
+	Topology string
 }
 
 // A Curve is one operation of a suite (with one method of a typed
@@ -263,6 +265,7 @@ var suiteFields = []suiteField{
 	{"rma-sync", choiceField(func(s *Suite) *string { return &s.RMASync }, RMASyncs...), func(s *Suite) string { return s.RMASync }, RMAFence},
 	{"rma-window", choiceField(func(s *Suite) *string { return &s.Window }, WindowAllocate, WindowCreate), func(s *Suite) string { return s.Window }, WindowAllocate},
 	{"rma-assert", choiceField(func(s *Suite) *string { return &s.Assert }, AssertNone, AssertNoCheck), func(s *Suite) string { return s.Assert }, AssertNone},
+	{"topology", choiceField(func(s *Suite) *string { return &s.Topology }, Topologies...), func(s *Suite) string { return s.Topology }, TopologyDefault},
 }
 
 // wordOrBytes is a field that holds a length of at least 64 bytes (one

@@ -61,23 +61,35 @@ func TestFormsOnOneProcess(t *testing.T) {
 		if o.Family == "" || o.Pattern != skampi.Collective || brokenIn(lib, o.Name) {
 			continue
 		}
-		b := &mpi.Batch{Op: loopOp(i), Comm: mpi.World, Len: 64, Calls: 3, Reps: 2, Send: send, Recv: recv, Full: true}
-		if o.Family == skampi.FamilyNonblocking {
-			b.Steps = mpi.ComputeSteps(2e-6)
-		}
-		times, fault, err := mpi.RunBatch(b)
-		if o.Needs != "" && !has[o.Needs] {
-			assert.Error(t, err, "%s without %s", o.Name, o.Needs)
-			continue
-		}
-		require.NoError(t, err, o.Name)
-		assert.Zero(t, fault.Count, "%s: validation", o.Name)
-		assert.Equal(t, o.Family == skampi.FamilyPersistent, times.Init > 0, "%s: init time", o.Name)
-		for k, busy := range times.Busy {
-			assert.Equal(t, o.Family == skampi.FamilyNonblocking, busy > 0, "%s: computation in repetition %d", o.Name, k)
-			assert.LessOrEqual(t, busy, times.End[k]-times.Start[k], "%s: computed within the repetition", o.Name)
+		for _, topo := range []mpi.Topo{mpi.TopoNone, mpi.TopoCart, mpi.TopoStencil} {
+			if (topo != mpi.TopoNone) != (o.Family == skampi.FamilyNeighborhood) {
+				continue
+			}
+			b := &mpi.Batch{Op: loopOp(i), Comm: mpi.World, Len: 64, Calls: 3, Reps: 2, Send: send, Recv: recv, Full: true}
+			if topo != mpi.TopoNone { // one process: its own neighbor in every direction
+				b.Topo, b.Dims, b.Periodic = topo, []int{1, 1, 1}, true
+			}
+			if o.NonBlocking() {
+				b.Steps = mpi.ComputeSteps(2e-6)
+			}
+			times, fault, err := mpi.RunBatch(b)
+			if o.Needs != "" && !has[o.Needs] {
+				assert.Error(t, err, "%s without %s", o.Name, o.Needs)
+				continue
+			}
+			require.NoError(t, err, "%s on topology %d", o.Name, topo)
+			assert.Zero(t, fault.Count, "%s on topology %d: validation", o.Name, topo)
+			assert.Equal(t, o.Family == skampi.FamilyPersistent, times.Init > 0, "%s: init time", o.Name)
+			for k, busy := range times.Busy {
+				assert.Equal(t, o.NonBlocking(), busy > 0, "%s: computation in repetition %d", o.Name, k)
+				assert.LessOrEqual(t, busy, times.End[k]-times.Start[k], "%s: computed within the repetition", o.Name)
+			}
 		}
 	}
+	b := &mpi.Batch{Op: loopOp(skampi.OpIndex("neighbor-alltoall")), Comm: mpi.World, Len: 64, Calls: 1, Reps: 1,
+		Send: send, Recv: recv, Topo: mpi.TopoCart, Dims: []int{2, 1}}
+	_, _, err = mpi.RunBatch(b)
+	assert.Error(t, err, "a grid of 2 on 1 process")
 	assert.Positive(t, mpi.ComputeSteps(1e-6))
 	assert.Zero(t, mpi.ComputeSteps(0))
 }

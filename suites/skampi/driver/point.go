@@ -78,7 +78,7 @@ type pointLoop struct {
 // calibrates its own computation to that length).
 func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Result {
 	res, _ := r.measureSteps(g, su, pt, 0)
-	if skampi.Ops[pt.Op].Family != skampi.FamilyNonblocking {
+	if !skampi.Ops[pt.Op].NonBlocking() {
 		return res
 	}
 	pure := harness.Decide(g, func() float64 {
@@ -108,6 +108,14 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, 
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
 	// a persistent request binds its buffers: its calls cannot cycle them
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && pl.op.Family != skampi.FamilyPersistent
+	if pl.op.Family == skampi.FamilyNeighborhood {
+		top, err := skampi.ParseTopology(su.Topology)
+		r.s.Must("the topology of "+pt.Name(), err)
+		pl.batch.Topo, pl.batch.Dims, pl.batch.Periodic = mpi.TopoCart, top.Grid(pt.Procs), top.Periodic
+		if top.Stencil {
+			pl.batch.Topo = mpi.TopoStencil
+		}
+	}
 	pl.batch.Span = su.Span
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
 	if !r.st.Prep.Global {

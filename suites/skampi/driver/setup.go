@@ -26,7 +26,7 @@ import (
 var (
 	flagSuites    = flag.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)")
 	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
-	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent) or all")
+	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent, neighborhood) or all")
 	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
 	flagTestLay   = flag.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far")
 	flagTestPut   = flag.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)")
@@ -400,6 +400,9 @@ func config(job *harness.Job) []string {
 		lines = append(lines, kv(s.ConfigLine()))
 		if s.Typed() {
 			lines = append(lines, kv(skampi.KeyTypes+s.Name, s.TypeLine(typeProcs(s, job.Procs()))))
+		}
+		if s.HasNeighborhood() {
+			lines = append(lines, kv(skampi.KeyTopology+s.Name, s.TopologyLine(job.Procs())))
 		}
 	}
 	if st.Resume != nil {

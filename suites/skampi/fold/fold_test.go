@@ -389,3 +389,19 @@ func TestFormsForged(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 }
+
+// TestFoldTopology: a neighborhood suite's topology line reaches the
+// protocol and the JSON.
+func TestFoldTopology(t *testing.T) {
+	config := strings.Replace(formsConfig, "skampi-wtick-s:", "skampi-suite-nh: ops=neighbor-alltoall vary=length lengths=8:8 step=2 refine=false points=0 length=256 procs=2 chunks=16 pair=max eps=0.03 min-reps=8 max-reps=1000 budget=1s time=0s sync=window cache=auto warmup=2 topology=stencil-2d\nskampi-topology-nh: stencil-2d; 2: 2×1, 1 neighbor\nskampi-wtick-s:", 1)
+	lines := append(slices.Clone(formsLines), "BenchmarkSkampi/suite=nh/op=neighbor-alltoall/procs=2/L=8 1 2 calls 0 invalid 4 median-us 3.9 min-us 8 n 4.1 p90-us 4.2 p99-us 0.01 rse 1 stop 4 us 3.9 rank-min-us 4 rank-med-us 4 rank-max-us 30 window-us")
+	p := foldText(t, synthText(config, lines))
+	assert.Equal(t, "stencil-2d", p.Config.Suites["nh"].Topology)
+	assert.Equal(t, "cart-2d-periodic", p.Config.Suites["nbc"].Topology, "the usual topology where the line names none")
+	var text bytes.Buffer
+	require.NoError(t, p.WriteText(&text))
+	assert.Contains(t, text.String(), "stencil-2d; 2: 2×1, 1 neighbor (processes: grid, neighbors)")
+	js, err := json.Marshal(p.JSONDetail())
+	require.NoError(t, err)
+	assert.Contains(t, string(js), `"topology":"stencil-2d","topology_grids":"stencil-2d; 2: 2×1, 1 neighbor"`)
+}

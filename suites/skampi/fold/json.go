@@ -65,6 +65,10 @@ type JSONSuite struct {
 	RMASync string `json:"rma_sync,omitempty"`
 	Window  string `json:"rma_window,omitempty"`
 	Assert  string `json:"rma_assert,omitempty"`
+	// A suite of neighborhood collectives: its topology, and per process
+	// count its grid and neighbors (the configuration line).
+	Topology string `json:"topology,omitempty"`
+	Grids    string `json:"topology_grids,omitempty"`
 }
 
 // A JSONCurve is one operation of a suite: its points in increasing
@@ -133,6 +137,9 @@ func (p *Folded) JSONDetail() any {
 	for _, n := range c.SuiteNames() {
 		js := jsonSuite(c.Suites[n])
 		js.Layouts = c.Types[n]
+		if top := c.Topos[n]; top != "" {
+			js.Topology, js.Grids = c.Suites[n].Topology, top
+		}
 		d.Suites = append(d.Suites, js)
 	}
 	if p.Sources != nil {

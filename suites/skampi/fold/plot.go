@@ -105,7 +105,7 @@ func plotCurve(c *Curve) PlotCurve {
 		if c.Op.Of != "" {
 			pc.OfRatio = append(pc.OfRatio, num(m.OfRatio, m.OfRatio > 0))
 		}
-		if c.Op.Family == skampi.FamilyNonblocking {
+		if c.Op.NonBlocking() {
 			pc.Overlap = append(pc.Overlap, num(m.OverlapPct, m.HasOvrl))
 			pc.Ovrl = append(pc.Ovrl, num(m.OvrlUs, m.HasOvrl))
 		}

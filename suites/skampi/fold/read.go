@@ -18,6 +18,7 @@ type Config struct {
 	File    string                   // skampi-suites: the suite file
 	Suites  map[string]*skampi.Suite // skampi-suite-<name>, by name
 	Types   map[string]string        // skampi-types-<name>: a typed suite's layouts, by suite name
+	Topos   map[string]string        // skampi-topology-<name>: a neighborhood suite's grids, by suite name
 	Resumed string                   // skampi-resumed, or ""
 	RMA     string                   // skampi-rma-windows: the one-sided suites not measured, or ""
 	Clock   string                   // skampi-clock
@@ -61,10 +62,13 @@ func parseConfig(cfg results.Config) (*Config, error) {
 	if c.File, err = r.Need(skampi.KeySuites); err != nil {
 		return nil, err
 	}
-	c.Types = map[string]string{}
+	c.Types, c.Topos = map[string]string{}, map[string]string{}
 	for k, v := range cfg {
 		if n, ok := strings.CutPrefix(k, skampi.KeyTypes); ok {
 			c.Types[n] = v
+		}
+		if n, ok := strings.CutPrefix(k, skampi.KeyTopology); ok {
+			c.Topos[n] = v
 		}
 		if strings.HasPrefix(k, skampi.KeySuite) {
 			s, err := skampi.ParseSuiteLine(k, v)
@@ -237,7 +241,7 @@ func (m *Measurement) readForms(l *results.Line) error {
 	_, hasRSE := l.Metrics[skampi.MetricOvrlRSE]
 	_, hasInit := l.Metrics[skampi.MetricInit]
 	switch {
-	case (n > 0 || hasRSE) && (o.Family != skampi.FamilyNonblocking || !m.Has):
+	case (n > 0 || hasRSE) && (!o.NonBlocking() || !m.Has):
 		return fmt.Errorf("%s of %s: only a non-blocking collective with a time has one", skampi.MetricOvrl, o.Name)
 	case n > 0 && n < len(overlapMetrics) || hasRSE && n == 0:
 		return fmt.Errorf("want all of %s or none", strings.Join(append(overlapMetrics, skampi.MetricOvrlRSE), ", "))

@@ -8,7 +8,6 @@ import (
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
-	"github.com/beff-suite/beff/suites/skampi"
 )
 
 // The SKaMPI part of the report: a section with the figures, the suites
@@ -73,7 +72,7 @@ func suiteRows(p *Folded) []suiteRow {
 		r := suiteRow{Plot: plotID(i), Name: su.Name, Text: suiteText(su), Curves: len(curves)}
 		for _, c := range curves {
 			r.Typed = r.Typed || c.Method != ""
-			r.Overlap = r.Overlap || c.Op.Family == skampi.FamilyNonblocking
+			r.Overlap = r.Overlap || c.Op.NonBlocking()
 			r.Forms = r.Forms || c.Op.Of != "" && slices.ContainsFunc(curves, func(b *Curve) bool { return b.Op.Name == c.Op.Of })
 			r.Points += len(c.Rows)
 			r.Added += c.Added

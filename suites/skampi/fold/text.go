@@ -47,6 +47,9 @@ func (p *Folded) writeRun(w io.Writer) {
 		if ty := c.Types[n]; ty != "" {
 			t.Info("    layouts", ty)
 		}
+		if top := c.Topos[n]; top != "" {
+			t.Info("    topology", top+" (processes: grid, neighbors)")
+		}
 	}
 	if c.Resumed != "" {
 		t.Info("resumed", c.Resumed)
@@ -215,10 +218,10 @@ func extraHead(o skampi.Op) []string {
 	case skampi.PingPong, skampi.OneSided:
 		out = []string{"MB/s"}
 	}
-	switch o.Family {
-	case skampi.FamilyNonblocking:
+	switch {
+	case o.NonBlocking():
 		out = append(out, "ovrl", "ovrl rse", "cpu", "in MPI", "overlap %")
-	case skampi.FamilyPersistent:
+	case o.Family == skampi.FamilyPersistent:
 		out = append(out, "init")
 	}
 	if o.Of != "" {
@@ -238,14 +241,14 @@ func formCells(o skampi.Op, m *Measurement) []string {
 		return results.Num(v, 4, 3)
 	}
 	var out []string
-	switch o.Family {
-	case skampi.FamilyNonblocking:
+	switch {
+	case o.NonBlocking():
 		rse := "-"
 		if m.HasOvrlRSE {
 			rse = results.Num(m.OvrlRSE, 3, 3)
 		}
 		out = append(out, n(m.OvrlUs, m.HasOvrl), rse, n(m.CPUUs, m.HasOvrl), n(m.InMPIUs, m.HasOvrl), n(m.OverlapPct, m.HasOvrl))
-	case skampi.FamilyPersistent:
+	case o.Family == skampi.FamilyPersistent:
 		out = append(out, n(m.InitUs, m.InitUs > 0))
 	}
 	if o.Of != "" {
