@@ -30,6 +30,10 @@ enum mpi4_id {
 	MPI4_ALLTOALLW_INIT,
 	MPI4_ISENDRECV,
 	MPI4_ISENDRECV_REPLACE,
+	MPI4_PSEND_INIT,
+	MPI4_PRECV_INIT,
+	MPI4_PREADY,
+	MPI4_PARRIVED,
 	MPI4_NCALLS
 };
 
@@ -68,6 +72,11 @@ typedef int (*mpi4_alltoallw_init_fn)(const void *, const int[], const int[], co
 typedef int (*mpi4_isendrecv_fn)(const void *, int, MPI_Datatype, int, int, void *, int, MPI_Datatype, int, int,
                                  MPI_Comm, MPI_Request *);
 typedef int (*mpi4_isendrecv_replace_fn)(void *, int, MPI_Datatype, int, int, int, int, MPI_Comm, MPI_Request *);
+typedef int (*mpi4_psend_init_fn)(const void *, int, MPI_Count, MPI_Datatype, int, int, MPI_Comm, MPI_Info,
+                                  MPI_Request *);
+typedef int (*mpi4_precv_init_fn)(void *, int, MPI_Count, MPI_Datatype, int, int, MPI_Comm, MPI_Info, MPI_Request *);
+typedef int (*mpi4_pready_fn)(int, MPI_Request);
+typedef int (*mpi4_parrived_fn)(MPI_Request, int, int *);
 
 /* MPI4(id, type) is call id as a function of type mpi4_<type>_fn; callers
  * check mpi4_sym(id) first. */

@@ -469,6 +469,48 @@ static int op_isendrecv_replace(ctx *c) {
 	return rc;
 }
 
+/* psend-precv: the ping-pong of a message of c->chunks partitions of L
+ * bytes through MPI 4's partitioned requests, made by the setup pass:
+ * each way the sender starts its request and marks every partition ready
+ * (one thread), the receiver, its request started before, polls
+ * MPI_Parrived until the last partition is there. */
+static int parts_ready(ctx *c) {
+	int rc = MPI_Start(&c->rq);
+	for (int k = 0; k < c->chunks && !rc; k++) rc = MPI4(PREADY, pready)(k, c->rq);
+	return rc ? rc : MPI_Wait(&c->rq, MPI_STATUS_IGNORE);
+}
+
+static int parts_arrived(ctx *c, int from) {
+	int rc = 0;
+	for (int k = 0; k < c->chunks && !rc; k++)
+		for (int flag = 0; !flag && !rc;) rc = MPI4(PARRIVED, parrived)(c->rq2, k, &flag);
+	if (!rc) rc = MPI_Wait(&c->rq2, MPI_STATUS_IGNORE);
+	for (int k = 0; k < c->chunks && !rc; k++) rchk(c, rblk(c, k), from);
+	return rc;
+}
+
+static int op_psend_precv(ctx *c) {
+	int other = 1 - c->rank, rc;
+	if (c->setup) {
+		c->t0 = MPI_Wtime();
+		rc = MPI4(PSEND_INIT, psend_init)(c->sb, c->chunks, (MPI_Count)c->len, MPI_BYTE, other, TAG, c->comm,
+		                                  MPI_INFO_NULL, &c->rq);
+		if (!rc)
+			rc = MPI4(PRECV_INIT, precv_init)(c->rb, c->chunks, (MPI_Count)c->len, MPI_BYTE, other, TAG, c->comm,
+			                                  MPI_INFO_NULL, &c->rq2);
+		c->init += MPI_Wtime() - c->t0;
+		return rc ? rc : SETUP_DONE;
+	}
+	if ((rc = MPI_Start(&c->rq2))) return rc;
+	if (c->rank == 0) {
+		for (int k = 0; k < c->chunks; k++) sput(c, sblk(c, k), 0);
+		return (rc = parts_ready(c)) ? rc : parts_arrived(c, 1);
+	}
+	if ((rc = parts_arrived(c, 0))) return rc;
+	for (int k = 0; k < c->chunks; k++) sput(c, sblk(c, k), 1);
+	return parts_ready(c);
+}
+
 /* ---- collectives on every rank of the communicator; rank 0 is the root ---- */
 
 static int op_barrier(ctx *c) {
@@ -1342,6 +1384,7 @@ static const optab ops[] = {
 	ONH("ineighbor-alltoallw", op_neighbor_alltoallw, M_NB),
 	ONH("neighbor-allgather-isend-irecv", op_neighbor_allgather_isend_irecv, M_BLOCK),
 	ONH("neighbor-alltoall-isend-irecv", op_neighbor_alltoall_isend_irecv, M_BLOCK),
+	{"psend-precv", op_psend_precv, 0, 1, 0, M_PERSIST, MPI4_PSEND_INIT, 0},
 };
 
 _Static_assert(sizeof ops / sizeof ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
@@ -1475,7 +1518,9 @@ static int64_t foot(int op, const lay *l, int n) {
 }
 
 /* blocks is the blocks of a block operation: per neighbor or per process. */
-static int blocks(ctx *c, int op) { return ops[op].topo ? c->deg : c->size; }
+static int blocks(ctx *c, int op) {
+	return ops[op].topo ? c->deg : ops[op].fn == op_psend_precv ? c->chunks : c->size;
+}
 
 /* wait_until spins until the corrected clock reaches t, yielding the
  * processor while it waits when the node is oversubscribed. Until the

@@ -169,11 +169,24 @@ func (p Point) Name() string {
 	case Collective, MasterWorker:
 		parts = append(parts, fmt.Sprintf("procs=%d", p.Procs))
 	}
-	if o.Pattern == MasterWorker {
+	if o.Vary&VaryChunks != 0 { // master-worker's work items, partitioned's partitions
 		parts = append(parts, fmt.Sprintf("chunks=%d", p.Chunks))
 	}
 	if o.Vary&VaryLength != 0 {
 		parts = append(parts, fmt.Sprintf("L=%d", p.Len))
 	}
 	return strings.Join(parts, "/")
+}
+
+// Bytes is what one timed call of the point moves, as its bandwidth
+// counts it: its length, times the burst of a one-sided bandwidth
+// operation (a window of puts or gets per epoch), times the partitions
+// of a partitioned message.
+func (p Point) Bytes() int64 {
+	o := Ops[p.Op]
+	b := p.Len * int64(max(1, o.Burst))
+	if o.Family == FamilyPartitioned {
+		b *= int64(max(1, p.Chunks))
+	}
+	return b
 }

@@ -106,16 +106,24 @@ const (
 	// non-blocking) on the suite's topology, and their hand-built
 	// references.
 	FamilyNeighborhood = "neighborhood"
+	// FamilyPartitioned: MPI 4's partitioned point-to-point, a message of
+	// chunks partitions of L bytes each.
+	FamilyPartitioned = "partitioned"
 )
 
 // Families lists them, as ParseOps takes them.
-var Families = []string{FamilyNonblocking, FamilyPersistent, FamilyNeighborhood}
+var Families = []string{FamilyNonblocking, FamilyPersistent, FamilyNeighborhood, FamilyPartitioned}
+
+// Persistent says whether the operation's requests are made once per
+// batch of repetitions (persistent and partitioned): their init time is
+// reported apart, and they reuse their buffers.
+func (o Op) Persistent() bool { return o.Family == FamilyPersistent || o.Family == FamilyPartitioned }
 
 // RMABurst is the puts or gets of a bandwidth call, as OSU's window size.
 const RMABurst = 64
 
 // Ops is the operation table, in the order of the C table.
-var Ops = slices.Concat(baseOps, forms(FamilyNonblocking), forms(FamilyPersistent), neighborOps())
+var Ops = slices.Concat(baseOps, forms(FamilyNonblocking), forms(FamilyPersistent), neighborOps(), partitionedOps)
 
 // baseOps are the operations written out one by one; forms adds the
 // non-blocking and persistent collectives.
@@ -194,6 +202,13 @@ var baseOps = []Op{
 	{Name: "send-recv-persistent", Pattern: PingPong, Call: "MPI_Start, MPI_Wait of MPI_Send_init / MPI_Recv_init requests", Vary: VaryLength, Elem: 1, Family: FamilyPersistent, Of: "send-recv", OSU: "osu_latency_persistent"},
 	{Name: "isendrecv", Pattern: PingPong, Call: "MPI_Isendrecv, MPI_Wait on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Of: "sendrecv", Needs: "MPI_Isendrecv"},
 	{Name: "isendrecv-replace", Pattern: PingPong, Call: "MPI_Isendrecv_replace, MPI_Wait on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Of: "sendrecv-replace", Needs: "MPI_Isendrecv_replace"},
+}
+
+// partitionedOps are MPI 4's partitioned point-to-point operations (after
+// the neighborhood collectives in the C table).
+var partitionedOps = []Op{
+	{Name: "psend-precv", Pattern: PingPong, Call: "MPI_Psend_init / MPI_Precv_init requests; MPI_Start, MPI_Pready of every partition by one thread / MPI_Parrived until the last, MPI_Wait; chunks partitions of L bytes",
+		Vary: VaryLength | VaryChunks, Elem: 1, Blocks: true, Family: FamilyPartitioned, Needs: "MPI_Psend_init"},
 }
 
 // formOf are the blocking collectives with a non-blocking and a
@@ -322,12 +337,12 @@ func (o Op) NonBlocking() bool {
 
 // patternWord is the pattern name that brings the operation into a list
 // of ParseOps: one-sided for the operations on windows; none for the
-// collectives of a family.
+// collectives of a family and the partitioned ping-pong.
 func (o Op) patternWord() string {
 	switch {
 	case o.RMA():
 		return OneSided.String()
-	case o.Family != "" && o.Pattern == Collective:
+	case o.Family != "" && o.Pattern == Collective, o.Family == FamilyPartitioned:
 		return ""
 	}
 	return o.Pattern.String()

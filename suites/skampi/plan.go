@@ -56,9 +56,11 @@ func Attach(op int, l int64, procs int) int64 {
 func (p Point) Check() error {
 	o := Ops[p.Op]
 	switch {
+	case o.Family == FamilyPartitioned && int64(p.Chunks-1)*p.Len > MaxInt:
+		return fmt.Errorf("%s at L=%d with %d partitions: the partitions' offsets (partition × L) pass 2^31−1, the most an int holds", o.Name, p.Len, p.Chunks)
 	case o.Family == FamilyNeighborhood && (MaxNeighbors-1)*p.Len > MaxInt:
 		return fmt.Errorf("%s at L=%d: the block offsets (neighbor × L) pass 2^31−1, the most an int holds", o.Name, p.Len)
-	case o.Blocks && o.Family != FamilyNeighborhood && int64(p.Procs-1)*p.Len > MaxInt:
+	case o.Blocks && o.Family != FamilyNeighborhood && o.Family != FamilyPartitioned && int64(p.Procs-1)*p.Len > MaxInt:
 		return fmt.Errorf("%s at L=%d on %d processes: the block offsets (process × L) pass 2^31−1, the most an int holds", o.Name, p.Len, p.Procs)
 	case Attach(p.Op, p.Len, p.Procs) > MaxInt:
 		return fmt.Errorf("%s at L=%d on %d processes: the buffer to attach (2·(L+overhead) per process) passes 2^31−1 bytes, the most MPI_Buffer_attach takes", o.Name, p.Len, p.Procs)
@@ -132,6 +134,9 @@ func log2(p int) float64 {
 func (m Model) CallTime(p Point) float64 {
 	o := Ops[p.Op]
 	msg := m.Alpha + float64(p.Len)/m.Beta
+	if o.Family == FamilyPartitioned { // chunks partitions of L bytes
+		msg = m.Alpha + float64(p.Chunks)*float64(p.Len)/m.Beta
+	}
 	n, lg := float64(p.Procs-1), log2(p.Procs)
 	switch o.Pattern {
 	case PingPong:

@@ -379,7 +379,7 @@ func TestParseOps(t *testing.T) {
 	assert.Len(t, ops, 14, "ten ping-pongs, the persistent one, two MPI_Isendrecv and allreduce")
 	assert.Equal(t, "allreduce", Ops[ops[10]].Name, "table order")
 	assert.Equal(t, "isendrecv-replace", Ops[ops[13]].Name, "table order")
-	for word, want := range map[string]int{"collective": 25, "nonblocking": 17, "persistent": 18, "neighborhood": 12} {
+	for word, want := range map[string]int{"collective": 25, "nonblocking": 17, "persistent": 18, "neighborhood": 12, "partitioned": 1} {
 		ops, err = ParseOps(word)
 		require.NoError(t, err)
 		assert.Len(t, ops, want, word)
@@ -477,4 +477,17 @@ func TestOverlapPercent(t *testing.T) {
 	} {
 		assert.InDelta(t, c.want, OverlapPercent(c.pure, c.ovrl, c.cpu), 1e-9, "%+v", c)
 	}
+}
+
+// TestPartitionedPoint: a partitioned point is named with its
+// partitions, moves and uses partitions × L bytes.
+func TestPartitionedPoint(t *testing.T) {
+	op := OpIndex("psend-precv")
+	p := Point{Suite: "p", Op: op, Pair: PairMax, Procs: 2, Chunks: 4, Len: 1024}
+	assert.Equal(t, "suite=p/op=psend-precv/pair=max/chunks=4/L=1024", p.Name())
+	assert.Equal(t, int64(4096), p.Bytes())
+	assert.Equal(t, int64(4096), (&Suite{Cache: CacheWarm}).Footprint(p))
+	assert.Equal(t, int64(1024*64), Point{Op: OpIndex("put-bw"), Len: 1024}.Bytes(), "a burst of puts")
+	assert.ErrorContains(t, Point{Op: op, Chunks: 3, Len: 1 << 30}.Check(), "the partitions' offsets")
+	assert.True(t, Ops[op].Persistent())
 }

@@ -190,7 +190,7 @@ func (c Curve) fix(p Point) Point {
 	if !o.OnPair() {
 		p.Pair = ""
 	}
-	if o.Pattern != MasterWorker {
+	if o.Vary&VaryChunks == 0 { // master-worker's work items, partitioned's partitions
 		p.Chunks = 0
 	}
 	if e := c.Suite.elem(c.Op, p.Procs); o.Vary&VaryLength == 0 {

@@ -91,6 +91,9 @@ func typedPoint(p Point) bool { return p.Method != "" && p.Method != MethodConti
 // larger of send and receive): for a typed point the span of its
 // instances, per process for the block operations.
 func (s *Suite) Footprint(p Point) int64 {
+	if Ops[p.Op].Family == FamilyPartitioned { // one block per partition
+		return Footprint(p.Op, p.Len, p.Chunks)
+	}
 	if !typedPoint(p) || !s.Typed() {
 		return max(rmaMin(p), Footprint(p.Op, p.Len, p.Procs))
 	}

@@ -107,7 +107,7 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, 
 	pl.batch = mpi.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
 	// a persistent request binds its buffers: its calls cannot cycle them
-	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && pl.op.Family != skampi.FamilyPersistent
+	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && !pl.op.Persistent()
 	if pl.op.Family == skampi.FamilyNeighborhood {
 		top, err := skampi.ParseTopology(su.Topology)
 		r.s.Must("the topology of "+pt.Name(), err)
@@ -332,7 +332,7 @@ func (pl *pointLoop) result() Result {
 	}
 	res := Result{Sum: skampi.Summarize(pl.values), Tries: pl.tries, Invalid: pl.invalid,
 		Calls: pl.batch.Calls, Why: pl.why, Ranks: ranks}
-	if pl.op.Family == skampi.FamilyPersistent {
+	if pl.op.Persistent() {
 		res.Init = init
 	}
 	if pl.su.Sync == skampi.SyncWindow {

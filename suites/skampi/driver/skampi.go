@@ -262,7 +262,7 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 		b.ReportMetric(res.Ranks[2]*1e6, skampi.MetricRankMax)
 	}
 	if o := skampi.Ops[pt.Op]; o.OnPair() && pt.Len > 0 && sm.Mean > 0 {
-		b.ReportMetric(float64(pt.Len*int64(max(1, o.Burst)))/sm.Mean/1e6, skampi.MetricMBps)
+		b.ReportMetric(float64(pt.Bytes())/sm.Mean/1e6, skampi.MetricMBps)
 	}
 	if res.Init > 0 {
 		b.ReportMetric(res.Init*1e6, skampi.MetricInit)

@@ -85,7 +85,7 @@ func mergePoint(ms []*Measurement) *Measurement {
 		m.RunMin, m.RunMax = math.Min(m.RunMin, x.Us), math.Max(m.RunMax, x.Us)
 	}
 	if m.MBps > 0 && m.Us > 0 {
-		m.MBps = float64(m.Len) / m.Us
+		m.MBps = m.bytes() / m.Us
 	}
 	mergeForms(&m, with)
 	return &m

@@ -245,7 +245,7 @@ func (m *Measurement) readForms(l *results.Line) error {
 		return fmt.Errorf("%s of %s: only a non-blocking collective with a time has one", skampi.MetricOvrl, o.Name)
 	case n > 0 && n < len(overlapMetrics) || hasRSE && n == 0:
 		return fmt.Errorf("want all of %s or none", strings.Join(append(overlapMetrics, skampi.MetricOvrlRSE), ", "))
-	case hasInit && o.Family != skampi.FamilyPersistent:
+	case hasInit && !o.Persistent():
 		return fmt.Errorf("%s of %s: only a persistent operation has one", skampi.MetricInit, o.Name)
 	}
 	m.HasOvrl, m.HasOvrlRSE, m.InitUs = n > 0, hasRSE, l.Metrics[skampi.MetricInit]
@@ -266,12 +266,8 @@ func (m *Measurement) readForms(l *results.Line) error {
 	return nil
 }
 
-// bytes is what one timed call of the point moves, as its bandwidth
-// counts it: its length, times the burst of a one-sided bandwidth
-// operation (a window of puts or gets per epoch).
-func (m *Measurement) bytes() float64 {
-	return float64(m.Len) * float64(max(1, skampi.Ops[m.Op].Burst))
-}
+// bytes is what one timed call of the point moves (skampi.Point.Bytes).
+func (m *Measurement) bytes() float64 { return float64(m.Point.Bytes()) }
 
 // consistent checks a line against itself: its times in order (min ≤
 // median ≤ p90 ≤ p99, min ≤ mean), its bandwidth the length over its time,

@@ -221,7 +221,7 @@ func extraHead(o skampi.Op) []string {
 	switch {
 	case o.NonBlocking():
 		out = append(out, "ovrl", "ovrl rse", "cpu", "in MPI", "overlap %")
-	case o.Family == skampi.FamilyPersistent:
+	case o.Persistent():
 		out = append(out, "init")
 	}
 	if o.Of != "" {
@@ -248,7 +248,7 @@ func formCells(o skampi.Op, m *Measurement) []string {
 			rse = results.Num(m.OvrlRSE, 3, 3)
 		}
 		out = append(out, n(m.OvrlUs, m.HasOvrl), rse, n(m.CPUUs, m.HasOvrl), n(m.InMPIUs, m.HasOvrl), n(m.OverlapPct, m.HasOvrl))
-	case o.Family == skampi.FamilyPersistent:
+	case o.Persistent():
 		out = append(out, n(m.InitUs, m.InitUs > 0))
 	}
 	if o.Of != "" {
