@@ -103,6 +103,7 @@ func TestBrowser(t *testing.T) {
 		paths = append(paths, copyFile(t, filepath.Join("../../results", name), dir, name))
 	}
 	paths = append(paths, copyFile(t, "../../testdata/skampi-types-np2.txt", dir, "skampi-types-np2.txt"))
+	paths = append(paths, copyFile(t, "../../testdata/skampi-families-np2.txt", dir, "skampi-families-np2.txt"))
 	paths = append(paths, copyFile(t, "testdata/hostile.txt", dir, `<img src=x onerror="window.beffPwned=5">.txt`))
 	good, err := os.ReadFile(paths[0])
 	require.NoError(t, err)
@@ -110,7 +111,7 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, os.WriteFile(trunc, good[:len(good)/3], 0o644))
 	paths = append(paths, trunc)
 	site := report.Load(paths, suites())
-	require.Len(t, site.Entries, 9)
+	require.Len(t, site.Entries, 10)
 	require.Len(t, site.Skipped, 1)
 	out := filepath.Join(dir, "site")
 	require.NoError(t, site.Write(out, report.Options{Now: now, Library: lib}))
@@ -456,6 +457,43 @@ func TestBrowser(t *testing.T) {
 		clean(t, "SKaMPI types page")
 	})
 
+	// A run of the families: the non-blocking collectives' overlap, the
+	// persistent forms beside their blocking operations and their ratio to
+	// them, the neighborhood collectives with a reference, partitions.
+	t.Run("skampi families", func(t *testing.T) {
+		e := entryOf(site, ids["skampi-families-np2.txt"])
+		require.Len(t, skampiPlots(e), 4, "testdata/skampi-families.yaml")
+		open(t, "runs/"+e.ID+".html")
+		eval(t, `(() => { document.querySelectorAll('details').forEach(d => d.open = true); return ''; })()`)
+		for _, p := range []string{"0", "0-overlap", "1", "1-ofratio", "2", "2-overlap", "2-ofratio", "3"} {
+			poll(t, `document.querySelectorAll('#skampi-plot-`+p+` svg.main-svg').length > 0`)
+		}
+		for _, p := range []string{"0-ofratio", "1-overlap", "3-overlap", "3-ofratio"} {
+			assert.Equal(t, 0, evalInt(t, `document.querySelectorAll('#skampi-plot-`+p+`').length`), "no plot %s", p)
+		}
+		assert.Equal(t, 3, traceCount(t, "skampi-plot-0-overlap", `t.mode === 'lines+markers'`), "an overlap curve per non-blocking collective")
+		assert.Contains(t, eval(t, `document.querySelector('#skampi-plot-0-overlap .ytitle').textContent`), "overlap")
+		assert.Equal(t, "0,105", eval(t, `document.getElementById('skampi-plot-0-overlap').layout.yaxis.range.join(',')`), "percent on a linear axis")
+		assert.Contains(t, eval(t, `document.getElementById('skampi-plot-0').data.map(t => t.name).join('|')`), "iallreduce (osu_iallreduce)")
+		assert.Equal(t, 2, traceCount(t, "skampi-plot-1", `t.line && t.line.dash === 'dash'`), "the persistent forms dashed")
+		assert.Equal(t, 0, evalInt(t, `(() => { const d = document.getElementById('skampi-plot-1').data.filter(t => t.mode === 'lines+markers');
+			return d.filter(t => t.line.dash === 'dash' && !d.some(o => o.line.dash !== 'dash' && o.line.color === t.line.color)).length; })()`),
+			"each form in its blocking operation's colour")
+		assert.Equal(t, 2, traceCount(t, "skampi-plot-1-ofratio", `t.mode === 'lines+markers'`), "a ratio per form")
+		assert.Contains(t, eval(t, `document.querySelector('#skampi-plot-1-ofratio .ytitle').textContent`), "blocking")
+		assert.Equal(t, 1, traceCount(t, "skampi-plot-2", `t.line && t.line.dash === 'dot'`), "the hand-built exchange dotted")
+		assert.Equal(t, 1, traceCount(t, "skampi-plot-2-overlap", `t.mode === 'lines+markers'`), "ineighbor-alltoall's overlap")
+		assert.Equal(t, "1,4,16", eval(t, `document.getElementById('skampi-plot-3').layout.xaxis.tickvals.join(',')`), "partitions ticked")
+		shot(t, "skampi-families.png", screenshot(t))
+		for i, name := range map[int]string{0: "nonblocking-overlap", 1: "persistent-ofratio"} {
+			id := fmt.Sprintf("skampi-plot-%d-%s", i, strings.Split(name, "-")[1])
+			png, err := chromedp.Run(bctx, chromedp.Screenshot(chromedp.ID(id)))
+			require.NoError(t, err)
+			shot(t, "skampi-"+name+".png", png)
+		}
+		clean(t, "SKaMPI families page")
+	})
+
 	t.Run("skampi compare", func(t *testing.T) {
 		a, b := ids["vm-2026-11-23-np2.txt"], ids["vm-2026-11-23-np2-run3.txt"]
 		open(t, "compare.html#suite=skampi&runs="+a+","+b)
@@ -530,7 +568,8 @@ func TestBrowser(t *testing.T) {
 		// VALID, so vm (4) is not ranked, until NOT VALID runs count.
 		setWeights(t, map[string]string{"beff.beff": "0", "skampi.latency": "1"})
 		check(t, map[string]float64{"skampi.latency": 1}, false)
-		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "1 of 3 systems ranked by SKaMPI latency ×1")
+		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "1 of 4 systems ranked by SKaMPI latency ×1",
+			"the run of the families is a system of its own (MPICH), short: NOT VALID")
 		assert.Contains(t, eval(t, `document.getElementById('rank-table').textContent`), "no SKaMPI latency")
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("rank-invalid"))))
 		check(t, map[string]float64{"skampi.latency": 1}, true)

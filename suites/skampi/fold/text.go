@@ -3,6 +3,7 @@ package fold
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -145,7 +146,8 @@ func (p *Folded) writeTables(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\nSuite %s, %s (%s%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, method, t.Op.Call, added)
 		tab := results.Table{Left: 1}
-		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op)...)
+		of := slices.ContainsFunc(t.Rows, func(m *Measurement) bool { return m.OfRatio > 0 })
+		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op, of)...)
 		if t.Method != "" {
 			head = append(head, "÷ contig")
 		}
@@ -154,7 +156,7 @@ func (p *Folded) writeTables(w io.Writer) {
 		}
 		tab.Add(head...)
 		for _, m := range t.Rows {
-			row := append(rowCells(m), pointCells(t.Op, m)...)
+			row := append(rowCells(m), pointCells(t.Op, m, of)...)
 			if t.Method != "" {
 				row = append(row, ratioCell(m))
 			}
@@ -210,7 +212,9 @@ func runCells(m *Measurement) []string {
 	return []string{strconv.Itoa(m.Runs), results.Num(m.RunMin, 4, 3), results.Num(m.RunMax, 4, 3)}
 }
 
-func extraHead(o skampi.Op) []string {
+// extraHead heads the columns of the operation's pattern and family;
+// of: a column of its time over its blocking operation's.
+func extraHead(o skampi.Op, of bool) []string {
 	var out []string
 	switch o.Pattern {
 	case skampi.Collective:
@@ -224,7 +228,7 @@ func extraHead(o skampi.Op) []string {
 	case o.Persistent():
 		out = append(out, "init")
 	}
-	if o.Of != "" {
+	if of {
 		out = append(out, "÷ "+o.Of)
 	}
 	return out
@@ -233,7 +237,7 @@ func extraHead(o skampi.Op) []string {
 // formCells are the cells of a non-blocking or persistent form's point:
 // the measurement with the computation, the init calls, the time over
 // the blocking operation's.
-func formCells(o skampi.Op, m *Measurement) []string {
+func formCells(o skampi.Op, m *Measurement, of bool) []string {
 	n := func(v float64, ok bool) string {
 		if !ok {
 			return "-"
@@ -251,7 +255,7 @@ func formCells(o skampi.Op, m *Measurement) []string {
 	case o.Persistent():
 		out = append(out, n(m.InitUs, m.InitUs > 0))
 	}
-	if o.Of != "" {
+	if of {
 		out = append(out, n(m.OfRatio, m.OfRatio > 0))
 	}
 	return out
@@ -277,8 +281,8 @@ func extraCells(o skampi.Op, m *Measurement) []string {
 }
 
 // pointCells are the cells of a point beyond the common ones.
-func pointCells(o skampi.Op, m *Measurement) []string {
-	return append(extraCells(o, m), formCells(o, m)...)
+func pointCells(o skampi.Op, m *Measurement, of bool) []string {
+	return append(extraCells(o, m), formCells(o, m, of)...)
 }
 
 // writeNotConverged lists the points that did not reach ε, and why.
