@@ -123,7 +123,10 @@ func TestBatchAndTypesRefused(t *testing.T) {
 		"too many chunks": {Op: 0, Reps: 1, Calls: 1, Chunks: MaxChunks + 1},
 		"unknown op":      {Op: -1, Reps: 1, Calls: 1},
 		"negative length": {Op: 0, Reps: 1, Calls: 1, Len: -8},
-		"length too big":  {Op: 0, Reps: 1, Calls: 1, Len: MaxInt32 + 1},
+		"length too big":  {Op: 0, Reps: 1, Calls: 1, Len: MaxMessage + 1},
+		"grid of 1":       {Op: 0, Reps: 1, Calls: 1, Topo: TopoCart, Dims: []int{4}},
+		"grid of 0":       {Op: 0, Reps: 1, Calls: 1, Topo: TopoStencil, Dims: []int{2, 0}},
+		"grid, no topo":   {Op: 0, Reps: 1, Calls: 1, Dims: []int{2, 2}},
 		"calls too many":  {Op: 0, Reps: 1, Calls: MaxInt32 + 1},
 	} {
 		_, _, err := RunBatch(&b)

@@ -13,6 +13,7 @@ static const char *const names[MPI4_NCALLS] = {
 	"MPI_Allgather_init", "MPI_Allgatherv_init", "MPI_Alltoall_init", "MPI_Alltoallv_init",
 	"MPI_Alltoallw_init", "MPI_Isendrecv",       "MPI_Isendrecv_replace",
 	"MPI_Psend_init",     "MPI_Precv_init",      "MPI_Pready",        "MPI_Parrived",
+	"MPI_Send_c",         "MPI_Recv_c",
 };
 
 /* Each call is looked up once: the first use settles it for the process. */

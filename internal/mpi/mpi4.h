@@ -34,6 +34,8 @@ enum mpi4_id {
 	MPI4_PRECV_INIT,
 	MPI4_PREADY,
 	MPI4_PARRIVED,
+	MPI4_SEND_C,
+	MPI4_RECV_C,
 	MPI4_NCALLS
 };
 
@@ -77,6 +79,8 @@ typedef int (*mpi4_psend_init_fn)(const void *, int, MPI_Count, MPI_Datatype, in
 typedef int (*mpi4_precv_init_fn)(void *, int, MPI_Count, MPI_Datatype, int, int, MPI_Comm, MPI_Info, MPI_Request *);
 typedef int (*mpi4_pready_fn)(int, MPI_Request);
 typedef int (*mpi4_parrived_fn)(MPI_Request, int, int *);
+typedef int (*mpi4_send_c_fn)(const void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm);
+typedef int (*mpi4_recv_c_fn)(void *, MPI_Count, MPI_Datatype, int, int, MPI_Comm, MPI_Status *);
 
 /* MPI4(id, type) is call id as a function of type mpi4_<type>_fn; callers
  * check mpi4_sym(id) first. */

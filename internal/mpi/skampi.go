@@ -177,6 +177,11 @@ type SkampiFault struct {
 	Expect, Got int
 }
 
+// MaxMessage is the longest length a batch takes (1 TiB); the C loop
+// refuses one above 2^31−1 bytes for every operation but the large-count
+// ones.
+const MaxMessage = 1 << 40
+
 // MaxChunks is the most work items of a master-worker call
 // (SKAMPI_MAXCHUNKS in skampi.h).
 const MaxChunks = 30000
@@ -204,7 +209,7 @@ func ComputeSteps(seconds float64) int64 {
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxInt32 || b.Steps < 0 || !b.gridOK() {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxMessage || b.Steps < 0 || !b.gridOK() {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
 	}
 	if runBatch == nil {

@@ -8,7 +8,7 @@
 
 /* The number of operations; skampi_op_name names them in the order of
  * mpi.LoopOps; the SKaMPI driver finds its operations there by name. */
-#define SKAMPI_NOPS 116
+#define SKAMPI_NOPS 117
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */

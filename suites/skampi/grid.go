@@ -52,6 +52,10 @@ func (r Range) count() float64 {
 	return math.Log(math.Max(lo, float64(r.To))/lo)/math.Log(r.Step) + 2
 }
 
+// MaxLen is the longest length a suite may give (1 TiB): above 2^31−1
+// bytes only the large-count operations (Op.Count64) measure it.
+const MaxLen = 1 << 40
+
 // ParseBytes reads a byte count: digits with an optional suffix k (1e3),
 // Ki (1024), M (1e6), Mi (1024²), G, Gi.
 func ParseBytes(s string) (int64, error) {
@@ -66,8 +70,8 @@ func ParseBytes(s string) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 || n > math.MaxInt32/mult {
-		return 0, fmt.Errorf("%q: want a byte count from 0 to %d (suffixes k, Ki, M, Mi, G, Gi)", s, math.MaxInt32)
+	if err != nil || n < 0 || n > MaxLen/mult {
+		return 0, fmt.Errorf("%q: want a byte count from 0 to %d (suffixes k, Ki, M, Mi, G, Gi)", s, int64(MaxLen))
 	}
 	return n * mult, nil
 }

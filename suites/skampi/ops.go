@@ -91,6 +91,10 @@ type Op struct {
 	// Needs is the MPI 4.0 call the operation needs of the library ("":
 	// MPI 3.1 has what it calls); without it the operation is left out.
 	Needs string
+	// Count64 marks an operation that passes its length as an MPI_Count
+	// (the _c calls of MPI 4.0): the only ones that measure lengths above
+	// 2^31−1 bytes.
+	Count64 bool
 }
 
 // Families of operations besides the blocking ones.
@@ -109,10 +113,13 @@ const (
 	// FamilyPartitioned: MPI 4's partitioned point-to-point, a message of
 	// chunks partitions of L bytes each.
 	FamilyPartitioned = "partitioned"
+	// FamilyLargeCount: MPI 4's large-count (_c) calls, whose lengths may
+	// pass 2^31−1 bytes.
+	FamilyLargeCount = "large-count"
 )
 
 // Families lists them, as ParseOps takes them.
-var Families = []string{FamilyNonblocking, FamilyPersistent, FamilyNeighborhood, FamilyPartitioned}
+var Families = []string{FamilyNonblocking, FamilyPersistent, FamilyNeighborhood, FamilyPartitioned, FamilyLargeCount}
 
 // Persistent says whether the operation's requests are made once per
 // batch of repetitions (persistent and partitioned): their init time is
@@ -209,6 +216,8 @@ var baseOps = []Op{
 var partitionedOps = []Op{
 	{Name: "psend-precv", Pattern: PingPong, Call: "MPI_Psend_init / MPI_Precv_init requests; MPI_Start, MPI_Pready of every partition by one thread / MPI_Parrived until the last, MPI_Wait; chunks partitions of L bytes",
 		Vary: VaryLength | VaryChunks, Elem: 1, Blocks: true, Family: FamilyPartitioned, Needs: "MPI_Psend_init"},
+	{Name: "send-recv-c", Pattern: PingPong, Call: "MPI_Send_c / MPI_Recv_c (the length an MPI_Count)", Vary: VaryLength, Elem: 1,
+		Family: FamilyLargeCount, Of: "send-recv", Needs: "MPI_Send_c", Count64: true},
 }
 
 // formOf are the blocking collectives with a non-blocking and a
@@ -342,7 +351,7 @@ func (o Op) patternWord() string {
 	switch {
 	case o.RMA():
 		return OneSided.String()
-	case o.Family != "" && o.Pattern == Collective, o.Family == FamilyPartitioned:
+	case o.Family != "" && o.Pattern == Collective, o.Family == FamilyPartitioned, o.Family == FamilyLargeCount:
 		return ""
 	}
 	return o.Pattern.String()

@@ -70,10 +70,11 @@ func (p Point) Check() error {
 
 // Why a grid point is left out of a plan.
 const (
-	inPlan   = iota
-	overCap  // a buffer (the attached one included) above max-buffer
-	overTime // one call predicted (Nominal) longer than the point's budget
-	overInt  // a datatype whose layout MPI's ints cannot hold on the point's processes
+	inPlan    = iota
+	overCap   // a buffer (the attached one included) above max-buffer
+	overTime  // one call predicted (Nominal) longer than the point's budget
+	overInt   // a datatype whose layout MPI's ints cannot hold on the point's processes
+	overCount // a length above 2^31−1 bytes for an operation that passes it as an int
 )
 
 // leaveOut says whether and why the point is left out of the plan: it
@@ -82,6 +83,9 @@ const (
 // than the point's whole budget on the nominal model (at 10^6 processes
 // the linear references, a send per process, take minutes a call).
 func (s *Suite) leaveOut(p Point) int {
+	if p.Len > MaxInt && !Ops[p.Op].Count64 {
+		return overCount
+	}
 	if s.Typed() && Ops[p.Op].Typed {
 		if _, _, err := s.Layouts(p.Procs); err != nil {
 			return overInt

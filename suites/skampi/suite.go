@@ -115,6 +115,7 @@ type Left struct {
 	Buffer int // above max-buffer
 	Budget int // one call predicted longer than the budget
 	Type   int // a datatype that passes what MPI's ints hold on the point's processes
+	Count  int // a length above 2^31−1 bytes for an operation that passes it as an int
 }
 
 // LeftOut counts the points of the curve's grid the plan leaves out.
@@ -128,6 +129,8 @@ func (c Curve) LeftOut() Left {
 			l.Budget++
 		case overInt:
 			l.Type++
+		case overCount:
+			l.Count++
 		}
 	}
 	return l

@@ -90,6 +90,10 @@ func TestFormsOnOneProcess(t *testing.T) {
 		Send: send, Recv: recv, Topo: mpi.TopoCart, Dims: []int{2, 1}}
 	_, _, err = mpi.RunBatch(b)
 	assert.Error(t, err, "a grid of 2 on 1 process")
+	b = &mpi.Batch{Op: loopOp(skampi.OpIndex("bcast")), Comm: mpi.World, Len: 1 << 31, Calls: 1, Reps: 1, Send: send, Recv: recv}
+	_, _, err = mpi.RunBatch(b)
+	require.Error(t, err)
+	assert.Regexp(t, `(?i)count`, err.Error(), "a length past an int, to an operation that passes it as one")
 	assert.Positive(t, mpi.ComputeSteps(1e-6))
 	assert.Zero(t, mpi.ComputeSteps(0))
 }

@@ -44,6 +44,10 @@ func (st *Settings) checkPoints() error {
 			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s above max-buffer (%d bytes of a buffer, the attached one included) left out",
 				c.Suite.Name, curveText(c), buf, plural(buf), c.Suite.MaxBuffer))
 		}
+		if left.Count > 0 {
+			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s left out whose length passes 2^31−1 bytes, the most an int count holds (the large-count operations take more)",
+				c.Suite.Name, curveText(c), left.Count, plural(left.Count)))
+		}
 		if left.Type > 0 {
 			st.Notes = append(st.Notes, fmt.Sprintf("suite %s: %s: %d point%s left out whose datatype passes what MPI's ints hold on its processes",
 				c.Suite.Name, curveText(c), left.Type, plural(left.Type)))
