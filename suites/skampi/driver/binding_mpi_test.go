@@ -27,14 +27,21 @@ func TestLoopOps(t *testing.T) {
 	assert.Equal(t, skampi.MaxChunks, mpi.MaxChunks)
 }
 
-// TestProvides: the MPI 4 calls the loops use are all in MPICH 4 and Open
-// MPI 5 and none in Open MPI 4.
+// TestProvides: the MPI 4 calls the loops use are all in MPICH 4, none in
+// Open MPI 4, and in Open MPI 5 all but the large-count ones (MPI_Send_c,
+// MPI_Recv_c: found missing from 5.0.7's libmpi by this test).
 func TestProvides(t *testing.T) {
 	lib := mpi.LibraryVersion()
 	has := mpi.Provides()
 	require.NotEmpty(t, has)
-	want := !strings.HasPrefix(lib, "Open MPI v4.") && !strings.HasPrefix(lib, "Open MPI v3.")
 	for call, ok := range has {
+		want := true
+		switch {
+		case strings.HasPrefix(lib, "Open MPI v4.") || strings.HasPrefix(lib, "Open MPI v3."):
+			want = false
+		case strings.HasPrefix(lib, "Open MPI v5."):
+			want = !strings.HasSuffix(call, "_c")
+		}
 		assert.Equal(t, want, ok, "%s in %s", call, strings.SplitN(lib, "\n", 2)[0])
 	}
 	for _, o := range skampi.Ops {

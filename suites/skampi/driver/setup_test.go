@@ -213,6 +213,7 @@ suites:
 		"MPICH Version: 4.3.0":             {"scatter-persistent"},
 		"MPICH Version: 5.0":               nil,
 		"Open MPI v5.0.7, package: Debian": nil,
+		"Open MPI v4.1.4, package: Debian": nil,
 	} {
 		st = suitesOf(t, file)
 		require.NoError(t, st.keepWorking(lib))
@@ -223,6 +224,19 @@ suites:
 	}
 }
 
+// TestKeepWorkingPartitioned: Open MPI 5.0's partitioned requests hang on
+// 3 processes; the partitioned ping-pong is left out there, not in MPICH.
+func TestKeepWorkingPartitioned(t *testing.T) {
+	const file = "suites:\n  - name: p\n    ops: [psend-precv, send-recv]\n"
+	for lib, left := range map[string]bool{"Open MPI v5.0.7, package: Debian OpenMPI": true, "Open MPI v5.1.0, package: x": false,
+		"MPICH Version: 4.0.2": false} {
+		st := suitesOf(t, file)
+		require.NoError(t, st.keepWorking(lib))
+		assert.Equal(t, !left, slices.Contains(opNames(st)["p"], "psend-precv"), lib)
+		assert.Contains(t, opNames(st)["p"], "send-recv", lib)
+	}
+}
+
 func TestVersionBefore(t *testing.T) {
 	for _, c := range []struct {
 		v, want string
@@ -230,6 +244,7 @@ func TestVersionBefore(t *testing.T) {
 	}{
 		{"4.0.2", "4.3", true}, {"4.2.3", "4.3", true}, {"4.3", "4.3", false}, {"4.3.0", "4.3", false},
 		{"4.10", "4.3", false}, {"3.4.3", "4.3", true}, {"4", "4.3", true}, {"x.y", "4.3", false}, {"", "4.3", false},
+		{"5.0.7, package: Debian OpenMPI", "5.1", true}, {"5.1.0rc1", "5.1", false},
 	} {
 		assert.Equal(t, c.before, versionBefore(c.v, c.want), "%s < %s", c.v, c.want)
 	}
