@@ -391,3 +391,33 @@ func benchOrder(out string) []string {
 	}
 	return names
 }
+
+// TestSkampiPartitionedThreads: at -mpi.thread=multiple the partitions of
+// a partitioned message are marked ready by up to 4 threads, one per
+// partition at most, each message checked; the lines say how many. A
+// library without partitioned requests (or known to hang in them) leaves
+// the operation out and the run has nothing to measure: skipped.
+func TestSkampiPartitionedThreads(t *testing.T) {
+	bin := mpiBinary(t, true)
+	file := filepath.Join(t.TempDir(), "part.yaml")
+	require.NoError(t, os.WriteFile(file, []byte("suites:\n  - name: part\n    ops: psend-precv\n    vary: chunks\n    chunks: 1,2,8\n    length: 64\n"), 0o644))
+	res := mpirun(t, 2, bin, append(quickSkampi, "-skampi.suites="+file, "-mpi.thread=multiple")...)
+	if res.code == 2 && strings.Contains(res.stderr, "nothing to measure") {
+		t.Skipf("this library has no partitioned requests here: %s", strings.TrimSpace(res.stderr))
+	}
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	run := readBench(t, res.stdout, skampi.Bench)
+	want := map[string]float64{"chunks=1": 1, "chunks=2": 2, "chunks=8": 4}
+	if run.config["mpi-thread"] != "multiple" {
+		want = map[string]float64{"chunks=1": 1, "chunks=2": 1, "chunks=8": 1}
+	}
+	require.Len(t, run.metrics, 3)
+	for name, m := range run.metrics {
+		for part, threads := range want {
+			if strings.Contains(name, "/"+part+"/") {
+				assert.Equal(t, threads, m[skampi.MetricThreads], name)
+			}
+		}
+		assert.Positive(t, m[skampi.MetricN], name)
+	}
+}

@@ -6,6 +6,7 @@
 #include "skampi.h"
 #include "compute.h"
 #include "mpi4.h"
+#include "pready.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,8 @@ typedef struct {
 	int *nbr;       /* their ranks, MPI_PROC_NULL past a non-periodic edge */
 	int *code;      /* per neighbor, the direction it lies in (a tag of the reference) */
 	int *back;      /* per neighbor, the direction I lie in from it */
+	int threads;    /* partitioned: the threads that mark the partitions ready */
+	pready_pool *pool; /* partitioned: those threads, made by the setup pass */
 } ctx;
 
 static void fault(ctx *c, int sender, int64_t at, int expect, int got) {
@@ -472,11 +475,12 @@ static int op_isendrecv_replace(ctx *c) {
 /* psend-precv: the ping-pong of a message of c->chunks partitions of L
  * bytes through MPI 4's partitioned requests, made by the setup pass:
  * each way the sender starts its request and marks every partition ready
- * (one thread), the receiver, its request started before, polls
- * MPI_Parrived until the last partition is there. */
+ * (by c->threads threads), the receiver, its request started before,
+ * polls MPI_Parrived until the last partition is there. */
 static int parts_ready(ctx *c) {
 	int rc = MPI_Start(&c->rq);
-	for (int k = 0; k < c->chunks && !rc; k++) rc = MPI4(PREADY, pready)(k, c->rq);
+	if (!rc && c->pool) rc = pready_all(c->pool, c->rq, c->chunks);
+	for (int k = 0; k < c->chunks && !rc && !c->pool; k++) rc = MPI4(PREADY, pready)(k, c->rq);
 	return rc ? rc : MPI_Wait(&c->rq, MPI_STATUS_IGNORE);
 }
 
@@ -499,6 +503,7 @@ static int op_psend_precv(ctx *c) {
 			rc = MPI4(PRECV_INIT, precv_init)(c->rb, c->chunks, (MPI_Count)c->len, MPI_BYTE, other, TAG, c->comm,
 			                                  MPI_INFO_NULL, &c->rq2);
 		c->init += MPI_Wtime() - c->t0;
+		if (!rc && c->threads > 1) rc = pready_pool_new(c->threads, MPI4(PREADY, pready), &c->pool);
 		return rc ? rc : SETUP_DONE;
 	}
 	if ((rc = MPI_Start(&c->rq2))) return rc;
@@ -1692,6 +1697,8 @@ static int persistent_open(ctx *c, opfn fn) {
 
 static int persistent_close(ctx *c) {
 	int rc = 0, rc2 = 0;
+	pready_pool_free(c->pool);
+	c->pool = NULL;
 	if (c->rq != MPI_REQUEST_NULL) rc = MPI_Request_free(&c->rq);
 	if (c->rq2 != MPI_REQUEST_NULL) rc2 = MPI_Request_free(&c->rq2);
 	return rc ? rc : rc2;
@@ -1762,7 +1769,7 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	ctx c = {.comm = MPI_Comm_f2c(b->comm), .len = b->len, .chunks = b->chunks, .sb = b->sbuf,
 	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full,
 	         .mode = ops[b->op].mode, .rq = MPI_REQUEST_NULL, .rq2 = MPI_REQUEST_NULL, .steps = b->steps,
-	         .base = MPI_COMM_NULL};
+	         .base = MPI_COMM_NULL, .threads = b->threads};
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
 	if (!rc && ops[b->op].topo) rc = topo_open(b, &c);

@@ -51,6 +51,10 @@ type Batch struct {
 	Topo     Topo
 	Dims     []int
 	Periodic bool
+	// Threads is, for a partitioned operation, the threads that mark its
+	// partitions ready (0 or 1: the calling thread; more need the job's
+	// MPI_THREAD_MULTIPLE).
+	Threads int
 }
 
 // A Topo is the topology of a neighborhood collective (SKAMPI_TOPO_* in
@@ -177,6 +181,9 @@ type SkampiFault struct {
 	Expect, Got int
 }
 
+// MaxThreads is the most threads a partitioned batch may mark with.
+const MaxThreads = 64
+
 // MaxMessage is the longest length a batch takes (1 TiB); the C loop
 // refuses one above 2^31−1 bytes for every operation but the large-count
 // ones.
@@ -209,7 +216,7 @@ func ComputeSteps(seconds float64) int64 {
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxMessage || b.Steps < 0 || !b.gridOK() {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxMessage || b.Steps < 0 || !b.gridOK() || b.Threads < 0 || b.Threads > MaxThreads {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
 	}
 	if runBatch == nil {

@@ -101,6 +101,8 @@ typedef struct {
 	int ndims;        /* 2 or 3 */
 	int dims[3];      /* the grid, its product the communicator's size */
 	int periodic;     /* every dimension wraps around */
+	int threads;      /* partitioned: the threads that mark the partitions ready (1: the caller;
+	                     more need MPI_THREAD_MULTIPLE) */
 } skampi_batch_t;
 
 /* The topologies of the neighborhood collectives: MPI_Cart_create (2·ndims

@@ -102,6 +102,9 @@ const (
 	// MetricInit is a persistent operation's time to make its requests
 	// (once per batch, not in the timed calls), µs.
 	MetricInit = "init-us"
+	// MetricThreads is the threads that marked a partitioned message's
+	// partitions ready.
+	MetricThreads = "threads"
 )
 
 // units declares the direction of each metric (benchfmt unit lines; ID.Units).
@@ -127,6 +130,7 @@ var units = []string{
 	MetricInMPI + " better=lower",
 	MetricOverlap + " better=higher",
 	MetricInit + " better=lower",
+	MetricThreads + " assume=exact",
 }
 
 // Pair names of ping-pong points.

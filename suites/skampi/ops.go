@@ -214,7 +214,7 @@ var baseOps = []Op{
 // partitionedOps are MPI 4's partitioned point-to-point operations (after
 // the neighborhood collectives in the C table).
 var partitionedOps = []Op{
-	{Name: "psend-precv", Pattern: PingPong, Call: "MPI_Psend_init / MPI_Precv_init requests; MPI_Start, MPI_Pready of every partition by one thread / MPI_Parrived until the last, MPI_Wait; chunks partitions of L bytes",
+	{Name: "psend-precv", Pattern: PingPong, Call: "MPI_Psend_init / MPI_Precv_init requests; MPI_Start, MPI_Pready of every partition (by the threads of the line) / MPI_Parrived until the last, MPI_Wait; chunks partitions of L bytes",
 		Vary: VaryLength | VaryChunks, Elem: 1, Blocks: true, Family: FamilyPartitioned, Needs: "MPI_Psend_init"},
 	{Name: "send-recv-c", Pattern: PingPong, Call: "MPI_Send_c / MPI_Recv_c (the length an MPI_Count)", Vary: VaryLength, Elem: 1,
 		Family: FamilyLargeCount, Of: "send-recv", Needs: "MPI_Send_c", Count64: true},

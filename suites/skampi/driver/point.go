@@ -27,6 +27,9 @@ type Result struct {
 	// Init is a persistent operation's time to make its requests, seconds:
 	// the slowest process's mean over the point's batches (0 otherwise).
 	Init float64
+	// Threads marked a partitioned message's partitions ready (0 for the
+	// other operations).
+	Threads int
 }
 
 // Overlap is what a non-blocking collective's point measures with a
@@ -108,6 +111,9 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, 
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
 	// a persistent request binds its buffers: its calls cannot cycle them
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && !pl.op.Persistent()
+	if pl.op.Family == skampi.FamilyPartitioned {
+		pl.batch.Threads = min(max(1, r.st.MarkThreads), pt.Chunks)
+	}
 	if pl.op.Family == skampi.FamilyNeighborhood {
 		top, err := skampi.ParseTopology(su.Topology)
 		r.s.Must("the topology of "+pt.Name(), err)
@@ -334,6 +340,9 @@ func (pl *pointLoop) result() Result {
 		Calls: pl.batch.Calls, Why: pl.why, Ranks: ranks}
 	if pl.op.Persistent() {
 		res.Init = init
+	}
+	if pl.op.Family == skampi.FamilyPartitioned {
+		res.Threads = pl.batch.Threads
 	}
 	if pl.su.Sync == skampi.SyncWindow {
 		res.Window = pl.window

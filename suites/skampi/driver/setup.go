@@ -88,13 +88,18 @@ type Settings struct {
 	MatrixLimit int   // most processes whose round trips are kept per rank (skampi.FullPairs; lower in tests)
 	Yield       bool  // the job oversubscribes a node: wait for windows with sched_yield
 	Buffer      int64 // bytes of each of the two buffers (skampi.Need)
+	// MarkThreads is the most threads that mark a partitioned message's
+	// partitions ready: PartitionThreads where the job's thread level is
+	// multiple, else 1.
+	MarkThreads int
 	Prep        Prepared
 }
 
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != ""}
+	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != "",
+		MarkThreads: markThreads(job.Thread)}
 	if err := harness.CheckRanges(flagRanges...); err != nil {
 		return nil, err
 	}
@@ -238,6 +243,20 @@ func (st *Settings) keepOps(n int) error {
 		return fmt.Errorf("-skampi.ops=%s: nothing to measure in %s", *flagOps, st.File)
 	}
 	return nil
+}
+
+// PartitionThreads is the most threads that mark a partitioned
+// message's partitions ready under MPI_THREAD_MULTIPLE (at most one per
+// partition).
+const PartitionThreads = 4
+
+// markThreads is the threads that may mark partitions at the job's
+// thread level (as MPI provided it).
+func markThreads(level string) int {
+	if level == "multiple" {
+		return PartitionThreads
+	}
+	return 1
 }
 
 // keepProvided leaves out the operations whose MPI 4 call the library

@@ -267,6 +267,9 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 	if res.Init > 0 {
 		b.ReportMetric(res.Init*1e6, skampi.MetricInit)
 	}
+	if res.Threads > 0 {
+		b.ReportMetric(float64(res.Threads), skampi.MetricThreads)
+	}
 	if ov := res.Overlap; ov != nil && ov.Sum.N > 0 {
 		b.ReportMetric(ov.Sum.Mean*1e6, skampi.MetricOvrl)
 		if !ov.NoRSE {

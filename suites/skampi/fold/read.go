@@ -122,6 +122,7 @@ type Measurement struct {
 	OvrlUs, OvrlRSE, CPUUs float64
 	InMPIUs, OverlapPct    float64
 	InitUs                 float64 // a persistent operation's init calls, µs (0: absent)
+	Threads                int     // a partitioned message: the threads that marked its partitions (0: absent)
 	// OfRatio is a non-blocking or persistent form's time over its
 	// blocking operation's at the same parameters in the same suite (0
 	// when that is not measured).
@@ -185,7 +186,8 @@ func parseName(parts []results.Part) (skampi.Point, error) {
 var skampiMetrics = []string{skampi.MetricN, skampi.MetricInvalid, skampi.MetricCalls, skampi.MetricStop, skampi.MetricWindow,
 	skampi.MetricUs, skampi.MetricMedian, skampi.MetricMin, skampi.MetricP90, skampi.MetricP99, skampi.MetricRSE,
 	skampi.MetricRankMin, skampi.MetricRankMed, skampi.MetricRankMax, skampi.MetricMBps,
-	skampi.MetricOvrl, skampi.MetricOvrlRSE, skampi.MetricCPU, skampi.MetricInMPI, skampi.MetricOverlap, skampi.MetricInit}
+	skampi.MetricOvrl, skampi.MetricOvrlRSE, skampi.MetricCPU, skampi.MetricInMPI, skampi.MetricOverlap, skampi.MetricInit,
+	skampi.MetricThreads}
 
 func parseMetrics(l *results.Line, pt skampi.Point) (*Measurement, error) {
 	m := &Measurement{Point: pt, Line: l.Line}
@@ -249,6 +251,7 @@ func (m *Measurement) readForms(l *results.Line) error {
 		return fmt.Errorf("%s of %s: only a persistent operation has one", skampi.MetricInit, o.Name)
 	}
 	m.HasOvrl, m.HasOvrlRSE, m.InitUs = n > 0, hasRSE, l.Metrics[skampi.MetricInit]
+	m.Threads = int(l.Metrics[skampi.MetricThreads])
 	m.OvrlUs, m.OvrlRSE, m.CPUUs = l.Metrics[skampi.MetricOvrl], l.Metrics[skampi.MetricOvrlRSE], l.Metrics[skampi.MetricCPU]
 	m.InMPIUs, m.OverlapPct = l.Metrics[skampi.MetricInMPI], l.Metrics[skampi.MetricOverlap]
 	if !m.HasOvrl {

@@ -228,6 +228,9 @@ func extraHead(o skampi.Op, of bool) []string {
 	case o.Persistent():
 		out = append(out, "init")
 	}
+	if o.Family == skampi.FamilyPartitioned {
+		out = append(out, "threads")
+	}
 	if of {
 		out = append(out, "÷ "+o.Of)
 	}
@@ -254,6 +257,9 @@ func formCells(o skampi.Op, m *Measurement, of bool) []string {
 		out = append(out, n(m.OvrlUs, m.HasOvrl), rse, n(m.CPUUs, m.HasOvrl), n(m.InMPIUs, m.HasOvrl), n(m.OverlapPct, m.HasOvrl))
 	case o.Persistent():
 		out = append(out, n(m.InitUs, m.InitUs > 0))
+	}
+	if o.Family == skampi.FamilyPartitioned {
+		out = append(out, strconv.Itoa(m.Threads))
 	}
 	if of {
 		out = append(out, n(m.OfRatio, m.OfRatio > 0))
