@@ -18,6 +18,11 @@
 // through a function variable that the cgo file sets: without MPI the
 // variable stays nil and the call fails with ErrNoMPI. The enums that Go
 // and C share are one table on each side, with a test that they agree.
+// Three C files serve the SKaMPI loop: mpi4.c (with mpi4.go and
+// mpi4_cgo.go) finds MPI 4.0's calls in the running library by symbol,
+// so one build runs on libraries with and without them (Provides);
+// compute.c is the calibrated computation of overlap points; pready.c
+// the threads that mark a partitioned message's partitions ready.
 //
 // It is the only package of beff with import "C". Built with the "mpi" build
 // tag it links the MPI library found through pkg-config (Debian's mpi-c, an
