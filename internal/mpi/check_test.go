@@ -127,6 +127,7 @@ func TestBatchAndTypesRefused(t *testing.T) {
 		"grid of 1":       {Op: 0, Reps: 1, Calls: 1, Topo: TopoCart, Dims: []int{4}},
 		"grid of 0":       {Op: 0, Reps: 1, Calls: 1, Topo: TopoStencil, Dims: []int{2, 0}},
 		"grid, no topo":   {Op: 0, Reps: 1, Calls: 1, Dims: []int{2, 2}},
+		"grid past int":   {Op: 0, Reps: 1, Calls: 1, Topo: TopoCart, Dims: []int{1 << 16, 1 << 16}},
 		"calls too many":  {Op: 0, Reps: 1, Calls: MaxInt32 + 1},
 	} {
 		_, _, err := RunBatch(&b)

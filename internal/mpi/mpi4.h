@@ -43,8 +43,6 @@ enum mpi4_id {
 const char *mpi4_name(int id);
 /* mpi4_sym is the library's function of call id, NULL where it has none. */
 void *mpi4_sym(int id);
-/* mpi4_find is the id of the call named name, -1 if it is not one of them. */
-int mpi4_find(const char *name);
 
 /* The C bindings of MPI 4.0 (the names end in _fn so that they never
  * clash with a library's own declarations). */

@@ -1335,22 +1335,27 @@ typedef struct {
 	int rma;    /* one-sided: runs on a window (rma_open) */
 	int mode;   /* M_BLOCK, M_NB or M_PERSIST */
 	int needs;  /* the MPI 4 call it needs (mpi4.h), -1 for none */
-	int topo;   /* a neighborhood collective: runs on the batch's topology */
+	int per;    /* what its blocks are per: PER_PROC, PER_NBR (on the batch's topology), PER_PART */
+	int count64; /* hands its length to MPI as an MPI_Count (it may pass INT_MAX) */
 } optab;
 
-#define OP(n, f) {n, f, 0, 0, 0, M_BLOCK, -1}
-#define OPB(n, f) {n, f, 0, 1, 0, M_BLOCK, -1}
-#define OPR(n, f) {n, f, 0, 0, 1, M_BLOCK, -1}
-#define ONB(n, f) {n, f, 0, 0, 0, M_NB, -1}
-#define ONBB(n, f) {n, f, 0, 1, 0, M_NB, -1}
-#define OPS(n, f, id) {n, f, 0, 0, 0, M_PERSIST, MPI4_##id}
-#define OPSB(n, f, id) {n, f, 0, 1, 0, M_PERSIST, MPI4_##id}
-#define ONH(n, f, mode) {n, f, 0, 1, 0, mode, -1, 1}
+/* What the blocks of a block operation are per: a process of the
+ * communicator, a neighbor of the topology, a partition of the message. */
+enum { PER_PROC, PER_NBR, PER_PART };
+
+#define OP(n, f) {n, f, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0}
+#define OPB(n, f) {n, f, 0, 1, 0, M_BLOCK, -1, PER_PROC, 0}
+#define OPR(n, f) {n, f, 0, 0, 1, M_BLOCK, -1, PER_PROC, 0}
+#define ONB(n, f) {n, f, 0, 0, 0, M_NB, -1, PER_PROC, 0}
+#define ONBB(n, f) {n, f, 0, 1, 0, M_NB, -1, PER_PROC, 0}
+#define OPS(n, f, id) {n, f, 0, 0, 0, M_PERSIST, MPI4_##id, PER_PROC, 0}
+#define OPSB(n, f, id) {n, f, 0, 1, 0, M_PERSIST, MPI4_##id, PER_PROC, 0}
+#define ONH(n, f, mode) {n, f, 0, 1, 0, mode, -1, PER_NBR, 0}
 static const optab ops[] = {
 	OP("send-recv", op_send_recv), OP("send-recv-anytag", op_send_recv_anytag),
 	OP("send-irecv", op_send_irecv), OP("send-iprobe-recv", op_send_iprobe_recv),
 	OP("ssend-recv", op_ssend_recv), OP("isend-recv", op_isend_recv),
-	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1, 0, 0, M_BLOCK, -1},
+	OP("issend-recv", op_issend_recv), {"bsend-recv", op_bsend_recv, 1, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	OP("sendrecv", op_sendrecv), OP("sendrecv-replace", op_sendrecv_replace),
 	OP("barrier", op_barrier), OP("bcast", op_bcast), OP("reduce", op_reduce),
 	OP("allreduce", op_allreduce), OPB("reduce-scatter-block", op_reduce_scatter_block),
@@ -1364,7 +1369,7 @@ static const optab ops[] = {
 	OPB("alltoall-isend-irecv", op_alltoall_isend_irecv),
 	OPB("mw-wait", op_mw_wait), OPB("mw-waitany", op_mw_waitany), OPB("mw-recv-any", op_mw_recv_any),
 	OPB("mw-send", op_mw_send), OPB("mw-ssend", op_mw_ssend), OPB("mw-isend", op_mw_isend),
-	{"mw-bsend", op_mw_bsend, 1, 1, 0, M_BLOCK, -1},
+	{"mw-bsend", op_mw_bsend, 1, 1, 0, M_BLOCK, -1, PER_PROC, 0},
 	OP("wtime", op_wtime), OP("comm-rank", op_comm_rank), OP("comm-size", op_comm_size),
 	OP("iprobe", op_iprobe), OP("buffer-attach", op_buffer_attach),
 	OP("type-create", op_type_create),
@@ -1373,12 +1378,12 @@ static const optab ops[] = {
 	OPR("compare-and-swap", op_compare_and_swap), OPR("put-bw", op_put_bw), OPR("get-bw", op_get_bw),
 	OPR("win-fence", op_win_fence), OPR("win-pscw", op_win_pscw), OPR("win-lock", op_win_lock),
 	OPR("win-fence-delayed", op_win_fence_delayed), OPR("win-pscw-delayed", op_win_pscw_delayed),
-	OPR("win-lock-delayed", op_win_lock_delayed), {"put-all-one", op_put_all, 0, 1, 1, M_BLOCK, -1},
+	OPR("win-lock-delayed", op_win_lock_delayed), {"put-all-one", op_put_all, 0, 1, 1, M_BLOCK, -1, PER_PROC, 0},
 	OPR("put-all-own", op_put_all),
 	OPB("reduce-scatter", op_reduce_scatter), OPB("alltoallw", op_alltoallw),
-	{"send-recv-persistent", op_send_recv_persistent, 0, 0, 0, M_PERSIST, -1},
-	{"isendrecv", op_isendrecv, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV},
-	{"isendrecv-replace", op_isendrecv_replace, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV_REPLACE},
+	{"send-recv-persistent", op_send_recv_persistent, 0, 0, 0, M_PERSIST, -1, PER_PROC, 0},
+	{"isendrecv", op_isendrecv, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV, PER_PROC, 0},
+	{"isendrecv-replace", op_isendrecv_replace, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV_REPLACE, PER_PROC, 0},
 	ONB("ibarrier", op_barrier), ONB("ibcast", op_bcast), ONB("ireduce", op_reduce),
 	ONB("iallreduce", op_allreduce), ONBB("ireduce-scatter-block", op_reduce_scatter_block),
 	ONBB("ireduce-scatter", op_reduce_scatter), ONB("iscan", op_scan), ONB("iexscan", op_exscan),
@@ -1408,8 +1413,8 @@ static const optab ops[] = {
 	ONH("ineighbor-alltoallw", op_neighbor_alltoallw, M_NB),
 	ONH("neighbor-allgather-isend-irecv", op_neighbor_allgather_isend_irecv, M_BLOCK),
 	ONH("neighbor-alltoall-isend-irecv", op_neighbor_alltoall_isend_irecv, M_BLOCK),
-	{"psend-precv", op_psend_precv, 0, 1, 0, M_PERSIST, MPI4_PSEND_INIT, 0},
-	{"send-recv-c", op_send_recv_c, 0, 0, 0, M_BLOCK, MPI4_SEND_C, 0},
+	{"psend-precv", op_psend_precv, 0, 1, 0, M_PERSIST, MPI4_PSEND_INIT, PER_PART, 0},
+	{"send-recv-c", op_send_recv_c, 0, 0, 0, M_BLOCK, MPI4_SEND_C, PER_PROC, 1},
 };
 
 _Static_assert(sizeof ops / sizeof ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
@@ -1544,7 +1549,7 @@ static int64_t foot(int op, const lay *l, int n) {
 
 /* blocks is the blocks of a block operation: per neighbor or per process. */
 static int blocks(ctx *c, int op) {
-	return ops[op].topo ? c->deg : ops[op].fn == op_psend_precv ? c->chunks : c->size;
+	return ops[op].per == PER_NBR ? c->deg : ops[op].per == PER_PART ? c->chunks : c->size;
 }
 
 /* wait_until spins until the corrected clock reaches t, yielding the
@@ -1662,9 +1667,11 @@ static void stencil_nbrs(ctx *c, const int *dims, int n, int periodic) {
  * neighborhood collectives' comm from then on): Cartesian, or the full
  * stencil as a distributed graph, on the grid b->dims. */
 static int topo_open(const skampi_batch_t *b, ctx *c) {
-	int n = b->ndims, per[3] = {b->periodic, b->periodic, b->periodic}, dims[3], rc = 0, prod = 1;
-	for (int d = 0; d < n; d++) dims[d] = b->dims[d], prod *= dims[d];
-	if (n < 2 || n > 3 || prod != c->size) return MPI_ERR_DIMS;
+	int n = b->ndims, per[3] = {b->periodic, b->periodic, b->periodic}, dims[3], rc = 0;
+	int64_t prod = 1;
+	if (n < 2 || n > 3) return MPI_ERR_DIMS;
+	for (int d = 0; d < n; d++) dims[d] = b->dims[d], prod *= dims[d] > 0 && dims[d] <= c->size ? dims[d] : -1;
+	if (prod != c->size) return MPI_ERR_DIMS;
 	c->base = c->comm;
 	c->nbr = malloc(sizeof(int) * 27), c->code = malloc(sizeof(int) * 27), c->back = malloc(sizeof(int) * 27);
 	if (!c->nbr || !c->code || !c->back) return MPI_ERR_NO_MEM;
@@ -1764,15 +1771,15 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	if (ops[b->op].fn == op_type_create && !b->types) return MPI_ERR_TYPE;
 	if (ops[b->op].needs >= 0 && !mpi4_sym(ops[b->op].needs)) return MPI_ERR_OTHER; /* not in this library */
 	if (b->steps > 0 && ops[b->op].mode != M_NB) return MPI_ERR_ARG;
-	/* every length goes to MPI as an int but send-recv-c's (an MPI_Count) */
-	if (b->len > INT_MAX && ops[b->op].fn != op_send_recv_c) return MPI_ERR_COUNT;
+	/* every length goes to MPI as an int but the large-count operations' */
+	if (b->len > INT_MAX && !ops[b->op].count64) return MPI_ERR_COUNT;
 	ctx c = {.comm = MPI_Comm_f2c(b->comm), .len = b->len, .chunks = b->chunks, .sb = b->sbuf,
 	         .rb = b->rbuf, .call = b->seq, .f = f, .inject = b->inject, .full = b->full,
 	         .mode = ops[b->op].mode, .rq = MPI_REQUEST_NULL, .rq2 = MPI_REQUEST_NULL, .steps = b->steps,
 	         .base = MPI_COMM_NULL, .threads = b->threads};
 	int rc = MPI_Comm_rank(c.comm, &c.rank);
 	if (!rc) rc = MPI_Comm_size(c.comm, &c.size);
-	if (!rc && ops[b->op].topo) rc = topo_open(b, &c);
+	if (!rc && ops[b->op].per == PER_NBR) rc = topo_open(b, &c);
 	if (!rc) rc = layouts(b, &c);
 	c.rfoot = foot(b->op, &c.rl, blocks(&c, b->op));
 	if (!rc && (foot(b->op, &c.sl, blocks(&c, b->op)) > b->buflen || c.rfoot > b->buflen)) rc = MPI_ERR_BUFFER;

@@ -234,10 +234,12 @@ func (b *Batch) gridOK() bool {
 	if len(b.Dims) < 2 || len(b.Dims) > 3 {
 		return false
 	}
+	prod := 1
 	for _, d := range b.Dims {
-		if d < 1 || d > MaxInt32 {
+		if d < 1 || d > MaxInt32 || prod > MaxInt32/d {
 			return false
 		}
+		prod *= d
 	}
 	return true
 }
