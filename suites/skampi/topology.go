@@ -38,11 +38,12 @@ func ParseTopology(s string) (Topology, error) {
 // other as can be, the largest first (what MPI_Dims_create gives where
 // it balances them; computed here so that every library gets the same).
 func (t Topology) Grid(p int) []int {
+	divs := divisors(p)
 	best := []int(nil)
-	var try func(left, from int, dims []int)
-	try = func(left, from int, dims []int) {
+	var try func(left int, dims []int)
+	try = func(left int, dims []int) {
 		if len(dims) == t.NDims-1 {
-			if left <= dims[len(dims)-1] || len(dims) == 0 {
+			if len(dims) == 0 || left <= dims[len(dims)-1] {
 				d := append(slices.Clone(dims), left)
 				if best == nil || spread(d) < spread(best) {
 					best = d
@@ -50,18 +51,38 @@ func (t Topology) Grid(p int) []int {
 			}
 			return
 		}
-		for f := from; f >= 1; f-- {
+		for _, f := range divs { // descending
 			if left%f == 0 && (len(dims) == 0 || f <= dims[len(dims)-1]) {
-				try(left/f, f, append(dims, f))
+				try(left/f, append(dims, f))
 			}
 		}
 	}
-	try(p, p, nil)
+	try(p, nil)
 	return best
+}
+
+// divisors are p's divisors, largest first (trial division to √p).
+func divisors(p int) []int {
+	var lo, hi []int
+	for f := 1; f*f <= p; f++ {
+		if p%f == 0 {
+			lo = append(lo, f)
+			if f != p/f {
+				hi = append(hi, p/f)
+			}
+		}
+	}
+	slices.Reverse(lo)
+	return append(hi, lo...)
 }
 
 // spread is the largest factor over the smallest.
 func spread(d []int) float64 { return float64(slices.Max(d)) / float64(slices.Min(d)) }
+
+// PartitionThreads is the most threads that mark a partitioned
+// message's partitions ready (under MPI_THREAD_MULTIPLE; at most one per
+// partition).
+const PartitionThreads = 4
 
 // MaxDegree is the most neighbors a process has (its blocks of a
 // neighborhood collective).
@@ -106,20 +127,34 @@ func (s *Suite) HasNeighborhood() bool {
 
 // TopologyLine is the configuration line KeyTopology+name of a suite with
 // neighborhood collectives: its topology, then per process count of the
-// suite (up to n) its grid and neighbors.
+// suite (up to n) its grid and neighbors; of more than TopologyCounts
+// counts the first ones and the largest (the line stays short: a grid
+// follows from the topology and the count).
 func (s *Suite) TopologyLine(n int) string {
 	t, err := ParseTopology(s.Topology)
 	if err != nil {
 		return s.Topology
 	}
-	parts := []string{}
+	var counts []int
 	for _, p := range s.Procs {
 		if p <= n {
+			counts = append(counts, p)
+		}
+	}
+	parts := []string{}
+	for i, p := range counts {
+		switch {
+		case i < TopologyCounts-1 || i == len(counts)-1:
 			parts = append(parts, fmt.Sprintf("%d: %s", p, t.Describe(p)))
+		case i == TopologyCounts-1:
+			parts = append(parts, "…")
 		}
 	}
 	return s.Topology + "; " + strings.Join(parts, "; ")
 }
+
+// TopologyCounts is the most process counts a topology line describes.
+const TopologyCounts = 16
 
 // Describe is the topology on p processes for a configuration line:
 // "2×2, 4 neighbors" (or "2–4 neighbors" where they differ).

@@ -1,6 +1,7 @@
 package skampi
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -36,4 +37,21 @@ func TestTopology(t *testing.T) {
 		assert.Equal(t, c.grid, top.Grid(c.p), "%s on %d", c.name, c.p)
 		assert.Equal(t, c.text, top.Describe(c.p), "%s on %d", c.name, c.p)
 	}
+	assert.Equal(t, []int{12, 6, 4, 3, 2, 1}, divisors(12))
+	assert.Equal(t, []int{1}, divisors(1))
+}
+
+// TestTopologyLine: a line per suite, of at most TopologyCounts counts
+// whatever the process counts.
+func TestTopologyLine(t *testing.T) {
+	s := &Suite{Topology: "cart-2d-periodic", Procs: []int{1, 2, 4}}
+	assert.Equal(t, "cart-2d-periodic; 1: 1×1, 4 neighbors; 2: 2×1, 4 neighbors; 4: 2×2, 4 neighbors", s.TopologyLine(4))
+	assert.Equal(t, "cart-2d-periodic; 1: 1×1, 4 neighbors; 2: 2×1, 4 neighbors", s.TopologyLine(2), "counts above the job's left out")
+	s.Procs = make([]int, MaxCounts)
+	for i := range s.Procs {
+		s.Procs[i] = i + 1
+	}
+	line := s.TopologyLine(MaxCounts)
+	assert.Equal(t, TopologyCounts+1, strings.Count(line, ";"), line)
+	assert.Contains(t, line, "; …; 10000: 100×100, 4 neighbors")
 }

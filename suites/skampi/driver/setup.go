@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -177,7 +178,7 @@ func (st *Settings) checkLibrary(library, osc string) error {
 	for _, s := range st.Suites {
 		if slices.Contains(s.Ops, cas) && s.Window == skampi.WindowAllocate {
 			return fmt.Errorf("%s: suite %s: compare-and-swap on an MPI_Win_allocate window crashes %s (osc/rdma, open-mpi/ompi#11349): give the suite rma-window: create, or run with --mca osc pt2pt",
-				st.File, s.Name, "Open MPI "+strings.TrimSuffix(strings.Fields(library)[2], ","))
+				st.File, s.Name, libraryName(library))
 		}
 	}
 	return nil
@@ -245,16 +246,11 @@ func (st *Settings) keepOps(n int) error {
 	return nil
 }
 
-// PartitionThreads is the most threads that mark a partitioned
-// message's partitions ready under MPI_THREAD_MULTIPLE (at most one per
-// partition).
-const PartitionThreads = 4
-
 // markThreads is the threads that may mark partitions at the job's
 // thread level (as MPI provided it).
 func markThreads(level string) int {
 	if level == "multiple" {
-		return PartitionThreads
+		return skampi.PartitionThreads
 	}
 	return 1
 }
@@ -286,7 +282,7 @@ func (st *Settings) keepProvided(library string, has map[string]bool) error {
 
 // brokenOps are operations a library gets wrong before a version.
 type brokenOps struct {
-	prefix, fixed string // the library's first line starts with prefix; fixed in this version
+	family, fixed string // libraryVersion's family; fixed in this version
 	ops           []string
 	why           string
 }
@@ -294,13 +290,13 @@ type brokenOps struct {
 // broken are operations that libraries before a version deliver wrong
 // data in: they are left out there, with a note.
 var broken = []brokenOps{
-	{"MPICH Version:", "4.3", []string{"gather-persistent"},
+	{"mpich", "4.3", []string{"gather-persistent"},
 		"delivers stale blocks when started again: the root's own block is not copied (pmodels/mpich#7078, fixed in 4.3; beff's validation found it in 4.0.2 and 4.2.1)"},
-	{"MPICH Version:", "5.0", []string{"scatter-persistent"},
+	{"mpich", "5.0", []string{"scatter-persistent"},
 		"sends the blocks of its first start again (its schedule's state is not renewed: pmodels/mpich#7550, 2025; beff's validation found it in 4.0.2 and 4.2.1, and an MPI error on 9 processes)"},
-	{"MPICH Version:", "4.2", []string{"allgather-persistent"},
+	{"mpich", "4.2", []string{"allgather-persistent"},
 		"delivers stale blocks when started again (beff's validation found it in 4.0.2; 4.2.1 is right)"},
-	{"Open MPI v", "5.1", []string{"psend-precv"},
+	{"openmpi", "5.1", []string{"psend-precv"},
 		"hangs on a job of 3 or more processes, and its set-up messages truncate the others' MPI_Ibarrier (5.0.7 here; open-mpi/ompi#12969, fixes backported to v5.0.x in #14295, 2026: left out before 5.1 as the version with them is not known)"},
 }
 
@@ -326,8 +322,28 @@ func (st *Settings) keepWorking(library string) error {
 
 // in says whether library is one of the versions the entry names.
 func (b brokenOps) in(library string) bool {
-	v, ok := strings.CutPrefix(library, b.prefix)
-	return ok && versionBefore(strings.TrimSpace(v), b.fixed)
+	family, v := libraryVersion(library)
+	return family == b.family && versionBefore(v, b.fixed)
+}
+
+// anlBase is the MPICH version a derived library names (Cray MPICH:
+// "CRAY MPICH version 9.0.0 (ANL base 4.1.2)").
+var anlBase = regexp.MustCompile(`\(ANL base (\d[\d.]*)\)`)
+
+// libraryVersion reads the first line of MPI_Get_library_version: the
+// family ("mpich" for MPICH and the libraries that name their MPICH base,
+// "openmpi") and the version its bugs go by ("" for others).
+func libraryVersion(library string) (family, version string) {
+	if v, ok := strings.CutPrefix(library, "MPICH Version:"); ok {
+		return "mpich", strings.TrimSpace(v)
+	}
+	if m := anlBase.FindStringSubmatch(library); m != nil {
+		return "mpich", m[1]
+	}
+	if v, ok := strings.CutPrefix(library, "Open MPI v"); ok {
+		return "openmpi", v
+	}
+	return "", ""
 }
 
 // brokenIn says whether library is known to get operation op wrong.

@@ -245,6 +245,9 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 	if res.Window > 0 {
 		b.ReportMetric(res.Window*1e6, skampi.MetricWindow)
 	}
+	if res.Threads > 0 { // how the point ran, with or without a valid repetition
+		b.ReportMetric(float64(res.Threads), skampi.MetricThreads)
+	}
 	if sm.N == 0 {
 		return // no valid repetition: no time
 	}
@@ -266,9 +269,6 @@ func (res Result) report(b *testing.B, pt skampi.Point) {
 	}
 	if res.Init > 0 {
 		b.ReportMetric(res.Init*1e6, skampi.MetricInit)
-	}
-	if res.Threads > 0 {
-		b.ReportMetric(float64(res.Threads), skampi.MetricThreads)
 	}
 	if ov := res.Overlap; ov != nil && ov.Sum.N > 0 {
 		b.ReportMetric(ov.Sum.Mean*1e6, skampi.MetricOvrl)

@@ -381,6 +381,7 @@ func TestFormsForged(t *testing.T) {
 		{0, " 10 cpu-us", "", "want all of ovrl-us, cpu-us, mpi-us, overlap-pct, ovrl-rse or none"},
 		{1, " 0 invalid", " 9 ovrl-us 0 invalid", "ovrl-us of bcast: only a non-blocking collective with a time has one"},
 		{1, " 0 invalid", " 9 init-us 0 invalid", "init-us of bcast: only a persistent operation has one"},
+		{1, " 0 invalid", " 2 threads 0 invalid", "threads 2 of bcast with 0 partitions: want a partitioned operation's 1 to 4 threads"},
 	} {
 		lines := slices.Clone(formsLines)
 		lines[tc.line] = strings.Replace(lines[tc.line], tc.from, tc.to, 1)

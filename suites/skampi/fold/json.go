@@ -121,6 +121,8 @@ type JSONPoint struct {
 	OverlapPct *results.Float `json:"overlap_pct,omitempty"`
 	// InitUs is a persistent operation's time to make its requests.
 	InitUs results.Float `json:"init_us,omitempty"`
+	// Threads marked a partitioned message's partitions ready.
+	Threads int `json:"threads,omitempty"`
 	// OfRatio is a form's time over its blocking operation's in the suite.
 	OfRatio results.Float `json:"ratio_to_blocking,omitempty"`
 	// A merged run's point: the runs merged and the fastest and the
@@ -207,7 +209,7 @@ func jsonPoint(o skampi.Op, m *Measurement) JSONPoint {
 			jp.OvrlRSE = f(m.OvrlRSE)
 		}
 	}
-	jp.InitUs, jp.OfRatio = results.Float(m.InitUs), results.Float(m.OfRatio)
+	jp.InitUs, jp.OfRatio, jp.Threads = results.Float(m.InitUs), results.Float(m.OfRatio), m.Threads
 	if m.Runs > 0 {
 		jp.Runs = m.Runs
 		if m.Has {

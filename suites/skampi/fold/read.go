@@ -250,6 +250,10 @@ func (m *Measurement) readForms(l *results.Line) error {
 	case hasInit && !o.Persistent():
 		return fmt.Errorf("%s of %s: only a persistent operation has one", skampi.MetricInit, o.Name)
 	}
+	if th, ok := l.Metrics[skampi.MetricThreads]; ok && (o.Family != skampi.FamilyPartitioned || th != math.Trunc(th) || th < 1 || th > skampi.PartitionThreads || int(th) > m.Chunks) {
+		return fmt.Errorf("%s %v of %s with %d partitions: want a partitioned operation's 1 to %d threads, at most one a partition",
+			skampi.MetricThreads, th, o.Name, m.Chunks, skampi.PartitionThreads)
+	}
 	m.HasOvrl, m.HasOvrlRSE, m.InitUs = n > 0, hasRSE, l.Metrics[skampi.MetricInit]
 	m.Threads = int(l.Metrics[skampi.MetricThreads])
 	m.OvrlUs, m.OvrlRSE, m.CPUUs = l.Metrics[skampi.MetricOvrl], l.Metrics[skampi.MetricOvrlRSE], l.Metrics[skampi.MetricCPU]
