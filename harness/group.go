@@ -117,6 +117,17 @@ func (g *Group) MinTo0(v []int64) []int64 {
 	return out
 }
 
+// SumTo0 reduces v element-wise with SUM to rank 0 and returns the
+// result there; other ranks get nil.
+func (g *Group) SumTo0(v []float64) []float64 {
+	var out []float64
+	if g.IsRoot() {
+		out = make([]float64, len(v))
+	}
+	g.s.Must("summing values", g.c.ReduceFloat64(v, out, mpi.Sum, 0))
+	return out
+}
+
 // SumAll reduces v element-wise with SUM and returns the result on every
 // rank.
 func (g *Group) SumAll(v []int64) []int64 {

@@ -109,6 +109,7 @@ func TestGroupCollectives(t *testing.T) {
 		sumAll   []int64
 		min0     []int64
 		max0     []float64
+		sum0     []float64
 	}
 	res := newPerRank[out](4)
 	harnesstest.Fine(t, harnesstest.Run(t, 4, harness.Job{}, func(s *harness.Session) {
@@ -126,6 +127,7 @@ func TestGroupCollectives(t *testing.T) {
 		o.sumAll = w.SumAll([]int64{int64(s.Rank), 1})
 		o.min0 = w.MinTo0([]int64{int64(10 - s.Rank), int64(s.Rank)})
 		o.max0 = w.Max([]float64{float64(s.Rank) / 2})
+		o.sum0 = w.SumTo0([]float64{float64(s.Rank) / 2, 1})
 		w.Barrier()
 		w.QuietBarrier()
 		res.set(s.Rank, o)
@@ -134,11 +136,13 @@ func TestGroupCollectives(t *testing.T) {
 	assert.Equal(t, [][]int64{{0, 0}, {1, 1}, {2, 4}, {3, 9}}, r0.gathered)
 	assert.Equal(t, []int64{7, 0}, r0.min0)
 	assert.Equal(t, []float64{1.5}, r0.max0)
+	assert.Equal(t, []float64{3, 4}, r0.sum0)
 	for r, o := range res.v {
 		if r > 0 {
 			assert.Nil(t, o.gathered, "rank %d allocates nothing that grows with the group", r)
 			assert.Nil(t, o.min0)
 			assert.Nil(t, o.max0)
+			assert.Nil(t, o.sum0)
 		}
 		assert.Equal(t, int64(7+r), o.scat, "rank %d's own value", r)
 		assert.Equal(t, []int64{0, 5}, o.bc, "rank 0's values")

@@ -34,4 +34,18 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Len(t, LoopOpBlocks(), len(LoopOps()))
 	assert.Equal(t, MaxChunks, int(cMaxChunks), "MaxChunks vs SKAMPI_MAXCHUNKS in skampi.h")
 	assert.Equal(t, []Topo{TopoNone, TopoCart, TopoStencil}, cTopos, "topologies: mpi.Topo vs SKAMPI_TOPO_* in skampi.h")
+
+	canaries, congestors, bins, lo, ratio := cCongestionNames()
+	var gc, gg []string
+	for i, c := range Canaries {
+		assert.Equal(t, Canary(i), c, "Canaries is in value order")
+		gc = append(gc, c.String())
+	}
+	for i, c := range Congestors {
+		assert.Equal(t, Congestor(i), c, "Congestors is in value order")
+		gg = append(gg, c.String())
+	}
+	assert.Equal(t, gc, canaries, "canaries: mpi.Canaries vs cong_canary_names in congestion.c")
+	assert.Equal(t, gg, congestors, "congestors: mpi.Congestors vs cong_congestor_names in congestion.c")
+	assert.Equal(t, []any{HistBins, HistMin, HistRatio}, []any{bins, lo, ratio}, "the histogram: mpi.Hist* vs CONG_HIST_* in congestion.h")
 }

@@ -1,0 +1,13 @@
+package beff_test
+
+import (
+	"testing"
+
+	"github.com/beff-suite/beff/suites/congestion/driver"
+)
+
+// BenchmarkCongestion measures what the network delivers while others
+// use it: canaries isolated and under congestors, their Congestion
+// Impact Factors and the congestors' own bandwidth (see
+// docs/congestion.md).
+func BenchmarkCongestion(b *testing.B) { driver.Benchmark(b) }

@@ -1,0 +1,231 @@
+package driver
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/congestion"
+)
+
+// run is one execution of BenchmarkCongestion on this rank.
+type run struct {
+	s           *harness.Session
+	world       *harness.Group
+	st          Settings
+	role        int      // 0: a canary, 1+i: a process of congestor set i
+	mine        mpi.Comm // the processes of the same role
+	left, right int      // a canary's neighbors in its random ring (ranks of mine)
+	send, recv  *mpi.Buffer
+	progress    *harness.Progress
+	// The loops of internal/mpi and the split (fakes in the tests of the
+	// driver's decisions).
+	canary    func(r *mpi.CanaryRun) (mpi.Samples, error)
+	congestor func(r *mpi.CongestorRun) (mpi.Load, error)
+	split     func(color, key int) (mpi.Comm, error)
+}
+
+// Benchmark is the body of BenchmarkCongestion: every step of the plan,
+// each a phase of every process (congestion.Plan.Steps), its lines named
+// canary=<canary>/load=<load>/rep=<k> and
+// congestor=<congestor>/load=<load>/rep=<k>.
+func Benchmark(b *testing.B) {
+	r := newRun(b, harness.Current(b))
+	defer r.close()
+	r.measure(b)
+}
+
+func newRun(b *testing.B, s *harness.Session) *run {
+	r := &run{s: s, world: s.World(), canary: mpi.RunCanary, congestor: mpi.RunCongestor, split: s.World().Comm.Split}
+	if err := s.State(name, &r.st); err != nil {
+		b.Fatal(err)
+	}
+	r.prepare()
+	return r
+}
+
+// prepare gives every rank its role (decided on rank 0), its
+// communicator, its ring neighbors and its buffers.
+func (r *run) prepare() {
+	var roles, orders []int64
+	if r.world.IsRoot() {
+		sp, err := congestion.DecideSplit(r.s.Job.Hosts, r.st.Split)
+		r.s.Must("splitting the processes", err)
+		roles, orders = toInt64(sp.Role), toInt64(sp.Order)
+	}
+	r.role = int(r.world.Scatter(roles))
+	order := int(r.world.Scatter(orders))
+	var err error
+	r.mine, err = r.split(r.role, order)
+	r.s.Must("MPI_Comm_split by role", err)
+	n := mpi.CongestorBuffer(r.st.Len)
+	if r.role == 0 {
+		n = mpi.CanaryBuffer(r.st.BwLen)
+		r.left, r.right = ring(r.st.Described.CanaryProcs, order, r.st.Split.Seed)
+	}
+	if r.send, err = mpi.NewBuffer(n); err == nil {
+		r.recv, err = mpi.NewBuffer(n)
+	}
+	r.s.Must("allocating the message buffers", err)
+	p := r.st.Plan
+	r.progress = r.s.NewProgress("congestion", len(p.Names()))
+	r.s.Logf("congestion on %d processes: %s split, %d canary processes, congestor sets of %s processes (%s), %d measurements of %g s: about %.0f s",
+		r.s.Size, r.st.Described.By, r.st.Described.CanaryProcs, congestion.Ints(r.st.Described.SetProcs), p.Mix, p.Measurements(), p.Time, p.Seconds())
+	per, root := memory(r.st.Len, r.st.BwLen, r.s.Size)
+	r.s.LogMemory("congestion", harness.BaseBytes+per, harness.BaseBytes+per+root,
+		fmt.Sprintf("base %d MiB, a canary's and a congestor's buffers, 2 histograms of %d bins, rank 0's split of %d bytes per process", harness.BaseBytes>>20, mpi.HistBins, rootBytesPerProc))
+}
+
+// ring is a canary's left and right neighbor in the random ring of n
+// canaries drawn from seed (every canary draws the same).
+func ring(n, me int, seed uint64) (left, right int) {
+	perm := rand.New(rand.NewPCG(seed, ^seed)).Perm(n)
+	pos := slices.Index(perm, me)
+	return perm[(pos+n-1)%n], perm[(pos+1)%n]
+}
+
+func toInt64(v []int) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+func (r *run) close() {
+	r.send.Free()
+	r.recv.Free()
+	if r.mine != mpi.CommNull && r.mine != 0 {
+		r.mine.Free()
+	}
+}
+
+// measure runs the plan's steps.
+func (r *run) measure(b *testing.B) {
+	defer r.s.Watch("congestion", 0, "congestion.watchdog", *flagWatchdog)()
+	p := r.st.Plan
+	for _, st := range p.Steps() {
+		switch {
+		case st.Canary == "" && st.Load == congestion.LoadIsolated: // together: each set alone in turn
+			for i, k := range p.Congestors {
+				r.phase(b, phase{sets: map[int]string{i: k}, congLoad: congestion.LoadIsolated, rep: st.Rep})
+			}
+		case st.Canary == "" && st.Load == congestion.LoadTogether:
+			r.phase(b, phase{sets: r.allSets(), congLoad: congestion.LoadTogether, rep: st.Rep})
+		case st.Canary == "": // each: the one set runs one congestor alone
+			r.phase(b, phase{sets: map[int]string{0: st.Load}, congLoad: congestion.LoadIsolated, rep: st.Rep})
+		case st.Load == congestion.LoadIsolated:
+			r.phase(b, phase{canary: st.Canary, load: st.Load, rep: st.Rep})
+		case st.Load == congestion.LoadCongested:
+			r.phase(b, phase{canary: st.Canary, load: st.Load, sets: r.allSets(), congLoad: st.Canary, rep: st.Rep})
+		default: // each: the canary beside one congestor
+			r.phase(b, phase{canary: st.Canary, load: st.Load, sets: map[int]string{0: st.Load}, congLoad: st.Canary, rep: st.Rep})
+		}
+	}
+	r.progress.Finish()
+}
+
+// allSets gives every set its congestor (together).
+func (r *run) allSets() map[int]string {
+	out := map[int]string{}
+	for i, k := range r.st.Plan.Congestors {
+		out[i] = k
+	}
+	return out
+}
+
+// A phase is one timed measurement of every process: a canary (or none)
+// and the congestor sets that run (set → congestor), under the congestor
+// lines' load name congLoad.
+type phase struct {
+	canary, load string
+	sets         map[int]string
+	congLoad     string
+	rep          int
+}
+
+// loaded reports whether the canary runs beside congestors: then the
+// congestors run until the canary is done.
+func (ph phase) loaded() bool { return ph.canary != "" && len(ph.sets) > 0 }
+
+// phase measures ph and writes its lines: the canary's, then the
+// congestors' in the plan's order. The measurement is made in the first
+// line's sub-benchmark; the others report it (when -test.bench skips the
+// first, none is written).
+func (r *run) phase(b *testing.B, ph phase) {
+	sets, names := r.congestorLines(ph)
+	var lines [][]metric // rank 0: each congestor line's metrics
+	first := congestion.CanaryName(ph.canary, ph.load, ph.rep)
+	if ph.canary == "" {
+		first, names = names[0], names[1:]
+	}
+	ran := false
+	b.Run(first, func(b *testing.B) {
+		ran = true
+		smp, ld := r.run(ph)
+		if ph.canary != "" {
+			r.reportCanary(b, ph.canary, smp)
+		}
+		if lines = r.gatherCongestors(sets, ld); lines != nil && ph.canary == "" {
+			report(b, lines[0])
+			lines = lines[1:]
+		}
+	})
+	r.progress.Done()
+	for i, n := range names {
+		if ran {
+			b.Run(n, func(b *testing.B) {
+				if lines != nil {
+					report(b, lines[i])
+				}
+			})
+		}
+		r.progress.Done()
+	}
+}
+
+// congestorLines are the sets that run in ph and the names of their
+// lines, in the plan's order of congestors.
+func (r *run) congestorLines(ph phase) (sets []int, names []string) {
+	for _, k := range r.st.Plan.Congestors {
+		for i, kk := range ph.sets {
+			if kk == k {
+				sets = append(sets, i)
+				names = append(names, congestion.CongestorName(k, ph.congLoad, ph.rep))
+			}
+		}
+	}
+	return sets, names
+}
+
+// run measures one phase on this rank; every process leaves it together.
+func (r *run) run(ph phase) (smp mpi.Samples, ld mpi.Load) {
+	r.world.Barrier()
+	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *flagWatchdog)
+	var err error
+	switch k, runs := ph.sets[r.role-1]; {
+	case r.role == 0 && ph.canary != "":
+		smp, err = r.canary(&mpi.CanaryRun{Canary: canaries[ph.canary], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
+			Left: r.left, Right: r.right, Len: r.canaryLen(ph.canary), Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
+		r.s.Must("the "+ph.canary+" canary", err)
+	case r.role > 0 && runs:
+		ld, err = r.congestor(&mpi.CongestorRun{Congestor: congestors[k], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
+			Len: r.st.Len, Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
+		r.s.Must("the "+k+" congestor", err)
+	}
+	done()
+	r.world.QuietBarrier()
+	return smp, ld
+}
+
+// canaryLen is the length of a canary's messages.
+func (r *run) canaryLen(c string) int64 {
+	if congestion.Bandwidth(c) {
+		return r.st.BwLen
+	}
+	return 8
+}

@@ -1,0 +1,96 @@
+package driver
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/congestion"
+)
+
+// A metric is one value of a line.
+type metric struct {
+	value float64
+	unit  string
+}
+
+// reportCanary gathers a canary's samples on rank 0 and reports them
+// there; a canary that received wrong data ends the job.
+func (r *run) reportCanary(b *testing.B, c string, smp mpi.Samples) {
+	if smp.Hist == nil {
+		smp.Hist = make([]int64, mpi.HistBins)
+	}
+	hist := r.world.SumAll(smp.Hist)
+	sums := r.world.SumTo0([]float64{float64(smp.N), smp.Sum, smp.SumInv, float64(smp.Faults)})
+	most := r.world.Max([]float64{smp.Max, smp.Elapsed})
+	if sums == nil {
+		return
+	}
+	if sums[3] > 0 {
+		r.s.Fail("the "+c+" canary", fmt.Errorf("%.0f received messages held wrong data: the MPI library or the network corrupts messages", sums[3]))
+	}
+	if sums[0] == 0 {
+		r.s.Fail("the "+c+" canary", fmt.Errorf("no samples in %g s", r.st.Plan.Time))
+	}
+	h := congestion.Hist{Counts: hist, Min: mpi.HistMin, Ratio: mpi.HistRatio}
+	report(b, canaryMetrics(c, h, sums[0], sums[1], sums[2], most[0], most[1], r.canaryLen(c)))
+}
+
+// canaryMetrics are a canary's line: for time, the mean, quantiles and
+// the slowest sample in µs; for bandwidth the same of the bandwidth of a
+// sample (2·CanaryOutstanding messages of n bytes sent), the slowest
+// sample giving the least.
+func canaryMetrics(c string, h congestion.Hist, n, sum, sumInv, slowest, elapsed float64, msg int64) []metric {
+	out := []metric{{0, "ns/op"}}
+	if congestion.Bandwidth(c) {
+		bytes := float64(2 * mpi.CanaryOutstanding * msg)
+		out = append(out, metric{bytes * sumInv / n / 1e6, congestion.MetricMBps})
+		for _, q := range congestion.Quantiles {
+			out = append(out, metric{bytes / h.Quantile(q) / 1e6, congestion.QuantileMetric(q, true)})
+		}
+		out = append(out, metric{bytes / slowest / 1e6, congestion.MetricMinMBps})
+	} else {
+		out = append(out, metric{sum / n * 1e6, congestion.MetricUs})
+		for _, q := range congestion.Quantiles {
+			out = append(out, metric{h.Quantile(q) * 1e6, congestion.QuantileMetric(q, false)})
+		}
+		out = append(out, metric{slowest * 1e6, congestion.MetricMax})
+	}
+	return append(out, metric{n, congestion.MetricSamples}, metric{elapsed, congestion.MetricSeconds})
+}
+
+func report(b *testing.B, ms []metric) {
+	for _, m := range ms {
+		b.ReportMetric(m.value, m.unit)
+	}
+}
+
+// gatherCongestors gathers on rank 0 what the congestor sets delivered
+// and returns the metrics of each set of sets, in order (nil elsewhere).
+func (r *run) gatherCongestors(sets []int, ld mpi.Load) [][]metric {
+	if len(sets) == 0 {
+		return nil
+	}
+	n := len(r.st.Described.SetProcs)
+	v, el := make([]float64, 2*n), make([]float64, n)
+	if r.role > 0 {
+		v[r.role-1], v[n+r.role-1], el[r.role-1] = float64(ld.Bytes), float64(ld.Calls), ld.Elapsed
+	}
+	sum, most := r.world.SumTo0(v), r.world.Max(el)
+	if sum == nil {
+		return nil
+	}
+	var out [][]metric
+	for _, i := range sets {
+		out = append(out, congestorMetrics(sum[i], sum[n+i], most[i], r.st.Described.SetProcs[i]))
+	}
+	return out
+}
+
+// congestorMetrics are a congestor set's line: the bandwidth its
+// processes received (or put), their mean calls and the slowest
+// process's time.
+func congestorMetrics(bytes, calls, elapsed float64, procs int) []metric {
+	return []metric{{0, "ns/op"}, {bytes / elapsed / 1e6, congestion.MetricMBps}, {float64(procs), congestion.MetricProcs},
+		{calls / float64(procs), congestion.MetricCalls}, {elapsed, congestion.MetricSeconds}}
+}

@@ -1,0 +1,194 @@
+// Package driver runs the congestion suite under the harness: its flags
+// and settings (Setup, decided on rank 0), its configuration lines and
+// the body of BenchmarkCongestion, which measures the canaries isolated
+// and under the congestors' load through the loops of internal/mpi.
+package driver
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/congestion"
+)
+
+// Flags of the congestion suite.
+var (
+	flagTime        = flag.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)")
+	flagReps        = flag.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)")
+	flagCanaries    = flag.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated")
+	flagCongestors  = flag.String("congestion.congestors", strings.Join(congestion.CongestorNames, ","), "congestion: the congestors that load the network, comma-separated")
+	flagSplit       = flag.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)")
+	flagShare       = flag.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries")
+	flagCanaryNodes = flag.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)")
+	flagMix         = flag.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)")
+	flagLen         = flag.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message")
+	flagBwLen       = flag.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary")
+	flagMinLoad     = flag.Float64("congestion.min-load", 0.5, "congestion: the share of its isolated bandwidth every congestor must deliver beside each canary, or the run is NOT VALID")
+	flagSeed        = flag.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)")
+	flagOnly        = flag.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors alone, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered")
+	flagWatchdog    = harness.WatchdogFlag("congestion", "congestion")
+)
+
+// name keys the suite's settings in the job.
+var name = congestion.ID.Key
+
+func init() {
+	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, Config: config})
+}
+
+// Settings are what rank 0 decides and broadcasts.
+type Settings struct {
+	Plan       congestion.Plan
+	Split      congestion.SplitOptions
+	Len, BwLen int64
+	MinLoad    float64
+	// Described is the split rank 0 made, for the configuration lines
+	// (its tables left out: every rank gets its own role in the run).
+	Described congestion.Split
+	Details   string // which nodes run canaries (Split.Details)
+}
+
+// flagRanges are what the numeric flags accept.
+var flagRanges = []harness.Range{
+	harness.WatchdogRange("congestion.watchdog"),
+	{Flag: "congestion.time", Min: 0.01, Max: 86400, Unit: "s"},
+	{Flag: "congestion.reps", Min: 1, Max: congestion.MaxReps},
+	{Flag: "congestion.canary-share", Min: 0.01, Max: 0.99},
+	{Flag: "congestion.len", Min: 1, Max: 1 << 26, Unit: "bytes"},
+	{Flag: "congestion.bw-len", Min: 1, Max: 1 << 26, Unit: "bytes"},
+	{Flag: "congestion.min-load", Min: 0, Max: 1},
+}
+
+// setup checks the flags on rank 0 and decides the settings.
+func setup(job *harness.Job) (any, error) {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
+		return nil, err
+	}
+	st := Settings{Len: *flagLen, BwLen: *flagBwLen, MinLoad: *flagMinLoad,
+		Plan: congestion.Plan{Time: *flagTime, Reps: *flagReps, Only: *flagOnly}}
+	if job.Short && !flagSet("congestion.time") {
+		st.Plan.Time = 0.25
+	}
+	if job.Short && !flagSet("congestion.reps") {
+		st.Plan.Reps = 2
+	}
+	var err error
+	if !st.Plan.Only {
+		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *flagCanaries, congestion.CanaryNames); err != nil {
+			return nil, err
+		}
+	}
+	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames); err != nil {
+		return nil, err
+	}
+	seed, err := decideSeed()
+	if err != nil {
+		return nil, err
+	}
+	st.Split = congestion.SplitOptions{By: *flagSplit, Share: *flagShare, Congestors: len(st.Plan.Congestors),
+		Mix: *flagMix, Only: st.Plan.Only, Seed: seed}
+	if *flagCanaryNodes != "" {
+		if st.Plan.Only {
+			return nil, fmt.Errorf("-congestion.canary-nodes with -congestion.congestors-only: there are no canaries")
+		}
+		for _, h := range strings.Split(*flagCanaryNodes, ",") {
+			st.Split.CanaryNodes = append(st.Split.CanaryNodes, strings.TrimSpace(h))
+		}
+	}
+	sp, err := congestion.DecideSplit(job.Hosts, st.Split)
+	if err != nil {
+		return nil, fmt.Errorf("congestion on %d processes: %v", job.Procs(), err)
+	}
+	st.Described = *sp
+	st.Described.Role, st.Described.Order = nil, nil
+	st.Details = sp.Details()
+	st.Plan.Mix = sp.Mix
+	per, root := memory(st.Len, st.BwLen, job.Procs())
+	return st, job.CheckMemory("congestion", harness.BaseBytes+per+root, "lower -congestion.bw-len or -congestion.len")
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// decideSeed is -congestion.seed, or a seed drawn from the clock.
+func decideSeed() (uint64, error) {
+	if *flagSeed == "" {
+		return uint64(time.Now().UnixNano()), nil
+	}
+	v, err := strconv.ParseUint(*flagSeed, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("-congestion.seed=%q: the seed must be an unsigned integer", *flagSeed)
+	}
+	return v, nil
+}
+
+// memory is the suite's memory model beyond the base: every process
+// holds a canary's and a congestor's two buffers and two histograms;
+// rank 0 the split's tables.
+func memory(n, bwLen int64, procs int) (per, root int64) {
+	per = 2*mpi.CanaryBuffer(bwLen) + 2*mpi.CongestorBuffer(n) + 2*8*mpi.HistBins
+	return per, rootBytesPerProc * int64(procs)
+}
+
+// rootBytesPerProc is what rank 0 holds per process to split them: the
+// role, the order, the canary mark and the node tables.
+const rootBytesPerProc = 96
+
+// config returns the configuration lines.
+func config(job *harness.Job) []string {
+	var st Settings
+	if err := job.State(name, &st); err != nil {
+		return nil
+	}
+	return st.lines()
+}
+
+// lines are the configuration lines of the settings.
+func (st *Settings) lines() []string {
+	line := func(key, format string, args ...any) string { return key + ": " + fmt.Sprintf(format, args...) }
+	p, sp := st.Plan, st.Described
+	mode := congestion.ModeCanaries
+	if p.Only {
+		mode = congestion.ModeCongestorsOnly
+	}
+	out := []string{
+		line(congestion.KeyMode, "%s", mode),
+		line(congestion.KeyTime, "%g", p.Time),
+		line(congestion.KeyReps, "%d", p.Reps),
+	}
+	if !p.Only {
+		out = append(out, line(congestion.KeyCanaries, "%s", strings.Join(p.Canaries, ",")))
+	}
+	out = append(out,
+		line(congestion.KeyCongestors, "%s", strings.Join(p.Congestors, ",")),
+		line(congestion.KeyMix, "%s", p.Mix),
+		line(congestion.KeyNodes, "%d", sp.Nodes))
+	if !p.Only {
+		out = append(out,
+			line(congestion.KeySplit, "%s", sp.By),
+			line(congestion.KeyCanaryProcs, "%d", sp.CanaryProcs),
+			line(congestion.KeyCanaryNodes, "%d", sp.CanaryNodes))
+	}
+	out = append(out,
+		line(congestion.KeySetProcs, "%s", congestion.Ints(sp.SetProcs)),
+		line(congestion.KeySetNodes, "%s", congestion.Ints(sp.SetNodes)),
+		line(congestion.KeyLen, "%d", st.Len))
+	if !p.Only {
+		out = append(out, line(congestion.KeyBwLen, "%d", st.BwLen))
+	}
+	out = append(out,
+		line(congestion.KeyMinLoad, "%g", st.MinLoad),
+		line(congestion.KeySeed, "%d", st.Split.Seed),
+		line(congestion.KeyPlan, "%.0f", p.Seconds()),
+		line(congestion.KeySplitDetails, "%s", st.Details))
+	return out
+}

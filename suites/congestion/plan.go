@@ -1,0 +1,120 @@
+package congestion
+
+// A Plan is the sequence of measurements of a run, known before it runs:
+// per repetition every canary isolated, every congestor set isolated,
+// then every canary under each load.
+type Plan struct {
+	Canaries   []string
+	Congestors []string
+	Mix        string
+	Only       bool
+	Reps       int
+	Time       float64 // seconds of each measurement
+}
+
+// Loads are the loads every canary is measured under after its isolated
+// measurement: every congestor together, or each in turn.
+func (p Plan) Loads() []string {
+	if p.Mix == MixTogether {
+		return []string{LoadCongested}
+	}
+	return p.Congestors
+}
+
+// A Step is one measurement of the plan: a canary under a load, a set of
+// congestors alone (Canary "", Load LoadIsolated), or all congestors
+// together (congestors only).
+type Step struct {
+	Canary string // "" for the congestors alone
+	Load   string
+	Rep    int
+}
+
+// Steps lists the plan's measurements in order.
+func (p Plan) Steps() []Step {
+	var out []Step
+	for rep := 1; rep <= p.Reps; rep++ {
+		if !p.Only {
+			for _, c := range p.Canaries {
+				out = append(out, Step{c, LoadIsolated, rep})
+			}
+		}
+		alone := p.Congestors
+		if p.Mix == MixTogether {
+			alone = []string{LoadIsolated}
+		}
+		for _, l := range alone {
+			out = append(out, Step{"", l, rep})
+		}
+		if p.Only {
+			if p.Mix == MixTogether {
+				out = append(out, Step{"", LoadTogether, rep})
+			}
+			continue
+		}
+		for _, c := range p.Canaries {
+			for _, l := range p.Loads() {
+				out = append(out, Step{c, l, rep})
+			}
+		}
+	}
+	return out
+}
+
+// Lines are the result lines of a step: a canary's measurement gives the
+// canary's line and one per congestor running beside it; the congestors
+// alone give one line per congestor.
+func (p Plan) Lines(s Step) []string {
+	switch {
+	case s.Canary == "" && s.Load == LoadIsolated: // every set alone, one after the other
+		return p.congestorLines(p.Congestors, LoadIsolated, s.Rep)
+	case s.Canary == "" && s.Load == LoadTogether:
+		return p.congestorLines(p.Congestors, LoadTogether, s.Rep)
+	case s.Canary == "": // MixEach: the one congestor alone
+		return []string{CongestorName(s.Load, LoadIsolated, s.Rep)}
+	case s.Load == LoadIsolated:
+		return []string{CanaryName(s.Canary, s.Load, s.Rep)}
+	case s.Load == LoadCongested:
+		return append([]string{CanaryName(s.Canary, s.Load, s.Rep)}, p.congestorLines(p.Congestors, s.Canary, s.Rep)...)
+	}
+	return []string{CanaryName(s.Canary, s.Load, s.Rep), CongestorName(s.Load, s.Canary, s.Rep)}
+}
+
+func (p Plan) congestorLines(list []string, load string, rep int) []string {
+	var out []string
+	for _, c := range list {
+		out = append(out, CongestorName(c, load, rep))
+	}
+	return out
+}
+
+// Names are every line of the run, in order.
+func (p Plan) Names() []string {
+	var out []string
+	for _, s := range p.Steps() {
+		out = append(out, p.Lines(s)...)
+	}
+	return out
+}
+
+// Measurements is how many timed phases the plan has: the congestors
+// alone under MixTogether are one phase per set.
+func (p Plan) Measurements() int {
+	n := 0
+	for _, s := range p.Steps() {
+		if s.Canary == "" && s.Load == LoadIsolated {
+			n += len(p.Congestors)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// Seconds is the time the plan's measurements take: each at least Time,
+// and at most one burst more (PhaseSlack).
+func (p Plan) Seconds() float64 { return float64(p.Measurements()) * (p.Time + PhaseSlack) }
+
+// PhaseSlack is what a measurement takes beyond its time, at most, in the
+// plan: an untimed burst, the start and the last burst's overrun.
+const PhaseSlack = 0.05
