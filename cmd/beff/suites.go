@@ -4,6 +4,7 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+	congestionfold "github.com/beff-suite/beff/suites/congestion/fold"
 	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
@@ -15,6 +16,7 @@ func suites() []results.Suite {
 		befffold.New(),
 		beffiofold.New(),
 		skampifold.New(),
+		congestionfold.New(),
 	}
 }
 

@@ -71,6 +71,10 @@ var (
 	CongestorNames = []string{"incast", "rma-incast", "bcast", "alltoall"}
 )
 
+// BwOutstanding is the ring bandwidth canary's messages each way per
+// iteration (the binding's CanaryOutstanding).
+const BwOutstanding = 8
+
 // Bandwidth reports whether a canary measures bandwidth (MB/s, higher is
 // better) rather than time (µs).
 func Bandwidth(canary string) bool { return canary == "rr-bw" }

@@ -1,0 +1,287 @@
+package fold
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/congestion"
+)
+
+// A Run is a congestion run as read.
+type Run struct {
+	*results.Run
+	Config *Config
+	byName map[string]*Measurement
+}
+
+func runOf(r *results.Run) *Run {
+	run := &Run{Run: r, Config: r.Parsed.(*Config), byName: map[string]*Measurement{}}
+	for _, l := range r.Lines {
+		run.byName[l.Name] = l.Value.(*Measurement)
+	}
+	return run
+}
+
+// A Spread is a figure over the repetitions: their median, least and
+// largest.
+type Spread struct{ Median, Min, Max float64 }
+
+func spreadOf(v []float64) Spread {
+	return Spread{results.Median(v), slices.Min(v), slices.Max(v)}
+}
+
+// A CanaryResult is a canary under one load against the same canary
+// isolated: the means, the 99th percentiles and their Congestion Impact
+// Factors (congested over isolated for times, isolated over congested
+// for bandwidths: above 1, the load hurt), each over the repetitions.
+type CanaryResult struct {
+	Canary, Load string
+	Unit         string // us or MB/s
+	Isolated     Spread
+	Congested    Spread
+	IsolatedP99  Spread
+	CongestedP99 Spread
+	CIF, CIFP99  Spread
+}
+
+// A CongestorResult is what a congestor delivered under one load (beside
+// a canary, or together with the others) against what it delivered
+// alone: MB/s and their ratio per repetition.
+type CongestorResult struct {
+	Congestor, Load string
+	Procs           int
+	Isolated        Spread
+	Loaded          Spread
+	Share           Spread
+}
+
+// Folded is a folded congestion run.
+type Folded struct {
+	results.Validity
+	Run        *Run
+	Canaries   []CanaryResult
+	Congestors []CongestorResult
+}
+
+// Source is the run folded.
+func (p *Folded) Source() *results.Run { return p.Run.Run }
+
+// Fold checks that the run holds every line of its plan and folds it.
+func Fold(r *results.Run) (*Folded, error) {
+	run := runOf(r)
+	if err := checkLines(run); err != nil {
+		return nil, err
+	}
+	p := &Folded{Run: run}
+	plan := run.Config.Plan
+	for _, c := range plan.Canaries {
+		for _, l := range plan.Loads() {
+			p.Canaries = append(p.Canaries, p.canary(c, l))
+		}
+	}
+	for _, k := range plan.Congestors {
+		for _, l := range congestorLoads(plan) {
+			p.Congestors = append(p.Congestors, p.congestor(k, l))
+		}
+	}
+	p.judge()
+	return p, nil
+}
+
+// checkLines refuses a run that lacks a line of its plan or has one
+// beyond it.
+func checkLines(run *Run) error {
+	names := run.Config.Plan.Names()
+	var missing []string
+	for _, n := range names {
+		if run.byName[n] == nil {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("incomplete congestion run: %d of its %d lines missing (%s)", len(missing), len(names), results.List(missing, 3))
+	}
+	if len(run.Lines) != len(names) {
+		for _, l := range run.Lines {
+			if !slices.Contains(names, l.Name) {
+				return fmt.Errorf("line %d: %s is not a measurement of this run's configuration", l.Line, l.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// congestorLoads are the loads of the congestor lines: beside each
+// canary, or together (congestors only).
+func congestorLoads(p congestion.Plan) []string {
+	if p.Only {
+		if p.Mix == congestion.MixTogether {
+			return []string{congestion.LoadTogether}
+		}
+		return []string{congestion.LoadIsolated} // one at a time: each alone only
+	}
+	return p.Canaries
+}
+
+// canary folds canary c under load l.
+func (p *Folded) canary(c, l string) CanaryResult {
+	res := CanaryResult{Canary: c, Load: l, Unit: congestion.MetricUs}
+	if congestion.Bandwidth(c) {
+		res.Unit = congestion.MetricMBps
+	}
+	var iso, cong, isoP, congP, cif, cifP []float64
+	p99 := slices.Index(congestion.Quantiles, 0.99)
+	for rep := 1; rep <= p.Run.Config.Plan.Reps; rep++ {
+		a := p.Run.byName[congestion.CanaryName(c, congestion.LoadIsolated, rep)]
+		b := p.Run.byName[congestion.CanaryName(c, l, rep)]
+		iso, cong = append(iso, a.Value), append(cong, b.Value)
+		isoP, congP = append(isoP, a.Quantiles[p99]), append(congP, b.Quantiles[p99])
+		cif = append(cif, impact(a.Value, b.Value, a.Bandwidth()))
+		cifP = append(cifP, impact(a.Quantiles[p99], b.Quantiles[p99], a.Bandwidth()))
+	}
+	res.Isolated, res.Congested, res.IsolatedP99, res.CongestedP99 = spreadOf(iso), spreadOf(cong), spreadOf(isoP), spreadOf(congP)
+	res.CIF, res.CIFP99 = spreadOf(cif), spreadOf(cifP)
+	return res
+}
+
+// impact is a Congestion Impact Factor: how many times worse the
+// congested value is than the isolated one.
+func impact(isolated, congested float64, bandwidth bool) float64 {
+	if bandwidth {
+		return isolated / congested
+	}
+	return congested / isolated
+}
+
+// congestor folds congestor k under load l.
+func (p *Folded) congestor(k, l string) CongestorResult {
+	res := CongestorResult{Congestor: k, Load: l}
+	var iso, ld, share []float64
+	for rep := 1; rep <= p.Run.Config.Plan.Reps; rep++ {
+		a := p.Run.byName[congestion.CongestorName(k, congestion.LoadIsolated, rep)]
+		b := p.Run.byName[congestion.CongestorName(k, l, rep)]
+		iso, ld, share = append(iso, a.Value), append(ld, b.Value), append(share, b.Value/a.Value)
+		res.Procs = int(b.Procs)
+	}
+	res.Isolated, res.Loaded, res.Share = spreadOf(iso), spreadOf(ld), spreadOf(share)
+	return res
+}
+
+// judge gives the verdict: the run is valid for comparing systems when
+// it is no short run, not oversubscribed, on at least MinNodes nodes, and
+// every congestor delivered its share beside every canary.
+func (p *Folded) judge() {
+	cfg := p.Run.Config
+	if cfg.Nodes < congestion.MinNodes {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%s: congestion needs at least %d nodes (canaries on one at least, congestors on two)",
+			nodes(cfg.Nodes), congestion.MinNodes))
+	}
+	for _, c := range p.Congestors {
+		if c.Share.Median < cfg.MinLoad {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("the %s congestor delivered %s MB/s %s, %s of the %s MB/s it delivered alone (less than the %g asked): the network was not loaded as meant",
+				c.Congestor, results.Sig3(c.Loaded.Median), loadText(c.Load), results.Sig3(c.Share.Median), results.Sig3(c.Isolated.Median), cfg.MinLoad))
+		}
+	}
+	if why := p.Run.FileConfig.Oversubscribed(); why != "" {
+		p.Reasons = append(p.Reasons, why)
+	}
+	if cfg.Short() {
+		p.Reasons = append(p.Reasons, results.ShortReason)
+	}
+	if !cfg.Plan.Only && cfg.CanaryNodes == 1 {
+		p.Notes = append(p.Notes, "the canaries ran on one node: their rings never left it (a measure of the node, not of the network)")
+	}
+	if cfg.Plan.Mix == congestion.MixEach && !cfg.Plan.Only {
+		p.Notes = append(p.Notes, "the congestors ran one at a time, each on all congestor processes (too few processes to give each its own): a CIF per congestor, none of all together")
+	}
+}
+
+func nodes(n int) string {
+	if n == 1 {
+		return "on 1 node"
+	}
+	return fmt.Sprintf("on %d nodes", n)
+}
+
+// loadText says what a congestor ran beside.
+func loadText(l string) string {
+	switch l {
+	case congestion.LoadTogether:
+		return "together with the others"
+	case congestion.LoadIsolated:
+		return "alone"
+	}
+	return "beside the " + l + " canary"
+}
+
+// Largest is the canary result with the largest average CIF (nil
+// without canaries).
+func (p *Folded) Largest() *CanaryResult {
+	var out *CanaryResult
+	for i := range p.Canaries {
+		if c := &p.Canaries[i]; out == nil || c.CIF.Median > out.CIF.Median {
+			out = c
+		}
+	}
+	return out
+}
+
+// figureName is the name of a canary's figure: cif-rr-lat (all
+// congestors together), cif-rr-lat-incast (one at a time).
+func (c *CanaryResult) figureName(prefix string) string {
+	if c.Load == congestion.LoadCongested {
+		return prefix + c.Canary
+	}
+	return prefix + c.Canary + "-" + c.Load
+}
+
+// Figures are per canary and load the CIFs and both values, and per
+// congestor and load what it delivered.
+func (p *Folded) Figures() []results.Figure {
+	var out []results.Figure
+	for _, c := range p.Canaries {
+		under := "under " + loadName(c.Load)
+		out = append(out,
+			results.Figure{Name: c.figureName("cif-"), Label: "CIF of " + c.Canary + " (mean) " + under, Value: c.CIF.Median, Unit: congestion.UnitCIF},
+			results.Figure{Name: c.figureName("cif-p99-"), Label: "CIF of " + c.Canary + " (99th percentile) " + under, Value: c.CIFP99.Median, Unit: congestion.UnitCIF},
+			results.Figure{Name: c.Canary + "-isolated", Label: c.Canary + " isolated", Value: c.Isolated.Median, Unit: c.Unit},
+			results.Figure{Name: c.figureName("") + "-" + loadSuffix(c.Load), Label: c.Canary + " " + under, Value: c.Congested.Median, Unit: c.Unit})
+	}
+	for _, c := range p.Congestors {
+		out = append(out, results.Figure{Name: c.Congestor + "-isolated", Label: c.Congestor + " alone", Value: c.Isolated.Median, Unit: congestion.MetricMBps},
+			results.Figure{Name: c.Congestor + "-" + c.Load, Label: c.Congestor + " " + loadText(c.Load), Value: c.Loaded.Median, Unit: congestion.MetricMBps})
+	}
+	return dedupe(out)
+}
+
+// loadSuffix ends the name of a canary's congested value.
+func loadSuffix(l string) string {
+	if l == congestion.LoadCongested {
+		return l
+	}
+	return "loaded"
+}
+
+// loadName says what a canary ran under.
+func loadName(l string) string {
+	if l == congestion.LoadCongested {
+		return "all congestors"
+	}
+	return "the " + l + " congestor"
+}
+
+// dedupe drops a figure whose name came before (a canary's isolated
+// value, once per load).
+func dedupe(f []results.Figure) []results.Figure {
+	seen := map[string]bool{}
+	var out []results.Figure
+	for _, x := range f {
+		if !seen[x.Name] && !math.IsNaN(x.Value) {
+			seen[x.Name] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
