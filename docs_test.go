@@ -26,6 +26,7 @@ var flagGroups = []struct{ prefix, title, intro string }{
 	{"beff.", "b_eff", "The effective communication bandwidth ([beff.md](beff.md))."},
 	{"beffio.", "b_eff_io", "The effective I/O bandwidth ([beffio.md](beffio.md))."},
 	{"skampi.", "SKaMPI", "Single operations, SKaMPI's way ([skampi.md](skampi.md)); the suite file's settings, where a flag gives them too, are overridden by the flag."},
+	{"congestion.", "congestion", "What the network delivers while others use it: canaries isolated and beside congestors ([congestion.md](congestion.md))."},
 	{"", "The harness", "Every suite's job: the MPI thread level and the results file."},
 }
 

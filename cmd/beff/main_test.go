@@ -165,7 +165,7 @@ func TestRefusal(t *testing.T) {
 
 	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff, BenchmarkBeffIO or BenchmarkSkampi results\n$`, stderr)
+	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff, BenchmarkBeffIO, BenchmarkSkampi or BenchmarkCongestion results\n$`, stderr)
 }
 
 func TestAppend(t *testing.T) {

@@ -24,7 +24,6 @@ static void add_sample(cong_samples *o, double t) {
 	o->hist[bin_of(t)]++;
 	o->n++;
 	o->sum += t;
-	if (t > 0) o->suminv += 1 / t;
 	if (t > o->max) o->max = t;
 }
 

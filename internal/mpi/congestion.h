@@ -31,7 +31,7 @@ extern const char *const cong_congestor_names[CONG_NCONGESTORS];
 typedef struct {
 	int64_t hist[CONG_HIST_BINS]; /* allreduce: every call's slowest process, on rank 0 of comm only */
 	int64_t n;                    /* samples in hist */
-	double sum, suminv, max;      /* of the samples (s, 1/s, s) */
+	double sum, max;              /* of the samples, s */
 	double elapsed;               /* seconds from the first to the last timed iteration */
 	int64_t iters, faults;        /* timed iterations; received data that was wrong */
 } cong_samples;

@@ -31,7 +31,7 @@ func cCanary(r *CanaryRun) (Samples, error) {
 		return C.cong_canary(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Canary), C.int(r.Left), C.int(r.Right),
 			C.int64_t(r.Len), C.double(r.Duration), (*C.uchar)(r.Send.p), (*C.uchar)(r.Recv.p), o)
 	})
-	s := Samples{Hist: make([]int64, HistBins), N: int64(o.n), Sum: float64(o.sum), SumInv: float64(o.suminv),
+	s := Samples{Hist: make([]int64, HistBins), N: int64(o.n), Sum: float64(o.sum),
 		Max: float64(o.max), Elapsed: float64(o.elapsed), Iters: int64(o.iters), Faults: int64(o.faults)}
 	for i := range s.Hist {
 		s.Hist[i] = int64(o.hist[i])

@@ -28,7 +28,7 @@ var (
 	flagMix         = flag.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)")
 	flagLen         = flag.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message")
 	flagBwLen       = flag.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary")
-	flagMinLoad     = flag.Float64("congestion.min-load", 0.5, "congestion: the share of its isolated bandwidth every congestor must deliver beside each canary, or the run is NOT VALID")
+	flagMinLoad     = flag.Float64("congestion.min-load", 0.25, "congestion: the share of its isolated bandwidth every congestor must deliver beside each canary, or the run is NOT VALID")
 	flagSeed        = flag.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)")
 	flagOnly        = flag.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors alone, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered")
 	flagWatchdog    = harness.WatchdogFlag("congestion", "congestion")

@@ -101,12 +101,13 @@ func checkLines(run *Run) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("incomplete congestion run: %d of its %d lines missing (%s)", len(missing), len(names), results.List(missing, 3))
+		return &results.Error{FileName: run.File, Line: run.Line, Msg: fmt.Sprintf("congestion run %d: incomplete: missing %d of the %d lines its configuration plans: %s",
+			run.Index, len(missing), len(names), results.List(missing, 3))}
 	}
 	if len(run.Lines) != len(names) {
 		for _, l := range run.Lines {
 			if !slices.Contains(names, l.Name) {
-				return fmt.Errorf("line %d: %s is not a measurement of this run's configuration", l.Line, l.Name)
+				return &results.Error{FileName: run.File, Line: l.Line, Msg: fmt.Sprintf("%s: not a measurement of this run's configuration", l.Name)}
 			}
 		}
 	}
@@ -237,10 +238,16 @@ func (c *CanaryResult) figureName(prefix string) string {
 	return prefix + c.Canary + "-" + c.Load
 }
 
-// Figures are per canary and load the CIFs and both values, and per
-// congestor and load what it delivered.
+// FigureLargest names the largest mean CIF of a run.
+const FigureLargest = "cif-largest"
+
+// Figures are the largest mean CIF, per canary and load the CIFs and
+// both values, and per congestor and load what it delivered.
 func (p *Folded) Figures() []results.Figure {
 	var out []results.Figure
+	if c := p.Largest(); c != nil {
+		out = append(out, results.Figure{Name: FigureLargest, Label: "largest CIF (mean): " + c.Canary + " under " + loadName(c.Load), Value: c.CIF.Median, Unit: congestion.UnitCIF})
+	}
 	for _, c := range p.Canaries {
 		under := "under " + loadName(c.Load)
 		out = append(out,
