@@ -3,6 +3,7 @@
 #   make bench RESUME=results/partial/F.txt     measure only what the failed job F did not (also make beff/beffio/skampi)
 #   make bench RUNS=5 [AGAINST=base.test]       5 launches (each one sample), with AGAINST interleaved with it: two sides for beff gate
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
+#   make congestion [NP=…] [MPIRUN_ARGS=…]      the canaries isolated and under congestors (its own job; from 3 nodes, see docs/congestion.md)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make test-mpi                               the tests that run MPI only
 #   make trixie-test                            build and run in a Debian 13 root made here (Open MPI 5, MPICH 4.2; root, debootstrap)
@@ -57,7 +58,7 @@ CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="$$(pkg-config --cflags $(MPI_PC))" CGO_LDFL
 # the beff command (./beff), which runs the jobs (beff run) and folds
 BEFF_RUN = ./beff run
 
-.PHONY: all bench beff beffio skampi test test-mpi fuzz cluster-test slurm-test scale-test trixie-test module-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
+.PHONY: all bench beff beffio skampi congestion test test-mpi fuzz cluster-test slurm-test scale-test trixie-test module-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 
@@ -164,6 +165,8 @@ beffio: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkBeffIO$$' -- $(ARGS)
 skampi: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkSkampi$$' -- $(ARGS)
+congestion: build
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkCongestion$$' -- $(ARGS)
 
 ## test: vet, unit tests, and the integration tests that run real MPI jobs;
 ## BEFF_REQUIRE_BROWSER=1 (the default where Chromium is installed): the
