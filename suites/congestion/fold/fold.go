@@ -94,8 +94,10 @@ func Fold(r *results.Run) (*Folded, error) {
 // beyond it.
 func checkLines(run *Run) error {
 	names := run.Config.Plan.Names()
+	planned := make(map[string]bool, len(names))
 	var missing []string
 	for _, n := range names {
+		planned[n] = true
 		if run.byName[n] == nil {
 			missing = append(missing, n)
 		}
@@ -106,7 +108,7 @@ func checkLines(run *Run) error {
 	}
 	if len(run.Lines) != len(names) {
 		for _, l := range run.Lines {
-			if !slices.Contains(names, l.Name) {
+			if !planned[l.Name] {
 				return &results.Error{FileName: run.File, Line: l.Line, Msg: fmt.Sprintf("%s: not a measurement of this run's configuration", l.Name)}
 			}
 		}
