@@ -7,6 +7,7 @@
 #include <string.h>
 
 const char *const cong_canary_names[CONG_NCANARIES] = {"rr-lat", "rr-bw", "allreduce"};
+const double cong_hist_min = CONG_HIST_MIN, cong_hist_ratio = CONG_HIST_RATIO;
 const char *const cong_congestor_names[CONG_NCONGESTORS] = {"incast", "rma-incast", "bcast", "alltoall"};
 
 /* Iterations between two decisions whether to stop, per canary. */

@@ -20,6 +20,7 @@
 enum cong_canary { CONG_RR_LAT, CONG_RR_BW, CONG_ALLREDUCE, CONG_NCANARIES };
 enum cong_congestor { CONG_INCAST, CONG_RMA_INCAST, CONG_BCAST, CONG_ALLTOALL, CONG_NCONGESTORS };
 extern const char *const cong_canary_names[CONG_NCANARIES];
+extern const double cong_hist_min, cong_hist_ratio; /* the two macros, for Go's test */
 extern const char *const cong_congestor_names[CONG_NCONGESTORS];
 
 /* Messages each way per iteration of the ring bandwidth canary, and the

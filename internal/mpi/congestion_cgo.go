@@ -57,5 +57,5 @@ func cCongestionNames() (canaries, congestors []string, bins int, lo, ratio floa
 	for i := 0; i < C.CONG_NCONGESTORS; i++ {
 		congestors = append(congestors, C.GoString(C.cong_congestor_names[i]))
 	}
-	return canaries, congestors, C.CONG_HIST_BINS, C.CONG_HIST_MIN, C.CONG_HIST_RATIO
+	return canaries, congestors, C.CONG_HIST_BINS, float64(C.cong_hist_min), float64(C.cong_hist_ratio)
 }

@@ -168,7 +168,7 @@ func (s *Split) pickCanaries(o SplitOptions, names []string, ranks [][]int, orde
 		}
 	}
 	if s.CanaryProcs < 2 {
-		return nil, fmt.Errorf("%d canary process: a ring needs 2 (start more processes per node or name more canary nodes)", s.CanaryProcs)
+		return nil, fmt.Errorf("%s: a ring needs 2 (start more processes per node or name more canary nodes)", Count(s.CanaryProcs, "canary process"))
 	}
 	return rest, nil
 }
@@ -191,7 +191,7 @@ func congestorProcs(ranks [][]int, nodes []int, canary []bool) []int {
 // decideMix decides whether the congestors run together.
 func (s *Split) decideMix(o SplitOptions, procs int) error {
 	if procs < 2 {
-		return fmt.Errorf("%d congestor process: a congestor needs 2 (the job has %d processes on %d nodes)", procs, len(s.Role), s.Nodes)
+		return fmt.Errorf("%d congestor processes: a congestor needs 2 (the job has %d processes on %s)", procs, len(s.Role), Count(s.Nodes, "node"))
 	}
 	s.Mix = o.Mix
 	if s.Mix == "" || s.Mix == "auto" {
@@ -261,6 +261,17 @@ func shortList(names []string) string {
 		return strings.Join(names, ",")
 	}
 	return strings.Join(names[:4], ",") + ",…(" + strconv.Itoa(len(names)-8) + " more)…," + strings.Join(names[len(names)-4:], ",")
+}
+
+// Count is "1 node", "3 nodes", "1 canary process", "0 canary processes".
+func Count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // Ints formats counts as a comma-separated list.

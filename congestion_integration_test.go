@@ -1,0 +1,85 @@
+package beff_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// quickCongestion is a short congestion run: 0.1 s per measurement, one
+// repetition.
+var quickCongestion = []string{"-test.run", "^$", "-test.bench", "^BenchmarkCongestion$", "-test.short",
+	"-congestion.time=0.1", "-congestion.reps=1", "-congestion.bw-len=4096"}
+
+// TestQuickCongestion runs the suite on one machine, congestors one at a
+// time (4 processes) and together (6 processes), and in congestors-only
+// mode: every line of the plan is there, and the fold says NOT VALID for
+// the one node.
+func TestQuickCongestion(t *testing.T) {
+	bin := mpiBinary(t, true)
+	for _, tc := range []struct {
+		name  string
+		np    int
+		args  []string
+		mix   string
+		lines int
+	}{
+		{"each", 4, nil, congestion.MixEach, 3 + 4 + 3*4*2},
+		{"together", 6, []string{"-congestion.congestors=incast,bcast", "-congestion.canaries=rr-lat,allreduce"}, congestion.MixTogether, 2 + 2 + 2*3},
+		{"congestors-only", 4, []string{"-congestion.congestors-only", "-congestion.congestors=alltoall,rma-incast"}, congestion.MixTogether, 2 + 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := mpirun(t, tc.np, bin, append(append([]string(nil), quickCongestion...), tc.args...)...)
+			require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+			run := readBench(t, res.stdout, congestion.Bench)
+			assert.Equal(t, tc.mix, run.config[congestion.KeyMix])
+			assert.Len(t, run.metrics, tc.lines, "every line of the plan")
+			for name, m := range run.metrics {
+				if strings.HasPrefix(name, "canary=") {
+					assert.Positive(t, m[congestion.MetricSamples], name)
+				} else {
+					assert.Positive(t, m[congestion.MetricMBps], name)
+					assert.Positive(t, m[congestion.MetricCalls], name)
+				}
+			}
+			file := filepath.Join(t.TempDir(), "congestion.txt")
+			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+			out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			assert.Contains(t, string(out), "NOT VALID: on 1 node: congestion needs at least 3 nodes")
+		})
+	}
+}
+
+// TestCongestionBadInput: a bad flag or too few processes is one message
+// from rank 0 and exit code 2 everywhere, nothing measured.
+func TestCongestionBadInput(t *testing.T) {
+	bin := mpiBinary(t, true)
+	for _, c := range []struct {
+		np        int
+		flag, msg string
+	}{
+		{3, "-congestion.time=0", "-congestion.time"},
+		{4, "-congestion.canaries=ping", `unknown name "ping"`},
+		{4, "-congestion.congestors=incast,incast", `"incast" twice`},
+		{4, "-congestion.split=leaves", `split "leaves"`},
+		{4, "-congestion.mix=together", "need 2 processes each"},
+		{4, "-congestion.canary-nodes=nowhere", `canary node "nowhere" runs none of the job's processes`},
+		{3, "-congestion.seed=-1", "unsigned integer"},
+		{2, "-congestion.reps=1", "congestion on 2 processes: 0 congestor processes: a congestor needs 2 (the job has 2 processes on 1 node)"},
+	} {
+		t.Run(c.flag, func(t *testing.T) {
+			res := mpirun(t, c.np, bin, append(append([]string(nil), quickCongestion...), c.flag)...)
+			assert.Equal(t, 2, res.code, "stderr:\n%s", res.stderr)
+			assert.Equal(t, 1, strings.Count(res.stderr, "beff: "), "one message, from rank 0:\n%s", res.stderr)
+			assert.Contains(t, res.stderr, c.msg)
+			assert.Empty(t, res.stdout, "nothing is measured or printed")
+		})
+	}
+}
