@@ -605,3 +605,34 @@ func tail(s string, n int) string {
 	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(l[max(0, len(l)-n):], "\n")
 }
+
+// TestClusterCongestion: on 6 nodes under 2 leaf switches whose uplinks
+// to the spine are a quarter of the nodes' links, an all-to-all among 4
+// nodes (2 on each leaf) loads the spine. Canaries whose ring crosses
+// the spine (n0, n3) see their latency grow far more than canaries
+// within one leaf (n0, n1), whose ring bandwidth it leaves alone. The
+// test asserts the order, not the times; the 2 cores of the machine,
+// shared by 6 processes, slow every canary under load somewhat.
+func TestClusterCongestion(t *testing.T) {
+	bin := mpiBinary(t, true)
+	lib := testLib(t)
+	c := startCluster(t, 6, "200mbit", "2", "50mbit")
+	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkCongestion$", "-congestion.time=0.5", "-congestion.reps=2",
+		"-congestion.bw-len=16384", "-congestion.congestors=alltoall", "-congestion.seed=1"}
+	fig := map[string]foldedRun{}
+	for _, where := range []string{"n0,n3", "n0,n1"} {
+		res := c.run(t, lib, placement{6, 1, false}, bin, append(args, "-congestion.canary-nodes="+where)...)
+		require.Equal(t, 0, res.code, "canaries on %s: stderr:\n%s", where, res.stderr)
+		fig[where] = foldRuns(t, res.stdout)["congestion"]
+		assert.Equal(t, "list", fig[where].Config["congestion-split"])
+	}
+	across, leaf := fig["n0,n3"], fig["n0,n1"]
+	latAcross, latLeaf := across.figure(t, "cif-rr-lat"), leaf.figure(t, "cif-rr-lat")
+	t.Logf("%s: CIF rr-lat across the spine %.2f, within a leaf %.2f; rr-bw %.2f and %.2f; allreduce %.2f and %.2f", lib.name,
+		latAcross, latLeaf, across.figure(t, "cif-rr-bw"), leaf.figure(t, "cif-rr-bw"),
+		across.figure(t, "cif-allreduce"), leaf.figure(t, "cif-allreduce"))
+	assert.Greater(t, latAcross, 3.0, "the ring across the loaded spine")
+	assert.Greater(t, latAcross, 2*latLeaf, "across the spine against within a leaf")
+	assert.Greater(t, across.figure(t, "cif-allreduce"), leaf.figure(t, "cif-allreduce"))
+	assert.InDelta(t, 1, leaf.figure(t, "cif-rr-bw"), 0.3, "the ring bandwidth within a leaf: the load is elsewhere")
+}
