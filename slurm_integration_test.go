@@ -555,3 +555,29 @@ func sharedOrOff(t *testing.T, lib mpiLib, cmd func(more ...string) *exec.Cmd) j
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	return res
 }
+
+// TestSlurmCongestion runs the congestion suite through salloc and beff
+// run (srun) on 2 CPUs of each of the 3 nodes: split by processes, a
+// canary and a congestor on every node, the congestors one at a time;
+// the canaries' ring crosses the spine, which the congestors load.
+func TestSlurmCongestion(t *testing.T) {
+	c := startSlurm(t)
+	results := t.TempDir()
+	res := runJob(t, c.salloc(t, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkCongestion$", results, nil,
+		"-congestion.time=0.3", "-congestion.reps=2", "-congestion.bw-len=16384", "-congestion.congestors=alltoall,incast"))
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	_, runs := stored(t, results)
+	r, ok := runs["congestion"]
+	require.True(t, ok, "congestion folded")
+	assert.Regexp(t, `^\d+$`, r.Config["slurm-job"])
+	assert.Equal(t, "2(x3)", r.Config["slurm-tasks-per-node"])
+	for k, v := range map[string]string{"congestion-split": "procs", "congestion-nodes": "3", "congestion-canary-procs": "3",
+		"congestion-canary-nodes": "3", "congestion-mix": "each", "congestion-set-procs": "3", "congestion-set-nodes": "3"} {
+		assert.Equal(t, v, r.Config[k], k)
+	}
+	for _, k := range []string{"alltoall", "incast"} {
+		cif := r.figure(t, "cif-rr-lat-"+k)
+		t.Logf("CIF of rr-lat under %s: %.2f", k, cif)
+		assert.Greater(t, cif, 1.0, "the ring across the spine under "+k)
+	}
+}
