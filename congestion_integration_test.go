@@ -83,3 +83,43 @@ func TestCongestionBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCongestionResume: a job's output cut inside its second repetition
+// is resumed: the first repetition is copied as it was, the second
+// measured again whole, and the run folds.
+func TestCongestionResume(t *testing.T) {
+	bin := mpiBinary(t, true)
+	args := append(append([]string(nil), quickCongestion...), "-congestion.reps=2", "-congestion.seed=5", "-congestion.congestors=incast")
+	first := mpirun(t, 4, bin, args...)
+	require.Equal(t, 0, first.code, "stderr:\n%s", first.stderr)
+	cut := first.stdout[:strings.Index(first.stdout, "BenchmarkCongestion/canary=rr-bw/load=congested/rep=2")]
+	if i := strings.Index(first.stdout, "BenchmarkCongestion/canary=rr-lat/load=isolated/rep=2"); i < 0 || i > len(cut) {
+		t.Fatalf("the cut is not inside the second repetition")
+	}
+	partial := filepath.Join(t.TempDir(), "partial.txt")
+	require.NoError(t, os.WriteFile(partial, []byte(cut), 0o644))
+	again := mpirun(t, 4, bin, append(args, "-congestion.resume="+partial)...)
+	require.Equal(t, 0, again.code, "stderr:\n%s", again.stderr)
+	assert.Contains(t, again.stdout, "congestion-resumed: ")
+	line := func(out, name string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "BenchmarkCongestion/"+name+" ") {
+				return l
+			}
+		}
+		return ""
+	}
+	old, now := readBench(t, first.stdout, congestion.Bench), readBench(t, again.stdout, congestion.Bench)
+	assert.Len(t, now.metrics, len(old.metrics), "every line")
+	for name := range old.metrics {
+		if congestion.RepOf(name) == 1 {
+			assert.Equal(t, line(first.stdout, name), line(again.stdout, name), "copied: %s", name)
+		} else {
+			assert.NotEqual(t, line(first.stdout, name), line(again.stdout, name), "measured again: %s", name)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "resumed.txt")
+	require.NoError(t, os.WriteFile(file, []byte(again.stdout), 0o644))
+	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}

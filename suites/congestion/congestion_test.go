@@ -168,3 +168,17 @@ func TestNames(t *testing.T) {
 	_, err = ParseList("-x", "", CongestorNames)
 	assert.ErrorContains(t, err, "unknown name")
 }
+
+func TestWholeReps(t *testing.T) {
+	p := Plan{Canaries: []string{"rr-lat"}, Congestors: []string{"incast"}, Mix: MixTogether, Reps: 3, Time: 1}
+	saved := map[string]int{}
+	for _, n := range p.Names() {
+		if RepOf(n) != 2 || n != CongestorName("incast", "rr-lat", 2) {
+			saved[n] = 1
+		}
+	}
+	delete(saved, CanaryName("rr-lat", LoadIsolated, 3))
+	assert.Equal(t, map[int]bool{1: true, 2: false, 3: false}, WholeReps(p, saved))
+	assert.Equal(t, 12, RepOf("canary=x/load=y/rep=12"))
+	assert.Equal(t, 0, RepOf("canary=x/load=y"))
+}

@@ -1,5 +1,10 @@
 package congestion
 
+import (
+	"strconv"
+	"strings"
+)
+
 // A Plan is the sequence of measurements of a run, known before it runs:
 // per repetition every canary isolated, every congestor set isolated,
 // then every canary under each load.
@@ -118,3 +123,31 @@ func (p Plan) Seconds() float64 { return float64(p.Measurements()) * (p.Time + P
 // PhaseSlack is what a measurement takes beyond its time, at most, in the
 // plan: an untimed burst, the start and the last burst's overrun.
 const PhaseSlack = 0.05
+
+// RepOf is the repetition of a line's name (0 when it has none).
+func RepOf(name string) int {
+	i := strings.LastIndex(name, "/rep=")
+	if i < 0 {
+		return 0
+	}
+	k, err := strconv.Atoi(name[i+len("/rep="):])
+	if err != nil {
+		return 0
+	}
+	return k
+}
+
+// WholeReps are the repetitions of the plan of which saved holds every
+// line.
+func WholeReps(p Plan, saved map[string]int) map[int]bool {
+	out := map[int]bool{}
+	for rep := 1; rep <= p.Reps; rep++ {
+		out[rep] = true
+	}
+	for _, n := range p.Names() {
+		if saved[n] == 0 {
+			out[RepOf(n)] = false
+		}
+	}
+	return out
+}

@@ -163,6 +163,10 @@ func (r *run) phase(b *testing.B, ph phase) {
 	if ph.canary == "" {
 		first, names = names[0], names[1:]
 	}
+	if r.st.Resume.Next(first) {
+		r.copySaved(b, first, names)
+		return
+	}
 	ran := false
 	b.Run(first, func(b *testing.B) {
 		ran = true
@@ -183,6 +187,19 @@ func (r *run) phase(b *testing.B, ph phase) {
 					report(b, lines[i])
 				}
 			})
+		}
+		r.progress.Done()
+	}
+}
+
+// copySaved writes the lines of a phase that an earlier job measured
+// (-congestion.resume copies whole repetitions: all of them are saved).
+func (r *run) copySaved(b *testing.B, first string, rest []string) {
+	b.Run(first, func(b *testing.B) { r.st.Resume.Write(b, first) })
+	r.progress.Done()
+	for _, n := range rest {
+		if r.st.Resume.Next(n) {
+			b.Run(n, func(b *testing.B) { r.st.Resume.Write(b, n) })
 		}
 		r.progress.Done()
 	}

@@ -32,6 +32,7 @@ var (
 	flagSeed        = flag.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)")
 	flagOnly        = flag.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors alone, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered")
 	flagWatchdog    = harness.WatchdogFlag("congestion", "congestion")
+	flagResume      = flag.String("congestion.resume", "", "congestion: the output of an earlier job of the same configuration that did not finish (results/partial/…): its whole repetitions are copied, the rest measured (its seed is taken)")
 )
 
 // name keys the suite's settings in the job.
@@ -51,6 +52,8 @@ type Settings struct {
 	// (its tables left out: every rank gets its own role in the run).
 	Described congestion.Split
 	Details   string // which nodes run canaries (Split.Details)
+	// Resume holds what -congestion.resume copies, nil without it.
+	Resume *harness.Resume
 }
 
 // flagRanges are what the numeric flags accept.
@@ -100,16 +103,66 @@ func setup(job *harness.Job) (any, error) {
 			st.Split.CanaryNodes = append(st.Split.CanaryNodes, strings.TrimSpace(h))
 		}
 	}
+	if err := st.split(job); err != nil {
+		return nil, err
+	}
+	if err := st.readResume(job); err != nil {
+		return nil, err
+	}
+	per, root := memory(st.Len, st.BwLen, job.Procs())
+	return st, job.CheckMemory("congestion", harness.BaseBytes+per+root, "lower -congestion.bw-len or -congestion.len")
+}
+
+// split decides the split of the job's processes and keeps its
+// description (every rank gets its own role when the run starts).
+func (st *Settings) split(job *harness.Job) error {
 	sp, err := congestion.DecideSplit(job.Hosts, st.Split)
 	if err != nil {
-		return nil, fmt.Errorf("congestion on %d processes: %v", job.Procs(), err)
+		return fmt.Errorf("congestion on %d processes: %v", job.Procs(), err)
 	}
 	st.Described = *sp
 	st.Described.Role, st.Described.Order = nil, nil
 	st.Details = sp.Details()
 	st.Plan.Mix = sp.Mix
-	per, root := memory(st.Len, st.BwLen, job.Procs())
-	return st, job.CheckMemory("congestion", harness.BaseBytes+per+root, "lower -congestion.bw-len or -congestion.len")
+	return nil
+}
+
+// readResume reads -congestion.resume: the earlier job must have this
+// run's configuration, its seed (taken from it unless -congestion.seed
+// is given) and so its split included; only its whole repetitions are
+// copied, so that every CIF pairs measurements of one job.
+func (st *Settings) readResume(job *harness.Job) error {
+	if *flagResume == "" {
+		return nil
+	}
+	want := func(file map[string]string) (map[string]string, error) {
+		if v := file[congestion.KeySeed]; v != "" && *flagSeed == "" {
+			seed, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not a seed", congestion.KeySeed, v)
+			}
+			st.Split.Seed = seed
+			if err := st.split(job); err != nil {
+				return nil, err
+			}
+		}
+		return job.ResumeWantLines(st.lines()), nil
+	}
+	r, err := harness.ReadResume("congestion.resume", *flagResume, congestion.Bench, want, checkSaved, "congestion-")
+	if err != nil {
+		return err
+	}
+	whole := congestion.WholeReps(st.Plan, r.Counts)
+	st.Resume = r.Keep(func(name string) bool { return whole[congestion.RepOf(name)] })
+	return nil
+}
+
+// checkSaved checks a line to copy: it holds a measurement.
+func checkSaved(_ string, m map[string]float64) error {
+	if s := m[congestion.MetricSeconds]; !(s > 0 && s < 1e9) {
+		return fmt.Errorf("not a measurement of the congestion suite (%s %v)", congestion.MetricSeconds, s)
+	}
+	return nil
 }
 
 // flagSet reports whether the flag was given on the command line.
@@ -149,7 +202,11 @@ func config(job *harness.Job) []string {
 	if err := job.State(name, &st); err != nil {
 		return nil
 	}
-	return st.lines()
+	lines := st.lines()
+	if st.Resume != nil {
+		lines = append(lines, congestion.KeyResumed+": "+st.Resume.Describe("lines"))
+	}
+	return lines
 }
 
 // lines are the configuration lines of the settings.
