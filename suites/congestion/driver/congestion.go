@@ -48,9 +48,25 @@ func newRun(b *testing.B, s *harness.Session) *run {
 	return r
 }
 
-// prepare gives every rank its role (decided on rank 0), its
-// communicator, its ring neighbors and its buffers.
+// prepare gives every rank its role, its communicator, its ring
+// neighbors and its buffers.
 func (r *run) prepare() {
+	r.prepareRoles()
+	n := mpi.CongestorBuffer(r.st.Len)
+	if r.role == 0 {
+		n = mpi.CanaryBuffer(r.st.BwLen)
+	}
+	var err error
+	if r.send, err = mpi.NewBuffer(n); err == nil {
+		r.recv, err = mpi.NewBuffer(n)
+	}
+	r.s.Must("allocating the message buffers", err)
+	r.logPlan()
+}
+
+// prepareRoles gives every rank its role (decided on rank 0), its
+// communicator and, a canary, its ring neighbors.
+func (r *run) prepareRoles() {
 	var roles, orders []int64
 	if r.world.IsRoot() {
 		sp, err := congestion.DecideSplit(r.s.Job.Hosts, r.st.Split)
@@ -62,15 +78,13 @@ func (r *run) prepare() {
 	var err error
 	r.mine, err = r.split(r.role, order)
 	r.s.Must("MPI_Comm_split by role", err)
-	n := mpi.CongestorBuffer(r.st.Len)
 	if r.role == 0 {
-		n = mpi.CanaryBuffer(r.st.BwLen)
 		r.left, r.right = ring(r.st.Described.CanaryProcs, order, r.st.Split.Seed)
 	}
-	if r.send, err = mpi.NewBuffer(n); err == nil {
-		r.recv, err = mpi.NewBuffer(n)
-	}
-	r.s.Must("allocating the message buffers", err)
+}
+
+// logPlan logs the plan and the memory model.
+func (r *run) logPlan() {
 	p := r.st.Plan
 	r.progress = r.s.NewProgress("congestion", len(p.Names()))
 	r.s.Logf("congestion on %d processes: %s split, %d canary processes, congestor sets of %s processes (%s), %d measurements of %g s: about %.0f s",
@@ -172,7 +186,7 @@ func (r *run) phase(b *testing.B, ph phase) {
 		ran = true
 		smp, ld := r.run(ph)
 		if ph.canary != "" {
-			r.reportCanary(b, ph.canary, smp)
+			report(b, r.canaryLine(ph.canary, smp))
 		}
 		if lines = r.gatherCongestors(sets, ld); lines != nil && ph.canary == "" {
 			report(b, lines[0])

@@ -14,9 +14,10 @@ type metric struct {
 	unit  string
 }
 
-// reportCanary gathers a canary's samples on rank 0 and reports them
-// there; a canary that received wrong data ends the job.
-func (r *run) reportCanary(b *testing.B, c string, smp mpi.Samples) {
+// canaryLine gathers a canary's samples on rank 0 and returns its line's
+// metrics there (nil elsewhere); a canary that received wrong data ends
+// the job.
+func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
 	if smp.Hist == nil {
 		smp.Hist = make([]int64, mpi.HistBins)
 	}
@@ -24,7 +25,7 @@ func (r *run) reportCanary(b *testing.B, c string, smp mpi.Samples) {
 	sums := r.world.SumTo0([]float64{float64(smp.N), smp.Sum, float64(smp.Faults)})
 	most := r.world.Max([]float64{smp.Max, smp.Elapsed})
 	if sums == nil {
-		return
+		return nil
 	}
 	if sums[2] > 0 {
 		r.s.Fail("the "+c+" canary", fmt.Errorf("%.0f received messages held wrong data: the MPI library or the network corrupts messages", sums[2]))
@@ -33,7 +34,7 @@ func (r *run) reportCanary(b *testing.B, c string, smp mpi.Samples) {
 		r.s.Fail("the "+c+" canary", fmt.Errorf("no samples in %g s", r.st.Plan.Time))
 	}
 	h := congestion.Hist{Counts: hist, Min: mpi.HistMin, Ratio: mpi.HistRatio}
-	report(b, canaryMetrics(c, h, sums[0], sums[1], most[0], most[1], r.canaryLen(c)))
+	return canaryMetrics(c, h, sums[0], sums[1], most[0], most[1], r.canaryLen(c))
 }
 
 // canaryMetrics are a canary's line: for time, the mean, quantiles and
