@@ -44,6 +44,7 @@ const (
 	KeyResumed      = "congestion-resumed"       // repetitions copied from an earlier job
 	KeyPlan         = "congestion-plan-s"        // seconds the measurements are planned to take
 	KeySplitDetails = "congestion-split-details" // the split for people: which nodes run what
+	KeyNoRMA        = "congestion-rma"           // why the one-sided incast was left out (absent: it was not)
 )
 
 // Values of KeyMode, KeyMix and KeySplit.

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"encoding/json"
+	"errors"
 	"math"
 	"sync"
 	"testing"
@@ -119,4 +121,33 @@ func TestPhases(t *testing.T) {
 	assert.InDelta(t, 5, us(lines[1], congestion.MetricMBps), 1e-9)
 	assert.Equal(t, 3.0, us(lines[1], congestion.MetricProcs))
 	assert.Equal(t, 100.0, us(lines[1], congestion.MetricCalls))
+}
+
+// TestNoWindowLeavesRMAOut: where no process can make a window, every
+// rank leaves the one-sided incast out, the split is made again for the
+// congestors left, and the configuration says why.
+func TestNoWindowLeavesRMAOut(t *testing.T) {
+	old := rmaProbe
+	t.Cleanup(func() { rmaProbe = old })
+	rmaProbe = func(s *harness.Session) (bool, error, error) { return false, errors.New("MPI_ERR_WIN"), nil }
+	hosts := []string{"a", "a", "b", "b", "c", "c"}
+	opts := congestion.SplitOptions{Share: 0.2, Congestors: 2, Seed: 3}
+	sp, err := congestion.DecideSplit(hosts, opts)
+	require.NoError(t, err)
+	st := Settings{Plan: congestion.Plan{Canaries: []string{"rr-lat"}, Congestors: []string{"rma-incast", "bcast"}, Mix: sp.Mix, Reps: 1, Time: 1},
+		Split: opts, Len: 4096, BwLen: 4096, Described: *sp}
+	raw, err := json.Marshal(st)
+	require.NoError(t, err)
+	job := harness.Job{Hosts: hosts, SuiteState: map[string]json.RawMessage{name: raw}}
+	got := make([]Settings, 6)
+	harnesstest.Fine(t, harnesstest.Run(t, 6, job, func(s *harness.Session) {
+		got[s.Rank] = prepareJob(s).(Settings)
+	}))
+	for r := range got {
+		assert.Equal(t, []string{"bcast"}, got[r].Plan.Congestors, "rank %d", r)
+		assert.Equal(t, congestion.MixTogether, got[r].Plan.Mix, "3 processes for 1 congestor: together")
+		assert.Equal(t, "MPI_ERR_WIN", got[r].NoRMA)
+	}
+	job.SuiteState[name], _ = json.Marshal(got[0])
+	assert.Contains(t, config(&job), "congestion-rma: rma-incast left out: MPI_Win_create failed (MPI_ERR_WIN)")
 }

@@ -7,6 +7,7 @@ package driver
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ var (
 var name = congestion.ID.Key
 
 func init() {
-	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, Config: config})
+	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, Prepare: prepareJob, Config: config})
 }
 
 // Settings are what rank 0 decides and broadcasts.
@@ -54,6 +55,8 @@ type Settings struct {
 	Details   string // which nodes run canaries (Split.Details)
 	// Resume holds what -congestion.resume copies, nil without it.
 	Resume *harness.Resume
+	// NoRMA says why the one-sided incast was left out ("": it was not).
+	NoRMA string
 }
 
 // flagRanges are what the numeric flags accept.
@@ -111,6 +114,56 @@ func setup(job *harness.Job) (any, error) {
 	}
 	per, root := memory(st.Len, st.BwLen, job.Procs())
 	return st, job.CheckMemory("congestion", harness.BaseBytes+per+root, "lower -congestion.bw-len or -congestion.len")
+}
+
+// rmaIncast is the congestor that needs one-sided windows.
+const rmaIncast = "rma-incast"
+
+// rmaProbe makes and frees a window on every rank (mpi.RMAProbe); tests
+// put a fake in its place.
+var rmaProbe = func(s *harness.Session) (ok bool, why, err error) { return mpi.RMAProbe(s.World().Comm, false) }
+
+// prepareJob runs on every rank: where a run has the one-sided incast,
+// a window is made and freed on all processes first; where that fails
+// (Open MPI 4 over TCP makes none across nodes), rank 0 leaves the
+// congestor out, splits the processes again and says why.
+func prepareJob(s *harness.Session) any {
+	var st Settings
+	s.Must("reading the congestion settings", s.State(name, &st))
+	if !slices.Contains(st.Plan.Congestors, rmaIncast) {
+		return st
+	}
+	ok, why, err := rmaProbe(s)
+	s.Must("probing one-sided windows", err)
+	if ok {
+		return st
+	}
+	type outcome struct {
+		St   Settings
+		Stop string
+	}
+	out := harness.Decide(s.World(), func() outcome {
+		st.NoRMA = "it failed on another process"
+		if why != nil {
+			st.NoRMA = why.Error()
+		}
+		if strings.HasPrefix(s.Job.Library, "Open MPI v4.") {
+			st.NoRMA += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
+		}
+		st.Plan.Congestors = slices.DeleteFunc(st.Plan.Congestors, func(k string) bool { return k == rmaIncast })
+		st.Split.Congestors = len(st.Plan.Congestors)
+		if len(st.Plan.Congestors) == 0 {
+			return outcome{Stop: "-congestion.congestors=rma-incast: MPI_Win_create failed (" + st.NoRMA + ")"}
+		}
+		if err := st.split(&s.Job); err != nil {
+			return outcome{Stop: err.Error()}
+		}
+		return outcome{St: st}
+	})
+	if out.Stop != "" {
+		s.Stop(harness.ExitBadInput, out.Stop)
+	}
+	return out.St
 }
 
 // split decides the split of the job's processes and keeps its
@@ -203,6 +256,9 @@ func config(job *harness.Job) []string {
 		return nil
 	}
 	lines := st.lines()
+	if st.NoRMA != "" {
+		lines = append(lines, congestion.KeyNoRMA+": rma-incast left out: MPI_Win_create failed ("+st.NoRMA+")")
+	}
 	if st.Resume != nil {
 		lines = append(lines, congestion.KeyResumed+": "+st.Resume.Describe("lines"))
 	}

@@ -196,6 +196,9 @@ func (p *Folded) judge() {
 	if !cfg.Plan.Only && cfg.CanaryNodes == 1 {
 		p.Notes = append(p.Notes, "the canaries ran on one node: their rings never left it (a measure of the node, not of the network)")
 	}
+	if cfg.NoRMA != "" {
+		p.Notes = append(p.Notes, cfg.NoRMA)
+	}
 	if cfg.Plan.Mix == congestion.MixEach && !cfg.Plan.Only {
 		p.Notes = append(p.Notes, "the congestors ran one at a time, each on all congestor processes (too few processes to give each its own): a CIF per congestor, none of all together")
 	}

@@ -21,6 +21,7 @@ type Config struct {
 	Len, BwLen                      int64
 	MinLoad                         float64
 	Seed, Details                   string
+	NoRMA                           string // congestion-rma: why the one-sided incast was left out
 }
 
 // parseConfig reads the configuration lines of a run; it refuses what
@@ -124,7 +125,7 @@ func (cfg *Config) readSplit(r results.ConfigReader) error {
 	if total != cfg.N {
 		return fmt.Errorf("%s and %s: %d processes in all, but the job has %d: the configuration contradicts itself", congestion.KeyCanaryProcs, congestion.KeySetProcs, total, cfg.N)
 	}
-	cfg.Seed, cfg.Details = r.Config[congestion.KeySeed], r.Config[congestion.KeySplitDetails]
+	cfg.Seed, cfg.Details, cfg.NoRMA = r.Config[congestion.KeySeed], r.Config[congestion.KeySplitDetails], r.Config[congestion.KeyNoRMA]
 	return nil
 }
 
