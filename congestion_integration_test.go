@@ -18,9 +18,9 @@ var quickCongestion = []string{"-test.run", "^$", "-test.bench", "^BenchmarkCong
 	"-congestion.time=0.1", "-congestion.reps=1", "-congestion.bw-len=4096"}
 
 // TestQuickCongestion runs the suite on one machine, congestors one at a
-// time (4 processes) and together (6 processes), and in congestors-only
-// mode: every line of the plan is there, and the fold says NOT VALID for
-// the one node.
+// time, and in congestors-only mode (TestCongestionResume runs them
+// together): every line of the plan is there, and the fold says NOT
+// VALID for the one node.
 func TestQuickCongestion(t *testing.T) {
 	bin := mpiBinary(t, true)
 	for _, tc := range []struct {
@@ -31,7 +31,6 @@ func TestQuickCongestion(t *testing.T) {
 		lines int
 	}{
 		{"each", 4, nil, congestion.MixEach, 3 + 4 + 3*4*2},
-		{"together", 6, []string{"-congestion.congestors=incast,bcast", "-congestion.canaries=rr-lat,allreduce"}, congestion.MixTogether, 2 + 2 + 2*3},
 		{"congestors-only", 4, []string{"-congestion.congestors-only", "-congestion.congestors=alltoall,rma-incast"}, congestion.MixTogether, 2 + 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,7 +57,8 @@ func TestQuickCongestion(t *testing.T) {
 }
 
 // TestCongestionBadInput: a bad flag or too few processes is one message
-// from rank 0 and exit code 2 everywhere, nothing measured.
+// from rank 0 and exit code 2 everywhere, nothing measured (the driver's
+// TestSetupRefuses checks every message).
 func TestCongestionBadInput(t *testing.T) {
 	bin := mpiBinary(t, true)
 	for _, c := range []struct {
@@ -66,12 +66,7 @@ func TestCongestionBadInput(t *testing.T) {
 		flag, msg string
 	}{
 		{3, "-congestion.time=0", "-congestion.time"},
-		{4, "-congestion.canaries=ping", `unknown name "ping"`},
-		{4, "-congestion.congestors=incast,incast", `"incast" twice`},
-		{4, "-congestion.split=leaves", `split "leaves"`},
-		{4, "-congestion.mix=together", "need 2 processes each"},
 		{4, "-congestion.canary-nodes=nowhere", `canary node "nowhere" runs none of the job's processes`},
-		{3, "-congestion.seed=-1", "unsigned integer"},
 		{2, "-congestion.reps=1", "congestion on 2 processes: 0 congestor processes: a congestor needs 2 (the job has 2 processes on 1 node)"},
 	} {
 		t.Run(c.flag, func(t *testing.T) {

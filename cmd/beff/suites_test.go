@@ -24,8 +24,8 @@ var conforming = map[string]struct{ input, golden string }{
 	"beff":   {"testdata/short-np2.txt", "short-np2"},       // a real -test.short run on 2 processes
 	"beffio": {"testdata/io-synthetic.txt", "io-synthetic"}, // b_eff_io = 146.25 MB/s by hand (suites/beffio/fold)
 	"skampi": {"testdata/skampi-short-np2.txt", "skampi-short-np2"},
-	// a real run on 6 emulated nodes (1 Gbit/s links, 2 leaves, a 50 Mbit/s spine)
-	"congestion": {"testdata/congestion-6nodes.txt", "congestion-6nodes"},
+	// a real run on 10 emulated nodes (200 Mbit/s links, 2 leaves, a 50 Mbit/s spine)
+	"congestion": {"testdata/congestion-10nodes.txt", "congestion-10nodes"},
 }
 
 // TestSuitesConform: every registered suite folds its file to its golden

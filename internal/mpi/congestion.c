@@ -160,6 +160,7 @@ typedef struct {
 	unsigned char *sbuf, *rbuf;
 	MPI_Win win;
 	MPI_Request rq[CONG_WINDOW];
+	int shift; /* the all-to-all's next shift, 0 … n−2 (the partner is shift+1 away) */
 } congestor;
 
 /* windowed posts n−1 operations (from or to every other process) with at
@@ -207,12 +208,19 @@ static int bcast(congestor *g, int64_t *bytes) {
 	return MPI_Recv(g->rbuf, (int)g->len, MPI_BYTE, 0, TAG_BCAST, g->comm, MPI_STATUS_IGNORE);
 }
 
+/* One call of the all-to-all is at most CONG_WINDOW of its n−1 shifts,
+ * the next ones each call (every process in step): a call stays short
+ * on any number of processes, and the calls go through the whole
+ * exchange in turn. */
 static int alltoall(congestor *g, int64_t *bytes) {
-	int rc = MPI_SUCCESS;
-	for (int k = 1; k < g->n && rc == MPI_SUCCESS; k++)
+	int rc = MPI_SUCCESS, steps = g->n - 1 < CONG_WINDOW ? g->n - 1 : CONG_WINDOW;
+	for (int i = 0; i < steps && rc == MPI_SUCCESS; i++) {
+		int k = 1 + g->shift;
+		g->shift = (g->shift + 1) % (g->n - 1);
 		rc = MPI_Sendrecv(g->sbuf, (int)g->len, MPI_BYTE, (g->me + k) % g->n, TAG_A2A, g->rbuf, (int)g->len,
 		                  MPI_BYTE, (g->me - k + g->n) % g->n, TAG_A2A, g->comm, MPI_STATUS_IGNORE);
-	*bytes += (int64_t)(g->n - 1) * g->len;
+	}
+	*bytes += (int64_t)steps * g->len;
 	return rc;
 }
 

@@ -6,8 +6,9 @@ import (
 )
 
 // A Plan is the sequence of measurements of a run, known before it runs:
-// per repetition every canary isolated, every congestor set isolated,
-// then every canary under each load.
+// per repetition every canary isolated, the congestors without canaries
+// (all sets at once, or each congestor in turn), then every canary under
+// each load. Congestors only: each set alone in turn, then all at once.
 type Plan struct {
 	Canaries   []string
 	Congestors []string
@@ -26,9 +27,11 @@ func (p Plan) Loads() []string {
 	return p.Congestors
 }
 
-// A Step is one measurement of the plan: a canary under a load, a set of
-// congestors alone (Canary "", Load LoadIsolated), or all congestors
-// together (congestors only).
+// A Step is one measurement of the plan: a canary under a load, the
+// congestors without canaries (Canary "", Load LoadIsolated: all sets at
+// once; congestors only: each set alone in turn), one congestor alone
+// (Canary "", Load its name, MixEach), or all congestors together
+// (congestors only).
 type Step struct {
 	Canary string // "" for the congestors alone
 	Load   string
@@ -71,7 +74,7 @@ func (p Plan) Steps() []Step {
 // alone give one line per congestor.
 func (p Plan) Lines(s Step) []string {
 	switch {
-	case s.Canary == "" && s.Load == LoadIsolated: // every set alone, one after the other
+	case s.Canary == "" && s.Load == LoadIsolated: // all sets at once, or (congestors only) each alone in turn
 		return p.congestorLines(p.Congestors, LoadIsolated, s.Rep)
 	case s.Canary == "" && s.Load == LoadTogether:
 		return p.congestorLines(p.Congestors, LoadTogether, s.Rep)
@@ -102,12 +105,12 @@ func (p Plan) Names() []string {
 	return out
 }
 
-// Measurements is how many timed phases the plan has: the congestors
-// alone under MixTogether are one phase per set.
+// Measurements is how many timed phases the plan has: with congestors
+// only, the sets alone are one phase each.
 func (p Plan) Measurements() int {
 	n := 0
 	for _, s := range p.Steps() {
-		if s.Canary == "" && s.Load == LoadIsolated {
+		if s.Canary == "" && s.Load == LoadIsolated && p.Only {
 			n += len(p.Congestors)
 		} else {
 			n++

@@ -124,10 +124,12 @@ func (r *run) measure(b *testing.B) {
 	p := r.st.Plan
 	for _, st := range p.Steps() {
 		switch {
-		case st.Canary == "" && st.Load == congestion.LoadIsolated: // together: each set alone in turn
+		case st.Canary == "" && st.Load == congestion.LoadIsolated && p.Only: // each set alone in turn
 			for i, k := range p.Congestors {
 				r.phase(b, phase{sets: map[int]string{i: k}, congLoad: congestion.LoadIsolated, rep: st.Rep})
 			}
+		case st.Canary == "" && st.Load == congestion.LoadIsolated: // together, without canaries
+			r.phase(b, phase{sets: r.allSets(), congLoad: congestion.LoadIsolated, rep: st.Rep})
 		case st.Canary == "" && st.Load == congestion.LoadTogether:
 			r.phase(b, phase{sets: r.allSets(), congLoad: congestion.LoadTogether, rep: st.Rep})
 		case st.Canary == "": // each: the one set runs one congestor alone

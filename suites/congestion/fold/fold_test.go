@@ -121,6 +121,7 @@ func TestFoldCIF(t *testing.T) {
 	assert.InDelta(t, 2.5, bw.CIF.Median, 1e-12, "bandwidth: isolated over congested")
 	assert.Equal(t, "MB/s", bw.Unit)
 	assert.InDelta(t, 0.3, p.Congestors[1].Share.Median, 1e-12)
+	assert.Empty(t, p.Notes, "0.3 is above the least load of 0.25")
 	assert.Equal(t, "incast", p.Congestors[1].Congestor)
 	assert.Equal(t, "rr-bw", p.Congestors[1].Load)
 	largest := p.Figures()[0]
@@ -149,7 +150,18 @@ func TestFoldVerdict(t *testing.T) {
 				}
 				return 10
 			}
-		}, "the alltoall congestor delivered 2.00 MB/s beside the allreduce canary, 0.200 of the 10.0 MB/s it delivered alone (less than the 0.25 asked)", ""},
+		}, "the alltoall congestor delivered 2.00 MB/s beside the allreduce canary, 0.200 of the 10.0 MB/s it delivered without canaries (less than the 0.25 asked)", ""},
+		{"the bandwidth canary is a note", func(s *synth) {
+			s.value = func(n string) float64 {
+				switch {
+				case strings.HasPrefix(n, "congestor=alltoall/load=rr-bw/"):
+					return 1
+				case strings.HasPrefix(n, "congestor=incast/load=rr-lat/"):
+					return 2
+				}
+				return 10
+			}
+		}, "the incast congestor delivered 2.00 MB/s beside the rr-lat canary", "beside the rr-bw canary the alltoall congestor delivered 0.100 of its 10.0 MB/s without it"},
 		{"one node", func(s *synth) {
 			s.config[congestion.KeyNodes], s.config[congestion.KeyCanaryNodes], s.config[congestion.KeySetNodes] = "1", "1", "1,1"
 		},

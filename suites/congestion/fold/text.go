@@ -44,7 +44,7 @@ func (p *Folded) writeRun(w io.Writer) {
 		msgs += fmt.Sprintf(", ring latency and allreduce 8 B, ring bandwidth %d × %d B each way", congestion.BwOutstanding, cfg.BwLen)
 	}
 	t.Info("messages", msgs)
-	t.Info("least load", fmt.Sprintf("%g of a congestor's bandwidth alone", cfg.MinLoad))
+	t.Info("least load", fmt.Sprintf("%g of a congestor's bandwidth without canaries", cfg.MinLoad))
 	t.Info("seed", cfg.Seed)
 }
 
@@ -82,9 +82,9 @@ func (p *Folded) writeCanaries(w io.Writer) {
 
 // writeCongestors writes what each congestor delivered.
 func (p *Folded) writeCongestors(w io.Writer) {
-	fmt.Fprintf(w, "\nCongestors: MB/s their processes received (RMA: put), medians over the repetitions\n")
+	fmt.Fprintf(w, "\nCongestors: MB/s their processes received (RMA: put), without canaries and beside each, medians over the repetitions\n")
 	t := &results.Table{Left: 2}
-	t.Add("congestor", "beside", "procs", "alone", "loaded", "share", "range")
+	t.Add("congestor", "beside", "procs", "without", "beside", "share", "range")
 	for _, c := range p.Congestors {
 		t.Add(c.Congestor, c.Load, strconv.Itoa(c.Procs), num(c.Isolated.Median), num(c.Loaded.Median), cif(c.Share.Median), cifRange(c.Share))
 	}
