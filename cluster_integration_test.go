@@ -617,7 +617,7 @@ func TestClusterCongestion(t *testing.T) {
 	bin := mpiBinary(t, true)
 	lib := testLib(t)
 	c := startCluster(t, 6, "200mbit", "2", "50mbit")
-	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkCongestion$", "-congestion.time=0.5", "-congestion.reps=2",
+	args := []string{"-test.run", "^$", "-test.bench", "^BenchmarkCongestion$", "-congestion.time=0.3", "-congestion.reps=2",
 		"-congestion.bw-len=16384", "-congestion.congestors=alltoall", "-congestion.seed=1"}
 	fig := map[string]foldedRun{}
 	for _, where := range []string{"n0,n3", "n0,n1"} {

@@ -564,7 +564,7 @@ func TestSlurmCongestion(t *testing.T) {
 	c := startSlurm(t)
 	results := t.TempDir()
 	res := runJob(t, c.salloc(t, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkCongestion$", results, nil,
-		"-congestion.time=0.3", "-congestion.reps=2", "-congestion.bw-len=16384", "-congestion.congestors=alltoall,incast"))
+		"-congestion.time=0.3", "-congestion.reps=1", "-congestion.bw-len=16384", "-congestion.congestors=alltoall,incast"))
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	_, runs := stored(t, results)
 	r, ok := runs["congestion"]
