@@ -8,7 +8,7 @@
 
 const char *const cong_canary_names[CONG_NCANARIES] = {"rr-lat", "rr-bw", "allreduce"};
 const double cong_hist_min = CONG_HIST_MIN, cong_hist_ratio = CONG_HIST_RATIO;
-const char *const cong_congestor_names[CONG_NCONGESTORS] = {"incast", "rma-incast", "bcast", "alltoall"};
+const char *const cong_congestor_names[CONG_NCONGESTORS] = {"incast", "rma-incast", "bcast", "alltoall", "worst-cycle"};
 
 /* Iterations between two decisions whether to stop, per canary. */
 static const int canary_burst[CONG_NCANARIES] = {64, 2, 32};
@@ -224,8 +224,30 @@ static int alltoall(congestor *g, int64_t *bytes) {
 	return rc;
 }
 
+static int cycle_at(int n, int i) { return i % 2 == 0 ? i / 2 : n - 1 - i / 2; }
+
+void cong_worst_neighbors(int n, int me, int *left, int *right) {
+	int pos = me < (n + 1) / 2 ? 2 * me : 2 * (n - 1 - me) + 1;
+	*left = cycle_at(n, (pos + n - 1) % n);
+	*right = cycle_at(n, (pos + 1) % n);
+}
+
+/* One call of the worst cycle: len bytes to the right neighbour and from
+ * the left, then to the left and from the right (a b_eff ring step). */
+static int worst_cycle(congestor *g, int64_t *bytes) {
+	int left, right;
+	cong_worst_neighbors(g->n, g->me, &left, &right);
+	int rc = MPI_Sendrecv(g->sbuf, (int)g->len, MPI_BYTE, right, TAG_RIGHT, g->rbuf, (int)g->len, MPI_BYTE, left,
+	                      TAG_RIGHT, g->comm, MPI_STATUS_IGNORE);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Sendrecv(g->sbuf, (int)g->len, MPI_BYTE, left, TAG_LEFT, g->rbuf, (int)g->len, MPI_BYTE, right,
+		                  TAG_LEFT, g->comm, MPI_STATUS_IGNORE);
+	*bytes += 2 * g->len;
+	return rc;
+}
+
 typedef int (*congest_call)(congestor *g, int64_t *bytes);
-static const congest_call congest[CONG_NCONGESTORS] = {incast, rma_incast, bcast, alltoall};
+static const congest_call congest[CONG_NCONGESTORS] = {incast, rma_incast, bcast, alltoall, worst_cycle};
 
 /* load calls the congestor until the processes of comm agree to stop: each
  * call is followed by the wait for the previous call's vote and a new

@@ -19,21 +19,22 @@ const (
 type Congestor int
 
 const (
-	CongestorIncast    Congestor = iota // every process sends to rank 0 of its set
-	CongestorRMAIncast                  // every process puts into rank 0's window and flushes
-	CongestorBcast                      // rank 0 sends to every process, one message each
-	CongestorAlltoall                   // every process sends to every other, in shifted pairs
+	CongestorIncast     Congestor = iota // every process sends to rank 0 of its set
+	CongestorRMAIncast                   // every process puts into rank 0's window and flushes
+	CongestorBcast                       // rank 0 sends to every process, one message each
+	CongestorAlltoall                    // every process sends to every other, in shifted pairs
+	CongestorWorstCycle                  // b_eff's worst-case cycle: a ring whose neighbours lie half the processes apart
 )
 
 // Canaries and Congestors list them in value order.
 var (
 	Canaries   = []Canary{CanaryRingLatency, CanaryRingBandwidth, CanaryAllreduce}
-	Congestors = []Congestor{CongestorIncast, CongestorRMAIncast, CongestorBcast, CongestorAlltoall}
+	Congestors = []Congestor{CongestorIncast, CongestorRMAIncast, CongestorBcast, CongestorAlltoall, CongestorWorstCycle}
 )
 
 var (
 	canaryNames    = [...]string{"rr-lat", "rr-bw", "allreduce"}
-	congestorNames = [...]string{"incast", "rma-incast", "bcast", "alltoall"}
+	congestorNames = [...]string{"incast", "rma-incast", "bcast", "alltoall", "worst-cycle"}
 )
 
 func (c Canary) String() string    { return canaryNames[c] }

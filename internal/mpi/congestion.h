@@ -18,7 +18,7 @@
 /* Canaries and congestors, in the order of mpi.Canaries and mpi.Congestors
  * (a Go test checks the names). */
 enum cong_canary { CONG_RR_LAT, CONG_RR_BW, CONG_ALLREDUCE, CONG_NCANARIES };
-enum cong_congestor { CONG_INCAST, CONG_RMA_INCAST, CONG_BCAST, CONG_ALLTOALL, CONG_NCONGESTORS };
+enum cong_congestor { CONG_INCAST, CONG_RMA_INCAST, CONG_BCAST, CONG_ALLTOALL, CONG_WORST_CYCLE, CONG_NCONGESTORS };
 extern const char *const cong_canary_names[CONG_NCANARIES];
 extern const double cong_hist_min, cong_hist_ratio; /* the two macros, for Go's test */
 extern const char *const cong_congestor_names[CONG_NCONGESTORS];
@@ -59,5 +59,10 @@ int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, in
  * hold CONG_WINDOW·len bytes each. The ranks of comm stop together. */
 int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int64_t len, double duration,
                    unsigned char *sbuf, unsigned char *rbuf, cong_load *out);
+
+/* cong_worst_neighbors gives process me of n its neighbours in b_eff's
+ * worst-case cycle: position i of the cycle holds i/2 for even i and
+ * n−1−i/2 for odd i, so that neighbours lie half the processes apart. */
+void cong_worst_neighbors(int n, int me, int *left, int *right);
 
 #endif

@@ -59,3 +59,10 @@ func cCongestionNames() (canaries, congestors []string, bins int, lo, ratio floa
 	}
 	return canaries, congestors, C.CONG_HIST_BINS, float64(C.cong_hist_min), float64(C.cong_hist_ratio)
 }
+
+// worstNeighbors is cong_worst_neighbors, for the test of the cycle.
+func worstNeighbors(n, me int) (left, right int) {
+	var l, r C.int
+	C.cong_worst_neighbors(C.int(n), C.int(me), &l, &r)
+	return int(l), int(r)
+}

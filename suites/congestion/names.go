@@ -69,7 +69,9 @@ const (
 // Canary and congestor names, in measurement order.
 var (
 	CanaryNames    = []string{"rr-lat", "rr-bw", "allreduce"}
-	CongestorNames = []string{"incast", "rma-incast", "bcast", "alltoall"}
+	CongestorNames = []string{"incast", "rma-incast", "bcast", "alltoall", "worst-cycle"}
+	// DefaultCongestors are GPCNeT's four.
+	DefaultCongestors = CongestorNames[:4]
 )
 
 // BwOutstanding is the ring bandwidth canary's messages each way per

@@ -11,9 +11,10 @@ var (
 		"allreduce": mpi.CanaryAllreduce,
 	}
 	congestors = map[string]mpi.Congestor{
-		"incast":     mpi.CongestorIncast,
-		"rma-incast": mpi.CongestorRMAIncast,
-		"bcast":      mpi.CongestorBcast,
-		"alltoall":   mpi.CongestorAlltoall,
+		"incast":      mpi.CongestorIncast,
+		"rma-incast":  mpi.CongestorRMAIncast,
+		"bcast":       mpi.CongestorBcast,
+		"alltoall":    mpi.CongestorAlltoall,
+		"worst-cycle": mpi.CongestorWorstCycle,
 	}
 )

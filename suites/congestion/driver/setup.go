@@ -22,7 +22,7 @@ var (
 	flagTime        = flag.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)")
 	flagReps        = flag.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)")
 	flagCanaries    = flag.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated")
-	flagCongestors  = flag.String("congestion.congestors", strings.Join(congestion.CongestorNames, ","), "congestion: the congestors that load the network, comma-separated")
+	flagCongestors  = flag.String("congestion.congestors", strings.Join(congestion.DefaultCongestors, ","), "congestion: the congestors that load the network, comma-separated: incast, rma-incast, bcast, alltoall (GPCNeT's, the default) and worst-cycle (b_eff's worst-case cycle)")
 	flagSplit       = flag.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)")
 	flagShare       = flag.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries")
 	flagCanaryNodes = flag.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)")
