@@ -82,9 +82,13 @@ func (p *Folded) writeCanaries(w io.Writer) {
 
 // writeCongestors writes what each congestor delivered.
 func (p *Folded) writeCongestors(w io.Writer) {
-	fmt.Fprintf(w, "\nCongestors: MB/s their processes received (RMA: put), without canaries and beside each, medians over the repetitions\n")
+	caption, without, with := "without canaries and beside each", "without", "beside"
+	if p.Run.Config.Plan.Only {
+		caption, without, with = "each alone and all together", "alone", "load"
+	}
+	fmt.Fprintf(w, "\nCongestors: MB/s their processes received (RMA: put), %s, medians over the repetitions\n", caption)
 	t := &results.Table{Left: 2}
-	t.Add("congestor", "beside", "procs", "without", "beside", "share", "range")
+	t.Add("congestor", "under", "procs", without, with, "share", "range")
 	for _, c := range p.Congestors {
 		t.Add(c.Congestor, c.Load, strconv.Itoa(c.Procs), num(c.Isolated.Median), num(c.Loaded.Median), cif(c.Share.Median), cifRange(c.Share))
 	}
