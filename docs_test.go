@@ -113,7 +113,7 @@ func TestFlagsDoc(t *testing.T) {
 func TestDocLinks(t *testing.T) {
 	pages, err := filepath.Glob("docs/*.md")
 	require.NoError(t, err)
-	pages = append(pages, "README.md", "results/README.md")
+	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	for _, page := range pages {
 		text, err := os.ReadFile(page)

@@ -18,9 +18,9 @@
 //   - Progress with elapsed time and ETA goes to stderr of rank 0
 //     (progress.go).
 //
-// The harness names no suite: a suite's driver registers a Suite from an
-// init function, and the test binary's Benchmark functions call the
-// drivers.
+// The harness names no suite: a suite's driver registers a *Driver
+// (driver.go) from an init function, and the test binary's Benchmark
+// functions call the drivers.
 package harness
 
 import (

@@ -59,9 +59,6 @@ static MPI_Op op_of(int op) { return op == CTL_MAX ? MPI_MAX : op == CTL_MIN ? M
 int ctl_reduce_f64(MPI_Fint c, const double *in, double *out, int n, int op, int root) {
 	return MPI_Reduce(in, out, n, MPI_DOUBLE, op_of(op), root, MPI_Comm_f2c(c));
 }
-int ctl_allreduce_f64(MPI_Fint c, const double *in, double *out, int n, int op) {
-	return MPI_Allreduce(in, out, n, MPI_DOUBLE, op_of(op), MPI_Comm_f2c(c));
-}
 int ctl_reduce_i64(MPI_Fint c, const int64_t *in, int64_t *out, int n, int op, int root) {
 	return MPI_Reduce(in, out, n, MPI_INT64_T, op_of(op), root, MPI_Comm_f2c(c));
 }

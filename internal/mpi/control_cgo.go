@@ -157,15 +157,7 @@ func (c Comm) reduceCheck(call string, n, nOut, root int) error {
 // ReduceFloat64 reduces in element-wise with op into out on root, which
 // passes out of len(in); the other ranks pass nil (or as much, left alone).
 func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error {
-	return c.f64("MPI_Reduce", in, out, op, root)
-}
-
-// AllreduceFloat64 reduces in element-wise with op into out on every rank.
-func (c Comm) AllreduceFloat64(in, out []float64, op Op) error {
-	return c.f64("MPI_Allreduce", in, out, op, -1)
-}
-
-func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
+	const call = "MPI_Reduce"
 	if err := c.reduceCheck(call, len(in), len(out), root); err != nil {
 		return err
 	}
@@ -173,12 +165,7 @@ func (c Comm) f64(call string, in, out []float64, op Op, root int) error {
 	defer fi()
 	po, fo := cF64(out)
 	defer fo()
-	var rc C.int
-	if root < 0 {
-		rc = onMain(func() C.int { return C.ctl_allreduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op)) })
-	} else {
-		rc = onMain(func() C.int { return C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
-	}
+	rc := onMain(func() C.int { return C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
 	if err := mpiErr(call, rc); err != nil {
 		return err
 	}

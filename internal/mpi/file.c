@@ -40,9 +40,6 @@ int ctl_file_set_view_scatter(MPI_Fint fh, int64_t disp, int64_t l, int n, MPI_F
 	MPI_Type_free(&strided);
 	return rc;
 }
-int ctl_file_set_view_bytes(MPI_Fint fh, int64_t disp, MPI_Fint info) {
-	return MPI_File_set_view(MPI_File_f2c(fh), (MPI_Offset)disp, MPI_BYTE, MPI_BYTE, "native", MPI_Info_f2c(info));
-}
 int ctl_file_seek(MPI_Fint fh, int64_t off) { return MPI_File_seek(MPI_File_f2c(fh), (MPI_Offset)off, MPI_SEEK_SET); }
 int ctl_file_seek_shared(MPI_Fint fh, int64_t off) {
 	return MPI_File_seek_shared(MPI_File_f2c(fh), (MPI_Offset)off, MPI_SEEK_SET);

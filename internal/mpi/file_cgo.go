@@ -61,11 +61,6 @@ func (f File) SetViewScatter(disp, l int64, n int, info Info) error {
 	}))
 }
 
-// SetViewBytes sets a plain byte view starting at disp.
-func (f File) SetViewBytes(disp int64, info Info) error {
-	return mpiErr("MPI_File_set_view", onMain(func() C.int { return C.ctl_file_set_view_bytes(C.MPI_Fint(f), C.int64_t(disp), C.MPI_Fint(info)) }))
-}
-
 // SeekSet is MPI_File_seek(MPI_SEEK_SET); SeekShared is MPI_File_seek_shared (collective).
 func (f File) SeekSet(off int64) error {
 	return mpiErr("MPI_File_seek", onMain(func() C.int { return C.ctl_file_seek(C.MPI_Fint(f), C.int64_t(off)) }))

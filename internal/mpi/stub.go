@@ -35,7 +35,6 @@ func (c Comm) Barrier() error                                         { return E
 func (c Comm) QuietBarrier(poll time.Duration) error                  { return ErrNoMPI }
 func (c Comm) BcastBytes(buf []byte, root int) error                  { return ErrNoMPI }
 func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error { return ErrNoMPI }
-func (c Comm) AllreduceFloat64(in, out []float64, op Op) error        { return ErrNoMPI }
 func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error     { return ErrNoMPI }
 func (c Comm) AllreduceInt64(in, out []int64, op Op) error            { return ErrNoMPI }
 func (c Comm) GatherBytes(in, out []byte, root int) error             { return ErrNoMPI }
@@ -77,7 +76,6 @@ func (f *File) Close() error                                        { return nil
 func DeleteFile(path string) error                                  { return ErrNoMPI }
 func (f File) Sync() error                                          { return ErrNoMPI }
 func (f File) SetViewScatter(disp, l int64, n int, info Info) error { return ErrNoMPI }
-func (f File) SetViewBytes(disp int64, info Info) error             { return ErrNoMPI }
 func (f File) SeekSet(off int64) error                              { return ErrNoMPI }
 func (f File) SeekShared(off int64) error                           { return ErrNoMPI }
 func NewInfo(hints map[string]string) (Info, error)                 { return -1, ErrNoMPI }

@@ -20,7 +20,8 @@
 //     Validity (VALID, or NOT VALID with every reason) and its renderings.
 //     ConfigReader and Common read the configuration lines every suite
 //     shares.
-//  3. WriteHead and Text (text.go) give every protocol the same shape;
+//  3. WriteProtocol (or WriteProtocolHead) and Text (text.go) give every
+//     protocol the same shape;
 //     WriteSummary and WriteAppendix (summary.go) write the figures as
 //     benchfmt, so that benchstat compares them; NewJSONFile and WriteJSON
 //     (json.go) write the JSON document of fold -json (schema beff-fold/1,
