@@ -1,0 +1,66 @@
+package beff
+
+// WorstCycleOrder is the order of the worst-case cycle: position i holds i/2
+// for even i and n-1-i/2 for odd i.
+func WorstCycleOrder(n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		if i%2 == 0 {
+			o[i] = i / 2
+		} else {
+			o[i] = n - 1 - i/2
+		}
+	}
+	return o
+}
+
+// worstCyclePos is the position of process r in WorstCycleOrder(n).
+func worstCyclePos(n, r int) int {
+	if r < (n+1)/2 {
+		return 2 * r
+	}
+	return 2*(n-1-r) + 1
+}
+
+// worstCycleAt is the process at position i of WorstCycleOrder(n).
+func worstCycleAt(n, i int) int {
+	if i%2 == 0 {
+		return i / 2
+	}
+	return n - 1 - i/2
+}
+
+// pairStepsOf builds ping-pong pairs: partner(r) is r's partner (None when
+// it idles); the lower of each pair sends then receives, the other
+// receives then sends.
+func pairStepsOf(partner func(r int) int) func(int) []Step {
+	return func(r int) []Step {
+		q := partner(r)
+		switch {
+		case q == None:
+			return nil
+		case r < q:
+			return []Step{{Dest: q, Src: None}, {Dest: None, Src: q}}
+		}
+		return []Step{{Dest: None, Src: q}, {Dest: q, Src: None}}
+	}
+}
+
+// BestBisectPairs are the pairs (2k, 2k+1); with odd n the last process idles.
+func BestBisectPairs(n int) [][2]int {
+	var p [][2]int
+	for k := 0; 2*k+1 < n; k++ {
+		p = append(p, [2]int{2 * k, 2*k + 1})
+	}
+	return p
+}
+
+// WorstBisectPairs are the pairs (k, E-1-k) with E = n rounded down to even.
+func WorstBisectPairs(n int) [][2]int {
+	e := n &^ 1
+	var p [][2]int
+	for k := 0; k < e/2; k++ {
+		p = append(p, [2]int{k, e - 1 - k})
+	}
+	return p
+}
