@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // flagErr is what parsing the command line found wrong ("" when nothing):
@@ -101,4 +103,32 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// DecideSeed is the seed a suite's flag -flagName gives (value, an
+// unsigned integer), or one drawn from the clock when the flag is empty.
+func DecideSeed(flagName, value string) (uint64, error) {
+	if value == "" {
+		return uint64(time.Now().UnixNano()), nil
+	}
+	v, err := strconv.ParseUint(value, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("-%s=%q: the seed must be an unsigned integer", flagName, value)
+	}
+	return v, nil
+}
+
+// WindowFailure says why a one-sided window could not be made: this
+// rank's error (nil: another process failed), and what makes one where
+// the job's library is Open MPI 4, which makes none across nodes over TCP
+// with its default osc/rdma.
+func (j *Job) WindowFailure(why error) string {
+	text := "it failed on another process"
+	if why != nil {
+		text = why.Error()
+	}
+	if strings.HasPrefix(j.Library, "Open MPI v4.") {
+		text += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
+	}
+	return text
 }

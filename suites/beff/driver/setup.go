@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/results"
@@ -83,7 +82,7 @@ func setup(job *harness.Job) (any, error) {
 		st.Measured = beff.ShortSizeIndexes
 	}
 	var err error
-	if st.Seed, err = decideSeed(); err != nil {
+	if st.Seed, err = harness.DecideSeed("beff.seed", *flagSeed); err != nil {
 		return nil, err
 	}
 	if st.Patterns, err = parsePatterns(*flagPatterns, st.Random); err != nil {
@@ -194,18 +193,6 @@ func (st *Settings) decideLmax(job *harness.Job) error {
 func (st *Settings) checkMemory(job *harness.Job) error {
 	per, root := beff.Memory(st.Lmax, job.Procs())
 	return job.CheckMemory("b_eff", harness.BaseBytes+per+root, "lower -beff.mem or -beff.lmax")
-}
-
-// decideSeed is -beff.seed, or a seed drawn from the clock.
-func decideSeed() (uint64, error) {
-	if *flagSeed == "" {
-		return uint64(time.Now().UnixNano()), nil
-	}
-	v, err := strconv.ParseUint(*flagSeed, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("-beff.seed=%q: the seed must be an unsigned integer", *flagSeed)
-	}
-	return v, nil
 }
 
 // parsePatterns checks -beff.patterns against the patterns of a run with

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -77,10 +76,10 @@ func setup(job *harness.Job) (any, error) {
 	}
 	st := Settings{Len: *flagLen, BwLen: *flagBwLen, MinLoad: *flagMinLoad,
 		Plan: congestion.Plan{Time: *flagTime, Reps: *flagReps, Only: *flagOnly}}
-	if job.Short && !flagSet("congestion.time") {
+	if job.Short && !harness.IsSet("congestion.time") {
 		st.Plan.Time = 0.25
 	}
-	if job.Short && !flagSet("congestion.reps") {
+	if job.Short && !harness.IsSet("congestion.reps") {
 		st.Plan.Reps = 2
 	}
 	var err error
@@ -92,7 +91,7 @@ func setup(job *harness.Job) (any, error) {
 	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames); err != nil {
 		return nil, err
 	}
-	seed, err := decideSeed()
+	seed, err := harness.DecideSeed("congestion.seed", *flagSeed)
 	if err != nil {
 		return nil, err
 	}
@@ -143,13 +142,7 @@ func prepareJob(s *harness.Session) any {
 		Stop string
 	}
 	out := harness.Decide(s.World(), func() outcome {
-		st.NoRMA = "it failed on another process"
-		if why != nil {
-			st.NoRMA = why.Error()
-		}
-		if strings.HasPrefix(s.Job.Library, "Open MPI v4.") {
-			st.NoRMA += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
-		}
+		st.NoRMA = s.Job.WindowFailure(why)
 		st.Plan.Congestors = slices.DeleteFunc(st.Plan.Congestors, func(k string) bool { return k == rmaIncast })
 		st.Split.Congestors = len(st.Plan.Congestors)
 		if len(st.Plan.Congestors) == 0 {
@@ -216,25 +209,6 @@ func checkSaved(_ string, m map[string]float64) error {
 		return fmt.Errorf("not a measurement of the congestion suite (%s %v)", congestion.MetricSeconds, s)
 	}
 	return nil
-}
-
-// flagSet reports whether the flag was given on the command line.
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-// decideSeed is -congestion.seed, or a seed drawn from the clock.
-func decideSeed() (uint64, error) {
-	if *flagSeed == "" {
-		return uint64(time.Now().UnixNano()), nil
-	}
-	v, err := strconv.ParseUint(*flagSeed, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("-congestion.seed=%q: the seed must be an unsigned integer", *flagSeed)
-	}
-	return v, nil
 }
 
 // memory is the suite's memory model beyond the base: every process

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/beff-suite/beff/harness"
@@ -91,14 +90,7 @@ func probeWindows(s *harness.Session, st *Settings) map[string]string {
 		if ok {
 			continue
 		}
-		text := "it failed on another process"
-		if why != nil {
-			text = why.Error()
-		}
-		if strings.HasPrefix(s.Job.Library, "Open MPI v4.") {
-			text += "; Open MPI 4 makes windows across nodes over TCP with --mca osc pt2pt"
-		}
-		out[kind] = text
+		out[kind] = s.Job.WindowFailure(why)
 	}
 	return out
 }
