@@ -89,12 +89,16 @@ func (g *Group) Bcast(v []int64) {
 
 // Max reduces v element-wise with MAX to rank 0 and returns the result
 // there; other ranks get nil.
-func (g *Group) Max(v []float64) []float64 {
-	var out []float64 // MPI_Reduce's receive buffer: on rank 0 only
+func (g *Group) Max(v []float64) []float64 { return g.floatTo0(v, mpi.Max, "reducing times") }
+
+// floatTo0 reduces v element-wise with op to rank 0, which gets the
+// result (nil elsewhere: MPI_Reduce's receive buffer is on rank 0 only).
+func (g *Group) floatTo0(v []float64, op mpi.Op, what string) []float64 {
+	var out []float64
 	if g.IsRoot() {
 		out = make([]float64, len(v))
 	}
-	g.s.Must("reducing times", g.c.ReduceFloat64(v, out, mpi.Max, 0))
+	g.s.Must(what, g.c.ReduceFloat64(v, out, op, 0))
 	return out
 }
 
@@ -119,14 +123,7 @@ func (g *Group) MinTo0(v []int64) []int64 {
 
 // SumTo0 reduces v element-wise with SUM to rank 0 and returns the
 // result there; other ranks get nil.
-func (g *Group) SumTo0(v []float64) []float64 {
-	var out []float64
-	if g.IsRoot() {
-		out = make([]float64, len(v))
-	}
-	g.s.Must("summing values", g.c.ReduceFloat64(v, out, mpi.Sum, 0))
-	return out
-}
+func (g *Group) SumTo0(v []float64) []float64 { return g.floatTo0(v, mpi.Sum, "summing values") }
 
 // SumAll reduces v element-wise with SUM and returns the result on every
 // rank.
