@@ -74,6 +74,9 @@ var (
 	DefaultCongestors = CongestorNames[:4]
 )
 
+// SmallLen is the length of the messages of rr-lat and allreduce, bytes.
+const SmallLen = 8
+
 // BwOutstanding is the ring bandwidth canary's messages each way per
 // iteration (the binding's CanaryOutstanding).
 const BwOutstanding = 8

@@ -54,7 +54,7 @@ func (r *run) prepare() {
 	r.prepareRoles()
 	n := mpi.CongestorBuffer(r.st.Len)
 	if r.role == 0 {
-		n = mpi.CanaryBuffer(r.st.BwLen)
+		n = canaryBuffer(r.st.BwLen)
 	}
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {
@@ -260,5 +260,5 @@ func (r *run) canaryLen(c string) int64 {
 	if congestion.Bandwidth(c) {
 		return r.st.BwLen
 	}
-	return 8
+	return congestion.SmallLen
 }

@@ -215,9 +215,13 @@ func checkSaved(_ string, m map[string]float64) error {
 // holds a canary's and a congestor's two buffers and two histograms;
 // rank 0 the split's tables.
 func memory(n, bwLen int64, procs int) (per, root int64) {
-	per = 2*mpi.CanaryBuffer(bwLen) + 2*mpi.CongestorBuffer(n) + 2*8*mpi.HistBins
+	per = 2*canaryBuffer(bwLen) + 2*mpi.CongestorBuffer(n) + 2*8*mpi.HistBins
 	return per, rootBytesPerProc * int64(procs)
 }
+
+// canaryBuffer is the bytes of each of a canary's buffers: the ring
+// bandwidth's messages, or the 8-byte ones where those are longer.
+func canaryBuffer(bwLen int64) int64 { return mpi.CanaryBuffer(max(bwLen, congestion.SmallLen)) }
 
 // rootBytesPerProc is what rank 0 holds per process to split them: the
 // role, the order, the canary mark and the node tables.

@@ -1,6 +1,8 @@
 package fold
 
 import (
+	"strings"
+
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/suites/congestion"
 )
@@ -27,7 +29,7 @@ type plotLoad struct {
 func newPlotData(p *Folded) plotData {
 	out := plotData{Canaries: []plotCanary{}}
 	for _, q := range congestion.Quantiles {
-		out.Points = append(out.Points, congestion.QuantileMetric(q, false)[:len(congestion.QuantileMetric(q, false))-len("-us")])
+		out.Points = append(out.Points, strings.TrimSuffix(congestion.QuantileMetric(q, false), "-"+congestion.MetricUs))
 	}
 	out.Points = append(out.Points, "slowest")
 	plan := p.Run.Config.Plan
