@@ -182,7 +182,7 @@ func (p *Folded) judge() {
 	cfg := p.Run.Config
 	if cfg.Nodes < congestion.MinNodes {
 		p.Reasons = append(p.Reasons, fmt.Sprintf("%s: congestion needs at least %d nodes (canaries on one at least, congestors on two)",
-			nodes(cfg.Nodes), congestion.MinNodes))
+			"on "+congestion.Count(cfg.Nodes, "node"), congestion.MinNodes))
 	}
 	for _, c := range p.Congestors {
 		switch {
@@ -212,13 +212,6 @@ func (p *Folded) judge() {
 	if cfg.Plan.Mix == congestion.MixEach && !cfg.Plan.Only {
 		p.Notes = append(p.Notes, "the congestors ran one at a time, each on all congestor processes (too few processes to give each its own): a CIF per congestor, none of all together")
 	}
-}
-
-func nodes(n int) string {
-	if n == 1 {
-		return "on 1 node"
-	}
-	return fmt.Sprintf("on %d nodes", n)
 }
 
 // loadText says what a congestor ran beside.

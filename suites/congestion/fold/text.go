@@ -31,10 +31,10 @@ func (p *Folded) writeRun(w io.Writer) {
 	fmt.Fprintf(w, "congestion run %d of %s (from line %d): %d lines\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines))
 	t := results.Text{W: w}
 	t.Job(&cfg.Common)
-	t.Info("processes (N)", fmt.Sprintf("%d on %s", cfg.N, strings.TrimPrefix(nodes(cfg.Nodes), "on ")))
+	t.Info("processes (N)", fmt.Sprintf("%d on %s", cfg.N, congestion.Count(cfg.Nodes, "node")))
 	if !cfg.Plan.Only {
 		t.Info("canaries", fmt.Sprintf("%s: %s on %s (split by %s), a random ring", strings.Join(cfg.Plan.Canaries, ", "),
-			results.Processes(cfg.CanaryProcs), strings.TrimPrefix(nodes(cfg.CanaryNodes), "on "), cfg.Split))
+			results.Processes(cfg.CanaryProcs), congestion.Count(cfg.CanaryNodes, "node"), cfg.Split))
 	}
 	t.Info("congestors", fmt.Sprintf("%s: %s", strings.Join(cfg.Plan.Congestors, ", "), p.sets()))
 	t.Info("placement", cfg.Details)
@@ -52,7 +52,7 @@ func (p *Folded) writeRun(w io.Writer) {
 func (p *Folded) sets() string {
 	cfg := p.Run.Config
 	if cfg.Plan.Mix == congestion.MixEach {
-		return fmt.Sprintf("one at a time on %s on %s", results.Processes(cfg.SetProcs[0]), strings.TrimPrefix(nodes(cfg.SetNodes[0]), "on "))
+		return fmt.Sprintf("one at a time on %s on %s", results.Processes(cfg.SetProcs[0]), congestion.Count(cfg.SetNodes[0], "node"))
 	}
 	var parts []string
 	for i, k := range cfg.Plan.Congestors {
