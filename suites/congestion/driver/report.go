@@ -18,14 +18,21 @@ type metric struct {
 // metrics there (nil elsewhere); a canary that received wrong data ends
 // the job.
 func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
-	if smp.Hist == nil {
-		smp.Hist = make([]int64, mpi.HistBins)
+	// one reduction to rank 0 of the histogram and the sums (counts stay
+	// exact in float64 up to 2^53 samples)
+	v := make([]float64, mpi.HistBins+3)
+	for i, c := range smp.Hist {
+		v[i] = float64(c)
 	}
-	hist := r.world.SumAll(smp.Hist)
-	sums := r.world.SumTo0([]float64{float64(smp.N), smp.Sum, float64(smp.Faults)})
+	v[mpi.HistBins], v[mpi.HistBins+1], v[mpi.HistBins+2] = float64(smp.N), smp.Sum, float64(smp.Faults)
+	all := r.world.SumTo0(v)
 	most := r.world.Max([]float64{smp.Max, smp.Elapsed})
-	if sums == nil {
+	if all == nil {
 		return nil
+	}
+	hist, sums := make([]int64, mpi.HistBins), all[mpi.HistBins:]
+	for i := range hist {
+		hist[i] = int64(all[i])
 	}
 	if sums[2] > 0 {
 		r.s.Fail("the "+c+" canary", fmt.Errorf("%.0f received messages held wrong data: the MPI library or the network corrupts messages", sums[2]))
