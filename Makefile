@@ -181,12 +181,12 @@ test: deps-test
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
 
 ## test-mpi: the tests that run MPI: the binding, the harness and drivers
-## under MPI, and the real jobs of the root package (those TEST_MPI_RUN
+## under MPI, and the real jobs of ./e2e (those TEST_MPI_RUN
 ## names; BEFF_REPEAT=N: each quick suite N times through beff run)
 TEST_MPI_RUN ?= .
 test-mpi: deps-mpi
 	$(CGO_MPI) $(GO) test -tags mpi -count=1 ./internal/mpi/ ./harness/ ./suites/skampi/driver/
-	BEFF_REPEAT=$(BEFF_REPEAT) $(GO) test -count=1 -timeout 30m -v -run '$(TEST_MPI_RUN)' . 2>&1 | \
+	BEFF_REPEAT=$(BEFF_REPEAT) $(GO) test -count=1 -timeout 30m -v -run '$(TEST_MPI_RUN)' ./e2e/ 2>&1 | \
 		awk '/^(=== RUN|=== PAUSE|=== CONT)/ {next} {print} /^(--- FAIL|FAIL|panic)/ {bad=1} END {exit bad}'
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s; make test: 5s each);
@@ -214,14 +214,14 @@ fuzz:
 ## cluster-test: b_eff, b_eff_io and SKaMPI across emulated nodes (network
 ## namespaces, rate-limited links; needs root), the link figures, and faults
 cluster-test: deps-cluster
-	BEFF_CLUSTER_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestCluster' .
+	BEFF_CLUSTER_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestCluster' ./e2e/
 
 ## slurm-test: the suites under Slurm on three emulated nodes under two
 ## leaf switches (srun in an allocation, the batch script, block against
 ## cyclic placement, the memory Slurm gives, scancel, a node that dies, the
 ## heat map of the round trips, b_eff_io on a GlusterFS volume)
 slurm-test: deps-slurm deps-fs
-	BEFF_SLURM_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestSlurm' .
+	BEFF_SLURM_TESTS=1 $(GO) test -count=1 -timeout 30m -run '^TestSlurm' ./e2e/
 
 ## scale-test: jobs of 32 and 64 processes (oversubscribed) that run all
 ## three suites and fold them, peak memory against the model, and the
@@ -232,7 +232,7 @@ ifeq ($(ONLY),lifeline)
 SCALE_RUN := ^TestLifelineUnderFdLimit$$
 endif
 scale-test: deps-mpi
-	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' .
+	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' ./e2e/
 
 ## trixie-test: beff on Debian 13 (Open MPI 5.0, MPICH 4.2) in a root made
 ## here with debootstrap (needs root), removed afterwards: the MPI tests

@@ -1,7 +1,7 @@
-// Package beff is the root of the beff module: its test files are the
-// benchmark binary that runs under mpirun (TestMain hands over to the
-// harness; BenchmarkBeff, BenchmarkBeffIO and BenchmarkSkampi run the
-// suites) and its integration tests, which start real mpirun, Slurm and
-// emulated-cluster jobs. It has no code of its own; see README.md and
-// docs/architecture.md.
+// Package beff is the root of the beff module and the benchmark binary:
+// its test files are what runs under mpirun (TestMain hands over to the
+// harness; BenchmarkBeff, BenchmarkBeffIO, BenchmarkSkampi and
+// BenchmarkCongestion run the suites). It has no code and no tests of its
+// own: the end-to-end tests, which build this package and run real jobs,
+// are in e2e/. See README.md and docs/architecture.md.
 package beff

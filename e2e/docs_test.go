@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 import (
 	"flag"
@@ -14,6 +14,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	// the flags of the benchmark binary: the harness's and its suites'
+	// drivers', as the root package links them
+	_ "github.com/beff-suite/beff/harness"
+	_ "github.com/beff-suite/beff/suites/beff/driver"
+	_ "github.com/beff-suite/beff/suites/beffio/driver"
+	_ "github.com/beff-suite/beff/suites/congestion/driver"
+	_ "github.com/beff-suite/beff/suites/skampi/driver"
 )
 
 // flagsDocPath is the reference of every flag of the test binary besides
@@ -34,8 +42,8 @@ var flagGroups = []struct{ prefix, title, intro string }{
 func flagsDoc() string {
 	var b strings.Builder
 	b.WriteString("# Flags of the test binary\n\n")
-	b.WriteString("<!-- Written by TestFlagsDoc from the binary's own flags (BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' .); edit the flags' usage, not this page. -->\n\n")
-	b.WriteString("The flags of `beff.test` (and of `go test -bench` of this package) beside Go's own `-test.*` flags\n")
+	b.WriteString("<!-- Written by TestFlagsDoc from the binary's own flags (BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' ./e2e); edit the flags' usage, not this page. -->\n\n")
+	b.WriteString("The flags of `beff.test` (and of `go test -bench` of the module's root package) beside Go's own `-test.*` flags\n")
 	b.WriteString("(`-test.bench`, `-test.short` for a quick run, `-test.count`, …). Give them after `--` to `beff run`\n")
 	b.WriteString("(`make bench ARGS='…'`) or straight to the binary under `mpirun`. Only rank 0 checks them; a bad value is one\n")
 	b.WriteString("line from rank 0 and exit code 2 from every rank. Flags that say \"for tests only\" corrupt or slow a run on\n")
@@ -96,7 +104,7 @@ func TestFlagsDoc(t *testing.T) {
 	}
 	want, err := os.ReadFile(flagsDocPath)
 	require.NoError(t, err)
-	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' .", flagsDocPath)
+	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' ./e2e", flagsDocPath)
 	flag.VisitAll(func(f *flag.Flag) {
 		if !strings.HasPrefix(f.Name, "test.") {
 			assert.Contains(t, got, "`-"+f.Name, "every flag is on the page")

@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 import (
 	"os"
@@ -41,7 +41,7 @@ func TestQuickSkampi(t *testing.T) {
 			checkSkampiPoints(t, np, run, res.stderr)
 			file := filepath.Join(t.TempDir(), "skampi.txt")
 			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-			out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+			out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 			require.NoError(t, err, "%s", out)
 			assert.Contains(t, string(out), "SKaMPI")
 			assert.Contains(t, string(out), "NOT VALID: short run")
@@ -74,7 +74,7 @@ func TestSkampiSkampi5Settings(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "sk5.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }
 
@@ -233,9 +233,9 @@ func TestSkampiBadInput(t *testing.T) {
 		{3, "-skampi.sync=fence", "want window or barrier"},
 		{3, "-skampi.chunks=0", "from 1 to"},
 		{3, "-skampi.suites=/nonexistent.yaml", "-skampi.suites: open /nonexistent.yaml: no such file or directory"},
-		{3, "-skampi.suites=testdata/skampi-bad-suites.yaml", "testdata/skampi-bad-suites.yaml:7: eps: 3: want a relative error between 0 and 1"},
+		{3, "-skampi.suites=e2e/testdata/skampi-bad-suites.yaml", "e2e/testdata/skampi-bad-suites.yaml:7: eps: 3: want a relative error between 0 and 1"},
 		{3, "-skampi.resume=/nonexistent.txt", "-skampi.resume: open /nonexistent.txt: no such file or directory"},
-		{3, "-skampi.resume=testdata/short-np2.txt", "no line of BenchmarkSkampi to resume from"},
+		{3, "-skampi.resume=e2e/testdata/short-np2.txt", "no line of BenchmarkSkampi to resume from"},
 	}
 	for _, c := range cases {
 		t.Run(c.flag, func(t *testing.T) {

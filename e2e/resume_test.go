@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 import (
 	"bufio"

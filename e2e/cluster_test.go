@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // Tests on an emulated cluster (tools/cluster.sh): nodes are network
 // namespaces joined through a bridge by links shaped to a known rate. They
@@ -205,7 +205,7 @@ func foldRuns(t *testing.T, stdout string) map[string]foldedRun {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "run.txt")
 	require.NoError(t, os.WriteFile(file, []byte(stdout), 0o644))
-	out, err := output(exec.Command("go", "run", "./cmd/beff", "fold", "-json", file))
+	out, err := output(exec.Command(beffCommand(t), "fold", "-json", file))
 	require.NoError(t, err, "beff fold -json\nthe output folded:\n%s", stdout)
 	var doc struct {
 		Files []struct {

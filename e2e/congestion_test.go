@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 import (
 	"os"
@@ -49,7 +49,7 @@ func TestQuickCongestion(t *testing.T) {
 			}
 			file := filepath.Join(t.TempDir(), "congestion.txt")
 			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-			out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+			out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 			require.NoError(t, err, "%s", out)
 			assert.Contains(t, string(out), "NOT VALID: on 1 node: congestion needs at least 3 nodes")
 		})
@@ -115,6 +115,6 @@ func TestCongestionResume(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "resumed.txt")
 	require.NoError(t, os.WriteFile(file, []byte(again.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 }

@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // Integration tests of b_eff_io: real mpirun jobs doing real MPI-IO on a real
 // file system (see mpi_integration_test.go for the helpers).
@@ -172,7 +172,7 @@ func TestBeffIOReferenceRules(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "ref.txt")
 	require.NoError(t, os.WriteFile(path, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", path).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", path).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.True(t, strings.HasPrefix(string(out), "b_eff_io (reference code 2.1 rules) = "), "%s", out)
 	leftovers, _ := filepath.Glob(filepath.Join(os.TempDir(), "beffio-*", "*"))
@@ -357,7 +357,7 @@ func TestBeffIODataBudget(t *testing.T) {
 	assert.Greater(t, capped, 0, "some patterns hit the budget")
 	file := filepath.Join(t.TempDir(), "io.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Regexp(t, `(?m)^b_eff_io = [0-9.]+ MB/s`, string(out))
 	assert.Contains(t, string(out), "data budget reached")
@@ -376,7 +376,7 @@ func TestBeffIOValidationError(t *testing.T) {
 	assert.Equal(t, 1.0, p.metric["n=1/acc=read/type=scatter/pat=0/l=1048576/L=1048576"]["errors"])
 	file := filepath.Join(t.TempDir(), "io.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "1 validation error")
 	assert.Contains(t, string(out), "NOT VALID")
@@ -402,7 +402,7 @@ func TestBeffIOSharedPointerOff(t *testing.T) {
 	assert.Equal(t, 3*8, n, "every shared pattern of every access method")
 	file := filepath.Join(t.TempDir(), "io.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "shared file pointer substituted by explicit offsets (24 of 24")
 }

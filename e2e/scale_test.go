@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // The scale tests (docs/scale.md): jobs of 32 and 64 processes on this
 // machine, oversubscribed, that run each suite and fold it, with every
@@ -87,7 +87,7 @@ func TestScaleJobs(t *testing.T) {
 
 				out := filepath.Join(dir, "out.txt")
 				require.NoError(t, os.WriteFile(out, []byte(job.stdout), 0o644))
-				folded, err := exec.Command("go", "run", "./cmd/beff", "fold", out).CombinedOutput()
+				folded, err := exec.Command(beffCommand(t), "fold", out).CombinedOutput()
 				require.NoError(t, err, "%s", folded)
 				assert.Contains(t, string(folded), su.name)
 				for _, line := range strings.Split(job.stdout, "\n") {

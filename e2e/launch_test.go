@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // The MPI library the integration tests build against and launch with:
 // the one on PATH, found as beff run finds it (package launch: MPICC,

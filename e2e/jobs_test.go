@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // Integration tests: real MPI jobs on a test binary built with -tags mpi,
 // under the MPI on PATH (launch_test.go). Every job runs under its
@@ -22,7 +22,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
@@ -59,7 +58,7 @@ func mpiBinary(t *testing.T, tags bool) string {
 			return
 		}
 		dir := buildDir
-		harness.AfterTests(func() { os.RemoveAll(dir) })
+		atEnd(func() { os.RemoveAll(dir) })
 		if out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "beff"), "./cmd/beff").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/beff: %v\n%s", err, out)
 			return
@@ -282,7 +281,7 @@ func TestQuickBeff(t *testing.T) {
 
 			out := filepath.Join(t.TempDir(), "run.txt")
 			require.NoError(t, os.WriteFile(out, []byte(res.stdout), 0o644))
-			folded, err := exec.Command("go", "run", "./cmd/beff", "fold", out).CombinedOutput()
+			folded, err := exec.Command(beffCommand(t), "fold", out).CombinedOutput()
 			require.NoError(t, err, "%s", folded)
 			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindSubmatch(folded)
 			require.NotNil(t, m, "fold prints b_eff:\n%s", folded)
@@ -323,7 +322,7 @@ func TestBadInput(t *testing.T) {
 		{"-beff.lmax=3000000000", "too large"},
 		{"-beff.mem=abc", `invalid value "abc" for flag -beff.mem: parse error (-beff.mem: b_eff: memory per process in MiB`},
 		{"-beff.mme=5", "flag provided but not defined: -beff.mme (did you mean -beff.mem?)"},
-		{"-beff.resume=testdata/skampi-short-np2.txt", "testdata/skampi-short-np2.txt: no line of BenchmarkBeff to resume from"},
+		{"-beff.resume=e2e/testdata/skampi-short-np2.txt", "e2e/testdata/skampi-short-np2.txt: no line of BenchmarkBeff to resume from"},
 	}
 	for _, c := range cases {
 		t.Run(c.flag, func(t *testing.T) {
@@ -400,7 +399,7 @@ func TestShortcut(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "sc.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
 }
@@ -433,7 +432,7 @@ func TestBeffReferenceRules(t *testing.T) {
 	assert.Len(t, p.count, want, "no unexpected benchmark lines")
 	file := filepath.Join(t.TempDir(), "ref.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "beff-rules: reference: measured by the rules of the reference code b_eff 3.6.0.1")
 
@@ -479,7 +478,7 @@ func TestBeffReferenceShortcut(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "sc.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command("go", "run", "./cmd/beff", "fold", file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
 }

@@ -1,4 +1,4 @@
-package beff_test
+package e2e
 
 // Tests under Slurm on an emulated cluster (tools/cluster.sh slurm): three
 // nodes, n0 and n1 on leaf switch leaf0, n2 on leaf1, the leaves joined by a
@@ -427,7 +427,7 @@ func pairsText(m *skampi.Matrix, pairs []skampi.RankPair) string {
 func reportPage(t *testing.T, file string) string {
 	t.Helper()
 	site := filepath.Join(t.TempDir(), "site")
-	out, err := exec.Command("go", "run", "./cmd/beff", "report", "-o", site, file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "report", "-o", site, file).CombinedOutput()
 	require.NoError(t, err, "beff report: %s", out)
 	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
 	require.NotEmpty(t, pages)
@@ -521,7 +521,7 @@ func TestSlurmFS(t *testing.T) {
 	})
 	require.Len(t, files, 3)
 	site := filepath.Join(t.TempDir(), "site")
-	out, err = exec.Command("go", "run", "./cmd/beff", "report", "-o", site, files[0], files[2]).CombinedOutput()
+	out, err = exec.Command(beffCommand(t), "report", "-o", site, files[0], files[2]).CombinedOutput()
 	require.NoError(t, err, "beff report: %s", out)
 	assert.Contains(t, string(out), "2 runs from 2 files")
 	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
