@@ -100,10 +100,10 @@ func TestBrowser(t *testing.T) {
 	for _, name := range []string{"vm-2026-11-21-np2.txt", "vm-2026-11-21-np4.txt",
 		"vm-2026-11-21-np2-run11.txt", "vm-2026-11-21-np2-run12.txt",
 		"vm-2026-11-23-np2.txt", "vm-2026-11-23-np4.txt", "vm-2026-11-23-np2-run3.txt"} {
-		paths = append(paths, copyFile(t, filepath.Join("../../results", name), dir, name))
+		paths = append(paths, copyFile(t, filepath.Join("testdata/runs", name), dir, name))
 	}
-	paths = append(paths, copyFile(t, "../../testdata/skampi-types-np2.txt", dir, "skampi-types-np2.txt"))
-	paths = append(paths, copyFile(t, "../../testdata/skampi-families-np2.txt", dir, "skampi-families-np2.txt"))
+	paths = append(paths, copyFile(t, "testdata/skampi-types-np2.txt", dir, "skampi-types-np2.txt"))
+	paths = append(paths, copyFile(t, "testdata/skampi-families-np2.txt", dir, "skampi-families-np2.txt"))
 	paths = append(paths, copyFile(t, "testdata/hostile.txt", dir, `<img src=x onerror="window.beffPwned=5">.txt`))
 	good, err := os.ReadFile(paths[0])
 	require.NoError(t, err)

@@ -19,7 +19,7 @@ import (
 // processes (results/vm-2026-11-21-np2-run11.txt) with 3 sizes, the 6
 // rings, 2 random patterns and ping-pong, and its b_eff_io partition of 2
 // processes (configuration lines adjusted to match).
-const compareSeed = "../../testdata/compare/seed.txt"
+const compareSeed = "testdata/compare/seed.txt"
 
 // slowExperiment is the experiment that slow.txt scales by 0.8.
 const slowExperiment = "Beff/pat=ring4/L=4096/mthd=alltoallv"
@@ -258,7 +258,7 @@ func TestCompareUsage(t *testing.T) {
 // synthetic runs with testdata/compare/NAME.stdout. On a mismatch it
 // writes NAME.got-stdout next to it; -update rewrites NAME.stdout.
 func TestCompareGolden(t *testing.T) {
-	goldenDir, err := filepath.Abs("../../testdata/compare")
+	goldenDir, err := filepath.Abs("testdata/compare")
 	require.NoError(t, err)
 	dir := t.TempDir()
 	compareInputs(t, dir)
@@ -390,7 +390,7 @@ func TestGateCounts(t *testing.T) {
 // skampiSeed is a real SKaMPI run on 2 processes: send-recv, barrier,
 // allreduce, mw-waitany and wtime from the default suite file, lengths 1,
 // 64 and 4096 bytes, without refinement.
-const skampiSeed = "../../testdata/compare/skampi-seed.txt"
+const skampiSeed = "testdata/compare/skampi-seed.txt"
 
 // slowSkampi is the point that skampi-slow.txt makes 25% slower.
 const slowSkampi = "Skampi/suite=coll-length/op=allreduce/procs=2/L=64"

@@ -18,8 +18,8 @@ func TestConformance(t *testing.T) {
 	for _, k := range []string{"1", "2"} {
 		round := filepath.Join(dir, "beff_io", "round-"+k)
 		require.NoError(t, os.MkdirAll(round, 0o755))
-		copyFile(t, "../../suites/beffio/fold/testdata/ref-2.1-np2.prot", round, "ref.prot")
-		copyFile(t, "../../testdata/io-synthetic.txt", round, "default.txt")
+		copyFile(t, "testdata/ref/ref-2.1-np2.prot", round, "ref.prot")
+		copyFile(t, "testdata/io-synthetic.txt", round, "default.txt")
 	}
 	code, stdout, stderr := run("conformance", dir)
 	require.Equal(t, 0, code, stderr)

@@ -19,12 +19,11 @@ import (
 )
 
 // TestGoldenJSON compares the output of fold -json with
-// testdata/fold/NAME.json (paths relative to the module root), for the
+// testdata/fold/NAME.json (paths relative to this package), for the
 // variants beyond each suite's own file (TestSuitesConform). On a
 // mismatch it writes NAME.json.got-stdout next to it; -update rewrites
 // NAME.json.
 func TestGoldenJSON(t *testing.T) {
-	t.Chdir("../..")
 	tests := []struct {
 		name string
 		args []string
@@ -76,13 +75,13 @@ func decodeDoc(t *testing.T, stdout string) jsonDoc {
 func TestFoldJSON(t *testing.T) {
 	// the b_eff run of another day: the same run twice would be refused
 	both := writeTemp(t, "both.txt", strings.Replace(shortNP2(t), "date: 2026-11-21T09:45:46Z", "date: 2026-11-22T09:45:46Z", 1)+ioSynthetic(t))
-	code, stdout, stderr := run("fold", "-json", "-rmax", "50", "../../testdata/short-np2.txt", both)
+	code, stdout, stderr := run("fold", "-json", "-rmax", "50", "testdata/short-np2.txt", both)
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)
 	doc := decodeDoc(t, stdout)
 	assert.Equal(t, "beff-fold/1", doc.Schema)
 	require.Len(t, doc.Files, 2)
-	assert.Equal(t, "../../testdata/short-np2.txt", doc.Files[0].Name)
+	assert.Equal(t, "testdata/short-np2.txt", doc.Files[0].Name)
 	assert.Equal(t, both, doc.Files[1].Name)
 	require.Len(t, doc.Files[0].Runs, 1)
 	require.Len(t, doc.Files[1].Runs, 2)
@@ -130,7 +129,7 @@ func TestFoldJSON(t *testing.T) {
 // points of its file: every line is a point, under its suite and
 // operation in increasing length, with the line's own values.
 func TestFoldJSONSkampi(t *testing.T) {
-	const path = "../../testdata/skampi-short-np2.txt"
+	const path = "testdata/skampi-short-np2.txt"
 	code, stdout, stderr := run("fold", "-json", path)
 	require.Equal(t, 0, code, stderr)
 	doc := decodeDoc(t, stdout)

@@ -17,7 +17,7 @@ import (
 // line on stderr naming the file; never a panic (the fuzzing engine sees
 // those: guarded is not in the way, the targets call the commands
 // through beffMain and check that no internal error was reported) or a
-// hang. Seeds: the results in results/ and the test data. Run them with
+// hang. Seeds: this package's test data (stored runs in testdata/runs). Run them with
 // `make fuzz`; inputs that failed are kept in testdata/fuzz/<target>.
 
 // maxSeed is the largest seed taken whole: the fuzzing engine minimizes
@@ -59,7 +59,7 @@ func excerpt(data []byte) []byte {
 // ones whole, excerpts of the others.
 func seedFiles(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, pat := range []string{"../../results/*.txt", "../../testdata/*.txt", "../../testdata/compare/*.txt", "testdata/*.txt"} {
+	for _, pat := range []string{"testdata/*.txt", "testdata/compare/*.txt", "testdata/*.txt"} {
 		paths, err := filepath.Glob(pat)
 		if err != nil {
 			f.Fatal(err)
@@ -159,7 +159,7 @@ func FuzzReport(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s)
 	}
-	good, err := os.ReadFile("../../testdata/short-np2.txt")
+	good, err := os.ReadFile("testdata/short-np2.txt")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func FuzzReport(f *testing.F) {
 // reads any file or refuses it with an error naming it; a figure it
 // returns is a number the conformance table checks (CheckReference).
 func FuzzReadReference(f *testing.F) {
-	for _, p := range []string{"../../suites/beff/fold/testdata/ref-3.6-np2.short", "../../suites/beffio/fold/testdata/ref-2.1-np2.prot", "../../suites/skampi/fold/testdata/ref-skampi5-np2.sko"} {
+	for _, p := range []string{"testdata/ref/ref-3.6-np2.short", "testdata/ref/ref-2.1-np2.prot", "testdata/ref/ref-skampi5-np2.sko"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

@@ -30,11 +30,10 @@ func run(args ...string) (int, string, string) {
 }
 
 // TestGolden compares the output of fold with testdata/fold/NAME.stdout
-// (paths relative to the module root) for the variants beyond each
+// (paths relative to this package) for the variants beyond each
 // suite's own file (TestSuitesConform). On a mismatch it writes
 // NAME.got-stdout next to it; -update rewrites NAME.stdout.
 func TestGolden(t *testing.T) {
-	t.Chdir("../..")
 	tests := []struct {
 		name string
 		args []string
@@ -94,7 +93,7 @@ func firstDiff(want, got string) string {
 }
 
 func TestShortNP2Beff(t *testing.T) {
-	code, stdout, _ := run("fold", "../../testdata/short-np2.txt")
+	code, stdout, _ := run("fold", "testdata/short-np2.txt")
 	require.Equal(t, 0, code)
 	first, _, _ := strings.Cut(stdout, "\n")
 	assert.Equal(t, "b_eff = 9954.0 MB/s", first)
@@ -144,7 +143,7 @@ func writeTemp(t *testing.T, name, data string) string {
 
 func shortNP2(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/short-np2.txt")
+	data, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	return string(data)
 }
@@ -282,13 +281,13 @@ func TestCount2(t *testing.T) {
 
 func ioSynthetic(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/io-synthetic.txt")
+	data, err := os.ReadFile("testdata/io-synthetic.txt")
 	require.NoError(t, err)
 	return string(data)
 }
 
 func TestIOFold(t *testing.T) {
-	code, stdout, stderr := run("fold", "../../testdata/io-synthetic.txt")
+	code, stdout, stderr := run("fold", "testdata/io-synthetic.txt")
 	require.Equal(t, 0, code, stderr)
 	lines := strings.SplitN(stdout, "\n", 3)
 	assert.Equal(t, []string{"b_eff_io = 146.25 MB/s", "VALID"}, lines[:2])

@@ -69,7 +69,7 @@ func peakOf(t *testing.T, args ...string) (int, string, int64) {
 // lines (1 KB each) after its own.
 func configHeavy(t *testing.T, dir string, size int) string {
 	t.Helper()
-	run, err := os.ReadFile("../../testdata/short-np2.txt")
+	run, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	head, tail, ok := bytes.Cut(run, []byte("\nBenchmark"))
 	require.True(t, ok)

@@ -18,7 +18,7 @@ import (
 func needLibrary(t *testing.T) {
 	t.Helper()
 	if _, err := report.EmbeddedLibrary(); err != nil {
-		code, _, stderr := run("report", "-o", filepath.Join(t.TempDir(), "site"), "../../testdata/short-np2.txt")
+		code, _, stderr := run("report", "-o", filepath.Join(t.TempDir(), "site"), "testdata/short-np2.txt")
 		assert.Equal(t, exitFail, code)
 		assert.Contains(t, stderr, "make assets")
 		t.Skipf("built without the plotting library: %v", err)
@@ -29,7 +29,7 @@ func TestReport(t *testing.T) {
 	needLibrary(t)
 	dir := filepath.Join(t.TempDir(), "site")
 	code, stdout, stderr := run("report", "-o", dir, "-now", "2026-11-21T12:00:00Z",
-		"../../testdata/short-np2.txt", "../../testdata/io-synthetic.txt")
+		"testdata/short-np2.txt", "testdata/io-synthetic.txt")
 	require.Equal(t, exitOK, code, "stderr: %s", stderr)
 	assert.Empty(t, stderr)
 	assert.Equal(t, "beff report: "+filepath.Join(dir, "index.html")+": 2 runs from 2 files\n", stdout)
@@ -43,7 +43,7 @@ func TestReport(t *testing.T) {
 
 	// Again into the same directory: replaced, byte for byte the same.
 	code, _, stderr = run("report", "-o", dir, "-now", "2026-11-21T12:00:00Z",
-		"../../testdata/short-np2.txt", "../../testdata/io-synthetic.txt")
+		"testdata/short-np2.txt", "testdata/io-synthetic.txt")
 	require.Equal(t, exitOK, code, "stderr: %s", stderr)
 	again, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	require.NoError(t, err)
@@ -55,7 +55,7 @@ func TestReport(t *testing.T) {
 func TestReportDirectory(t *testing.T) {
 	needLibrary(t)
 	in := t.TempDir()
-	good, err := os.ReadFile("../../testdata/short-np2.txt")
+	good, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	for _, name := range []string{"run10.txt", "run2.txt", "run1.txt"} {
 		require.NoError(t, os.WriteFile(filepath.Join(in, name), good, 0o644))
@@ -118,7 +118,7 @@ func TestReportRefusesOtherDirectory(t *testing.T) {
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "keep.txt")
 	require.NoError(t, os.WriteFile(keep, []byte("mine"), 0o644))
-	code, _, stderr := run("report", "-o", dir, "../../testdata/short-np2.txt")
+	code, _, stderr := run("report", "-o", dir, "testdata/short-np2.txt")
 	assert.Equal(t, exitFail, code)
 	assert.Contains(t, stderr, "neither empty nor a site of beff report")
 	assert.FileExists(t, keep)

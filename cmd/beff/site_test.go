@@ -37,13 +37,14 @@ func copyFile(t *testing.T, src, dir, name string) string {
 	return dst
 }
 
-// resultsCopies copies the stored runs in ../../results into a temporary
-// directory and returns their paths in name order.
+// resultsCopies copies the stored runs of testdata/runs (copies of
+// runs in results/, kept here so that storing a run changes no test) into a
+// temporary directory and returns their paths in name order.
 func resultsCopies(t *testing.T) []string {
 	t.Helper()
-	src, err := filepath.Glob("../../results/*.txt")
+	src, err := filepath.Glob("testdata/runs/*.txt")
 	require.NoError(t, err)
-	require.NotEmpty(t, src, "no stored runs in results/")
+	require.NotEmpty(t, src, "no stored runs in testdata/runs")
 	dir := t.TempDir()
 	var out []string
 	for _, s := range src {
@@ -214,7 +215,7 @@ func TestSiteHostile(t *testing.T) {
 // whole, with their position, and listed on the index page.
 func TestSiteSkipped(t *testing.T) {
 	dir := t.TempDir()
-	good, err := os.ReadFile("../../testdata/short-np2.txt")
+	good, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
@@ -228,7 +229,7 @@ func TestSiteSkipped(t *testing.T) {
 	truncated := good[:len(good)/2]
 	// A good b_eff run and a b_eff_io run that misses its last lines:
 	// nothing of the file may be used.
-	io, err := os.ReadFile("../../testdata/io-synthetic.txt")
+	io, err := os.ReadFile("testdata/io-synthetic.txt")
 	require.NoError(t, err)
 	ioLines := strings.SplitAfter(string(io), "\n")
 	half := string(good) + "\n" + strings.Join(ioLines[:len(ioLines)-20], "")
@@ -271,7 +272,7 @@ func TestSiteSkipped(t *testing.T) {
 // testdata/index.html; on a mismatch it writes testdata/index.got-html,
 // -update rewrites the golden file.
 func TestSiteGolden(t *testing.T) {
-	files, err := report.Load([]string{"testdata/hostile.txt", "../../testdata/io-synthetic.txt", "testdata/absent.txt"}, suites()).
+	files, err := report.Load([]string{"testdata/hostile.txt", "testdata/io-synthetic.txt", "testdata/absent.txt"}, suites()).
 		Render(report.Options{Now: now, Library: stubLibrary})
 	require.NoError(t, err)
 	got := files["index.html"]

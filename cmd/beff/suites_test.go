@@ -17,7 +17,7 @@ import (
 )
 
 // conforming is the table every suite of suites() must be in: a results
-// file of it (paths relative to the module root) and the name of its
+// file of it (paths relative to this package) and the name of its
 // golden protocol and JSON, testdata/fold/<golden>.stdout and .json.
 // Adding a suite means adding a row here.
 var conforming = map[string]struct{ input, golden string }{
@@ -34,7 +34,6 @@ var conforming = map[string]struct{ input, golden string }{
 // hostile (one message naming the file, no internal error), and gets its
 // section on a run page of the site.
 func TestSuitesConform(t *testing.T) {
-	t.Chdir("../..")
 	list := suites()
 	require.Len(t, conforming, len(list), "a row of the table per suite, no more")
 	for _, su := range list {

@@ -15,7 +15,7 @@ import (
 // line and one configuration block per distinct configuration, and the
 // comparison with a run's configuration never panics.
 func FuzzReadPartial(f *testing.F) {
-	paths, _ := filepath.Glob("../../testdata/*.txt")
+	paths, _ := filepath.Glob("testdata/*.txt")
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // the processes of the job.
 func FuzzParseSuites(f *testing.F) {
 	f.Add(DefaultSuites, 2)
-	paths, _ := filepath.Glob("../../testdata/*.yaml")
+	paths, _ := filepath.Glob("testdata/*.yaml")
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -38,7 +38,7 @@ func FuzzParseSuites(f *testing.F) {
 // FuzzReadPartial: a partial output is read or refused with an error
 // naming the file; what is read plans a resume.
 func FuzzReadPartial(f *testing.F) {
-	for _, p := range []string{"../../testdata/skampi-short-np2.txt", "../../testdata/skampi-types-np2.txt"} {
+	for _, p := range []string{"testdata/skampi-short-np2.txt", "testdata/skampi-types-np2.txt"} {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

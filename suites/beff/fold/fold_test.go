@@ -345,7 +345,7 @@ func TestMultipleRuns(t *testing.T) {
 
 func readShortNP2(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("../../../testdata/short-np2.txt")
+	data, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	return string(data)
 }
@@ -517,7 +517,7 @@ func TestRefusals(t *testing.T) {
 // TestOversubscribed: a run whose processes outnumbered a node's CPUs is not
 // valid for comparisons, and the reason says so.
 func TestOversubscribed(t *testing.T) {
-	raw, err := os.ReadFile("../../../testdata/short-np2.txt")
+	raw, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	in := "mpi-oversubscribed: yes: 4 processes on vm, which has 2 CPUs (figures check correctness, not speed)\n" + string(raw)
 	f, err := readText((in), "over.txt")

@@ -52,7 +52,7 @@ func TestReadReferenceBad(t *testing.T) {
 // TestConformance: a folded run gives the reference code's figures under
 // the same names, the rings' b_eff at Lmax for all processes.
 func TestConformance(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/short-np2.txt")
+	data, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	p := mustFold(t, string(data))[0]
 	figs := New().Conformance(p)

@@ -20,7 +20,7 @@ import (
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/io-synthetic.txt (relative to the module root)")
+var update = flag.Bool("update", false, "rewrite testdata/io-synthetic.txt")
 
 // An ioSynth describes a synthetic BenchmarkBeffIO output. Every call moves
 // one memory chunk L (reps = 1 for every pattern, so that the segment size
@@ -586,10 +586,10 @@ func TestFoldRefusals(t *testing.T) {
 	}
 }
 
-// TestIOSyntheticFile keeps testdata/io-synthetic.txt, the input of the
-// golden test of cmd/beff, equal to ioHand's text (-update rewrites it).
+// TestIOSyntheticFile keeps testdata/io-synthetic.txt equal to ioHand's
+// text (-update rewrites it); cmd/beff's golden test reads a copy of its own.
 func TestIOSyntheticFile(t *testing.T) {
-	const path = "../../../testdata/io-synthetic.txt"
+	const path = "testdata/io-synthetic.txt"
 	text := ioHand().text()
 	if *update {
 		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))

@@ -67,7 +67,7 @@ func TestReadReference(t *testing.T) {
 // TestConformance: a folded run gives its points on all processes (the
 // ping-pong on its pair) under SKaMPI 5's names, each once.
 func TestConformance(t *testing.T) {
-	data, err := os.ReadFile("../../../testdata/skampi-short-np2.txt")
+	data, err := os.ReadFile("testdata/skampi-short-np2.txt")
 	require.NoError(t, err)
 	p := foldText(t, string(data))
 	m := map[string]float64{}
