@@ -1,0 +1,263 @@
+//go:build mpi
+
+/* skampi_ctx.h: what the files of the SKaMPI loop share (skampi*.c): the
+ * context of a batch, the layout of a message, the stamps that check a
+ * message, and the operations the table of skampi.c names. Internal to
+ * package mpi; its public face is skampi.h. */
+#ifndef BEFF_SKAMPI_CTX_H
+#define BEFF_SKAMPI_CTX_H
+
+#include "skampi.h"
+#include "compute.h"
+#include "mpi4.h"
+#include "pready.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+
+enum { TAG = 1, TAG_STOP = 2, TAG_ITEM = 3, TAG_NBR = 16 /* up to 16 + 26 */ };
+
+/* Where a message's payload lies in a buffer: count instances ext bytes
+ * apart, each the runs (offset, bytes) in typemap order; the blocks of
+ * a block operation stride bytes apart. first and last are the offsets
+ * of payload bytes 0 and L-1, span one past the highest. */
+typedef struct {
+	const int64_t *runs;
+	int64_t nruns, count, ext, stride, span, first, last;
+} lay;
+
+/* The state of one batch on this rank. */
+typedef struct {
+	MPI_Comm comm;
+	int rank, size;
+	int64_t len; /* bytes */
+	int chunks;
+	unsigned char *sb, *rb; /* this call's part of the buffers */
+	int64_t call;           /* validation sequence number */
+	skampi_fault *f;
+	int inject;
+	MPI_Comm made[64]; /* communicators a call created, freed after the repetition */
+	int nmade;
+	int *counts, *displs; /* size entries, in elements of the operation */
+	MPI_Request *reqs;    /* 2·size entries */
+	int *widx;            /* master-worker: the item each worker holds */
+	int method;           /* SKAMPI_CONTIG, ... */
+	const skampi_types *ty;
+	lay sl, rl;              /* a message in the send and the receive buffer */
+	int64_t plain[2];        /* the one run of a contiguous message */
+	unsigned char *stmp, *rtmp; /* pack, manual: contiguous blocks, wlen bytes apart */
+	int64_t wlen;            /* bytes of a message on the wire (pack: MPI_Pack_size) */
+	int full;
+	int64_t rfoot;  /* full: bytes of the receive buffer a call uses */
+	void *rma;      /* one-sided: the batch's window (rma) */
+	int rma_blocks; /* one-sided: every rank's block in the window (put-all-one) */
+	int mode;       /* how a collective runs: M_BLOCK, M_NB or M_PERSIST */
+	int setup;      /* persistent: the untimed pass that makes the requests */
+	MPI_Request rq, rq2; /* the non-blocking call's request; the persistent ones */
+	int64_t steps;  /* overlap: the computation's steps between start and wait */
+	double busy;    /* overlap: seconds computed in this repetition */
+	double init;    /* persistent: seconds the setup pass spent making the requests */
+	double t0;      /* persistent: when the init call of the setup pass began */
+	MPI_Datatype *wtypes; /* alltoallw: size entries of MPI_BYTE */
+	MPI_Aint *adispls;    /* neighbor-alltoallw: byte displacements */
+	MPI_Comm base;  /* neighborhood: the point's communicator; comm is its topology */
+	int deg;        /* neighborhood: the neighbors (sources = destinations, in order) */
+	int *nbr;       /* their ranks, MPI_PROC_NULL past a non-periodic edge */
+	int *code;      /* per neighbor, the direction it lies in (a tag of the reference) */
+	int *back;      /* per neighbor, the direction I lie in from it */
+	int threads;    /* partitioned: the threads that mark the partitions ready */
+	pready_pool *pool; /* partitioned: those threads, made by the setup pass */
+} ctx;
+
+/* A byte the full check writes into a receive buffer before the call and
+ * expects in the holes of the received layout afterwards. */
+enum { HOLE = 0xA5 };
+
+/* A message as MPI gets it: buffer, count and datatype. */
+typedef struct {
+	void *p;
+	int n;
+	MPI_Datatype t;
+} wire;
+
+typedef enum { S_SEND, S_SSEND, S_ISEND, S_ISSEND, S_BSEND } smode;
+
+/* A collective of the table runs in its row's mode: M_BLOCK calls the
+ * blocking operation; M_NB starts the non-blocking one, computes for the
+ * batch's steps (an overlap point) and waits; M_PERSIST starts and waits
+ * for a persistent request that the batch's untimed setup pass made with
+ * the MPI 4 init call (and frees after the last repetition). COLL takes
+ * the three calls; each operation's code around them (stamping, checking)
+ * is the same in every mode. */
+enum { M_BLOCK, M_NB, M_PERSIST };
+
+/* SETUP_DONE ends an operation's setup pass before it starts anything
+ * (not an MPI error code, so that the checks after the call are skipped). */
+#define SETUP_DONE (-1)
+
+#define COLL(c, blocking, start, init)                                                              \
+	((c)->mode == M_NB        ? sk_nb_wait((c), (start))                                                \
+	 : (c)->mode == M_PERSIST ? sk_persist((c), (c)->setup ? ((c)->t0 = MPI_Wtime(), (init)) : 0)       \
+	                          : (blocking))
+
+/* The window of a batch on this rank and the roles of the operation. */
+typedef struct {
+	MPI_Win win;
+	unsigned char *base; /* this rank's window */
+	int64_t len;         /* its bytes */
+	int sync, nocheck;
+	int origin, target;  /* this rank issues operations; the rank they reach */
+	int exposed;         /* this rank's window is reached (by source, or by every rank) */
+	int source;          /* pscw: the rank that reaches this one (-1: every rank) */
+	MPI_Group to, from;  /* pscw: the target's group, the sources' group */
+	int64_t k;           /* calls of this batch so far */
+	int expect;          /* accumulations: what the target's elements hold after the last call */
+	int64_t last;        /* the validation number of the last call */
+	unsigned char *res;  /* get, get-accumulate, fetch-and-op, compare-and-swap: results */
+	int lockall;
+} rma;
+
+typedef int (*opfn)(ctx *);
+
+typedef struct {
+	const char *name;
+	opfn fn;
+	int bsend;  /* needs an attached buffer */
+	int blocks; /* uses one block of the length per process of the communicator */
+	int rma;    /* one-sided: runs on a window (sk_rma_open) */
+	int mode;   /* M_BLOCK, M_NB or M_PERSIST */
+	int needs;  /* the MPI 4 call it needs (mpi4.h), -1 for none */
+	int per;    /* what its blocks are per: PER_PROC, PER_NBR (on the batch's topology), PER_PART */
+	int count64; /* hands its length to MPI as an MPI_Count (it may pass INT_MAX) */
+} optab;
+
+/* What the blocks of a block operation are per: a process of the
+ * communicator, a neighbor of the topology, a partition of the message. */
+enum { PER_PROC, PER_NBR, PER_PART };
+
+/* skampi_check.c: the stamps: a message's payload written and checked */
+void sk_fault(ctx *c, int sender, int64_t at, int expect, int got);
+void sk_put(ctx *c, const lay *l, unsigned char *m, int sender);
+void sk_chk(ctx *c, const lay *l, unsigned char *m, int sender);
+void sk_rchk(ctx *c, unsigned char *m, int sender);
+void sk_putf(unsigned char *m, int64_t n, int64_t call, int sender);
+void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi);
+int sk_n4(ctx *c);
+int sk_nb(ctx *c);
+unsigned char *sk_sblk(ctx *c, int i);
+unsigned char *sk_rblk(ctx *c, int i);
+
+/* skampi_wire.c: the wire: a laid-out message as MPI gets it */
+int sk_out_wire(ctx *c, unsigned char *m, unsigned char *tmp, wire *w);
+wire sk_in_wire(ctx *c, unsigned char *m, unsigned char *tmp);
+int sk_in_done(ctx *c, unsigned char *m, unsigned char *tmp);
+unsigned char *sk_stmp_at(ctx *c, int i);
+unsigned char *sk_rtmp_at(ctx *c, int i);
+
+/* skampi_p2p.c: point to point; how an operation runs (blocking, non-blocking, persistent) */
+int sk_nb_wait(ctx *c, int rc);
+int sk_persist(ctx *c, int rc);
+int sk_op_send_recv(ctx *c);
+int sk_op_send_recv_anytag(ctx *c);
+int sk_op_send_irecv(ctx *c);
+int sk_op_send_iprobe_recv(ctx *c);
+int sk_op_ssend_recv(ctx *c);
+int sk_op_isend_recv(ctx *c);
+int sk_op_issend_recv(ctx *c);
+int sk_op_bsend_recv(ctx *c);
+int sk_op_sendrecv(ctx *c);
+int sk_op_sendrecv_replace(ctx *c);
+int sk_op_send_recv_persistent(ctx *c);
+int sk_op_isendrecv(ctx *c);
+int sk_op_isendrecv_replace(ctx *c);
+int sk_op_psend_precv(ctx *c);
+int sk_op_send_recv_c(ctx *c);
+
+/* skampi_coll.c: collectives and their hand-built references */
+void sk_sput(ctx *c, unsigned char *m, int sender);
+int sk_op_barrier(ctx *c);
+int sk_op_bcast(ctx *c);
+int sk_op_reduce(ctx *c);
+int sk_op_allreduce(ctx *c);
+int sk_op_reduce_scatter_block(ctx *c);
+int sk_op_reduce_scatter(ctx *c);
+int sk_op_scan(ctx *c);
+int sk_op_exscan(ctx *c);
+int sk_op_gather(ctx *c);
+int sk_op_gatherv(ctx *c);
+int sk_op_scatter(ctx *c);
+int sk_op_scatterv(ctx *c);
+int sk_op_allgather(ctx *c);
+int sk_op_allgatherv(ctx *c);
+int sk_op_alltoall(ctx *c);
+int sk_op_alltoallv(ctx *c);
+int sk_op_alltoallw(ctx *c);
+int sk_op_comm_split(ctx *c);
+int sk_op_comm_dup(ctx *c);
+int sk_op_memcpy(ctx *c);
+int sk_op_bcast_sendrecv(ctx *c);
+int sk_op_gather_sendrecv(ctx *c);
+int sk_op_gather_irecv(ctx *c);
+int sk_op_allreduce_reduce_bcast(ctx *c);
+int sk_op_alltoall_isend_irecv(ctx *c);
+
+/* skampi_neighbor.c: neighborhood collectives and the batch's topology */
+int sk_op_neighbor_allgather(ctx *c);
+int sk_op_neighbor_allgatherv(ctx *c);
+int sk_op_neighbor_alltoall(ctx *c);
+int sk_op_neighbor_alltoallv(ctx *c);
+int sk_op_neighbor_alltoallw(ctx *c);
+int sk_op_neighbor_allgather_isend_irecv(ctx *c);
+int sk_op_neighbor_alltoall_isend_irecv(ctx *c);
+int sk_topo_open(const skampi_batch_t *b, ctx *c);
+int sk_topo_close(ctx *c);
+
+/* skampi_mw.c: master-worker */
+int sk_op_mw_wait(ctx *c);
+int sk_op_mw_waitany(ctx *c);
+int sk_op_mw_recv_any(ctx *c);
+int sk_op_mw_send(ctx *c);
+int sk_op_mw_ssend(ctx *c);
+int sk_op_mw_isend(ctx *c);
+int sk_op_mw_bsend(ctx *c);
+
+/* skampi_local.c: local operations */
+int sk_op_comm_rank(ctx *c);
+int sk_op_comm_size(ctx *c);
+int sk_op_iprobe(ctx *c);
+int sk_op_buffer_attach(ctx *c);
+int sk_op_type_create(ctx *c);
+int sk_op_wtime(ctx *c);
+
+/* skampi_rma.c: one-sided */
+int sk_op_put(ctx *c);
+int sk_op_put_bw(ctx *c);
+int sk_op_put_all(ctx *c);
+int sk_op_get(ctx *c);
+int sk_op_get_bw(ctx *c);
+int sk_op_acc_sum(ctx *c);
+int sk_op_acc_replace(ctx *c);
+int sk_op_acc_max(ctx *c);
+int sk_op_get_acc(ctx *c);
+int sk_op_fetch_and_op(ctx *c);
+int sk_op_compare_and_swap(ctx *c);
+int sk_op_win_fence(ctx *c);
+int sk_op_win_pscw(ctx *c);
+int sk_op_win_lock(ctx *c);
+int sk_op_win_fence_delayed(ctx *c);
+int sk_op_win_pscw_delayed(ctx *c);
+int sk_op_win_lock_delayed(ctx *c);
+int sk_rma_open(const skampi_batch_t *b, ctx *c);
+int sk_rma_close(ctx *c, int op);
+
+/* skampi_dtype.c: datatypes */
+int sk_type_build(const int64_t **pc, const int64_t *end, MPI_Datatype *t, int depth);
+
+/* skampi.c: the table and the timed loop */
+int sk_op_sync(int op, int sync);
+int64_t sk_foot(int op, const lay *l, int n);
+void sk_free_made(ctx *c);
+extern const optab sk_ops[SKAMPI_NOPS];
+
+#endif
