@@ -66,7 +66,7 @@ func (p ioLines) partitions(t *testing.T) []int {
 	return out
 }
 
-func (p ioLines) table(t *testing.T) []beffio.Pattern {
+func (p ioLines) table(t *testing.T) []beffio.AccessPattern {
 	mpart, err := strconv.ParseInt(p.config["beffio-mpart"], 10, 64)
 	require.NoError(t, err)
 	return beffio.Table(mpart)

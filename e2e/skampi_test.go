@@ -79,9 +79,9 @@ func TestSkampiSkampi5Settings(t *testing.T) {
 }
 
 // skampiSuites reads the suites of a run from its configuration lines.
-func skampiSuites(t *testing.T, run benchOut) map[string]*skampi.Suite {
+func skampiSuites(t *testing.T, run benchOut) map[string]*skampi.Setup {
 	t.Helper()
-	out := map[string]*skampi.Suite{}
+	out := map[string]*skampi.Setup{}
 	for k, v := range run.config {
 		if strings.HasPrefix(k, skampi.KeySuite) {
 			su, err := skampi.ParseSuiteLine(k, v)

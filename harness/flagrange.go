@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// A Range is what a numeric flag accepts: a finite value from Min to Max
+// A FlagRange is what a numeric flag accepts: a finite value from Min to Max
 // in Unit, or 0 when Zero says what 0 means (e.g. "off", "from the
 // job's memory"). Durations are compared in seconds.
-type Range struct {
+type FlagRange struct {
 	Flag     string // its name without the dash, e.g. "beffio.T"
 	Min, Max float64
 	Unit     string // "s", "MiB", "bytes", "GFlop/s", "processes"
@@ -20,7 +20,7 @@ type Range struct {
 
 // String says what the flag accepts: "a number of s from 1 to 1e+06, or
 // 0 (off)".
-func (r Range) String() string {
+func (r FlagRange) String() string {
 	s := fmt.Sprintf("a number of %s from %s to %s", r.Unit, num(r.Min), num(r.Max))
 	if r.Zero != "" {
 		s += ", or 0 (" + r.Zero + ")"
@@ -38,7 +38,7 @@ func num(v float64) string {
 
 // Check refuses the flag's value unless it is in the range: with the
 // flag's name, its value and the range.
-func (r Range) Check() error {
+func (r FlagRange) Check() error {
 	f := flag.Lookup(r.Flag)
 	if f == nil {
 		return fmt.Errorf("internal error: no flag -%s", r.Flag)
@@ -79,7 +79,7 @@ func flagNumber(v flag.Value) (float64, bool) {
 }
 
 // CheckRanges checks the flags in order and returns the first refusal.
-func CheckRanges(rs ...Range) error {
+func CheckRanges(rs ...FlagRange) error {
 	for _, r := range rs {
 		if err := r.Check(); err != nil {
 			return err
@@ -90,6 +90,6 @@ func CheckRanges(rs ...Range) error {
 
 // WatchdogRange is what every -<suite>.watchdog flag accepts: up to a
 // week.
-func WatchdogRange(name string) Range {
-	return Range{Flag: name, Min: 1e-3, Max: 7 * 24 * 3600, Unit: "s", Zero: "off"}
+func WatchdogRange(name string) FlagRange {
+	return FlagRange{Flag: name, Min: 1e-3, Max: 7 * 24 * 3600, Unit: "s", Zero: "off"}
 }

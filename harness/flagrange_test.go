@@ -16,12 +16,12 @@ func TestRange(t *testing.T) {
 	f := fs.Float64("rangetest.f", 0, "")
 	n := fs.Int64("rangetest.n", 0, "")
 	d := fs.Duration("rangetest.d", 0, "")
-	fr := Range{Flag: "rangetest.f", Min: 1, Max: 100, Unit: "s"}
-	nr := Range{Flag: "rangetest.n", Min: 1, Max: 1 << 20, Unit: "MiB", Zero: "automatic"}
+	fr := FlagRange{Flag: "rangetest.f", Min: 1, Max: 100, Unit: "s"}
+	nr := FlagRange{Flag: "rangetest.n", Min: 1, Max: 1 << 20, Unit: "MiB", Zero: "automatic"}
 	dr := WatchdogRange("rangetest.d")
 	for _, c := range []struct {
 		set  func()
-		r    Range
+		r    FlagRange
 		want string
 	}{
 		{func() { *f = 10 }, fr, ""},
@@ -46,5 +46,5 @@ func TestRange(t *testing.T) {
 			assert.EqualError(t, err, c.want)
 		}
 	}
-	assert.EqualError(t, Range{Flag: "rangetest.none"}.Check(), "internal error: no flag -rangetest.none")
+	assert.EqualError(t, FlagRange{Flag: "rangetest.none"}.Check(), "internal error: no flag -rangetest.none")
 }

@@ -12,6 +12,13 @@ import (
 // taken on its rank 0 and followed by every rank, and an MPI error in any
 // of its calls stops the whole job (Session.Fail). Every method is
 // collective: every rank of the group calls it.
+//
+// The reductions are named by one rule: the operation, then who gets the
+// result: To0 (rank 0; nil elsewhere, where nothing that grows with the
+// result is allocated) or All (every rank). The element type is the
+// argument's: MaxTo0, MinTo0 and SumTo0 reduce what rank 0 reports,
+// MaxAll and SumAll what every rank acts on. Bcast and Scatter start at
+// rank 0, Gather ends there, as their MPI namesakes with root 0.
 type Group struct {
 	s    *Session
 	c    Collectives // Comm, or an in-process fake (NewGroup)
@@ -27,9 +34,9 @@ type Collectives interface {
 	Barrier() error
 	QuietBarrier(poll time.Duration) error
 	BcastBytes(buf []byte, root int) error
-	ReduceFloat64(in, out []float64, op mpi.Op, root int) error
-	ReduceInt64(in, out []int64, op mpi.Op, root int) error
-	AllreduceInt64(in, out []int64, op mpi.Op) error
+	ReduceFloat64(in, out []float64, op mpi.ReduceOp, root int) error
+	ReduceInt64(in, out []int64, op mpi.ReduceOp, root int) error
+	AllreduceInt64(in, out []int64, op mpi.ReduceOp) error
 	GatherBytes(in, out []byte, root int) error
 	ScatterBytes(in, out []byte, root int) error
 }
@@ -87,13 +94,13 @@ func (g *Group) Bcast(v []int64) {
 	}
 }
 
-// Max reduces v element-wise with MAX to rank 0 and returns the result
+// MaxTo0 reduces v element-wise with MAX to rank 0 and returns the result
 // there; other ranks get nil.
-func (g *Group) Max(v []float64) []float64 { return g.floatTo0(v, mpi.Max, "reducing times") }
+func (g *Group) MaxTo0(v []float64) []float64 { return g.floatTo0(v, mpi.Max, "reducing times") }
 
 // floatTo0 reduces v element-wise with op to rank 0, which gets the
 // result (nil elsewhere: MPI_Reduce's receive buffer is on rank 0 only).
-func (g *Group) floatTo0(v []float64, op mpi.Op, what string) []float64 {
+func (g *Group) floatTo0(v []float64, op mpi.ReduceOp, what string) []float64 {
 	var out []float64
 	if g.IsRoot() {
 		out = make([]float64, len(v))
@@ -184,7 +191,7 @@ func (g *Group) Scatter(all []int64) int64 {
 func (g *Group) Round(local []float64, n int, decide func(max []float64) []int64) []int64 {
 	var max []float64
 	if local != nil {
-		max = g.Max(local)
+		max = g.MaxTo0(local)
 	}
 	d := make([]int64, n)
 	if g.IsRoot() {

@@ -126,7 +126,7 @@ func TestGroupCollectives(t *testing.T) {
 		o.maxAll = w.MaxAll([]int64{int64(s.Rank), -int64(s.Rank)})
 		o.sumAll = w.SumAll([]int64{int64(s.Rank), 1})
 		o.min0 = w.MinTo0([]int64{int64(10 - s.Rank), int64(s.Rank)})
-		o.max0 = w.Max([]float64{float64(s.Rank) / 2})
+		o.max0 = w.MaxTo0([]float64{float64(s.Rank) / 2})
 		o.sum0 = w.SumTo0([]float64{float64(s.Rank) / 2, 1})
 		w.Barrier()
 		w.QuietBarrier()

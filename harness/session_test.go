@@ -23,14 +23,17 @@ type soloComm struct{}
 func (soloComm) Barrier() error                        { return nil }
 func (soloComm) QuietBarrier(poll time.Duration) error { return nil }
 func (soloComm) BcastBytes(buf []byte, root int) error { return nil }
-func (soloComm) ReduceFloat64(in, out []float64, op mpi.Op, root int) error {
+func (soloComm) ReduceFloat64(in, out []float64, op mpi.ReduceOp, root int) error {
 	copy(out, in)
 	return nil
 }
-func (soloComm) ReduceInt64(in, out []int64, op mpi.Op, root int) error { copy(out, in); return nil }
-func (soloComm) AllreduceInt64(in, out []int64, op mpi.Op) error        { copy(out, in); return nil }
-func (soloComm) GatherBytes(in, out []byte, root int) error             { copy(out, in); return nil }
-func (soloComm) ScatterBytes(in, out []byte, root int) error            { copy(out, in); return nil }
+func (soloComm) ReduceInt64(in, out []int64, op mpi.ReduceOp, root int) error {
+	copy(out, in)
+	return nil
+}
+func (soloComm) AllreduceInt64(in, out []int64, op mpi.ReduceOp) error { copy(out, in); return nil }
+func (soloComm) GatherBytes(in, out []byte, root int) error            { copy(out, in); return nil }
+func (soloComm) ScatterBytes(in, out []byte, root int) error           { copy(out, in); return nil }
 
 // soloSession is a session of one process whose stderr is log.
 func soloSession(job Job, log *bytes.Buffer) *Session {

@@ -70,27 +70,27 @@ func messagesOn(n, m int) func(name string) float64 {
 // experiments (the 3 phase lines are not).
 func compareInputs(t *testing.T, dir string) {
 	t.Helper()
-	write := func(name string, opt comparetest.Options) {
+	write := func(name string, opt comparetest.Variant) {
 		if opt.Runs == 0 {
 			opt.Runs = 6
 		}
 		opt.Jitter = 0.01
 		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, opt))
 	}
-	write("base.txt", comparetest.Options{Seed: 1})
+	write("base.txt", comparetest.Variant{Seed: 1})
 	for k := 1; k <= 6; k++ {
-		write(fmt.Sprintf("base-%d.txt", k), comparetest.Options{Seed: 1, Runs: 1, FirstRun: k - 1})
+		write(fmt.Sprintf("base-%d.txt", k), comparetest.Variant{Seed: 1, Runs: 1, FirstRun: k - 1})
 	}
-	write("same.txt", comparetest.Options{Seed: 2})
-	write("slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowExperiment), 0.8)})
-	write("slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(func(n string) bool {
+	write("same.txt", comparetest.Variant{Seed: 2})
+	write("slow.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named(slowExperiment), 0.8)})
+	write("slowlat.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(func(n string) bool {
 		return strings.HasPrefix(n, "Beff/") && strings.Contains(n, "/L=1/")
 	}, 0.8)})
-	write("slowio.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("BeffIO/n=2/acc=read/type=scatter/pat=total"), 0.8)})
-	write("few.txt", comparetest.Options{Seed: 3, Runs: 3})
-	write("few2.txt", comparetest.Options{Seed: 4, Runs: 3})
-	write("np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}, Rates: messagesOn(4, 2)})
-	write("beffonly.txt", comparetest.Options{Seed: 2, Keep: func(n string) bool { return strings.HasPrefix(n, "Beff/") }})
+	write("slowio.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named("BeffIO/n=2/acc=read/type=scatter/pat=total"), 0.8)})
+	write("few.txt", comparetest.Variant{Seed: 3, Runs: 3})
+	write("few2.txt", comparetest.Variant{Seed: 4, Runs: 3})
+	write("np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}, Rates: messagesOn(4, 2)})
+	write("beffonly.txt", comparetest.Variant{Seed: 2, Keep: func(n string) bool { return strings.HasPrefix(n, "Beff/") }})
 }
 
 func baseParts() string {
@@ -106,13 +106,13 @@ func TestGate(t *testing.T) {
 	compareInputs(t, dir)
 	skampiInputs(t, dir)
 	noisy := func(name string, seed uint64, scale float64) {
-		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.3, Seed: seed,
+		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, comparetest.Variant{Runs: 6, Jitter: 0.3, Seed: seed,
 			Scale: func(string) float64 { return scale }}))
 	}
 	noisy("noisy.txt", 7, 1)
 	noisy("noisy-slow.txt", 8, 0.95)
-	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "onelaunch.txt"), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 1, OneLaunch: true}))
-	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "seed42.txt"), compareSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 2, Config: map[string]string{"beff-seed": "42"}}))
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "onelaunch.txt"), compareSeed, comparetest.Variant{Runs: 6, Jitter: 0.01, Seed: 1, OneLaunch: true}))
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "seed42.txt"), compareSeed, comparetest.Variant{Runs: 6, Jitter: 0.01, Seed: 2, Config: map[string]string{"beff-seed": "42"}}))
 	t.Chdir(dir)
 	gate := func(base, nw string, extra ...string) []string {
 		return append([]string{"gate", "-base", base, "-new", nw, "-max-drop", "5"}, extra...)
@@ -290,7 +290,7 @@ func TestCompareGolden(t *testing.T) {
 
 // writeSeed writes the runs of opt, derived from the compare seed, into
 // dir/name and returns the path.
-func writeSeed(t *testing.T, dir, name string, opt comparetest.Options) string {
+func writeSeed(t *testing.T, dir, name string, opt comparetest.Variant) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
 	require.NoError(t, comparetest.WriteFile(path, compareSeed, opt))
@@ -307,7 +307,7 @@ func loadSide(t *testing.T, label string, paths ...string) *compare.Side {
 
 func TestCompareLoad(t *testing.T) {
 	dir := t.TempDir()
-	six := writeSeed(t, dir, "six.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01})
+	six := writeSeed(t, dir, "six.txt", comparetest.Variant{Runs: 6, Seed: 1, Jitter: 0.01})
 	s := loadSide(t, "A", six)
 	require.Len(t, s.Sets, len(suites()), "one set per suite")
 	assert.Len(t, s.Sets[0].Runs, 6)
@@ -320,7 +320,7 @@ func TestCompareLoad(t *testing.T) {
 	}, s.Describe())
 
 	// Other sizes on the other side.
-	longer := writeSeed(t, dir, "t300.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
+	longer := writeSeed(t, dir, "t300.txt", comparetest.Variant{Runs: 6, Seed: 2, Jitter: 0.01,
 		Config: map[string]string{"beffio-t-s": "300", "beff-mode": "short (quick check, not a valid result)"}})
 	assert.Equal(t, []string{
 		"b_eff beff-mode: full vs short (quick check, not a valid result)",
@@ -334,19 +334,19 @@ func TestCompareLoad(t *testing.T) {
 	assert.Equal(t, "A: the b_eff runs are not of one configuration: "+six+" run 1 and "+longer+" run 1 differ in beff-mode: full vs short (quick check, not a valid result)", err.Error())
 }
 
-// TestComparePartial checks that a deliberately partial run (beff-patterns
+// TestComparePartial checks that a restricted run (beff-patterns
 // without the rings) has no figures but its experiments are compared.
 func TestComparePartial(t *testing.T) {
 	dir := t.TempDir()
-	opt := func(seed uint64) comparetest.Options {
-		return comparetest.Options{Runs: 6, Seed: seed, Jitter: 0.01,
+	opt := func(seed uint64) comparetest.Variant {
+		return comparetest.Variant{Runs: 6, Seed: seed, Jitter: 0.01,
 			Config: map[string]string{"beff-patterns": "pingpong"},
 			Keep:   func(n string) bool { return strings.HasPrefix(n, "Beff/pat=pingpong/") }}
 	}
 	a := loadSide(t, "A", writeSeed(t, dir, "a.txt", opt(1)))
 	b := loadSide(t, "B", writeSeed(t, dir, "b.txt", opt(2)))
 	require.Len(t, a.Notes, 1)
-	assert.Contains(t, a.Notes[0], "A: no b_eff figures from 6 partial runs ("+filepath.Join(dir, "a.txt")+":48: run 1: partial run (beff-patterns: pingpong)")
+	assert.Contains(t, a.Notes[0], "A: no b_eff figures from 6 restricted runs ("+filepath.Join(dir, "a.txt")+":48: run 1: restricted run (beff-patterns: pingpong)")
 	tables := compare.Compare([]*compare.Side{a, b})
 	require.Len(t, tables, 1)
 	assert.Equal(t, "b_eff experiments", tables[0].Group.String())
@@ -360,8 +360,8 @@ func TestComparePartial(t *testing.T) {
 
 func TestGateCounts(t *testing.T) {
 	dir := t.TempDir()
-	base := loadSide(t, "base", writeSeed(t, dir, "base.txt", comparetest.Options{Runs: 6, Seed: 1, Jitter: 0.01}))
-	slow := loadSide(t, "new", writeSeed(t, dir, "new.txt", comparetest.Options{Runs: 6, Seed: 2, Jitter: 0.01,
+	base := loadSide(t, "base", writeSeed(t, dir, "base.txt", comparetest.Variant{Runs: 6, Seed: 1, Jitter: 0.01}))
+	slow := loadSide(t, "new", writeSeed(t, dir, "new.txt", comparetest.Variant{Runs: 6, Seed: 2, Jitter: 0.01,
 		Scale: func(n string) float64 {
 			if strings.HasPrefix(n, "Beff/pat=ring2/") {
 				return 0.9
@@ -405,15 +405,15 @@ const slowSkampi = "Skampi/suite=coll-length/op=allreduce/procs=2/L=64"
 //	skampi-np4.txt      seed 2, mpi-procs: 4
 func skampiInputs(t *testing.T, dir string) {
 	t.Helper()
-	write := func(name string, opt comparetest.Options) {
+	write := func(name string, opt comparetest.Variant) {
 		opt.Runs, opt.Jitter = 6, 0.01
 		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), skampiSeed, opt))
 	}
-	write("skampi-base.txt", comparetest.Options{Seed: 1})
-	write("skampi-same.txt", comparetest.Options{Seed: 2})
-	write("skampi-slow.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
-	write("skampi-slowlat.txt", comparetest.Options{Seed: 2, Scale: scaleOnly(named("Skampi/suite=pingpong/op=send-recv/pair=max/L=1"), 0.8)})
-	write("skampi-np4.txt", comparetest.Options{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}})
+	write("skampi-base.txt", comparetest.Variant{Seed: 1})
+	write("skampi-same.txt", comparetest.Variant{Seed: 2})
+	write("skampi-slow.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
+	write("skampi-slowlat.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named("Skampi/suite=pingpong/op=send-recv/pair=max/L=1"), 0.8)})
+	write("skampi-np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}})
 }
 
 // TestGateMissing: a side with a run that lacks points of its plan, or
@@ -423,7 +423,7 @@ func TestGateMissing(t *testing.T) {
 	dir := t.TempDir()
 	skampiInputs(t, dir)
 	half := filepath.Join(dir, "skampi-half.txt")
-	require.NoError(t, comparetest.WriteFile(half, skampiSeed, comparetest.Options{Runs: 6, Jitter: 0.01, Seed: 2,
+	require.NoError(t, comparetest.WriteFile(half, skampiSeed, comparetest.Variant{Runs: 6, Jitter: 0.01, Seed: 2,
 		Keep: func(n string) bool { return !strings.Contains(n, "op=allreduce/") }}))
 	base := filepath.Join(dir, "skampi-base.txt")
 	code, stdout, stderr := run("gate", "-base", base, "-new", half, "-max-drop", "5")

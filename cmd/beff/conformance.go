@@ -109,7 +109,7 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 	fmt.Fprintf(w, "%s beside beff: %s, %d round%s\n", c.Reference(), dir, len(rounds), results.Plural(len(rounds)))
 	fmt.Fprintf(w, "reference: median over the rounds (spread: largest/smallest); per variant: median, and the\n")
 	fmt.Fprintf(w, "ratio variant/reference within each round: median [smallest–largest]\n")
-	t := results.Table{Left: 2}
+	t := results.TextTable{Left: 2}
 	head := []string{"figure", "unit", "reference", "spread"}
 	for _, v := range variants {
 		head = append(head, v, "ratio")

@@ -22,7 +22,7 @@ run as benchfmt lines Benchmark<Suite>Fold/fig=<name>. A file written with
 -test.count=N holds N runs of each suite it ran.
 
 It refuses input without a run, incomplete runs (a measurement missing)
-and deliberately partial runs (b_eff with beff-patterns: b_eff needs every
+and restricted runs (b_eff with beff-patterns: b_eff needs every
 ring and random pattern).
 
 With -json it prints instead one JSON document (schema beff-fold/1, see

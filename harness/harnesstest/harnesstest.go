@@ -215,7 +215,7 @@ func (c *rankComm) BcastBytes(buf []byte, root int) error {
 	return nil
 }
 
-func (c *rankComm) ReduceFloat64(in, out []float64, op mpi.Op, root int) error {
+func (c *rankComm) ReduceFloat64(in, out []float64, op mpi.ReduceOp, root int) error {
 	all := c.w.exchange(c.r, fmt.Sprintf("reduce of %d float64 (%v) to %d", len(in), op, root), floats(in))
 	if c.r == root {
 		reduce(out, all, op, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
@@ -223,7 +223,7 @@ func (c *rankComm) ReduceFloat64(in, out []float64, op mpi.Op, root int) error {
 	return nil
 }
 
-func (c *rankComm) ReduceInt64(in, out []int64, op mpi.Op, root int) error {
+func (c *rankComm) ReduceInt64(in, out []int64, op mpi.ReduceOp, root int) error {
 	all := c.w.exchange(c.r, fmt.Sprintf("reduce of %d int64 (%v) to %d", len(in), op, root), ints(in))
 	if c.r == root {
 		reduce(out, all, op, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
@@ -231,7 +231,7 @@ func (c *rankComm) ReduceInt64(in, out []int64, op mpi.Op, root int) error {
 	return nil
 }
 
-func (c *rankComm) AllreduceInt64(in, out []int64, op mpi.Op) error {
+func (c *rankComm) AllreduceInt64(in, out []int64, op mpi.ReduceOp) error {
 	all := c.w.exchange(c.r, fmt.Sprintf("allreduce of %d int64 (%v)", len(in), op), ints(in))
 	reduce(out, all, op, func(b []byte) int64 { return int64(binary.LittleEndian.Uint64(b)) })
 	return nil
@@ -270,7 +270,7 @@ func ints(v []int64) []byte {
 }
 
 // reduce combines the ranks' values element by element with op.
-func reduce[T int64 | float64](out []T, all [][]byte, op mpi.Op, get func([]byte) T) {
+func reduce[T int64 | float64](out []T, all [][]byte, op mpi.ReduceOp, get func([]byte) T) {
 	for i := range out {
 		acc := get(all[0][8*i:])
 		for _, b := range all[1:] {

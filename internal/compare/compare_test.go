@@ -95,8 +95,8 @@ func TestAbbrev(t *testing.T) {
 func TestRowDirection(t *testing.T) {
 	cell := func(v float64) *Cell { return &Cell{Summary: benchmath.Summary{Center: v}} }
 	declared := []*Side{{Better: map[string]string{"us": "lower"}}}
-	bw := &Row{Metric: Metric{Unit: "MB/s", Better: directionOf(nil, toy, "MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
-	lat := &Row{Metric: Metric{Unit: "us", Better: directionOf(declared, toy, "us")}, Cells: []*Cell{cell(2), cell(2.5)}}
+	bw := &Row{Quantity: Quantity{Unit: "MB/s", Better: directionOf(nil, toy, "MB/s")}, Cells: []*Cell{cell(100), cell(80)}}
+	lat := &Row{Quantity: Quantity{Unit: "us", Better: directionOf(declared, toy, "us")}, Cells: []*Cell{cell(2), cell(2.5)}}
 	assert.Equal(t, HigherIsBetter, bw.Better, "as the suite declares its folded figures")
 	assert.Equal(t, LowerIsBetter, lat.Better, "as the files declare it")
 	assert.InDelta(t, -20, bw.Change(1), 1e-9)
@@ -105,9 +105,9 @@ func TestRowDirection(t *testing.T) {
 	assert.InDelta(t, 25, lat.Worse(1), 1e-9)
 	assert.Equal(t, NoDirection, directionOf(nil, toy, "us"), "nobody declares it: no table guesses")
 	assert.Equal(t, LowerIsBetter, directionOf([]*Side{{Better: map[string]string{"MB/s": "lower"}}}, toy, "MB/s"), "the files win")
-	missing := &Row{Metric: bw.Metric, Cells: []*Cell{nil, cell(1)}}
+	missing := &Row{Quantity: bw.Quantity, Cells: []*Cell{nil, cell(1)}}
 	assert.True(t, math.IsNaN(missing.Worse(1)))
-	undirected := &Row{Metric: Metric{Unit: "us", Better: NoDirection}, Cells: []*Cell{cell(2), cell(2.5)}}
+	undirected := &Row{Quantity: Quantity{Unit: "us", Better: NoDirection}, Cells: []*Cell{cell(2), cell(2.5)}}
 	assert.True(t, math.IsNaN(undirected.Worse(1)))
 }
 
@@ -201,17 +201,17 @@ func TestLoad(t *testing.T) {
 	assert.EqualError(t, err, "A: "+twice+" run 1 and "+twice+" run 7 are one run (the same configuration and figures, read twice): each run counts once")
 }
 
-// TestPartial checks that a deliberately partial run has no figures but
+// TestPartial checks that a restricted run has no figures but
 // its experiments are compared.
 func TestPartial(t *testing.T) {
 	dir := t.TempDir()
 	partial := func(seed int) string {
-		return strings.Replace(toyRuns(seed, same), "toy-size: 3\n", "toy-size: 4\ntoy-partial: yes\n", 1)
+		return strings.Replace(toyRuns(seed, same), "toy-size: 3\n", "toy-size: 4\ntoy-restricted: yes\n", 1)
 	}
 	a := load(t, "A", writeToy(t, dir, "a.txt", partial(1)))
 	b := load(t, "B", writeToy(t, dir, "b.txt", partial(2)))
 	require.Len(t, a.Notes, 1)
-	assert.Equal(t, "A: no toy figures from 6 partial runs ("+filepath.Join(dir, "a.txt")+":7: run 1: missing x=4)", a.Notes[0])
+	assert.Equal(t, "A: no toy figures from 6 restricted runs ("+filepath.Join(dir, "a.txt")+":7: run 1: missing x=4)", a.Notes[0])
 	tables := Compare([]*Side{a, b})
 	require.Len(t, tables, 1)
 	assert.Equal(t, "toy experiments", tables[0].Group.String())

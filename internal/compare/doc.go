@@ -10,8 +10,8 @@
 //  1. Load (side.go) reads the files of a side with results.ReadFile,
 //     folds every run of every suite (Suite.Fold) and checks that the runs
 //     of each suite on the side share one configuration (the settings the
-//     suite names with Suite.Settings, config.go). A deliberately partial
-//     run (results.ErrPartial) has no figures; its experiments are still
+//     suite names with Suite.Settings, config.go). A restricted
+//     run (results.ErrRestricted) has no figures; its experiments are still
 //     compared.
 //  2. Compare (table.go) builds two tables per suite: its folded figures
 //     (Folded.Figures: one value per run) and its experiments

@@ -26,7 +26,7 @@ type GateResult struct {
 	// rows with samples on both sides per group; Untestable those of them
 	// whose sample sizes cannot give p < Alpha (a measurement missing from
 	// some runs).
-	Groups     []Group
+	Groups     []Section
 	Compared   []int
 	Untestable int
 	// Worse counts the rows significantly worse (the offenders included),

@@ -33,20 +33,20 @@ type Side struct {
 type Set struct {
 	Suite results.Suite
 	// Runs are the runs in file order; Folded[i] is the folded result of
-	// Runs[i], nil for a deliberately partial run, which has no figures.
+	// Runs[i], nil for a restricted run, which has no figures.
 	Runs   []*results.Run
 	Folded []results.Folded
 	// Settings are the settings all runs share (Suite.Settings); nil
 	// without runs.
-	Settings []results.Setting
-	partial  int
-	why      string // the fold error of the first partial run
+	Settings   []results.Setting
+	restricted int
+	why        string // the fold error of the first restricted run
 }
 
 // Load reads the results files paths as one side labelled label: it folds
 // every run of every suite and checks that the runs of each suite share
 // one configuration. It returns the first error of reading or folding (a
-// deliberately partial run, results.ErrPartial, is kept without figures,
+// restricted run, results.ErrRestricted, is kept without figures,
 // with a note naming the first such run's problem), and an error naming
 // the difference when the runs of a suite are not of one configuration.
 func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
@@ -91,9 +91,9 @@ func FromFiles(label string, files []*results.File, suites []results.Suite) (*Si
 			label, runName(a.File, a.Index), runName(b.File, b.Index))
 	}
 	for _, set := range s.Sets {
-		if set.partial > 0 {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s: no %s figures from %d partial run%s (%s)",
-				label, set.Suite.ID().Name, set.partial, results.Plural(set.partial), set.why))
+		if set.restricted > 0 {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s: no %s figures from %d restricted run%s (%s)",
+				label, set.Suite.ID().Name, set.restricted, results.Plural(set.restricted), set.why))
 		}
 		if err := set.checkSettings(label); err != nil {
 			return nil, err
@@ -137,10 +137,10 @@ func (set *Set) add(runs []*results.Run) error {
 	for _, r := range runs {
 		p, err := set.Suite.Fold(r)
 		if err != nil {
-			if !errors.Is(err, results.ErrPartial) {
+			if !errors.Is(err, results.ErrRestricted) {
 				return err
 			}
-			if set.partial++; set.partial == 1 {
+			if set.restricted++; set.restricted == 1 {
 				set.why = err.Error()
 			}
 		}

@@ -24,14 +24,14 @@ var assumption = benchmath.AssumeNothing
 
 var thresholds = &benchmath.Thresholds{CompareAlpha: Alpha}
 
-// A Group is one table of a comparison: the folded figures or the
+// A Section is one table of a comparison: the folded figures or the
 // experiments of one suite.
-type Group struct {
+type Section struct {
 	Suite       results.Suite
 	Experiments bool
 }
 
-func (g Group) String() string {
+func (g Section) String() string {
 	if g.Experiments {
 		return g.Suite.ID().Name + " experiments"
 	}
@@ -40,11 +40,11 @@ func (g Group) String() string {
 
 // groups lists the groups of sides in the order the tables appear: the
 // figures of every suite, then their experiments.
-func groups(sides []*Side) []Group {
-	var out []Group
+func groups(sides []*Side) []Section {
+	var out []Section
 	for _, experiments := range []bool{false, true} {
 		for _, set := range sides[0].Sets {
-			out = append(out, Group{set.Suite, experiments})
+			out = append(out, Section{set.Suite, experiments})
 		}
 	}
 	return out
@@ -82,9 +82,9 @@ func parseBetter(b string) Direction {
 	return NoDirection
 }
 
-// A Metric is one compared quantity: a folded figure or an experiment.
-type Metric struct {
-	Group  Group
+// A Quantity is one compared quantity: a folded figure or an experiment.
+type Quantity struct {
+	Group  Section
 	Name   string // the figure name (fig=<name>) or the benchmark line name without "Benchmark"
 	Unit   string // MB/s, us, B/F, min
 	Better Direction
@@ -93,16 +93,16 @@ type Metric struct {
 // series collects the samples of one group on one side: the metrics in
 // order of first appearance and the values of each.
 type series struct {
-	order  []Metric
+	order  []Quantity
 	values map[string][]float64
 }
 
-func (s *series) add(g Group, name, unit string, v float64) {
+func (s *series) add(g Section, name, unit string, v float64) {
 	if s.values == nil {
 		s.values = map[string][]float64{}
 	}
 	if _, ok := s.values[name]; !ok {
-		s.order = append(s.order, Metric{g, name, unit, NoDirection})
+		s.order = append(s.order, Quantity{g, name, unit, NoDirection})
 	}
 	s.values[name] = append(s.values[name], v)
 }
@@ -111,7 +111,7 @@ func (s *series) add(g Group, name, unit string, v float64) {
 // for every metric its runs have, the median over the launch's runs (the
 // -test.count repetitions of one mpirun share its placement, its
 // library's choices and the machine's state then, so they are one sample).
-func (s *Side) samples(g Group) *series {
+func (s *Side) samples(g Section) *series {
 	out := &series{}
 	set := s.set(g.Suite)
 	for _, l := range set.launches() {
@@ -170,14 +170,14 @@ func (s *Side) set(su results.Suite) *Set {
 
 // A Table is the comparison of one group over the sides.
 type Table struct {
-	Group Group
+	Group Section
 	Sides []*Side
 	Rows  []*Row
 }
 
 // A Row compares one metric over the sides.
 type Row struct {
-	Metric
+	Quantity
 	// Cells holds one cell per side, nil where the side has no sample.
 	Cells []*Cell
 }
@@ -236,7 +236,7 @@ func Compare(sides []*Side) []*Table {
 	return tables
 }
 
-func compareGroup(g Group, sides []*Side) *Table {
+func compareGroup(g Section, sides []*Side) *Table {
 	t := &Table{Group: g, Sides: sides}
 	per := make([]*series, len(sides))
 	index := map[string]*Row{}
@@ -245,7 +245,7 @@ func compareGroup(g Group, sides []*Side) *Table {
 		for _, m := range per[i].order {
 			if index[m.Name] == nil {
 				m.Better = directionOf(sides, g.Suite, m.Unit)
-				r := &Row{Metric: m, Cells: make([]*Cell, len(sides))}
+				r := &Row{Quantity: m, Cells: make([]*Cell, len(sides))}
 				index[m.Name] = r
 				t.Rows = append(t.Rows, r)
 			}

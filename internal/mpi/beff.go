@@ -23,10 +23,10 @@ var exchangeNames = [...]string{"sendrecv", "alltoallv", "nonblocking"}
 
 func (e Exchange) String() string { return exchangeNames[e] }
 
-// Plan is what one rank does in one iteration of a b_eff pattern: up to
+// BeffPlan is what one rank does in one iteration of a b_eff pattern: up to
 // MaxSteps exchanges, each with a destination and a source (ProcNull for
 // none), in the ranks of the pattern's communicator.
-type Plan struct {
+type BeffPlan struct {
 	Dest, Src []int
 }
 
@@ -40,11 +40,11 @@ type Fault struct {
 	ExpectLast, GotLast   int
 }
 
-// Measurement is one call of the timed b_eff loop.
-type Measurement struct {
+// BeffTiming is one call of the timed b_eff loop.
+type BeffTiming struct {
 	Barrier    Comm // every process of the job takes part in its barrier
 	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
-	Plan       Plan
+	Plan       BeffPlan
 	Method     Exchange
 	Len        int // message length in bytes
 	SizeIndex  int // enters the validation bytes
@@ -70,12 +70,12 @@ type Measurement struct {
 }
 
 // measure is the C loop of b_eff (beff_cgo.go); nil without MPI.
-var measure func(m *Measurement) (float64, Fault, error)
+var measure func(m *BeffTiming) (float64, Fault, error)
 
 // Measure runs m in C and returns the elapsed time of the timed loop in
 // seconds (0 on a rank outside the pattern's communicator) and the
 // validation result.
-func Measure(m *Measurement) (float64, Fault, error) {
+func Measure(m *BeffTiming) (float64, Fault, error) {
 	if err := m.check(); err != nil {
 		return 0, Fault{}, err
 	}
@@ -86,7 +86,7 @@ func Measure(m *Measurement) (float64, Fault, error) {
 }
 
 // check refuses a measurement the C loop cannot run.
-func (m *Measurement) check() error {
+func (m *BeffTiming) check() error {
 	switch {
 	case len(m.Plan.Dest) > MaxSteps || len(m.Plan.Dest) != len(m.Plan.Src):
 		return fmt.Errorf("measure: plan with %d/%d steps (at most %d)", len(m.Plan.Dest), len(m.Plan.Src), MaxSteps)

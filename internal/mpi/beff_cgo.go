@@ -10,7 +10,7 @@ import "C"
 func init() { measure = cMeasure }
 
 // cMeasure runs a checked measurement in C.
-func cMeasure(m *Measurement) (float64, Fault, error) {
+func cMeasure(m *BeffTiming) (float64, Fault, error) {
 	var p C.beff_plan
 	p.nsteps = C.int(len(m.Plan.Dest))
 	for i := range m.Plan.Dest {

@@ -28,22 +28,22 @@ func buffers(t *testing.T, n int64) (*Buffer, *Buffer) {
 // what is wrong, before it reaches C.
 func TestMeasureRefuses(t *testing.T) {
 	send, recv := buffers(t, 1024)
-	ok := Measurement{Plan: Plan{Dest: []int{1}, Src: []int{1}}, Method: ExchangeSendrecv, Len: 1024, LoopLen: 10, Send: send, Recv: recv}
+	ok := BeffTiming{Plan: BeffPlan{Dest: []int{1}, Src: []int{1}}, Method: ExchangeSendrecv, Len: 1024, LoopLen: 10, Send: send, Recv: recv}
 	require.NoError(t, ok.check())
 	for _, tt := range []struct {
 		name string
-		edit func(m *Measurement)
+		edit func(m *BeffTiming)
 		want string
 	}{
-		{"too many steps", func(m *Measurement) { m.Plan = Plan{Dest: make([]int, MaxSteps+1), Src: make([]int, MaxSteps+1)} }, "plan with 9/9 steps (at most 8)"},
-		{"steps unpaired", func(m *Measurement) { m.Plan.Src = nil }, "plan with 1/0 steps"},
-		{"message too long", func(m *Measurement) { m.Len = 1025 }, "message of 1025 bytes does not fit the 1024-byte buffers"},
-		{"negative length", func(m *Measurement) { m.Len = -1 }, "message of -1 bytes"},
-		{"no buffers", func(m *Measurement) { m.Recv = nil }, "no buffers"},
-		{"negative loop", func(m *Measurement) { m.LoopLen = -1 }, "loop of -1 iterations"},
-		{"loop beyond a C int", func(m *Measurement) { m.LoopLen = MaxInt32 + 1 }, "loop of 2147483648 iterations"},
-		{"size beyond a C int", func(m *Measurement) { m.SizeIndex = MaxInt32 + 1 }, "beyond an MPI count"},
-		{"unknown exchange", func(m *Measurement) { m.Method = Exchange(7) }, "exchange 7"},
+		{"too many steps", func(m *BeffTiming) { m.Plan = BeffPlan{Dest: make([]int, MaxSteps+1), Src: make([]int, MaxSteps+1)} }, "plan with 9/9 steps (at most 8)"},
+		{"steps unpaired", func(m *BeffTiming) { m.Plan.Src = nil }, "plan with 1/0 steps"},
+		{"message too long", func(m *BeffTiming) { m.Len = 1025 }, "message of 1025 bytes does not fit the 1024-byte buffers"},
+		{"negative length", func(m *BeffTiming) { m.Len = -1 }, "message of -1 bytes"},
+		{"no buffers", func(m *BeffTiming) { m.Recv = nil }, "no buffers"},
+		{"negative loop", func(m *BeffTiming) { m.LoopLen = -1 }, "loop of -1 iterations"},
+		{"loop beyond a C int", func(m *BeffTiming) { m.LoopLen = MaxInt32 + 1 }, "loop of 2147483648 iterations"},
+		{"size beyond a C int", func(m *BeffTiming) { m.SizeIndex = MaxInt32 + 1 }, "beyond an MPI count"},
+		{"unknown exchange", func(m *BeffTiming) { m.Method = Exchange(7) }, "exchange 7"},
 	} {
 		m := ok
 		tt.edit(&m)

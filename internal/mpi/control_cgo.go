@@ -156,7 +156,7 @@ func (c Comm) reduceCheck(call string, n, nOut, root int) error {
 
 // ReduceFloat64 reduces in element-wise with op into out on root, which
 // passes out of len(in); the other ranks pass nil (or as much, left alone).
-func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error {
+func (c Comm) ReduceFloat64(in, out []float64, op ReduceOp, root int) error {
 	const call = "MPI_Reduce"
 	if err := c.reduceCheck(call, len(in), len(out), root); err != nil {
 		return err
@@ -175,16 +175,16 @@ func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error {
 
 // ReduceInt64 reduces in element-wise with op into out on root, which
 // passes out of len(in); the other ranks pass nil (or as much, left alone).
-func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error {
+func (c Comm) ReduceInt64(in, out []int64, op ReduceOp, root int) error {
 	return c.i64("MPI_Reduce", in, out, op, root)
 }
 
 // AllreduceInt64 reduces in element-wise with op into out on every rank.
-func (c Comm) AllreduceInt64(in, out []int64, op Op) error {
+func (c Comm) AllreduceInt64(in, out []int64, op ReduceOp) error {
 	return c.i64("MPI_Allreduce", in, out, op, -1)
 }
 
-func (c Comm) i64(call string, in, out []int64, op Op, root int) error {
+func (c Comm) i64(call string, in, out []int64, op ReduceOp, root int) error {
 	if err := c.reduceCheck(call, len(in), len(out), root); err != nil {
 		return err
 	}
@@ -266,7 +266,7 @@ func (c Comm) Split(color, key int) (Comm, error) {
 // their order: only those ranks call it (all with the same ranges and
 // tag), the others take no part, so a point's communicator costs the
 // processes outside it nothing.
-func (c Comm) CreateRanges(ranges []Range, tag int) (Comm, error) {
+func (c Comm) CreateRanges(ranges []RankRange, tag int) (Comm, error) {
 	r := make([]C.int, 3*len(ranges))
 	for i, x := range ranges {
 		r[3*i], r[3*i+1], r[3*i+2] = C.int(x.First), C.int(x.Last), C.int(x.Stride)

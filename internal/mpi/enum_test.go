@@ -25,7 +25,7 @@ func TestEnumsAgree(t *testing.T) {
 	}
 	assert.Equal(t, layouts, cLayouts(), "b_eff_io layouts: mpi.IOLayouts vs beffio_layout_names in beffio.c")
 
-	assert.Equal(t, []string{Max.String(), Min.String(), Sum.String()}, cOps(), "reductions: mpi.Op vs ctl_op_names in control.c")
+	assert.Equal(t, []string{Max.String(), Min.String(), Sum.String()}, cOps(), "reductions: mpi.ReduceOp vs ctl_op_names in control.c")
 	assert.Equal(t, []string{OpenCreate.String(), OpenWrite.String(), OpenRead.String()}, cOpenModes(),
 		"open modes: mpi.OpenMode vs ctl_open_mode_names in file.c")
 	assert.Equal(t, []OpenFlags{Unique, DeleteOnClose, ReadWrite}, cOpenFlags(), "open flags: mpi.OpenFlags vs enum ctl_open_flag in control.h")

@@ -46,18 +46,18 @@ import (
 // Comm is a communicator, as its MPI Fortran handle.
 type Comm int32
 
-// Op is a reduction operation.
-type Op int
+// ReduceOp is a reduction operation.
+type ReduceOp int
 
 const (
-	Max Op = iota
+	Max ReduceOp = iota
 	Min
 	Sum
 )
 
 var opNames = [...]string{"max", "min", "sum"}
 
-func (o Op) String() string { return opNames[o] }
+func (o ReduceOp) String() string { return opNames[o] }
 
 // Error is a failed MPI call.
 type Error struct {
@@ -145,6 +145,6 @@ func countCheck(call string, n int) error {
 	return nil
 }
 
-// A Range is ranks First, First+Stride, … up to Last of a communicator
+// A RankRange is ranks First, First+Stride, … up to Last of a communicator
 // (MPI_Group_range_incl's triple).
-type Range struct{ First, Last, Stride int }
+type RankRange struct{ First, Last, Stride int }

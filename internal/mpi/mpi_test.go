@@ -92,8 +92,8 @@ func TestMeasureSelfRing(t *testing.T) {
 			t.Run(fmt.Sprintf("method=%d/L=%d", m, l), func(t *testing.T) {
 				clear(recv.Bytes())
 				const warm, loop = 1, 9
-				el, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-					Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: l, SizeIndex: 5,
+				el, f, err := mpi.Measure(&mpi.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
+					Plan: mpi.BeffPlan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: l, SizeIndex: 5,
 					LoopLen: loop, Warm: warm, Send: send, Recv: recv})
 				require.NoError(t, err)
 				assert.Greater(t, el, 0.0)
@@ -119,8 +119,8 @@ func TestMeasureSelfRing(t *testing.T) {
 
 // selfLoop is a loop of method m on the ring of this process alone (size
 // index 4), messages of l bytes.
-func selfLoop(m mpi.Exchange, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.Measurement {
-	return &mpi.Measurement{Barrier: mpi.World, Comm: mpi.World, Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}},
+func selfLoop(m mpi.Exchange, l, looplen, warm int, send, recv *mpi.Buffer) *mpi.BeffTiming {
+	return &mpi.BeffTiming{Barrier: mpi.World, Comm: mpi.World, Plan: mpi.BeffPlan{Dest: []int{0}, Src: []int{0}},
 		Method: m, Len: l, SizeIndex: 4, LoopLen: looplen, Warm: warm, Send: send, Recv: recv}
 }
 
@@ -183,8 +183,8 @@ func TestMeasureRefBase(t *testing.T) {
 func TestMeasureInjectedFault(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
 	for _, m := range mpi.Exchanges {
-		_, f, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-			Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 64, SizeIndex: 2,
+		_, f, err := mpi.Measure(&mpi.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
+			Plan: mpi.BeffPlan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 64, SizeIndex: 2,
 			LoopLen: 5, Warm: 1, Send: send, Recv: recv, Inject: true})
 		require.NoError(t, err)
 		assert.Equal(t, int64(1), f.Count, "method %d", m)
@@ -197,11 +197,11 @@ func TestMeasureInjectedFault(t *testing.T) {
 
 func TestMeasureRejectsBadPlans(t *testing.T) {
 	send, recv := newBuffers(t, 8192)
-	_, _, err := mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-		Plan: mpi.Plan{Dest: make([]int, mpi.MaxSteps+1), Src: make([]int, mpi.MaxSteps+1)},
+	_, _, err := mpi.Measure(&mpi.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
+		Plan: mpi.BeffPlan{Dest: make([]int, mpi.MaxSteps+1), Src: make([]int, mpi.MaxSteps+1)},
 		Len:  8, LoopLen: 1, Send: send, Recv: recv})
 	assert.Error(t, err)
-	_, _, err = mpi.Measure(&mpi.Measurement{Barrier: mpi.World, Comm: mpi.World,
-		Plan: mpi.Plan{Dest: []int{0}, Src: []int{0}}, Len: int(send.Len()) + 1, LoopLen: 1, Send: send, Recv: recv})
+	_, _, err = mpi.Measure(&mpi.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
+		Plan: mpi.BeffPlan{Dest: []int{0}, Src: []int{0}}, Len: int(send.Len()) + 1, LoopLen: 1, Send: send, Recv: recv})
 	assert.Error(t, err)
 }

@@ -29,20 +29,20 @@ func LibraryVersion() string              { return "" }
 func ProcessorName() string               { return "" }
 func DimsCreate(n, nd int) ([]int, error) { return nil, ErrNoMPI }
 
-func (c Comm) Rank() (int, error)                                     { return 0, ErrNoMPI }
-func (c Comm) Size() (int, error)                                     { return 1, ErrNoMPI }
-func (c Comm) Barrier() error                                         { return ErrNoMPI }
-func (c Comm) QuietBarrier(poll time.Duration) error                  { return ErrNoMPI }
-func (c Comm) BcastBytes(buf []byte, root int) error                  { return ErrNoMPI }
-func (c Comm) ReduceFloat64(in, out []float64, op Op, root int) error { return ErrNoMPI }
-func (c Comm) ReduceInt64(in, out []int64, op Op, root int) error     { return ErrNoMPI }
-func (c Comm) AllreduceInt64(in, out []int64, op Op) error            { return ErrNoMPI }
-func (c Comm) GatherBytes(in, out []byte, root int) error             { return ErrNoMPI }
-func (c Comm) ScatterBytes(in, out []byte, root int) error            { return ErrNoMPI }
-func (c Comm) Split(color, key int) (Comm, error)                     { return CommNull, ErrNoMPI }
-func (c Comm) SplitShared() (Comm, error)                             { return CommNull, ErrNoMPI }
-func (c Comm) CreateRanges(ranges []Range, tag int) (Comm, error)     { return CommNull, ErrNoMPI }
-func (c *Comm) Free() error                                           { return nil }
+func (c Comm) Rank() (int, error)                                           { return 0, ErrNoMPI }
+func (c Comm) Size() (int, error)                                           { return 1, ErrNoMPI }
+func (c Comm) Barrier() error                                               { return ErrNoMPI }
+func (c Comm) QuietBarrier(poll time.Duration) error                        { return ErrNoMPI }
+func (c Comm) BcastBytes(buf []byte, root int) error                        { return ErrNoMPI }
+func (c Comm) ReduceFloat64(in, out []float64, op ReduceOp, root int) error { return ErrNoMPI }
+func (c Comm) ReduceInt64(in, out []int64, op ReduceOp, root int) error     { return ErrNoMPI }
+func (c Comm) AllreduceInt64(in, out []int64, op ReduceOp) error            { return ErrNoMPI }
+func (c Comm) GatherBytes(in, out []byte, root int) error                   { return ErrNoMPI }
+func (c Comm) ScatterBytes(in, out []byte, root int) error                  { return ErrNoMPI }
+func (c Comm) Split(color, key int) (Comm, error)                           { return CommNull, ErrNoMPI }
+func (c Comm) SplitShared() (Comm, error)                                   { return CommNull, ErrNoMPI }
+func (c Comm) CreateRanges(ranges []RankRange, tag int) (Comm, error)       { return CommNull, ErrNoMPI }
+func (c *Comm) Free() error                                                 { return nil }
 func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error) {
 	return CommNull, ErrNoMPI
 }

@@ -46,7 +46,7 @@ func ReadInput(path string) ([]byte, error) {
 }
 
 func tooLarge(path string) error {
-	return &Error{FileName: path, Msg: fmt.Sprintf("larger than %d MiB, the limit of an input file: not written by beff, or damaged", MaxFileBytes>>20)}
+	return &InputError{FileName: path, Msg: fmt.Sprintf("larger than %d MiB, the limit of an input file: not written by beff, or damaged", MaxFileBytes>>20)}
 }
 
 // OpenRegular opens path for reading if it is a regular file (after
@@ -61,7 +61,7 @@ func OpenRegular(path string) (*os.File, os.FileInfo, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = &Error{FileName: path, Msg: "not a regular file but " + kindOf(fi.Mode())}
+		err = &InputError{FileName: path, Msg: "not a regular file but " + kindOf(fi.Mode())}
 	}
 	if err != nil {
 		f.Close()

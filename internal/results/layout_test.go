@@ -34,7 +34,7 @@ func TestLayout(t *testing.T) {
 // TestTableOnLayout: a Table's first Left columns are left-aligned, the
 // others right-aligned, two spaces before each, rows of any length.
 func TestTableOnLayout(t *testing.T) {
-	tab := Table{Left: 1}
+	tab := TextTable{Left: 1}
 	tab.Add("a", "1", "22")
 	tab.Add("longer", "333")
 	tab.Add("b")

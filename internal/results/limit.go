@@ -83,7 +83,7 @@ func (l *lineLimit) Read(p []byte) (int, error) {
 		}
 		l.text = append(l.text, c)
 		if l.cur++; l.cur > MaxLine {
-			l.err = &Error{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("a line longer than %d bytes, the limit of benchmark output: not written by beff, or damaged", MaxLine)}
+			l.err = &InputError{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("a line longer than %d bytes, the limit of benchmark output: not written by beff, or damaged", MaxLine)}
 			return i, l.err
 		}
 	}
@@ -122,7 +122,7 @@ func (l *lineLimit) takeKey() {
 		l.block = map[string]string{}
 	}
 	if old, seen := l.block[k]; seen && old != v {
-		l.err = &Error{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("configuration key %s given twice in one block (%s, then %s): one value per key; not written by beff, or edited",
+		l.err = &InputError{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("configuration key %s given twice in one block (%s, then %s): one value per key; not written by beff, or edited",
 			k, Shorten(old, 40), Shorten(v, 40))}
 		return
 	}
@@ -153,7 +153,7 @@ func configLine(b []byte) (key, value string, ok bool) {
 // errors of its input with the position of the last line it parsed, not
 // the line that failed), any other error as it is.
 func ReaderErr(err error) error {
-	var e *Error
+	var e *InputError
 	if errors.As(err, &e) {
 		return e
 	}

@@ -34,7 +34,7 @@ func TestLimitLines(t *testing.T) {
 				assert.NoError(t, err)
 				return
 			}
-			re, ok := err.(*Error)
+			re, ok := err.(*InputError)
 			require.True(t, ok, "got %v", err)
 			assert.Equal(t, "f.txt", re.FileName)
 			assert.Equal(t, tc.line, re.Line)

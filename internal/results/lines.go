@@ -30,12 +30,12 @@ func ScanFile(path string, fn func(line string, n int) error) error {
 	for sc.Scan() {
 		n++
 		if err := fn(sc.Text(), n); err != nil {
-			return &Error{FileName: path, Line: n, Msg: err.Error()}
+			return &InputError{FileName: path, Line: n, Msg: err.Error()}
 		}
 	}
 	switch {
 	case sc.Err() == bufio.ErrTooLong:
-		return &Error{FileName: path, Line: n + 1, Msg: fmt.Sprintf("line longer than %d bytes", MaxScanLine)}
+		return &InputError{FileName: path, Line: n + 1, Msg: fmt.Sprintf("line longer than %d bytes", MaxScanLine)}
 	case sc.Err() != nil:
 		return fmt.Errorf("%s: %v", path, sc.Err())
 	case lr.N <= 0:

@@ -81,12 +81,12 @@ func ReadPartial(r io.Reader, fileName, bench string) (*PartialOutput, error) {
 			}
 			_, last = rec.Pos()
 			if err := blocks.take(p, rec, last); err != nil {
-				return nil, &Error{fileName, last, err.Error()}
+				return nil, &InputError{fileName, last, err.Error()}
 			}
 			ms := savedMetrics(rec)
 			for _, m := range ms {
 				if math.IsNaN(m.Value) || math.IsInf(m.Value, 0) {
-					return nil, &Error{fileName, last, fmt.Sprintf("%s: %v %s is not a finite number", name, m.Value, m.Unit)}
+					return nil, &InputError{fileName, last, fmt.Sprintf("%s: %v %s is not a finite number", name, m.Value, m.Unit)}
 				}
 			}
 			p.Points = append(p.Points, Saved{Name: name, Metrics: ms, Line: last})

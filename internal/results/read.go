@@ -10,15 +10,15 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// An Error is a problem with the input. It prints as "file:line: msg", or
+// An InputError is a problem with the input. It prints as "file:line: msg", or
 // as "file: msg" when Line is 0 (the problem concerns the whole file).
-type Error struct {
+type InputError struct {
 	FileName string
 	Line     int
 	Msg      string
 }
 
-func (e *Error) Error() string {
+func (e *InputError) Error() string {
 	if e.Line <= 0 {
 		return fmt.Sprintf("%s: %s", e.FileName, e.Msg)
 	}
@@ -208,7 +208,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 	for br.Scan() {
 		switch rec := br.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, &Error{fileName, rec.Line, rec.Msg}
+			return nil, &InputError{fileName, rec.Line, rec.Msg}
 		case *benchfmt.Result:
 			if err := rd.result(rec); err != nil {
 				return nil, err
@@ -227,7 +227,7 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		for _, s := range suites {
 			names = append(names, s.ID().Benchmark())
 		}
-		return nil, &Error{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
+		return nil, &InputError{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
 	}
 	return rd.f, nil
 }
@@ -241,7 +241,7 @@ func (rd *reader) unit(u *benchfmt.UnitMetadata) error {
 	}
 	if u.Value != "higher" && u.Value != "lower" {
 		_, line := u.Pos()
-		return &Error{rd.f.Name, line, fmt.Sprintf("Unit %s better=%s: want better=higher or better=lower", u.OrigUnit, u.Value)}
+		return &InputError{rd.f.Name, line, fmt.Sprintf("Unit %s better=%s: want better=higher or better=lower", u.OrigUnit, u.Value)}
 	}
 	if rd.f.Better == nil {
 		rd.f.Better = map[string]string{}
@@ -274,7 +274,7 @@ func (rd *reader) result(res *benchfmt.Result) error {
 // line adds a line of suite s to its run.
 func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 	lineErr := func(format string, args ...any) error {
-		return &Error{rd.f.Name, line, fmt.Sprintf(format, args...)}
+		return &InputError{rd.f.Name, line, fmt.Sprintf(format, args...)}
 	}
 	l := &Line{Full: string(res.Name), Parts: nameParts(res.Name), Metrics: metrics(res), Iters: res.Iters, Line: line}
 	name, value, err := s.ParseLine(l)

@@ -95,13 +95,13 @@ func fold(t *testing.T, text string) []results.Folded {
 }
 
 func TestPartial(t *testing.T) {
-	text := strings.Replace(resultstest.File(1, 3, 1, "full", value), "toy-size: 3\n", "toy-size: 4\ntoy-partial: yes\n", 1)
+	text := strings.Replace(resultstest.File(1, 3, 1, "full", value), "toy-size: 3\n", "toy-size: 4\ntoy-restricted: yes\n", 1)
 	_, err := toy.Fold(read(t, text).Runs[0])
 	require.Error(t, err)
-	assert.True(t, errors.Is(err, results.ErrPartial))
+	assert.True(t, errors.Is(err, results.ErrRestricted))
 	assert.Equal(t, "toy.txt:7: run 1: missing x=4", err.Error(), "prints as the fold error")
-	_, err = toy.Fold(read(t, strings.Replace(text, "toy-partial: yes\n", "", 1)).Runs[0])
-	assert.False(t, errors.Is(err, results.ErrPartial))
+	_, err = toy.Fold(read(t, strings.Replace(text, "toy-restricted: yes\n", "", 1)).Runs[0])
+	assert.False(t, errors.Is(err, results.ErrRestricted))
 }
 
 func TestWriteHead(t *testing.T) {
@@ -160,7 +160,7 @@ func TestNum(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	var b bytes.Buffer
-	tab := results.Table{Left: 1}
+	tab := results.TextTable{Left: 1}
 	tab.Add("name", "MB/s")
 	tab.Add("ringall", "1.5")
 	tab.Add("µs", "12345")

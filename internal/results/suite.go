@@ -24,7 +24,8 @@ type Suite interface {
 	// Line.Value keeps. An error with an empty name concerns the name.
 	ParseLine(l *Line) (name string, value any, err error)
 	// Fold checks that a run is complete and folds it. A run that is
-	// deliberately partial fails with an error that wraps ErrPartial.
+	// restricted (it measured a chosen part of its suite, as b_eff's
+	// -beff.patterns) fails with an error that wraps ErrRestricted.
 	Fold(r *Run) (Folded, error)
 
 	// Settings are the configuration lines of a run that decide what it
@@ -156,20 +157,20 @@ type Unit struct {
 	Name, Better string
 }
 
-// ErrPartial marks the fold error of a run that measured a deliberately
-// chosen part of its suite: it has no figures, but its experiments can
+// ErrRestricted marks the fold error of a restricted run, one that
+// measured a deliberately chosen part of its suite: it has no figures, but its experiments can
 // still be compared.
-var ErrPartial = errors.New("a deliberately partial run")
+var ErrRestricted = errors.New("a restricted run")
 
-// Partial wraps err, the fold error of a deliberately partial run: it
-// prints as err and matches ErrPartial (errors.Is).
-func Partial(err error) error { return &partial{err} }
+// Restricted wraps err, the fold error of a restricted run: it
+// prints as err and matches ErrRestricted (errors.Is).
+func Restricted(err error) error { return &restricted{err} }
 
-type partial struct{ err error }
+type restricted struct{ err error }
 
-func (p *partial) Error() string        { return p.err.Error() }
-func (p *partial) Unwrap() error        { return p.err }
-func (p *partial) Is(target error) bool { return target == ErrPartial }
+func (p *restricted) Error() string        { return p.err.Error() }
+func (p *restricted) Unwrap() error        { return p.err }
+func (p *restricted) Is(target error) bool { return target == ErrRestricted }
 
 // A FlagSuite is a suite with options of its own for fold (b_eff's -rmax,
 // for one).

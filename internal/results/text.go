@@ -195,18 +195,18 @@ func Plural(n int) string {
 	return "s"
 }
 
-// A Table aligns columns: the first Left columns to the left, the others
+// A TextTable aligns columns: the first Left columns to the left, the others
 // (numbers) to the right. Every line is indented by two spaces.
-type Table struct {
+type TextTable struct {
 	Left int
 	rows [][]string
 }
 
 // Add adds a row.
-func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *TextTable) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
 // Write writes the rows.
-func (t *Table) Write(w io.Writer) {
+func (t *TextTable) Write(w io.Writer) {
 	n := 0
 	for _, r := range t.rows {
 		n = max(n, len(r))

@@ -11,7 +11,7 @@ import (
 // by rank, on 1 to 300 processes, in the set and in the reference set.
 func TestCountsByFormula(t *testing.T) {
 	for n := 1; n <= 300; n++ {
-		for _, s := range []*Set{PureSet(n, 1, 1), PureSet(n, 1, 1).Reference()} {
+		for _, s := range []*PatternSet{PureSet(n, 1, 1), PureSet(n, 1, 1).Reference()} {
 			for _, p := range s.Patterns {
 				if p.Kind == KindRandom {
 					continue // counted on first use

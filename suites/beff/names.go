@@ -27,7 +27,7 @@ const (
 	KeySeed      = "beff-seed"             // seed of the random patterns
 	KeyTarget    = "beff-loop-target-ms"   // loop time target, ms
 	KeyRmax      = "beff-rmax-gflops"      // Linpack Rmax, GFlop/s (optional)
-	KeyPatterns  = "beff-patterns"         // the patterns of a deliberately partial run (optional)
+	KeyPatterns  = "beff-patterns"         // the patterns of a restricted run (optional)
 	KeyShortcut  = "beff-shortcut-limit-s" // the shortcut limit when not the default (optional)
 	KeyRules     = "beff-rules"            // "reference" for the reference code's rules (optional; absent: beff's)
 	KeyTestFault = "beff-testfault"        // set when a message is corrupted on purpose (tests)

@@ -221,16 +221,16 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 	return out
 }
 
-// Set is the full list of patterns of a run.
-type Set struct {
+// PatternSet is the full list of patterns of a run.
+type PatternSet struct {
 	N        int
 	Patterns []*Pattern
 }
 
-// NewSet builds the pattern list in measurement order: 6 rings, the random
+// NewPatternSet builds the pattern list in measurement order: 6 rings, the random
 // rings (RandomPattern or RandomPatternFor), then the additional patterns.
-func NewSet(n int, random []*Pattern, c2, c3 Cart) *Set {
-	s := &Set{N: n}
+func NewPatternSet(n int, random []*Pattern, c2, c3 Cart) *PatternSet {
+	s := &PatternSet{N: n}
 	for i := 0; i < 6; i++ {
 		s.Patterns = append(s.Patterns, RingPattern(n, i))
 	}
@@ -245,8 +245,8 @@ func NewSet(n int, random []*Pattern, c2, c3 Cart) *Set {
 // with nobody (not periodic), and a pattern along such a direction alone
 // does not exist; the non-periodic Cartesian patterns come before the
 // periodic ones. The other patterns are the same, in the same order.
-func (s *Set) Reference() *Set {
-	out := &Set{N: s.N}
+func (s *PatternSet) Reference() *PatternSet {
+	out := &PatternSet{N: s.N}
 	order := slices.Clone(s.Patterns)
 	slices.SortStableFunc(order, func(a, b *Pattern) int {
 		cart := func(p *Pattern) int {
@@ -283,28 +283,28 @@ func (s *Set) Reference() *Set {
 }
 
 // PureSet builds the pattern list without MPI (for tests and the fold).
-func PureSet(n, random int, seed uint64) *Set {
+func PureSet(n, random int, seed uint64) *PatternSet {
 	var rnd []*Pattern
 	for i, perm := range RandomPermutations(n, random, seed) {
 		rnd = append(rnd, RandomPattern(i, perm))
 	}
-	return NewSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
+	return NewPatternSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
 }
 
 // CountSet is the pattern list with the random rings reduced to their
 // names and counts (no permutation is drawn): what the fold needs, in
 // memory O(1) per pattern and time O(n) for the counts of the others.
-func CountSet(n, random int) *Set {
+func CountSet(n, random int) *PatternSet {
 	rnd := make([]*Pattern, random)
 	for i := range rnd {
 		rnd[i] = &Pattern{Name: RandomName(i), Kind: KindRandom, CommSize: n, messages: ringMessages(n), participants: n,
 			stepsOf: func(int) []Step { return nil }}
 	}
-	return NewSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
+	return NewPatternSet(n, rnd, PureCart(n, 2), PureCart(n, 3))
 }
 
 // Lookup returns the pattern with the given name, or nil.
-func (s *Set) Lookup(name string) *Pattern {
+func (s *PatternSet) Lookup(name string) *Pattern {
 	for _, p := range s.Patterns {
 		if p.Name == name {
 			return p

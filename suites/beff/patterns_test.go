@@ -880,7 +880,7 @@ func TestCheckCatchesBrokenPattern(t *testing.T) {
 		Shift:  func(r, d int) (int, int) { return (r + 1) % 3, (r + 1) % 3 },
 		AShift: func(r, d int) (int, int) { return none, (r + 1) % 3 },
 	}
-	set := beff.NewSet(3, nil, bad, beff.PureCart(3, 3))
+	set := beff.NewPatternSet(3, nil, bad, beff.PureCart(3, 3))
 	p := set.Lookup("cyclic-2dim-x")
 	require.NotNil(t, p)
 	assert.ErrorContains(t, p.Check(), "rank 0 sends to 1 in step 0")
@@ -890,7 +890,7 @@ func TestCheckCatchesBrokenPattern(t *testing.T) {
 		Shift:  bad.Shift,
 		AShift: func(r, d int) (int, int) { return (r + 1) % 3, none },
 	}
-	set = beff.NewSet(3, nil, recvOnly, beff.PureCart(3, 3))
+	set = beff.NewPatternSet(3, nil, recvOnly, beff.PureCart(3, 3))
 	assert.ErrorContains(t, set.Lookup("acyclic-2dim-all").Check(), "rank 0 receives from 1 in step 0")
 }
 

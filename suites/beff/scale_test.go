@@ -13,13 +13,13 @@ import (
 
 // setFor is the pattern set as rank me of n builds it under MPI (random
 // rings drawn one at a time and kept as me's own steps).
-func setFor(n, random int, seed uint64, me int) *beff.Set {
+func setFor(n, random int, seed uint64, me int) *beff.PatternSet {
 	next := beff.PermStream(n, seed)
 	rnd := make([]*beff.Pattern, random)
 	for i := range rnd {
 		rnd[i] = beff.RandomPatternFor(i, next(), me)
 	}
-	return beff.NewSet(n, rnd, beff.PureCart(n, 2), beff.PureCart(n, 3))
+	return beff.NewPatternSet(n, rnd, beff.PureCart(n, 2), beff.PureCart(n, 3))
 }
 
 // TestRandomPatternForAgrees: a rank's own view of a random ring has the

@@ -26,36 +26,36 @@ const (
 	MiB = 1 << 20
 )
 
-// Type is a pattern type.
-type Type int
+// PatternType is a pattern type.
+type PatternType int
 
 const (
-	Scatter   Type = iota // 0: collective, strided fileview, L bytes per call scattered to l-byte disk chunks
-	Shared                // 1: collective, shared file pointer, MPI_File_write_ordered
-	Separated             // 2: one file per process, non-collective
-	Segmented             // 3: one file, a segment per process, non-collective
-	SegColl               // 4: as 3 with collective calls
+	Scatter   PatternType = iota // 0: collective, strided fileview, L bytes per call scattered to l-byte disk chunks
+	Shared                       // 1: collective, shared file pointer, MPI_File_write_ordered
+	Separated                    // 2: one file per process, non-collective
+	Segmented                    // 3: one file, a segment per process, non-collective
+	SegColl                      // 4: as 3 with collective calls
 )
 
 // Types lists the pattern types in order.
-var Types = []Type{Scatter, Shared, Separated, Segmented, SegColl}
+var Types = []PatternType{Scatter, Shared, Separated, Segmented, SegColl}
 
 var typeNames = [...]string{"scatter", "shared", "separated", "segmented", "segcoll"}
 
-func (t Type) String() string { return typeNames[t] }
+func (t PatternType) String() string { return typeNames[t] }
 
 // ParseType is the inverse of Type.String.
-func ParseType(s string) (Type, bool) {
+func ParseType(s string) (PatternType, bool) {
 	for i, n := range typeNames {
 		if n == s {
-			return Type(i), true
+			return PatternType(i), true
 		}
 	}
 	return 0, false
 }
 
 // Weight is the type's weight in the access-method value (scatter counts twice).
-func (t Type) Weight() float64 {
+func (t PatternType) Weight() float64 {
 	if t == Scatter {
 		return 2
 	}
@@ -96,18 +96,18 @@ func (a Access) Weight() float64 {
 	return 0.25
 }
 
-// Pattern is one row of the pattern table (the paper's Table 2).
-type Pattern struct {
-	No   int   // the paper's pattern number, 0..42
-	Type Type  //
-	L    int64 // disk chunk l, bytes (0 for the fill pattern: the rest of the segment)
-	Mem  int64 // memory chunk L per call, bytes (= L except for type 0; 0 for fill)
-	U    int   // time units
-	Fill bool  // the fill pattern of types 3 and 4
+// AccessPattern is one row of the pattern table (the paper's Table 2).
+type AccessPattern struct {
+	No   int         // the paper's pattern number, 0..42
+	Type PatternType //
+	L    int64       // disk chunk l, bytes (0 for the fill pattern: the rest of the segment)
+	Mem  int64       // memory chunk L per call, bytes (= L except for type 0; 0 for fill)
+	U    int         // time units
+	Fill bool        // the fill pattern of types 3 and 4
 }
 
 // Chunks is the number of disk chunks one call accesses (L/l).
-func (p Pattern) Chunks() int64 {
+func (p AccessPattern) Chunks() int64 {
 	if p.L == 0 {
 		return 1
 	}
@@ -123,10 +123,10 @@ func MPART(memMiB int64) int64 {
 }
 
 // Table returns the 43 patterns for a given MPART (bytes, a multiple of 8).
-func Table(mpart int64) []Pattern {
-	var t []Pattern
-	add := func(ty Type, l, mem int64, u int) {
-		t = append(t, Pattern{No: len(t), Type: ty, L: l, Mem: mem, U: u})
+func Table(mpart int64) []AccessPattern {
+	var t []AccessPattern
+	add := func(ty PatternType, l, mem int64, u int) {
+		t = append(t, AccessPattern{No: len(t), Type: ty, L: l, Mem: mem, U: u})
 	}
 	// type 0: scatter
 	add(Scatter, MiB, MiB, 0)
@@ -139,7 +139,7 @@ func Table(mpart int64) []Pattern {
 	add(Scatter, KiB+8, MiB+8*KiB, 2)
 	add(Scatter, MiB+8, MiB+8, 2)
 	// types 1 and 2: memory chunk = disk chunk
-	for _, ty := range []Type{Shared, Separated} {
+	for _, ty := range []PatternType{Shared, Separated} {
 		first := []int{4, 2} // U of the MPART pattern
 		fi := 0
 		if ty == Separated {
@@ -155,17 +155,17 @@ func Table(mpart int64) []Pattern {
 		add(ty, MiB+8, MiB+8, 2)
 	}
 	// types 3 and 4: as type 2, then the fill pattern
-	for _, ty := range []Type{Segmented, SegColl} {
+	for _, ty := range []PatternType{Segmented, SegColl} {
 		for _, p := range t[17:25] {
 			add(ty, p.L, p.Mem, p.U)
 		}
-		t = append(t, Pattern{No: len(t), Type: ty, U: 0, Fill: true})
+		t = append(t, AccessPattern{No: len(t), Type: ty, U: 0, Fill: true})
 	}
 	return t
 }
 
 // SumU is ΣU over the patterns of one access method (64).
-func SumU(table []Pattern) int {
+func SumU(table []AccessPattern) int {
 	s := 0
 	for _, p := range table {
 		s += p.U
@@ -212,7 +212,7 @@ const (
 )
 
 // Scheduled reports whether (access, type) is measured in the mode.
-func (m RewriteMode) Scheduled(a Access, t Type) bool {
+func (m RewriteMode) Scheduled(a Access, t PatternType) bool {
 	return a != Rewrite || m == RewriteAll || t == Scatter
 }
 
@@ -220,7 +220,7 @@ func (m RewriteMode) Scheduled(a Access, t Type) bool {
 // driver's order: for each access, every pattern of the table of each
 // type the access schedules, that type's total, then the access's phase
 // line. A partition is complete (a resume may copy it) only with all.
-func PartitionKeys(n int, rewrite RewriteMode, table []Pattern) []Key {
+func PartitionKeys(n int, rewrite RewriteMode, table []AccessPattern) []Key {
 	var keys []Key
 	for _, a := range Accesses {
 		for _, t := range Types {
@@ -240,7 +240,7 @@ func PartitionKeys(n int, rewrite RewriteMode, table []Pattern) []Key {
 }
 
 // ScheduleSumU is ΣU over every scheduled (access method, pattern).
-func ScheduleSumU(table []Pattern, mode RewriteMode) int {
+func ScheduleSumU(table []AccessPattern, mode RewriteMode) int {
 	s := 0
 	for _, a := range Accesses {
 		for _, p := range table {
@@ -267,7 +267,7 @@ var scatterOf = [8]int{0, 1, 3, 4, 5, 6, 7, 8}
 // from the initial-write counts of types 0, 1 and 2, and the segment size
 // Lseg = Σ r3(l)·l rounded up to a multiple of 1 MiB. counts maps a pattern
 // number to its write repetitions. Each returned count is at least 1.
-func SegmentReps(table []Pattern, counts map[int]int64) (map[int]int64, int64, error) {
+func SegmentReps(table []AccessPattern, counts map[int]int64) (map[int]int64, int64, error) {
 	reps := map[int]int64{}
 	var sum int64
 	for _, p := range table {
@@ -362,7 +362,7 @@ func Value(rep int64, offset int64, pattern int, access Access, last bool) uint6
 //   - shared: write_ordered puts the ranks' chunks of one call in rank order;
 //   - separated: consecutive chunks in the rank's own file;
 //   - segmented, segcoll: consecutive chunks in the rank's segment.
-func (p Pattern) Offset(base int64, n, r int, c, j, lseg int64) int64 {
+func (p AccessPattern) Offset(base int64, n, r int, c, j, lseg int64) int64 {
 	switch p.Type {
 	case Scatter:
 		return base + ((c*p.Chunks()+j)*int64(n)+int64(r))*p.L
@@ -376,7 +376,7 @@ func (p Pattern) Offset(base int64, n, r int, c, j, lseg int64) int64 {
 
 // Region is the number of bytes reps calls of the pattern occupy in its file
 // (type 2: in each rank's file; types 3 and 4: in each rank's segment).
-func (p Pattern) Region(reps int64, n int) int64 {
+func (p AccessPattern) Region(reps int64, n int) int64 {
 	switch p.Type {
 	case Scatter:
 		return reps * p.Mem * int64(n)
@@ -387,11 +387,11 @@ func (p Pattern) Region(reps int64, n int) int64 {
 }
 
 // Bytes is the data reps calls of the pattern move, over all n processes.
-func (p Pattern) Bytes(reps int64, n int) int64 { return reps * p.Mem * int64(n) }
+func (p AccessPattern) Bytes(reps int64, n int) int64 { return reps * p.Mem * int64(n) }
 
 // Name is the pattern's part of a benchmark name: pat=<No>/l=<l>/L=<L>
 // ("fill" for the fill pattern, whose size depends on the run).
-func (p Pattern) Name() string {
+func (p AccessPattern) Name() string {
 	if p.Fill {
 		return fmt.Sprintf("pat=%d/l=fill/L=fill", p.No)
 	}
@@ -401,7 +401,7 @@ func (p Pattern) Name() string {
 // LastWriter is the access method that last wrote a type, whose validation
 // values a read expects: the rewrite where the type was rewritten, the
 // initial write otherwise.
-func LastWriter(mode RewriteMode, t Type) Access {
+func LastWriter(mode RewriteMode, t PatternType) Access {
 	if mode.Scheduled(Rewrite, t) {
 		return Rewrite
 	}
@@ -412,7 +412,7 @@ func LastWriter(mode RewriteMode, t Type) Access {
 // (2·type0 + type1 + … + type4)/6 over the types present (weights
 // renormalised when a type is missing, as for the rewrite of release 2,
 // which only has the scatter type).
-func AccessValue(types map[Type]float64) float64 {
+func AccessValue(types map[PatternType]float64) float64 {
 	s, w := 0.0, 0.0
 	for _, t := range Types { // in type order: the sum must not depend on map order
 		if v, ok := types[t]; ok {
@@ -444,7 +444,7 @@ type Segments struct {
 
 // SegmentLayout fixes the layout of the segmented types from the initial
 // write counts of types 0, 1 and 2 (see SegmentReps).
-func SegmentLayout(table []Pattern, counts map[int]int64) (Segments, error) {
+func SegmentLayout(table []AccessPattern, counts map[int]int64) (Segments, error) {
 	reps, lseg, err := SegmentReps(table, counts)
 	if err != nil {
 		return Segments{}, err
@@ -483,7 +483,7 @@ const (
 // Memory is what a process of b_eff_io holds on p processes on top of the
 // base, and what rank 0 holds on top of that: the I/O buffer of the
 // largest chunk of the table, the tables, MPI-IO's collective buffers.
-func Memory(table []Pattern, p int) (perProcess, root int64) {
+func Memory(table []AccessPattern, p int) (perProcess, root int64) {
 	var buf int64
 	for _, x := range table {
 		buf = max(buf, x.Mem)

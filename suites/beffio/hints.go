@@ -109,7 +109,7 @@ func CheckHintLimits(rules []HintRule, name string, maxKey, maxVal int) error {
 // SelectHints returns the hints of the rules matching a partition, access
 // method, type and chunk size (l = 0: the hints given at open); later rules
 // override earlier ones.
-func SelectHints(rules []HintRule, partition int, acc Access, t Type, l int64) map[string]string {
+func SelectHints(rules []HintRule, partition int, acc Access, t PatternType, l int64) map[string]string {
 	out := map[string]string{}
 	for _, r := range rules {
 		if (r.Partition == 0 || r.Partition == partition) && (r.Access == "" || r.Access == acc.String()) &&

@@ -17,7 +17,7 @@ type chunk struct{ off, len int64 }
 // chunks returns the disk chunks of reps calls of p by ranks in of a
 // partition of n processes, grouped by file: one file for types 0, 1, 3
 // and 4 (key 0), one per rank for type 2 (key = rank).
-func chunks(p Pattern, base int64, n int, reps, lseg int64) map[int][]chunk {
+func chunks(p AccessPattern, base int64, n int, reps, lseg int64) map[int][]chunk {
 	files := map[int][]chunk{}
 	for r := 0; r < n; r++ {
 		file := 0
@@ -114,7 +114,7 @@ func TestOffsetWholeFile(t *testing.T) {
 	const n = 3
 	for _, ty := range Types {
 		t.Run(ty.String(), func(t *testing.T) {
-			var pats []Pattern
+			var pats []AccessPattern
 			for _, p := range tab {
 				if p.Type == ty && !p.Fill {
 					pats = append(pats, p)
@@ -160,7 +160,7 @@ func TestOffsetWholeFile(t *testing.T) {
 // 1 KiB blocks alternately to rank 0 and rank 1; each call writes 4 blocks
 // of its rank.
 func TestOffsetScatterByHand(t *testing.T) {
-	p := Pattern{Type: Scatter, L: KiB, Mem: 4 * KiB}
+	p := AccessPattern{Type: Scatter, L: KiB, Mem: 4 * KiB}
 	const base = 100 * KiB
 	var got []int64
 	for j := int64(0); j < p.Chunks(); j++ {
@@ -177,14 +177,14 @@ func TestOffsetScatterByHand(t *testing.T) {
 
 func TestOffsetOthersByHand(t *testing.T) {
 	const base = 64 * KiB
-	shared := Pattern{Type: Shared, L: KiB, Mem: KiB}
+	shared := AccessPattern{Type: Shared, L: KiB, Mem: KiB}
 	// Call 2 of rank 1 of 3: after 2 calls of all 3 ranks and rank 0's chunk.
 	assert.Equal(t, base+(2*3+1)*int64(KiB), shared.Offset(base, 3, 1, 2, 0, 0))
-	sep := Pattern{Type: Separated, L: KiB, Mem: KiB}
+	sep := AccessPattern{Type: Separated, L: KiB, Mem: KiB}
 	assert.Equal(t, base+2*int64(KiB), sep.Offset(base, 3, 1, 2, 0, 0), "in the rank's own file")
-	seg := Pattern{Type: Segmented, L: KiB, Mem: KiB}
+	seg := AccessPattern{Type: Segmented, L: KiB, Mem: KiB}
 	assert.Equal(t, 1*int64(MiB)+base+2*KiB, seg.Offset(base, 3, 1, 2, 0, MiB))
-	segc := Pattern{Type: SegColl, L: KiB, Mem: KiB}
+	segc := AccessPattern{Type: SegColl, L: KiB, Mem: KiB}
 	assert.Equal(t, 2*int64(MiB)+base, segc.Offset(base, 3, 2, 0, 0, MiB))
 }
 
@@ -224,16 +224,16 @@ func TestValue(t *testing.T) {
 
 func TestAccessValue(t *testing.T) {
 	// (2·60 + 30 + 60 + 30 + 30) / 6 = 270 / 6 = 45.
-	all := map[Type]float64{Scatter: 60, Shared: 30, Separated: 60, Segmented: 30, SegColl: 30}
+	all := map[PatternType]float64{Scatter: 60, Shared: 30, Separated: 60, Segmented: 30, SegColl: 30}
 	assert.InDelta(t, 45, AccessValue(all), 1e-12)
 	// Equal values give that value.
-	assert.InDelta(t, 7, AccessValue(map[Type]float64{Scatter: 7, Shared: 7, Separated: 7, Segmented: 7, SegColl: 7}), 1e-12)
+	assert.InDelta(t, 7, AccessValue(map[PatternType]float64{Scatter: 7, Shared: 7, Separated: 7, Segmented: 7, SegColl: 7}), 1e-12)
 	// Only the scatter type (the rewrite of release 2): its value.
-	assert.Equal(t, 80.0, AccessValue(map[Type]float64{Scatter: 80}))
+	assert.Equal(t, 80.0, AccessValue(map[PatternType]float64{Scatter: 80}))
 	// Scatter and shared: (2·60 + 30) / 3 = 50.
-	assert.InDelta(t, 50, AccessValue(map[Type]float64{Scatter: 60, Shared: 30}), 1e-12)
+	assert.InDelta(t, 50, AccessValue(map[PatternType]float64{Scatter: 60, Shared: 30}), 1e-12)
 	// Without scatter: plain mean, (30 + 60) / 2.
-	assert.InDelta(t, 45, AccessValue(map[Type]float64{Shared: 30, Separated: 60}), 1e-12)
+	assert.InDelta(t, 45, AccessValue(map[PatternType]float64{Shared: 30, Separated: 60}), 1e-12)
 	assert.Equal(t, 0.0, AccessValue(nil))
 }
 
@@ -246,8 +246,8 @@ func TestPartitionValue(t *testing.T) {
 }
 
 func TestReferenceValue(t *testing.T) {
-	all := func(v float64) map[Type]float64 {
-		return map[Type]float64{Scatter: v, Shared: v, Separated: v, Segmented: v, SegColl: v}
+	all := func(v float64) map[PatternType]float64 {
+		return map[PatternType]float64{Scatter: v, Shared: v, Separated: v, Segmented: v, SegColl: v}
 	}
 	// sqrt((5·30 + 30)/6 · 120) = sqrt(3600) = 60.
 	assert.Equal(t, 60.0, ReferenceValue(all(30), 30, 120))
@@ -255,7 +255,7 @@ func TestReferenceValue(t *testing.T) {
 	// A run of the reference code 2.1 on this machine (2 processes, -T 30,
 	// partition n=1): the write types, the scatter rewrite, the read
 	// access-method value and the b_eff_io it printed, 908.373 MB/s.
-	w := map[Type]float64{Scatter: 337.531, Shared: 275.471, Separated: 340.754, Segmented: 346.387, SegColl: 346.499}
+	w := map[PatternType]float64{Scatter: 337.531, Shared: 275.471, Separated: 340.754, Segmented: 346.387, SegColl: 346.499}
 	assert.InDelta(t, 908.373, ReferenceValue(w, 1158.749, 1764.764), 0.0005)
 	// The scatter type's write counts once, unlike in the access-method value.
 	w[Scatter] += 60

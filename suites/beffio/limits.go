@@ -26,7 +26,7 @@ func MinT(sumU, partitions int) float64 {
 // MinDiskBytes is what one call of every pattern of the largest partition
 // writes: a file system with less free space cannot hold even a minimal
 // run.
-func MinDiskBytes(table []Pattern, partitions []int) int64 {
+func MinDiskBytes(table []AccessPattern, partitions []int) int64 {
 	n := int64(slices.Max(partitions))
 	var s int64
 	for _, p := range table {
@@ -40,7 +40,7 @@ func MinDiskBytes(table []Pattern, partitions []int) int64 {
 // partitions, whose files coexist): the partition's share times the
 // pattern's share U/ΣU of the write, at least one call. It is 0 (no cap)
 // without a budget and for patterns without time units.
-func CallCap(maxData int64, partitions int, table []Pattern, p Pattern, n int) int64 {
+func CallCap(maxData int64, partitions int, table []AccessPattern, p AccessPattern, n int) int64 {
 	if maxData <= 0 || p.U == 0 {
 		return 0
 	}

@@ -82,8 +82,8 @@ const (
 type Key struct {
 	N      int // the partition: number of processes
 	Access Access
-	Type   Type // Scatter (0) for phase lines, which have type=all
-	Pat    int  // pattern number 0..42, PatTotal or PatPhase
+	Type   PatternType // Scatter (0) for phase lines, which have type=all
+	Pat    int         // pattern number 0..42, PatTotal or PatPhase
 	// L and Mem are l and L of a pattern line (0 for the fill pattern and
 	// for total and phase lines); Fill marks the fill pattern.
 	L, Mem int64
@@ -91,7 +91,7 @@ type Key struct {
 }
 
 // PatternKey is the key of pattern p in partition n and access a.
-func PatternKey(n int, a Access, p Pattern) Key {
+func PatternKey(n int, a Access, p AccessPattern) Key {
 	if p.Fill {
 		return Key{N: n, Access: a, Type: p.Type, Pat: p.No, Fill: true}
 	}
@@ -99,7 +99,7 @@ func PatternKey(n int, a Access, p Pattern) Key {
 }
 
 // TotalKey is the key of the total of type t in partition n and access a.
-func TotalKey(n int, a Access, t Type) Key {
+func TotalKey(n int, a Access, t PatternType) Key {
 	return Key{N: n, Access: a, Type: t, Pat: PatTotal}
 }
 
@@ -120,6 +120,6 @@ func (k Key) String() string {
 	case PatTotal:
 		return s + "type=" + k.Type.String() + "/pat=total"
 	}
-	p := Pattern{No: k.Pat, Type: k.Type, L: k.L, Mem: k.Mem, Fill: k.Fill}
+	p := AccessPattern{No: k.Pat, Type: k.Type, L: k.L, Mem: k.Mem, Fill: k.Fill}
 	return s + "type=" + k.Type.String() + "/" + p.Name()
 }

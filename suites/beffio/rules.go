@@ -67,7 +67,7 @@ func (r Rules) Open(a Access, keep bool) OpenModes {
 //
 // write holds the write pattern-type bandwidths; a missing type counts 0,
 // as it would in the reference code.
-func ReferenceValue(write map[Type]float64, rewriteScatter, read float64) float64 {
+func ReferenceValue(write map[PatternType]float64, rewriteScatter, read float64) float64 {
 	s := rewriteScatter
 	for _, t := range Types { // in type order: the sum must not depend on map order
 		s += write[t]

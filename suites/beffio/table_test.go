@@ -103,7 +103,7 @@ func TestPartitionsRule(t *testing.T) {
 // row is one row of the pattern table as docs/beffio.md "The pattern table" writes it.
 type row struct {
 	no   int
-	ty   Type
+	ty   PatternType
 	l, L int64
 	u    int
 	fill bool
@@ -173,7 +173,7 @@ func TestTable(t *testing.T) {
 			for i, p := range tab {
 				w := want[i]
 				assert.Equal(t, i, p.No, "pattern numbers are 0..42 in order")
-				assert.Equal(t, Pattern{No: w.no, Type: w.ty, L: w.l, Mem: w.L, U: w.u, Fill: w.fill}, p, "pattern %d", i)
+				assert.Equal(t, AccessPattern{No: w.no, Type: w.ty, L: w.l, Mem: w.L, U: w.u, Fill: w.fill}, p, "pattern %d", i)
 				assert.Zero(t, p.L%8, "pattern %d: l = %d is a multiple of 8", i, p.L)
 				assert.Zero(t, p.Mem%8, "pattern %d: L = %d is a multiple of 8", i, p.Mem)
 				if !p.Fill {
@@ -185,14 +185,14 @@ func TestTable(t *testing.T) {
 				}
 			}
 			assert.Equal(t, 64, SumU(tab), "ΣU per access method")
-			perType := map[Type]int{}
-			count := map[Type]int{}
+			perType := map[PatternType]int{}
+			count := map[PatternType]int{}
 			for _, p := range tab {
 				perType[p.Type] += p.U
 				count[p.Type]++
 			}
-			assert.Equal(t, map[Type]int{Scatter: 22, Shared: 12, Separated: 10, Segmented: 10, SegColl: 10}, perType)
-			assert.Equal(t, map[Type]int{Scatter: 9, Shared: 8, Separated: 8, Segmented: 9, SegColl: 9}, count)
+			assert.Equal(t, map[PatternType]int{Scatter: 22, Shared: 12, Separated: 10, Segmented: 10, SegColl: 10}, perType)
+			assert.Equal(t, map[PatternType]int{Scatter: 9, Shared: 8, Separated: 8, Segmented: 9, SegColl: 9}, count)
 		})
 	}
 }
@@ -214,7 +214,7 @@ func TestChunks(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, tab[tt.no].Chunks(), "pattern %d", tt.no)
 	}
-	assert.Equal(t, int64(32), Pattern{Type: Scatter, L: 32*KiB + 8, Mem: MiB + 256}.Chunks())
+	assert.Equal(t, int64(32), AccessPattern{Type: Scatter, L: 32*KiB + 8, Mem: MiB + 256}.Chunks())
 }
 
 func TestMPART(t *testing.T) {

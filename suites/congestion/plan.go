@@ -27,24 +27,24 @@ func (p Plan) Loads() []string {
 	return p.Congestors
 }
 
-// A Step is one measurement of the plan: a canary under a load, the
+// A Phase is one measurement of the plan: a canary under a load, the
 // congestors without canaries (Canary "", Load LoadIsolated: all sets at
 // once; congestors only: each set alone in turn), one congestor alone
 // (Canary "", Load its name, MixEach), or all congestors together
 // (congestors only).
-type Step struct {
+type Phase struct {
 	Canary string // "" for the congestors alone
 	Load   string
 	Rep    int
 }
 
 // Steps lists the plan's measurements in order.
-func (p Plan) Steps() []Step {
-	var out []Step
+func (p Plan) Steps() []Phase {
+	var out []Phase
 	for rep := 1; rep <= p.Reps; rep++ {
 		if !p.Only {
 			for _, c := range p.Canaries {
-				out = append(out, Step{c, LoadIsolated, rep})
+				out = append(out, Phase{c, LoadIsolated, rep})
 			}
 		}
 		alone := p.Congestors
@@ -52,17 +52,17 @@ func (p Plan) Steps() []Step {
 			alone = []string{LoadIsolated}
 		}
 		for _, l := range alone {
-			out = append(out, Step{"", l, rep})
+			out = append(out, Phase{"", l, rep})
 		}
 		if p.Only {
 			if p.Mix == MixTogether {
-				out = append(out, Step{"", LoadTogether, rep})
+				out = append(out, Phase{"", LoadTogether, rep})
 			}
 			continue
 		}
 		for _, c := range p.Canaries {
 			for _, l := range p.Loads() {
-				out = append(out, Step{c, l, rep})
+				out = append(out, Phase{c, l, rep})
 			}
 		}
 	}
@@ -72,7 +72,7 @@ func (p Plan) Steps() []Step {
 // Lines are the result lines of a step: a canary's measurement gives the
 // canary's line and one per congestor running beside it; the congestors
 // alone give one line per congestor.
-func (p Plan) Lines(s Step) []string {
+func (p Plan) Lines(s Phase) []string {
 	switch {
 	case s.Canary == "" && s.Load == LoadIsolated: // all sets at once, or (congestors only) each alone in turn
 		return p.congestorLines(p.Congestors, LoadIsolated, s.Rep)

@@ -12,7 +12,8 @@
 // crash (resume.go), and the names a results file uses (names.go, with
 // the suite's identity ID).
 //
-// SKaMPI's own word for one named measurement setup of a run is a suite:
-// type Suite is such an entry of a suite file. Everywhere else in beff
-// "suite" means one of beff's benchmark families, of which SKaMPI is one.
+// SKaMPI's own word for one named measurement setup of a run is a suite,
+// and the suite files and the results' suite= names keep it; in Go such an
+// entry is a Setup, so that the type name Suite means one of beff's
+// benchmark families, of which SKaMPI is one, everywhere.
 package skampi

@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// A Kind is a base type of the data: one of MPI's built-in types.
-type Kind int
+// A BaseType is a base type of the data: one of MPI's built-in types.
+type BaseType int
 
 const (
-	KindByte Kind = iota
+	KindByte BaseType = iota
 	KindChar
 	KindInt
 	KindFloat
@@ -25,10 +25,10 @@ var kindNames = [...]string{"byte", "char", "int", "float", "double"}
 // (the C side checks them against MPI_Type_size).
 var kindSizes = [...]int64{1, 1, 4, 4, 8}
 
-func (k Kind) String() string { return kindNames[k] }
+func (k BaseType) String() string { return kindNames[k] }
 
 // Size is the bytes of one element of the kind.
-func (k Kind) Size() int64 { return kindSizes[k] }
+func (k BaseType) Size() int64 { return kindSizes[k] }
 
 // A Ctor is how a type is made: a base kind, or one of MPI's type
 // constructors.
@@ -75,7 +75,7 @@ func (n Num) String() string {
 // "Datatypes"): a base kind, or a constructor over inner types.
 type Type struct {
 	Ctor   Ctor
-	Kind   Kind     // CtorBase
+	Kind   BaseType // CtorBase
 	Count  Num      // contiguous, vector, hvector: count
 	Block  Num      // vector, hvector, indexed-block: block length
 	Stride Num      // vector: in extents of the inner type; hvector: bytes
@@ -179,7 +179,7 @@ func (p *typeParser) typ(d int) (*Type, error) {
 	w := p.word()
 	for k, n := range kindNames {
 		if w == n {
-			return &Type{Ctor: CtorBase, Kind: Kind(k)}, nil
+			return &Type{Ctor: CtorBase, Kind: BaseType(k)}, nil
 		}
 	}
 	if !p.peek('(') {

@@ -9,37 +9,37 @@ import (
 	"strings"
 )
 
-// A Range is a geometric sweep of message lengths: From, From·Step,
+// A Sweep is a geometric sweep of message lengths: From, From·Step,
 // From·Step², … up to To, and To itself.
-type Range struct {
+type Sweep struct {
 	From, To int64
 	Step     float64
 }
 
 // ParseRange reads "from:to" (bytes; suffixes k, Ki, M, Mi accepted) and
 // checks it with step: 0 ≤ from ≤ to, step > 1.
-func ParseRange(s string, step float64) (Range, error) {
+func ParseRange(s string, step float64) (Sweep, error) {
 	a, b, ok := strings.Cut(s, ":")
 	if !ok {
-		return Range{}, fmt.Errorf("%q: want from:to in bytes, e.g. 1:4Mi", s)
+		return Sweep{}, fmt.Errorf("%q: want from:to in bytes, e.g. 1:4Mi", s)
 	}
 	from, err := ParseBytes(a)
 	if err != nil {
-		return Range{}, err
+		return Sweep{}, err
 	}
 	to, err := ParseBytes(b)
 	if err != nil {
-		return Range{}, err
+		return Sweep{}, err
 	}
 	if from > to {
-		return Range{}, fmt.Errorf("%q: the start %d is above the end %d", s, from, to)
+		return Sweep{}, fmt.Errorf("%q: the start %d is above the end %d", s, from, to)
 	}
 	if !(step > 1) || math.IsInf(step, 1) {
-		return Range{}, fmt.Errorf("step %v: want a factor above 1 (e.g. 2 or 1.4142)", step)
+		return Sweep{}, fmt.Errorf("step %v: want a factor above 1 (e.g. 2 or 1.4142)", step)
 	}
-	r := Range{From: from, To: to, Step: step}
+	r := Sweep{From: from, To: to, Step: step}
 	if n := r.count(); n > MaxCounts {
-		return Range{}, fmt.Errorf("%q at step %v: about %.0f lengths, more than the %d a curve may have", s, step, n, MaxCounts)
+		return Sweep{}, fmt.Errorf("%q at step %v: about %.0f lengths, more than the %d a curve may have", s, step, n, MaxCounts)
 	}
 	return r, nil
 }
@@ -47,7 +47,7 @@ func ParseRange(s string, step float64) (Range, error) {
 // count is about how many lengths the range gives (Lengths), computed
 // without making them: a range from a file is refused before it is
 // enumerated.
-func (r Range) count() float64 {
+func (r Sweep) count() float64 {
 	lo := math.Max(1, float64(r.From))
 	return math.Log(math.Max(lo, float64(r.To))/lo)/math.Log(r.Step) + 2
 }
@@ -79,7 +79,7 @@ func ParseBytes(s string) (int64, error) {
 // Lengths are the message lengths of the range for an element size:
 // each length rounded up to a multiple of elem (at least one element;
 // 0 stays 0 for elem 1), without repeats, ascending.
-func (r Range) Lengths(elem int64) []int64 {
+func (r Sweep) Lengths(elem int64) []int64 {
 	seen := map[int64]bool{}
 	var out []int64
 	add := func(l int64) {

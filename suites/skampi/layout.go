@@ -6,32 +6,32 @@ import (
 	"math"
 )
 
-// A Run is a stretch of consecutive elements of one kind in a type's
+// A Stretch is a stretch of consecutive elements of one kind in a type's
 // data: at byte Off of an instance, N elements.
-type Run struct {
+type Stretch struct {
 	Off  int64
-	Kind Kind
+	Kind BaseType
 	N    int64
 }
 
 // Bytes is the run's length in bytes.
-func (r Run) Bytes() int64 { return r.N * r.Kind.Size() }
+func (r Stretch) Bytes() int64 { return r.N * r.Kind.Size() }
 
-// A Layout is a type at one process count, as MPI sees it: its data in
+// A TypeLayout is a type at one process count, as MPI sees it: its data in
 // typemap order (the order MPI packs it), its bounds and its size.
-type Layout struct {
-	Runs           []Run // in typemap order, adjacent runs of one kind merged
-	Size           int64 // bytes of data (MPI_Type_size)
-	LB, Extent     int64 // MPI_Type_get_extent
-	TrueLB, TrueUB int64 // the lowest and one past the highest byte of data
+type TypeLayout struct {
+	Runs           []Stretch // in typemap order, adjacent runs of one kind merged
+	Size           int64     // bytes of data (MPI_Type_size)
+	LB, Extent     int64     // MPI_Type_get_extent
+	TrueLB, TrueUB int64     // the lowest and one past the highest byte of data
 }
 
 // TrueExtent is MPI_Type_get_true_extent's extent.
-func (l *Layout) TrueExtent() int64 { return l.TrueUB - l.TrueLB }
+func (l *TypeLayout) TrueExtent() int64 { return l.TrueUB - l.TrueLB }
 
 // Span is the bytes a message of count instances covers from the
 // buffer's start (lower bounds are not negative, see Lay).
-func (l *Layout) Span(count int64) int64 {
+func (l *TypeLayout) Span(count int64) int64 {
 	if count <= 0 {
 		return 0
 	}
@@ -45,7 +45,7 @@ var errTooLarge = errors.New("at most 2^31−1")
 // could not take in an int (every count, displacement and size below
 // 2^31), negative bounds, an extent below 1, more than MaxTypeRuns runs
 // and a type without data.
-func Lay(t *Type, procs int) (*Layout, error) {
+func Lay(t *Type, procs int) (*TypeLayout, error) {
 	l, err := lay(t, procs)
 	if err != nil {
 		return nil, fmt.Errorf("type %s: %w", t, err)
@@ -63,11 +63,11 @@ func Lay(t *Type, procs int) (*Layout, error) {
 	return l, nil
 }
 
-func lay(t *Type, procs int) (*Layout, error) {
+func lay(t *Type, procs int) (*TypeLayout, error) {
 	at := func(n Num) int64 { return n.At(procs) }
 	if t.Ctor == CtorBase {
 		s := t.Kind.Size()
-		return &Layout{Runs: []Run{{0, t.Kind, 1}}, Size: s, Extent: s, TrueUB: s}, nil
+		return &TypeLayout{Runs: []Stretch{{0, t.Kind, 1}}, Size: s, Extent: s, TrueUB: s}, nil
 	}
 	if t.Ctor == CtorStruct {
 		return layStruct(t, procs)
@@ -112,13 +112,13 @@ func lay(t *Type, procs int) (*Layout, error) {
 
 // A placer builds a layout from blocks of an inner type.
 type placer struct {
-	l      Layout
+	l      TypeLayout
 	bounds bool // some block placed
 	err    error
 }
 
 // place puts n consecutive instances of in at byte off.
-func (b *placer) place(in *Layout, off, n int64) {
+func (b *placer) place(in *TypeLayout, off, n int64) {
 	if b.err != nil || n <= 0 {
 		return
 	}
@@ -130,12 +130,12 @@ func (b *placer) place(in *Layout, off, n int64) {
 	case len(in.Runs) == 0: // no data, bounds only
 	case len(in.Runs) == 1 && in.Runs[0].Bytes() == in.Extent:
 		r := in.Runs[0]
-		b.add(Run{off + r.Off, r.Kind, r.N * n}) // dense: n instances are one run
+		b.add(Stretch{off + r.Off, r.Kind, r.N * n}) // dense: n instances are one run
 	default:
 		for k := range n {
 			base := off + k*in.Extent
 			for _, r := range in.Runs {
-				b.add(Run{base + r.Off, r.Kind, r.N})
+				b.add(Stretch{base + r.Off, r.Kind, r.N})
 			}
 			if len(b.l.Runs) > MaxTypeRuns {
 				break
@@ -160,7 +160,7 @@ func (b *placer) place(in *Layout, off, n int64) {
 }
 
 // add appends a run, merged with the last when it continues it.
-func (b *placer) add(r Run) {
+func (b *placer) add(r Stretch) {
 	if k := len(b.l.Runs) - 1; k >= 0 {
 		last := &b.l.Runs[k]
 		if last.Kind == r.Kind && last.Off+last.Bytes() == r.Off {
@@ -171,7 +171,7 @@ func (b *placer) add(r Run) {
 	b.l.Runs = append(b.l.Runs, r)
 }
 
-func (b *placer) done() (*Layout, error) {
+func (b *placer) done() (*TypeLayout, error) {
 	if b.err != nil {
 		return nil, b.err
 	}
@@ -181,7 +181,7 @@ func (b *placer) done() (*Layout, error) {
 // layStruct places the fields; the extent is the highest byte, with no
 // padding for alignment (the C side resizes the MPI type to it, so both
 // libraries agree).
-func layStruct(t *Type, procs int) (*Layout, error) {
+func layStruct(t *Type, procs int) (*TypeLayout, error) {
 	var b placer
 	for i, f := range t.Of {
 		in, err := lay(f, procs)
@@ -195,7 +195,7 @@ func layStruct(t *Type, procs int) (*Layout, error) {
 
 // laySubarray is the block of a multi-dimensional array (C order) whose
 // extent is the whole array.
-func laySubarray(t *Type, in *Layout, procs int) (*Layout, error) {
+func laySubarray(t *Type, in *TypeLayout, procs int) (*TypeLayout, error) {
 	n := len(t.Dims)
 	size, sub, start := make([]int64, n), make([]int64, n), make([]int64, n)
 	total := int64(1)
@@ -248,14 +248,14 @@ func next(idx, counts []int64) bool {
 
 // Signature is the type's sequence of kinds, run-length coded: what must
 // match between a send and a receive.
-func (l *Layout) Signature() []Run {
-	var out []Run
+func (l *TypeLayout) Signature() []Stretch {
+	var out []Stretch
 	for _, r := range l.Runs {
 		if k := len(out) - 1; k >= 0 && out[k].Kind == r.Kind {
 			out[k].N += r.N
 			continue
 		}
-		out = append(out, Run{Kind: r.Kind, N: r.N})
+		out = append(out, Stretch{Kind: r.Kind, N: r.N})
 	}
 	return out
 }
@@ -263,7 +263,7 @@ func (l *Layout) Signature() []Run {
 // Matches says whether a message of send instances can be received as
 // receive instances of equal payload: the signatures over the least
 // common multiple of the two sizes are the same.
-func Matches(send, recv *Layout) error {
+func Matches(send, recv *TypeLayout) error {
 	l := lcm(send.Size, recv.Size)
 	a, b := repeat(send.Signature(), l/send.Size), repeat(recv.Signature(), l/recv.Size)
 	if a == nil || b == nil {
@@ -281,11 +281,11 @@ func Matches(send, recv *Layout) error {
 }
 
 // repeat is sig n times, merged; nil when that passes MaxTypeRuns runs.
-func repeat(sig []Run, n int64) []Run {
+func repeat(sig []Stretch, n int64) []Stretch {
 	if n*int64(len(sig)) > MaxTypeRuns {
 		return nil
 	}
-	var out []Run
+	var out []Stretch
 	for range n {
 		for _, r := range sig {
 			if k := len(out) - 1; k >= 0 && out[k].Kind == r.Kind {
@@ -299,7 +299,7 @@ func repeat(sig []Run, n int64) []Run {
 }
 
 // sigText writes a signature briefly: 3 int, 1 double, … (the first 4 runs).
-func sigText(sig []Run) string {
+func sigText(sig []Stretch) string {
 	s := ""
 	for i, r := range sig {
 		if i == 4 {

@@ -13,21 +13,21 @@ func TestLay(t *testing.T) {
 	d, i, f := KindDouble, KindInt, KindFloat
 	tests := []struct {
 		desc                string
-		runs                []Run
+		runs                []Stretch
 		size, ext, tlb, tub int64
 	}{
-		{"double", []Run{{0, d, 1}}, 8, 8, 0, 8},
-		{"vector(3,2,4,double)", []Run{{0, d, 2}, {32, d, 2}, {64, d, 2}}, 48, 80, 0, 80},
-		{"hvector(2,1,12,int)", []Run{{0, i, 1}, {12, i, 1}}, 8, 16, 0, 16},
-		{"contiguous(1000000,double)", []Run{{0, d, 1000000}}, 8e6, 8e6, 0, 8e6},
-		{"contiguous(3,vector(2,1,2,int))", []Run{{0, i, 1}, {8, i, 2}, {20, i, 2}, {32, i, 1}}, 24, 36, 0, 36},
-		{"indexed(2:0,1:5,float)", []Run{{0, f, 2}, {20, f, 1}}, 12, 24, 0, 24},
-		{"indexed-block(2,0,3,double)", []Run{{0, d, 2}, {24, d, 2}}, 32, 40, 0, 40},
-		{"struct(1:0:int,1:8:double)", []Run{{0, i, 1}, {8, d, 1}}, 12, 16, 0, 16},
-		{"struct(3:0:int,2:12:float)", []Run{{0, i, 3}, {12, f, 2}}, 20, 20, 0, 20},
-		{"subarray(4:2:1,4:2:1,int)", []Run{{20, i, 2}, {36, i, 2}}, 16, 64, 20, 44},
-		{"resized(0,8,vector(2,1,4,int))", []Run{{0, i, 1}, {16, i, 1}}, 8, 8, 0, 20},
-		{"vector(2,1,2p,double)", []Run{{0, d, 1}, {64, d, 1}}, 16, 72, 0, 72},
+		{"double", []Stretch{{0, d, 1}}, 8, 8, 0, 8},
+		{"vector(3,2,4,double)", []Stretch{{0, d, 2}, {32, d, 2}, {64, d, 2}}, 48, 80, 0, 80},
+		{"hvector(2,1,12,int)", []Stretch{{0, i, 1}, {12, i, 1}}, 8, 16, 0, 16},
+		{"contiguous(1000000,double)", []Stretch{{0, d, 1000000}}, 8e6, 8e6, 0, 8e6},
+		{"contiguous(3,vector(2,1,2,int))", []Stretch{{0, i, 1}, {8, i, 2}, {20, i, 2}, {32, i, 1}}, 24, 36, 0, 36},
+		{"indexed(2:0,1:5,float)", []Stretch{{0, f, 2}, {20, f, 1}}, 12, 24, 0, 24},
+		{"indexed-block(2,0,3,double)", []Stretch{{0, d, 2}, {24, d, 2}}, 32, 40, 0, 40},
+		{"struct(1:0:int,1:8:double)", []Stretch{{0, i, 1}, {8, d, 1}}, 12, 16, 0, 16},
+		{"struct(3:0:int,2:12:float)", []Stretch{{0, i, 3}, {12, f, 2}}, 20, 20, 0, 20},
+		{"subarray(4:2:1,4:2:1,int)", []Stretch{{20, i, 2}, {36, i, 2}}, 16, 64, 20, 44},
+		{"resized(0,8,vector(2,1,4,int))", []Stretch{{0, i, 1}, {16, i, 1}}, 8, 8, 0, 20},
+		{"vector(2,1,2p,double)", []Stretch{{0, d, 1}, {64, d, 1}}, 16, 72, 0, 72},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -91,7 +91,7 @@ func TestLayRefuses(t *testing.T) {
 }
 
 func TestMatches(t *testing.T) {
-	lay := func(s string) *Layout {
+	lay := func(s string) *TypeLayout {
 		ty, err := ParseType(s, nil)
 		require.NoError(t, err)
 		l, err := Lay(ty, 2)

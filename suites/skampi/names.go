@@ -18,7 +18,7 @@ var ID = &results.Identity{Key: "skampi", Name: "SKaMPI", Bench: Bench, JSONKey:
 	FoldUnits: []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}}
 
 // Configuration keys of a SKaMPI run. Every suite has its own line,
-// KeySuite+<name> (Suite.ConfigLine).
+// KeySuite+<name> (Setup.ConfigLine).
 const (
 	KeySuites   = "skampi-suites"        // the suite file: its name and SHA-256 (first 16 hex digits), or "default"
 	KeySuite    = "skampi-suite-"        // prefix of a suite's line: its fields as field=value
@@ -31,8 +31,8 @@ const (
 	KeyClock    = "skampi-clock"         // global (MPI_WTIME_IS_GLOBAL) or offsets
 	KeyOffsets  = "skampi-offsets-us"    // clock offsets to rank 0: min median max, µs
 	KeyOffsetEr = "skampi-offset-err-us" // the largest half round trip of the offset estimates, µs
-	KeyTypes    = "skampi-types-"        // prefix of a typed suite's line: its layouts (Suite.TypeLine)
-	KeyTopology = "skampi-topology-"     // prefix of a neighborhood suite's line: its grids and degrees (Suite.TopologyLine)
+	KeyTypes    = "skampi-types-"        // prefix of a typed suite's line: its layouts (Setup.TypeLine)
+	KeyTopology = "skampi-topology-"     // prefix of a neighborhood suite's line: its grids and degrees (Setup.TopologyLine)
 	KeyRMA      = "skampi-rma-windows"   // the windows the job could not make: their one-sided suites were not measured
 )
 

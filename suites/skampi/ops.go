@@ -8,15 +8,15 @@ import (
 	"strings"
 )
 
-// A Pattern is one of SKaMPI's four ways to coordinate and time an
+// A MeasurePattern is one of SKaMPI's four ways to coordinate and time an
 // operation.
-type Pattern int
+type MeasurePattern int
 
 const (
 	// PingPong runs between two processes; a repetition's value is the
 	// initiator's time for a round trip / 2 (or for one exchange, see
 	// Op.Exchange).
-	PingPong Pattern = iota
+	PingPong MeasurePattern = iota
 	// Collective runs on every process of a communicator; a repetition's
 	// value is the maximum over the processes of their time.
 	Collective
@@ -33,7 +33,7 @@ const (
 
 var patternNames = [...]string{"ping-pong", "collective", "master-worker", "simple", "one-sided"}
 
-func (p Pattern) String() string {
+func (p MeasurePattern) String() string {
 	if p < 0 || int(p) >= len(patternNames) {
 		return fmt.Sprintf("Pattern(%d)", int(p))
 	}
@@ -57,7 +57,7 @@ const VaryNone Vary = 0
 // table skampi_op_names of internal/mpi/skampi.c, same order).
 type Op struct {
 	Name    string
-	Pattern Pattern
+	Pattern MeasurePattern
 	// Call says what one call is, in MPI terms.
 	Call string
 	// Vary is the parameters the operation's points vary.
@@ -380,7 +380,7 @@ func (o Op) Answers() bool {
 // buffer, as the latency and bandwidth of OSU, IMB, SKaMPI and b_eff's
 // own ping-pong are defined; the other patterns move data that does not
 // come from cache.
-func Cold(mode string, p Pattern) bool {
+func Cold(mode string, p MeasurePattern) bool {
 	if mode == CacheAuto {
 		return p != PingPong && p != OneSided
 	}

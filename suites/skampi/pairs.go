@@ -9,7 +9,7 @@ import (
 
 // The pair search (docs/skampi.md, "Ping-pong pairs"): every pair of
 // processes meets in rounds of disjoint pairs (the circle method), the
-// lower rank of a pair times the round trip and keeps it in its Row; two
+// lower rank of a pair times the round trip and keeps it in its RoundTrips; two
 // reductions of each process's slowest and fastest partner find the
 // job's slowest and fastest pair. Above FullPairs processes a sample of
 // the rounds is measured.
@@ -161,23 +161,23 @@ func (e Extremes) Keys(rank, p int, max []int64) []int64 {
 	return []int64{key(e.Hi, max[0], e.HiB), key(e.Lo, -max[1], e.LoB)}
 }
 
-// A Row is the round trips one process timed to the partners above it
+// RoundTrips are the round trips one process timed to the partners above it
 // (picoseconds), one per partner: at most one per round it measured, so
 // at most FullPairs − 1 or SampledRounds entries whatever p. The search
 // keeps it so that a pair re-timed faster can give up the slowest place
 // to the next.
-type Row map[int]int64
+type RoundTrips map[int]int64
 
 // Add takes the round trip rtt to partner b; a partner timed before
 // keeps the faster of the two.
-func (r Row) Add(b int, rtt int64) {
+func (r RoundTrips) Add(b int, rtt int64) {
 	if old, ok := r[b]; !ok || rtt < old {
 		r[b] = rtt
 	}
 }
 
 // Extremes are the row's slowest and fastest partner.
-func (r Row) Extremes() Extremes {
+func (r RoundTrips) Extremes() Extremes {
 	e := NoExtremes
 	for b, rtt := range r {
 		e.Add(b, rtt)

@@ -82,7 +82,7 @@ const (
 // manual point, a window, included), or one call of it takes longer
 // than the point's whole budget on the nominal model (at 10^6 processes
 // the linear references, a send per process, take minutes a call).
-func (s *Suite) leaveOut(p Point) int {
+func (s *Setup) leaveOut(p Point) int {
 	if p.Len > MaxInt && !Ops[p.Op].Count64 {
 		return overCount
 	}
@@ -102,7 +102,7 @@ func (s *Suite) leaveOut(p Point) int {
 
 // BufferNeed is the bytes of each buffer (send and receive) a point needs:
 // its footprint, and for a cold cache the bytes its calls cycle over.
-func (s *Suite) BufferNeed(p Point) int64 {
+func (s *Setup) BufferNeed(p Point) int64 {
 	foot := s.Footprint(p)
 	if !Cold(s.Cache, Ops[p.Op].Pattern) {
 		return max(foot, 1)
@@ -215,7 +215,7 @@ func (m Model) PrepareTime(p int) float64 {
 // (the bound: a point that converges stops earlier), and the set-up of the
 // point. A non-blocking collective's point measures twice: plain, then
 // with a computation as long as the call between its start and its wait.
-func (m Model) PointTime(s *Suite, p Point) float64 {
+func (m Model) PointTime(s *Setup, p Point) float64 {
 	t := m.CallTime(p)
 	if Ops[p.Op].NonBlocking() {
 		return m.measureTime(s, p, t) + m.measureTime(s, p, 2*t) - m.PointSetup
@@ -224,7 +224,7 @@ func (m Model) PointTime(s *Suite, p Point) float64 {
 }
 
 // measureTime is PointTime for one measurement of calls of t seconds.
-func (m Model) measureTime(s *Suite, p Point, t float64) float64 {
+func (m Model) measureTime(s *Setup, p Point, t float64) float64 {
 	calls := s.Calls
 	if calls == 0 {
 		calls = CallsPerRep(t, MinRep(m.Wtick, m.Clock, s.Rule.Eps))
@@ -295,7 +295,7 @@ type Memory struct {
 // offsets and a point's means; docs/scale.md). Up to FullPairs processes
 // every process holds its row of round trips (8 bytes per process) and
 // rank 0 the gathered rows, their bytes, the matrix and its lines
-// (matrixBytes per pair). The pair search's Row has one entry per round a
+// (matrixBytes per pair). The pair search's RoundTrips have one entry per round a
 // process timed (rowBytes each in a map): at most SearchRounds.
 const (
 	tableBytes  = 96

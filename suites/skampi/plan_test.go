@@ -87,12 +87,12 @@ func TestNeedFollowsPoints(t *testing.T) {
 	assert.Equal(t, int64(1024*8), Footprint(gather, 1024, 8))
 	assert.Equal(t, int64(1024), Footprint(bcast, 1024, 8))
 	assert.Equal(t, int64(1024), Footprint(OpIndex("send-recv"), 1024, 2))
-	warm := &Suite{Cache: CacheWarm}
-	cold := &Suite{Cache: CacheAuto}
+	warm := &Setup{Cache: CacheWarm}
+	cold := &Setup{Cache: CacheAuto}
 	assert.Equal(t, int64(1<<20*64), warm.BufferNeed(Point{Op: alltoall, Len: 1 << 20, Procs: 64}))
 	assert.Equal(t, int64(ColdBytes), cold.BufferNeed(Point{Op: bcast, Len: 1 << 20, Procs: 64}))
 	assert.Equal(t, int64(ColdBytes), warm.BufferNeed(Point{Op: OpIndex("send-recv"), Len: 1 << 20, Procs: 2})*32)
-	assert.Equal(t, int64(2<<20), (&Suite{Cache: CacheCold, Span: 2 << 20}).BufferNeed(Point{Op: bcast, Len: 64, Procs: 4}))
+	assert.Equal(t, int64(2<<20), (&Setup{Cache: CacheCold, Span: 2 << 20}).BufferNeed(Point{Op: bcast, Len: 64, Procs: 4}))
 	for _, p := range []int{2, 4, 32} {
 		curves := defaultCurves(t, p)
 		need := Need(curves, p, 0)

@@ -45,8 +45,8 @@ func bracket(lengths []int64, m int64) (lo, hi int64) {
 // latency and bandwidth) is bracketed within 1/16 octave, with fewer
 // points than a sweep at ×2^(1/16) over the same range needs.
 func TestRefinerFindsStep(t *testing.T) {
-	grid := Range{From: 1, To: 4 << 20, Step: 2}.Lengths(1)
-	dense := len(Range{From: 1, To: 4 << 20, Step: math.Pow(2, 1.0/16)}.Lengths(1))
+	grid := Sweep{From: 1, To: 4 << 20, Step: 2}.Lengths(1)
+	dense := len(Sweep{From: 1, To: 4 << 20, Step: math.Pow(2, 1.0/16)}.Lengths(1))
 	sixteenth := math.Pow(2, 1.0/16)
 	for _, at := range []int64{100, 1000, 4000, 4097, 6000, 12345, 65536, 70000, 1 << 20, 3_000_000} {
 		curve := func(m int64) float64 {
@@ -67,7 +67,7 @@ func TestRefinerFindsStep(t *testing.T) {
 // TestRefinerStraightLine: where the time is linear in the length, the
 // grid is all that is measured.
 func TestRefinerStraightLine(t *testing.T) {
-	grid := Range{From: 1, To: 4 << 20, Step: 2}.Lengths(1)
+	grid := Sweep{From: 1, To: 4 << 20, Step: 2}.Lengths(1)
 	got := refine(t, grid, 1, 0.03, 2*len(grid), func(m int64) float64 { return 0.3 + float64(m)*4e-4 })
 	assert.Equal(t, grid, got)
 }
@@ -76,7 +76,7 @@ func TestRefinerStraightLine(t *testing.T) {
 // uses the whole budget, and every length is a new multiple of the
 // element size.
 func TestRefinerBudget(t *testing.T) {
-	grid := Range{From: 0, To: 1 << 20, Step: 2}.Lengths(4)
+	grid := Sweep{From: 0, To: 1 << 20, Step: 2}.Lengths(4)
 	got := refine(t, grid, 4, 0.001, 2*len(grid), func(m int64) float64 { return 1 + math.Sqrt(float64(m)) })
 	assert.Len(t, got, 2*len(grid))
 	seen := map[int64]bool{}

@@ -46,20 +46,20 @@ func TestRuleNext(t *testing.T) {
 	r := Rule{Eps: 0.03, Min: 8, Max: 1000, Wtick: 1e-6, Budget: 1}
 	tests := []struct {
 		name string
-		p    Progress
+		p    PointProgress
 		next int
 		why  int
 	}{
-		{"the first batch is the minimum", Progress{RSE: math.Inf(1)}, 8, Going},
-		{"converged", Progress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1}, 0, Converged},
-		{"below the minimum count", Progress{Tries: 6, Valid: 6, RSE: 0.01, Total: 1}, 4, Going},
-		{"total under Wtick/ε", Progress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1e-5}, 4, Going},
+		{"the first batch is the minimum", PointProgress{RSE: math.Inf(1)}, 8, Going},
+		{"converged", PointProgress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1}, 0, Converged},
+		{"below the minimum count", PointProgress{Tries: 6, Valid: 6, RSE: 0.01, Total: 1}, 4, Going},
+		{"total under Wtick/ε", PointProgress{Tries: 8, Valid: 8, RSE: 0.01, Total: 1e-5}, 4, Going},
 		// rse 0.06 at n=8 needs n = 8·(0.06/0.03)² = 32: 24 more.
-		{"aims for the n that reaches ε", Progress{Tries: 8, Valid: 8, RSE: 0.06, Total: 1}, 24, Going},
-		{"the maximum", Progress{Tries: 1000, Valid: 990, RSE: 0.05, Total: 1}, 0, HitMax},
-		{"never past the maximum", Progress{Tries: 990, Valid: 990, RSE: 0.5, Total: 1}, 10, Going},
-		{"the budget", Progress{Tries: 20, Valid: 20, RSE: 0.05, Total: 1, Elapsed: 1.5}, 0, HitBudget},
-		{"the budget bounds a batch", Progress{Tries: 8, Valid: 8, RSE: 0.3, Total: 1, Elapsed: 0.5, Rep: 0.025}, 20, Going},
+		{"aims for the n that reaches ε", PointProgress{Tries: 8, Valid: 8, RSE: 0.06, Total: 1}, 24, Going},
+		{"the maximum", PointProgress{Tries: 1000, Valid: 990, RSE: 0.05, Total: 1}, 0, HitMax},
+		{"never past the maximum", PointProgress{Tries: 990, Valid: 990, RSE: 0.5, Total: 1}, 10, Going},
+		{"the budget", PointProgress{Tries: 20, Valid: 20, RSE: 0.05, Total: 1, Elapsed: 1.5}, 0, HitBudget},
+		{"the budget bounds a batch", PointProgress{Tries: 8, Valid: 8, RSE: 0.3, Total: 1, Elapsed: 0.5, Rep: 0.025}, 20, Going},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestCallsPerRep(t *testing.T) {
 func TestCold(t *testing.T) {
 	tests := []struct {
 		mode string
-		p    Pattern
+		p    MeasurePattern
 		cold bool
 	}{
 		{CacheAuto, PingPong, false},
@@ -269,7 +269,7 @@ func TestPairsFromRows(t *testing.T) {
 // TestRow: a partner timed again keeps the faster round trip, and a
 // slowest pair re-timed faster gives its place to the next.
 func TestRow(t *testing.T) {
-	r := Row{}
+	r := RoundTrips{}
 	assert.Equal(t, NoExtremes, r.Extremes(), "no partner timed")
 	r.Add(3, 900) // a burst of noise
 	r.Add(1, 40)
@@ -486,7 +486,7 @@ func TestPartitionedPoint(t *testing.T) {
 	p := Point{Suite: "p", Op: op, Pair: PairMax, Procs: 2, Chunks: 4, Len: 1024}
 	assert.Equal(t, "suite=p/op=psend-precv/pair=max/chunks=4/L=1024", p.Name())
 	assert.Equal(t, int64(4096), p.Bytes())
-	assert.Equal(t, int64(4096), (&Suite{Cache: CacheWarm}).Footprint(p))
+	assert.Equal(t, int64(4096), (&Setup{Cache: CacheWarm}).Footprint(p))
 	assert.Equal(t, int64(1024*64), Point{Op: OpIndex("put-bw"), Len: 1024}.Bytes(), "a burst of puts")
 	assert.ErrorContains(t, Point{Op: op, Chunks: 3, Len: 1 << 30}.Check(), "the partitions' offsets")
 	assert.True(t, Ops[op].Persistent())

@@ -99,8 +99,8 @@ type Rule struct {
 	Budget   float64
 }
 
-// A Progress is where a point stands after a batch.
-type Progress struct {
+// A PointProgress is where a point stands after a batch.
+type PointProgress struct {
 	Tries   int     // repetitions run, valid or not
 	Valid   int     // valid ones
 	Total   float64 // measured time of the valid ones, seconds
@@ -119,7 +119,7 @@ const (
 
 // Next returns the size of the next batch (0: stop) and why the point
 // stopped. Rank 0 calls it after every batch with what it has measured.
-func (r Rule) Next(p Progress) (next int, why int) {
+func (r Rule) Next(p PointProgress) (next int, why int) {
 	if p.Valid >= r.Min && p.RSE < r.Eps && p.Total >= r.Wtick/r.Eps {
 		return 0, Converged
 	}

@@ -8,14 +8,15 @@ import (
 	"time"
 )
 
-// A Suite is one named suite of a run (docs/skampi.md, "Suite files"):
+// A Setup is one named suite of a run as a suite file gives it
+// (docs/skampi.md, "Suite files"; SKaMPI's word, kept in the files):
 // operations measured along one parameter, the others fixed, with one
 // accuracy rule and one way to start repetitions.
-type Suite struct {
+type Setup struct {
 	Name    string
 	Ops     []int // indexes in Ops, table order
 	Vary    Vary  // VaryLength, VaryProcs, VaryChunks, or 0 for one point
-	Lengths Range // VaryLength: the grid of lengths
+	Lengths Sweep // VaryLength: the grid of lengths
 	Refine  bool  // VaryLength: add lengths where interpolation fails (Refiner)
 	Points  int   // refinement: most lengths per operation, 0 for twice the grid
 	Len     int64 // the length where it is not varied
@@ -51,14 +52,14 @@ type Suite struct {
 // A Curve is one operation of a suite (with one method of a typed
 // suite): the points that vary its parameter.
 type Curve struct {
-	Suite  *Suite
+	Suite  *Setup
 	Op     int
 	Method string // typed suites: one of MethodNames; "" otherwise
 }
 
 // Curves are the suite's operations in table order, each with every
 // method of a typed suite.
-func (s *Suite) Curves() []Curve {
+func (s *Setup) Curves() []Curve {
 	var out []Curve
 	for _, op := range s.Ops {
 		if !s.Typed() || Ops[op].Pattern == Simple {
@@ -221,60 +222,60 @@ func (v Vary) String() string {
 // existed read back the same.
 type suiteField struct {
 	name  string
-	set   func(s *Suite, v string, n int) error
-	get   func(s *Suite) string
+	set   func(s *Setup, v string, n int) error
+	get   func(s *Setup) string
 	usual string
 }
 
 // suiteFields are the fields of a suite, in the order of configuration
 // lines (name is the key of the line, not a field of it).
 var suiteFields = []suiteField{
-	{"ops", setOps, func(s *Suite) string { return opNames(s.Ops) }, ""},
-	{"vary", setVary, func(s *Suite) string { return s.Vary.String() }, ""},
-	{"lengths", setLengths, func(s *Suite) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }, ""},
-	{"step", floatField(func(s *Suite) *float64 { return &s.Lengths.Step }, 1, false), func(s *Suite) string { return fmtFloat(s.Lengths.Step) }, ""},
-	{"refine", setRefine, func(s *Suite) string { return strconv.FormatBool(s.Refine) }, ""},
-	{"points", intField(func(s *Suite) *int { return &s.Points }, 0, 1<<20), func(s *Suite) string { return strconv.Itoa(s.Points) }, ""},
-	{"length", setLen, func(s *Suite) string { return strconv.FormatInt(s.Len, 10) }, ""},
-	{"procs-step", setProcsStep, func(s *Suite) string { return fmtFloat(max(1, s.ProcsStep)) }, "1"},
-	{"procs", countsField(func(s *Suite) *[]int { return &s.Procs }, "process counts", 0), func(s *Suite) string { return JoinCounts(s.Procs, s.ProcsStep) }, ""},
-	{"chunks", countsField(func(s *Suite) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Suite) string { return JoinCounts(s.Chunks, 1) }, ""},
-	{"pair", choiceField(func(s *Suite) *string { return &s.Pair }, PairMax, PairMin), func(s *Suite) string { return s.Pair }, ""},
-	{"eps", floatField(func(s *Suite) *float64 { return &s.Rule.Eps }, 0, true), func(s *Suite) string { return fmtFloat(s.Rule.Eps) }, ""},
-	{"min-reps", intField(func(s *Suite) *int { return &s.Rule.Min }, 1, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Rule.Min) }, ""},
-	{"max-reps", intField(func(s *Suite) *int { return &s.Rule.Max }, 1, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Rule.Max) }, ""},
-	{"budget", durationField(func(s *Suite) *float64 { return &s.Rule.Budget }, true), func(s *Suite) string { return DurationText(s.Rule.Budget) }, ""},
-	{"time", durationField(func(s *Suite) *float64 { return &s.Time }, false), func(s *Suite) string { return DurationText(s.Time) }, ""},
-	{"sync", choiceField(func(s *Suite) *string { return &s.Sync }, SyncWindow, SyncBarrier, SyncNone), func(s *Suite) string { return s.Sync }, ""},
-	{"cache", choiceField(func(s *Suite) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Suite) string { return s.Cache }, ""},
-	{"warmup", intField(func(s *Suite) *int { return &s.Warmup }, 0, MaxReps), func(s *Suite) string { return strconv.Itoa(s.Warmup) }, ""},
-	{"calls", setCalls, func(s *Suite) string {
+	{"ops", setOps, func(s *Setup) string { return opNames(s.Ops) }, ""},
+	{"vary", setVary, func(s *Setup) string { return s.Vary.String() }, ""},
+	{"lengths", setLengths, func(s *Setup) string { return fmt.Sprintf("%d:%d", s.Lengths.From, s.Lengths.To) }, ""},
+	{"step", floatField(func(s *Setup) *float64 { return &s.Lengths.Step }, 1, false), func(s *Setup) string { return fmtFloat(s.Lengths.Step) }, ""},
+	{"refine", setRefine, func(s *Setup) string { return strconv.FormatBool(s.Refine) }, ""},
+	{"points", intField(func(s *Setup) *int { return &s.Points }, 0, 1<<20), func(s *Setup) string { return strconv.Itoa(s.Points) }, ""},
+	{"length", setLen, func(s *Setup) string { return strconv.FormatInt(s.Len, 10) }, ""},
+	{"procs-step", setProcsStep, func(s *Setup) string { return fmtFloat(max(1, s.ProcsStep)) }, "1"},
+	{"procs", countsField(func(s *Setup) *[]int { return &s.Procs }, "process counts", 0), func(s *Setup) string { return JoinCounts(s.Procs, s.ProcsStep) }, ""},
+	{"chunks", countsField(func(s *Setup) *[]int { return &s.Chunks }, "work item counts", MaxChunks), func(s *Setup) string { return JoinCounts(s.Chunks, 1) }, ""},
+	{"pair", choiceField(func(s *Setup) *string { return &s.Pair }, PairMax, PairMin), func(s *Setup) string { return s.Pair }, ""},
+	{"eps", floatField(func(s *Setup) *float64 { return &s.Rule.Eps }, 0, true), func(s *Setup) string { return fmtFloat(s.Rule.Eps) }, ""},
+	{"min-reps", intField(func(s *Setup) *int { return &s.Rule.Min }, 1, MaxReps), func(s *Setup) string { return strconv.Itoa(s.Rule.Min) }, ""},
+	{"max-reps", intField(func(s *Setup) *int { return &s.Rule.Max }, 1, MaxReps), func(s *Setup) string { return strconv.Itoa(s.Rule.Max) }, ""},
+	{"budget", durationField(func(s *Setup) *float64 { return &s.Rule.Budget }, true), func(s *Setup) string { return DurationText(s.Rule.Budget) }, ""},
+	{"time", durationField(func(s *Setup) *float64 { return &s.Time }, false), func(s *Setup) string { return DurationText(s.Time) }, ""},
+	{"sync", choiceField(func(s *Setup) *string { return &s.Sync }, SyncWindow, SyncBarrier, SyncNone), func(s *Setup) string { return s.Sync }, ""},
+	{"cache", choiceField(func(s *Setup) *string { return &s.Cache }, CacheAuto, CacheCold, CacheWarm), func(s *Setup) string { return s.Cache }, ""},
+	{"warmup", intField(func(s *Setup) *int { return &s.Warmup }, 0, MaxReps), func(s *Setup) string { return strconv.Itoa(s.Warmup) }, ""},
+	{"calls", setCalls, func(s *Setup) string {
 		if s.Calls == 0 {
 			return CallsAuto
 		}
 		return strconv.Itoa(s.Calls)
 	}, CallsAuto},
-	{"timer", choiceField(func(s *Suite) *string { return &s.Timer }, TimerSubtract, TimerKeep), func(s *Suite) string {
+	{"timer", choiceField(func(s *Setup) *string { return &s.Timer }, TimerSubtract, TimerKeep), func(s *Setup) string {
 		if s.Timer == "" {
 			return TimerSubtract
 		}
 		return s.Timer
 	}, TimerSubtract},
-	wordOrBytes("span", func(s *Suite) *int64 { return &s.Span }, SpanAll, "2Mi"),
-	wordOrBytes("max-buffer", func(s *Suite) *int64 { return &s.MaxBuffer }, NoCap, "64Mi"),
-	{"send-type", setType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), getType(func(s *Suite) **Type { return &s.SendType }, TypeBytes), TypeBytes},
-	{"recv-type", setType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), getType(func(s *Suite) **Type { return &s.RecvType }, TypeSame), TypeSame},
+	wordOrBytes("span", func(s *Setup) *int64 { return &s.Span }, SpanAll, "2Mi"),
+	wordOrBytes("max-buffer", func(s *Setup) *int64 { return &s.MaxBuffer }, NoCap, "64Mi"),
+	{"send-type", setType(func(s *Setup) **Type { return &s.SendType }, TypeBytes), getType(func(s *Setup) **Type { return &s.SendType }, TypeBytes), TypeBytes},
+	{"recv-type", setType(func(s *Setup) **Type { return &s.RecvType }, TypeSame), getType(func(s *Setup) **Type { return &s.RecvType }, TypeSame), TypeSame},
 	{"methods", setMethods, getMethods, "all"},
-	{"rma-sync", choiceField(func(s *Suite) *string { return &s.RMASync }, RMASyncs...), func(s *Suite) string { return s.RMASync }, RMAFence},
-	{"rma-window", choiceField(func(s *Suite) *string { return &s.Window }, WindowAllocate, WindowCreate), func(s *Suite) string { return s.Window }, WindowAllocate},
-	{"rma-assert", choiceField(func(s *Suite) *string { return &s.Assert }, AssertNone, AssertNoCheck), func(s *Suite) string { return s.Assert }, AssertNone},
-	{"topology", choiceField(func(s *Suite) *string { return &s.Topology }, Topologies...), func(s *Suite) string { return s.Topology }, TopologyDefault},
+	{"rma-sync", choiceField(func(s *Setup) *string { return &s.RMASync }, RMASyncs...), func(s *Setup) string { return s.RMASync }, RMAFence},
+	{"rma-window", choiceField(func(s *Setup) *string { return &s.Window }, WindowAllocate, WindowCreate), func(s *Setup) string { return s.Window }, WindowAllocate},
+	{"rma-assert", choiceField(func(s *Setup) *string { return &s.Assert }, AssertNone, AssertNoCheck), func(s *Setup) string { return s.Assert }, AssertNone},
+	{"topology", choiceField(func(s *Setup) *string { return &s.Topology }, Topologies...), func(s *Setup) string { return s.Topology }, TopologyDefault},
 }
 
 // wordOrBytes is a field that holds a length of at least 64 bytes (one
 // slot of a cache line), or word for none (stored as 0, its usual value).
-func wordOrBytes(name string, p func(*Suite) *int64, word, example string) suiteField {
-	set := func(s *Suite, v string, _ int) error {
+func wordOrBytes(name string, p func(*Setup) *int64, word, example string) suiteField {
+	set := func(s *Setup, v string, _ int) error {
 		if v == word {
 			*p(s) = 0
 			return nil
@@ -286,7 +287,7 @@ func wordOrBytes(name string, p func(*Suite) *int64, word, example string) suite
 		*p(s) = x
 		return nil
 	}
-	get := func(s *Suite) string {
+	get := func(s *Setup) string {
 		if *p(s) == 0 {
 			return word
 		}
@@ -300,7 +301,7 @@ const NoCap = "none"
 
 // setProcsStep reads the factor between the process counts of a range:
 // 1 (every count) or more.
-func setProcsStep(s *Suite, v string, _ int) error {
+func setProcsStep(s *Setup, v string, _ int) error {
 	x, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(x >= 1 && x <= 1e6) {
 		return fmt.Errorf("%q: want 1 (every count) or a factor above 1 (e.g. 2)", v)
@@ -314,7 +315,7 @@ const SpanAll = "all"
 
 // setCalls reads the calls per repetition: auto, or a whole number from 1
 // to MaxCalls.
-func setCalls(s *Suite, v string, _ int) error {
+func setCalls(s *Setup, v string, _ int) error {
 	if v == CallsAuto {
 		s.Calls = 0
 		return nil
@@ -351,7 +352,7 @@ func findField(name string) *suiteField {
 
 // ConfigLine is the suite's configuration line: the key
 // skampi-suite-<name> and every field as field=value, space-separated.
-func (s *Suite) ConfigLine() (key, value string) {
+func (s *Setup) ConfigLine() (key, value string) {
 	var parts []string
 	for _, f := range suiteFields {
 		if v := f.get(s); f.usual == "" || v != f.usual {
@@ -363,8 +364,8 @@ func (s *Suite) ConfigLine() (key, value string) {
 
 // ParseSuiteLine reads a configuration line of a suite back (its key
 // without or with the prefix skampi-suite-).
-func ParseSuiteLine(key, value string) (*Suite, error) {
-	s := &Suite{Name: strings.TrimPrefix(key, KeySuite)}
+func ParseSuiteLine(key, value string) (*Setup, error) {
+	s := &Setup{Name: strings.TrimPrefix(key, KeySuite)}
 	if err := checkName(s.Name); err != nil {
 		return nil, fmt.Errorf("%s: suite name %v", key, err)
 	}
@@ -408,13 +409,13 @@ func checkName(name string) error {
 	return nil
 }
 
-func setOps(s *Suite, v string, _ int) error {
+func setOps(s *Setup, v string, _ int) error {
 	ops, err := ParseOps(v)
 	s.Ops = ops
 	return err
 }
 
-func setVary(s *Suite, v string, _ int) error {
+func setVary(s *Setup, v string, _ int) error {
 	for k, name := range varyNames {
 		if v == name {
 			s.Vary = k
@@ -424,13 +425,13 @@ func setVary(s *Suite, v string, _ int) error {
 	return fmt.Errorf("%q: want length, procs, chunks or none", v)
 }
 
-func setLengths(s *Suite, v string, _ int) error {
+func setLengths(s *Setup, v string, _ int) error {
 	r, err := ParseRange(v, 2)
 	s.Lengths.From, s.Lengths.To = r.From, r.To
 	return err
 }
 
-func setRefine(s *Suite, v string, _ int) error {
+func setRefine(s *Setup, v string, _ int) error {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		return fmt.Errorf("%q: want true or false", v)
@@ -439,14 +440,14 @@ func setRefine(s *Suite, v string, _ int) error {
 	return nil
 }
 
-func setLen(s *Suite, v string, _ int) error {
+func setLen(s *Setup, v string, _ int) error {
 	l, err := ParseBytes(v)
 	s.Len = l
 	return err
 }
 
-func floatField(p func(*Suite) *float64, above float64, belowOne bool) func(*Suite, string, int) error {
-	return func(s *Suite, v string, _ int) error {
+func floatField(p func(*Setup) *float64, above float64, belowOne bool) func(*Setup, string, int) error {
+	return func(s *Setup, v string, _ int) error {
 		x, err := strconv.ParseFloat(v, 64)
 		switch {
 		case err != nil || x != x:
@@ -465,8 +466,8 @@ func floatField(p func(*Suite) *float64, above float64, belowOne bool) func(*Sui
 // for: a C int, with room.
 const MaxReps = 1 << 30
 
-func intField(p func(*Suite) *int, lo, hi int) func(*Suite, string, int) error {
-	return func(s *Suite, v string, _ int) error {
+func intField(p func(*Setup) *int, lo, hi int) func(*Setup, string, int) error {
+	return func(s *Setup, v string, _ int) error {
 		x, err := strconv.Atoi(v)
 		if err != nil || x < lo || x > hi {
 			return fmt.Errorf("%q: want a whole number from %d to %d", v, lo, hi)
@@ -478,8 +479,8 @@ func intField(p func(*Suite) *int, lo, hi int) func(*Suite, string, int) error {
 
 // countsField parses a list of counts from 1 to hi, or to the job's
 // processes n where hi is 0.
-func countsField(p func(*Suite) *[]int, what string, hi int) func(*Suite, string, int) error {
-	return func(s *Suite, v string, n int) error {
+func countsField(p func(*Setup) *[]int, what string, hi int) func(*Setup, string, int) error {
+	return func(s *Setup, v string, n int) error {
 		top, step := n, max(1, s.ProcsStep)
 		if hi > 0 {
 			top, step = hi, 1
@@ -496,8 +497,8 @@ func countsField(p func(*Suite) *[]int, what string, hi int) func(*Suite, string
 	}
 }
 
-func choiceField(p func(*Suite) *string, choices ...string) func(*Suite, string, int) error {
-	return func(s *Suite, v string, _ int) error {
+func choiceField(p func(*Setup) *string, choices ...string) func(*Setup, string, int) error {
+	return func(s *Setup, v string, _ int) error {
 		for _, c := range choices {
 			if v == c {
 				*p(s) = v
@@ -508,8 +509,8 @@ func choiceField(p func(*Suite) *string, choices ...string) func(*Suite, string,
 	}
 }
 
-func durationField(p func(*Suite) *float64, positive bool) func(*Suite, string, int) error {
-	return func(s *Suite, v string, _ int) error {
+func durationField(p func(*Setup) *float64, positive bool) func(*Setup, string, int) error {
+	return func(s *Setup, v string, _ int) error {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || positive && d == 0 {
 			return fmt.Errorf("%q: want a duration such as 1s or 50ms", v)

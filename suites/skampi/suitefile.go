@@ -48,7 +48,7 @@ const (
 // (named on its own, that is an error), and out of every suite when the
 // job has too few processes for it (named in the notes): a file plans
 // runs of any size.
-func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error) {
+func ParseSuites(file string, data []byte, l Layers) ([]*Setup, []string, error) {
 	if err := checkOver(l); err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func ParseSuites(file string, data []byte, l Layers) ([]*Suite, []string, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	var out []*Suite
+	var out []*Setup
 	var notes []string
 	seen := map[string]string{}
 	for _, e := range list.Content {
@@ -96,7 +96,7 @@ func checkOver(l Layers) error {
 	for _, name := range slices.Sorted(maps.Keys(l.Over)) {
 		g := l.Over[name]
 		if f := findField(name); f != nil {
-			if err := f.set(&Suite{}, g.Value, l.Procs); err != nil {
+			if err := f.set(&Setup{}, g.Value, l.Procs); err != nil {
 				return fmt.Errorf("%s: %s: %v", g.At, name, err)
 			}
 		}
@@ -258,12 +258,12 @@ func scalarText(file, field string, v *yaml.Node) (string, error) {
 // the entry, the file's defaults or the base, in that order; then the
 // checks across fields, the operations the suite can measure, and
 // -test.short.
-func resolve(entry, defaults map[string]Given, l Layers, where string) (*Suite, []string, error) {
+func resolve(entry, defaults map[string]Given, l Layers, where string) (*Setup, []string, error) {
 	name := entry["name"]
 	if err := checkName(name.Value); err != nil {
 		return nil, nil, fmt.Errorf("%s: name: %v", name.At, err)
 	}
-	s := &Suite{Name: name.Value}
+	s := &Setup{Name: name.Value}
 	given := map[string]Given{}
 	set := func(f *suiteField, g Given) error {
 		if err := f.set(s, g.Value, l.Procs); err != nil {
@@ -342,7 +342,7 @@ func defaultVary(ops []int) Vary {
 }
 
 // checkSuite checks the fields against each other.
-func checkSuite(s *Suite, given map[string]Given) error {
+func checkSuite(s *Setup, given map[string]Given) error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("%s: %s: %s", given[field].At, field, fmt.Sprintf(format, args...))
 	}
@@ -365,7 +365,7 @@ func checkSuite(s *Suite, given map[string]Given) error {
 // One the suite cannot vary is an error when named on its own and left
 // out when a pattern or all brought it in; one that needs more
 // processes is left out and noted.
-func (s *Suite) keepOps(ops Given, n int) ([]string, error) {
+func (s *Setup) keepOps(ops Given, n int) ([]string, error) {
 	named := map[string]bool{}
 	for _, w := range strings.Split(ops.Value, ",") {
 		named[strings.TrimSpace(w)] = true
@@ -402,7 +402,7 @@ func (s *Suite) keepOps(ops Given, n int) ([]string, error) {
 // give: lengths up to ShortTo at a step of at least ShortStep, at most
 // ShortMax repetitions (fewer at least when the file asks for more) and
 // ShortBudget per point. What it changes is given by -test.short.
-func (s *Suite) shorten(given, over map[string]Given) {
+func (s *Setup) shorten(given, over map[string]Given) {
 	short := func(field string, changed bool) {
 		if changed {
 			given[field] = Given{Value: findField(field).get(s), At: "-test.short"}

@@ -18,7 +18,7 @@ var base = map[string]Given{
 	"warmup": {"2", "-skampi.warmup"}, "procs-step": {"1", "-skampi.procs-step"}, "max-buffer": {"64Mi", "-skampi.max-buffer"},
 }
 
-func parse(t *testing.T, text string, l Layers) ([]*Suite, []string) {
+func parse(t *testing.T, text string, l Layers) ([]*Setup, []string) {
 	t.Helper()
 	if l.Base == nil {
 		l.Base = base
@@ -29,7 +29,7 @@ func parse(t *testing.T, text string, l Layers) ([]*Suite, []string) {
 }
 
 // roundTrip: every suite's configuration line reads back the same suite.
-func roundTrip(t *testing.T, suites []*Suite) {
+func roundTrip(t *testing.T, suites []*Setup) {
 	t.Helper()
 	for _, s := range suites {
 		k, v := s.ConfigLine()
@@ -39,7 +39,7 @@ func roundTrip(t *testing.T, suites []*Suite) {
 	}
 }
 
-func pointNames(s *Suite) []string {
+func pointNames(s *Setup) []string {
 	var out []string
 	for _, c := range s.Curves() {
 		for _, p := range c.Grid() {
@@ -96,7 +96,7 @@ suites:
 	s, _ = parse(t, text, Layers{Procs: 4, Over: map[string]Given{"eps": {"0.2", "-skampi.eps"}}})
 	assert.Equal(t, 0.2, s[0].Rule.Eps)
 	s, _ = parse(t, text, Layers{Procs: 4, Short: true})
-	assert.Equal(t, Range{From: 1, To: ShortTo, Step: ShortStep}, s[0].Lengths)
+	assert.Equal(t, Sweep{From: 1, To: ShortTo, Step: ShortStep}, s[0].Lengths)
 	assert.Equal(t, Rule{Eps: 0.05, Min: 8, Max: ShortMax, Budget: ShortBudget}, s[0].Rule)
 	s, _ = parse(t, text, Layers{Procs: 4, Short: true, Over: map[string]Given{"lengths": {"1:64Ki", "-skampi.L"}}})
 	assert.Equal(t, int64(64<<10), s[0].Lengths.To, "the command line beats -test.short")

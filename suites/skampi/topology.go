@@ -121,7 +121,7 @@ func (t Topology) Degrees(grid []int) (lo, hi int) {
 }
 
 // HasNeighborhood says whether the suite measures a neighborhood collective.
-func (s *Suite) HasNeighborhood() bool {
+func (s *Setup) HasNeighborhood() bool {
 	return slices.ContainsFunc(s.Ops, func(i int) bool { return Ops[i].Family == FamilyNeighborhood })
 }
 
@@ -130,7 +130,7 @@ func (s *Suite) HasNeighborhood() bool {
 // suite (up to n) its grid and neighbors; of more than TopologyCounts
 // counts the first ones and the largest (the line stays short: a grid
 // follows from the topology and the count).
-func (s *Suite) TopologyLine(n int) string {
+func (s *Setup) TopologyLine(n int) string {
 	t, err := ParseTopology(s.Topology)
 	if err != nil {
 		return s.Topology

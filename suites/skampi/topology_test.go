@@ -44,7 +44,7 @@ func TestTopology(t *testing.T) {
 // TestTopologyLine: a line per suite, of at most TopologyCounts counts
 // whatever the process counts.
 func TestTopologyLine(t *testing.T) {
-	s := &Suite{Topology: "cart-2d-periodic", Procs: []int{1, 2, 4}}
+	s := &Setup{Topology: "cart-2d-periodic", Procs: []int{1, 2, 4}}
 	assert.Equal(t, "cart-2d-periodic; 1: 1×1, 4 neighbors; 2: 2×1, 4 neighbors; 4: 2×2, 4 neighbors", s.TopologyLine(4))
 	assert.Equal(t, "cart-2d-periodic; 1: 1×1, 4 neighbors; 2: 2×1, 4 neighbors", s.TopologyLine(2), "counts above the job's left out")
 	s.Procs = make([]int, MaxCounts)

@@ -28,10 +28,10 @@ const (
 )
 
 // Typed says whether the suite moves a derived datatype.
-func (s *Suite) Typed() bool { return s.SendType != nil }
+func (s *Setup) Typed() bool { return s.SendType != nil }
 
 // recvType is the receive type: RecvType, or the send type.
-func (s *Suite) recvType() *Type {
+func (s *Setup) recvType() *Type {
 	if s.RecvType != nil {
 		return s.RecvType
 	}
@@ -39,7 +39,7 @@ func (s *Suite) recvType() *Type {
 }
 
 // Layouts are the suite's send and receive layouts on procs processes.
-func (s *Suite) Layouts(procs int) (send, recv *Layout, err error) {
+func (s *Setup) Layouts(procs int) (send, recv *TypeLayout, err error) {
 	if send, err = cachedLay(s.SendType, procs); err == nil {
 		recv, err = cachedLay(s.recvType(), procs)
 	}
@@ -50,10 +50,10 @@ func (s *Suite) Layouts(procs int) (send, recv *Layout, err error) {
 var layCache struct {
 	sync.Mutex
 	keys []string
-	vals []*Layout
+	vals []*TypeLayout
 }
 
-func cachedLay(t *Type, procs int) (*Layout, error) {
+func cachedLay(t *Type, procs int) (*TypeLayout, error) {
 	key := fmt.Sprintf("%d %s", procs, t)
 	layCache.Lock()
 	defer layCache.Unlock()
@@ -73,7 +73,7 @@ func cachedLay(t *Type, procs int) (*Layout, error) {
 
 // elem is the step of a point's lengths: the operation's element, and
 // for a typed suite the payload of whole instances of both types.
-func (s *Suite) elem(op, procs int) int64 {
+func (s *Setup) elem(op, procs int) int64 {
 	e := Ops[op].Elem
 	if s.Typed() && Ops[op].Typed {
 		if send, recv, err := s.Layouts(procs); err == nil {
@@ -90,7 +90,7 @@ func typedPoint(p Point) bool { return p.Method != "" && p.Method != MethodConti
 // Footprint is the bytes one call of the point uses of each buffer (the
 // larger of send and receive): for a typed point the span of its
 // instances, per process for the block operations.
-func (s *Suite) Footprint(p Point) int64 {
+func (s *Setup) Footprint(p Point) int64 {
 	if Ops[p.Op].Family == FamilyPartitioned { // one block per partition
 		return Footprint(p.Op, p.Len, p.Chunks)
 	}
@@ -113,7 +113,7 @@ func rmaMin(p Point) int64 {
 	return 0
 }
 
-func sideFoot(p Point, l *Layout) int64 {
+func sideFoot(p Point, l *TypeLayout) int64 {
 	count := p.Len / l.Size
 	if Ops[p.Op].Blocks && p.Procs > 1 {
 		return int64(p.Procs-1)*count*l.Extent + l.Span(count)
@@ -125,7 +125,7 @@ func sideFoot(p Point, l *Layout) int64 {
 // manual point a message (a block per process) each way contiguous.
 // A one-sided point allocates its results and, from MPI_Win_allocate,
 // its window (whole pages).
-func (s *Suite) Scratch(p Point) int64 {
+func (s *Setup) Scratch(p Point) int64 {
 	if Ops[p.Op].RMA() {
 		win := int64(0)
 		if s.Window == WindowAllocate {
@@ -144,7 +144,7 @@ func (s *Suite) Scratch(p Point) int64 {
 // operations (named in errors by the field that gave them). A layout
 // that depends on the processes and passes what an int holds only at
 // some counts is no error: the plan leaves those points out (leaveOut).
-func (s *Suite) checkTypes(given map[string]Given) error {
+func (s *Setup) checkTypes(given map[string]Given) error {
 	if !s.Typed() {
 		if s.RecvType != nil {
 			return fmt.Errorf("%s: recv-type: suite %s has no send-type", given["recv-type"].At, s.Name)
@@ -175,7 +175,7 @@ func (s *Suite) checkTypes(given map[string]Given) error {
 // typeProcs are the process counts whose layouts a typed suite uses:
 // 2 (ping-pong), 1 (type-create) and its counts; one when no number of
 // its types is in processes.
-func (s *Suite) typeProcs() []int {
+func (s *Setup) typeProcs() []int {
 	if !s.SendType.UsesProcs() && !s.recvType().UsesProcs() {
 		return []int{2}
 	}
@@ -191,8 +191,8 @@ func (s *Suite) typeProcs() []int {
 // setType reads a type field: bytes (send-type) or same (recv-type) for
 // none, else a description whose named types were written out by the
 // suite file's reader.
-func setType(p func(*Suite) **Type, none string) func(*Suite, string, int) error {
-	return func(s *Suite, v string, _ int) error {
+func setType(p func(*Setup) **Type, none string) func(*Setup, string, int) error {
+	return func(s *Setup, v string, _ int) error {
 		if v == none {
 			*p(s) = nil
 			return nil
@@ -206,8 +206,8 @@ func setType(p func(*Suite) **Type, none string) func(*Suite, string, int) error
 	}
 }
 
-func getType(p func(*Suite) **Type, none string) func(*Suite) string {
-	return func(s *Suite) string {
+func getType(p func(*Setup) **Type, none string) func(*Setup) string {
+	return func(s *Setup) string {
 		if *p(s) == nil {
 			return none
 		}
@@ -217,7 +217,7 @@ func getType(p func(*Suite) **Type, none string) func(*Suite) string {
 
 // setMethods reads the methods of a typed suite: all, or a list of
 // MethodNames.
-func setMethods(s *Suite, v string, _ int) error {
+func setMethods(s *Setup, v string, _ int) error {
 	if v == "all" {
 		s.Methods = slices.Clone(MethodNames)
 		return nil
@@ -241,7 +241,7 @@ func setMethods(s *Suite, v string, _ int) error {
 	return nil
 }
 
-func getMethods(s *Suite) string {
+func getMethods(s *Setup) string {
 	if len(s.Methods) == 0 || slices.Equal(s.Methods, MethodNames) {
 		return "all"
 	}
@@ -251,12 +251,12 @@ func getMethods(s *Suite) string {
 // TypeLine describes the suite's types on procs processes for its
 // configuration line KeyTypes+name: per side the size, extent, true
 // extent and runs of one instance.
-func (s *Suite) TypeLine(procs int) string {
+func (s *Setup) TypeLine(procs int) string {
 	send, recv, err := s.Layouts(procs)
 	if err != nil {
 		return "invalid: " + err.Error()
 	}
-	side := func(name string, l *Layout) string {
+	side := func(name string, l *TypeLayout) string {
 		return fmt.Sprintf("%s: size=%d extent=%d true-lb=%d true-extent=%d runs=%d", name, l.Size, l.Extent, l.TrueLB, l.TrueExtent(), len(l.Runs))
 	}
 	return fmt.Sprintf("at p=%d %s; %s", procs, side("send", send), side("recv", recv))
@@ -264,7 +264,7 @@ func (s *Suite) TypeLine(procs int) string {
 
 // CopyRuns are the layout's runs as (offset, bytes) pairs, neighbours of
 // any kind merged: what a copy loop goes over.
-func (l *Layout) CopyRuns() []int64 {
+func (l *TypeLayout) CopyRuns() []int64 {
 	var out []int64
 	for _, r := range l.Runs {
 		if k := len(out) - 2; k >= 0 && out[k]+out[k+1] == r.Off {

@@ -16,8 +16,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// Options say how Write derives runs from the seed.
-type Options struct {
+// A Variant says how Write derives runs from the seed.
+type Variant struct {
 	// Runs is the number of runs to write, as -test.count does: every
 	// benchmark line of the seed Runs times, benchmark by benchmark in the
 	// order they first appear.
@@ -67,7 +67,7 @@ func isTime(unit string) bool {
 // line's rates are multiplied, and its times divided, by its factor (the
 // jitter times Scale). The unit lines and the configuration (with
 // opt.Config) are kept.
-func Write(w io.Writer, seed []byte, opt Options) error {
+func Write(w io.Writer, seed []byte, opt Variant) error {
 	var blocks [][]*benchfmt.Result // the lines of each benchmark
 	index := map[string]int{}       // benchmark → its block
 	var units []*benchfmt.UnitMetadata
@@ -161,7 +161,7 @@ func launchDate(res *benchfmt.Result, run int) {
 
 // WriteFile writes the runs derived from the seed file seedPath to path;
 // see Write.
-func WriteFile(path, seedPath string, opt Options) error {
+func WriteFile(path, seedPath string, opt Variant) error {
 	seed, err := os.ReadFile(seedPath)
 	if err != nil {
 		return err

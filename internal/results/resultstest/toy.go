@@ -5,7 +5,7 @@
 // The toy benchmark BenchmarkToy prints lines Toy/x=<k> with a metric
 // MB/s, for k = 1 … toy-size (a configuration line). A run folds into one
 // figure, "toy", the mean of its MB/s; it is NOT VALID when short. A run
-// with toy-partial: yes that misses lines is deliberately partial.
+// with toy-restricted: yes that misses lines is restricted.
 package resultstest
 
 import (
@@ -31,13 +31,13 @@ func (Suite) ID() *results.Identity { return ID }
 // Config is the toy configuration.
 type Config struct {
 	results.Common
-	Size    int
-	Partial bool
+	Size       int
+	Restricted bool
 }
 
 // ParseConfig reads mpi-procs, toy-size and beff-mode.
 func (Suite) ParseConfig(c results.Config) (any, error) {
-	cfg := &Config{Partial: c["toy-partial"] == "yes"}
+	cfg := &Config{Restricted: c["toy-restricted"] == "yes"}
 	r := results.ConfigReader{Config: c, Suite: "toy"}
 	if err := cfg.ReadProcs(r); err != nil {
 		return nil, err
@@ -90,9 +90,9 @@ func (Suite) Fold(r *results.Run) (results.Folded, error) {
 	for k := 1; k <= cfg.Size; k++ {
 		l := r.Lookup("x=" + strconv.Itoa(k))
 		if l == nil {
-			err := &results.Error{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("run %d: missing x=%d", r.Index, k)}
-			if cfg.Partial {
-				return nil, results.Partial(err)
+			err := &results.InputError{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("run %d: missing x=%d", r.Index, k)}
+			if cfg.Restricted {
+				return nil, results.Restricted(err)
 			}
 			return nil, err
 		}

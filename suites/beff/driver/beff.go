@@ -22,11 +22,11 @@ type run struct {
 	s          *harness.Session
 	world      *harness.Group // takes the decisions
 	st         Settings
-	set        *beff.Set
-	periodic   mpi.Comm            // the 1-D periodic topology over MPI_COMM_WORLD: the barrier of every measurement
-	comm       map[string]mpi.Comm // pattern name → its communicator (CommNull if this rank is not in it)
-	plan       map[string]mpi.Plan // pattern name → this rank's exchanges
-	owned      []mpi.Comm          // communicators to free
+	set        *beff.PatternSet
+	periodic   mpi.Comm                // the 1-D periodic topology over MPI_COMM_WORLD: the barrier of every measurement
+	comm       map[string]mpi.Comm     // pattern name → its communicator (CommNull if this rank is not in it)
+	plan       map[string]mpi.BeffPlan // pattern name → this rank's exchanges
+	owned      []mpi.Comm              // communicators to free
 	send, recv *mpi.Buffer
 	probed     map[loopKey]bool
 	loops      map[loopKey]*beff.LoopState // rank 0 only
@@ -35,7 +35,7 @@ type run struct {
 	progress   *harness.Progress
 	// timed runs one timed loop: mpi.Measure, the C loop (a fake in the
 	// tests of the driver's decisions).
-	timed func(m *mpi.Measurement) (float64, mpi.Fault, error)
+	timed func(m *mpi.BeffTiming) (float64, mpi.Fault, error)
 }
 
 // Benchmark is the body of BenchmarkBeff: it measures every pattern, size
@@ -128,7 +128,7 @@ func (r *run) selected(p *beff.Pattern) bool {
 }
 
 func newRun(b *testing.B, s *harness.Session) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.Plan{},
+	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: mpi.Measure}
 	if err := s.State(name, &r.st); err != nil {
 		b.Fatal(err)
@@ -183,7 +183,7 @@ func (r *run) buildPatterns() {
 	r.s.Must("MPI_Comm_rank", err)
 	c2, p2, a2 := r.cartesian(topo.C2, topo.Dims2, me)
 	c3, p3, a3 := r.cartesian(topo.C3, topo.Dims3, me)
-	r.set = beff.NewSet(n, randomPatterns(n, r.st.Random, r.st.Seed, me), c2, c3)
+	r.set = beff.NewPatternSet(n, randomPatterns(n, r.st.Random, r.st.Seed, me), c2, c3)
 	if r.st.Reference {
 		r.set = r.set.Reference()
 	}
@@ -200,7 +200,7 @@ func (r *run) buildPatterns() {
 			c = a3
 		}
 		r.comm[p.Name] = c
-		var pl mpi.Plan
+		var pl mpi.BeffPlan
 		for _, st := range p.Steps(me) {
 			pl.Dest = append(pl.Dest, mpiRank(st.Dest))
 			pl.Src = append(pl.Src, mpiRank(st.Src))

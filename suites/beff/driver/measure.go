@@ -104,10 +104,10 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 
 // loop runs one timed loop of pattern p on this rank and returns its time;
 // the messages go on from where the last loop left the offsets
-// (mpi.Measurement.Carry), or, with base, are placed as the reference code
-// places them (mpi.Measurement.RefBase).
+// (mpi.BeffTiming.Carry), or, with base, are placed as the reference code
+// places them (mpi.BeffTiming.RefBase).
 func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, mpi.Fault) {
-	mm := &mpi.Measurement{
+	mm := &mpi.BeffTiming{
 		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: exchanges[m],
 		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
 		Quiet: partial(p, r.s.Size),
@@ -124,7 +124,7 @@ func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int
 
 // partial says whether some of the n processes take no part in pattern p
 // (the ping-pong, a bisection of an odd n, a Cartesian pattern on fewer
-// processes): they wait for its loops asleep (mpi.Measurement.Quiet).
+// processes): they wait for its loops asleep (mpi.BeffTiming.Quiet).
 func partial(p *beff.Pattern, n int) bool { return p.Participants() < n }
 
 // settle brings every rank together after the loops of a pattern some

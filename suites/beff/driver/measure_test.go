@@ -23,8 +23,8 @@ type fakeLoop struct {
 	bad     map[int]bool
 }
 
-func (f *fakeLoop) timed(rank int) func(m *mpi.Measurement) (float64, mpi.Fault, error) {
-	return func(m *mpi.Measurement) (float64, mpi.Fault, error) {
+func (f *fakeLoop) timed(rank int) func(m *mpi.BeffTiming) (float64, mpi.Fault, error) {
+	return func(m *mpi.BeffTiming) (float64, mpi.Fault, error) {
 		f.mu.Lock()
 		f.lens[rank] = append(f.lens[rank], m.LoopLen)
 		f.mu.Unlock()
@@ -39,7 +39,7 @@ func (f *fakeLoop) timed(rank int) func(m *mpi.Measurement) (float64, mpi.Fault,
 // testRun is a b_eff run on a simulated rank with the fake loop: sizes
 // 1, 64 and 4096, a loop time target of 5 ms, the ring of all processes.
 func testRun(s *harness.Session, f *fakeLoop) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.Plan{},
+	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: f.timed(s.Rank)}
 	r.st.Sizes = []int64{1, 64, 4096}
 	r.st.Target, r.st.Shortcut = 5e-3, beff.ShortcutLimit
@@ -148,7 +148,7 @@ func TestShortcutDecision(t *testing.T) {
 	var mu sync.Mutex
 	harnesstest.Fine(t, harnesstest.Run(t, 2, harness.Job{}, func(s *harness.Session) {
 		r := testRun(s, f)
-		r.set = &beff.Set{Patterns: []*beff.Pattern{beff.RingPattern(2, 0)}}
+		r.set = &beff.PatternSet{Patterns: []*beff.Pattern{beff.RingPattern(2, 0)}}
 		if s.IsRoot() {
 			for _, m := range beff.Methods {
 				// 10 s a loop at 64 bytes: the largest sizes would take far

@@ -23,8 +23,8 @@ func refTest(s *harness.Session, f *fakeLoop, shortcut float64) *refRun {
 	r.st.Measured = []int{0, 1, 2, 3}
 	r.st.Shortcut = shortcut
 	ring := beff.RingPattern(2, 0)
-	r.set = &beff.Set{N: 2, Patterns: []*beff.Pattern{ring}}
-	r.plan[ring.Name] = mpi.Plan{Dest: []int{1 - s.Rank}, Src: []int{1 - s.Rank}}
+	r.set = &beff.PatternSet{N: 2, Patterns: []*beff.Pattern{ring}}
+	r.plan[ring.Name] = mpi.BeffPlan{Dest: []int{1 - s.Rank}, Src: []int{1 - s.Rank}}
 	x := &refRun{run: r, bw: map[refKey][]float64{}, points: map[refKey]*refPoint{}, done: map[refKey]bool{},
 		bound: make([]int, len(beff.Methods)), patterns: r.set.Patterns}
 	x.sizes = r.st.Sizes

@@ -23,7 +23,7 @@ var (
 	flagLmax      = flag.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)")
 	flagSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
 	flagRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
-	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a partial run gives no b_eff)")
+	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a restricted run gives no b_eff)")
 	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
 	flagReference = flag.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets")
 	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
@@ -152,7 +152,7 @@ func checkSaved(_ string, m map[string]float64) error {
 }
 
 // flagRanges are what b_eff's numeric flags accept.
-var flagRanges = []harness.Range{
+var flagRanges = []harness.FlagRange{
 	harness.WatchdogRange("beff.watchdog"),
 	{Flag: "beff.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
 	{Flag: "beff.lmax", Min: 1, Max: 1 << 40, Unit: "bytes", Zero: "from the memory"},

@@ -80,11 +80,11 @@ type PatternTable struct {
 	// Latency is the time per message at 1 byte in microseconds (zero when
 	// 1 byte was not measured); see Fold.
 	Latency float64
-	Rows    []Row // one per size, ascending
+	Rows    []SizeRow // one per size, ascending
 }
 
-// A Row is one message size of a PatternTable.
-type Row struct {
+// A SizeRow is one message size of a PatternTable.
+type SizeRow struct {
 	L int64
 	// Measured holds the measurements at this size in method order; with
 	// the shortcut only the best method's.
@@ -101,7 +101,7 @@ type Row struct {
 // Messages (the average time a process spends per message) for every
 // pattern except ping-pong, whose latency is half the round trip.
 //
-// Fold refuses (with a *results.Error) a run restricted by beff-patterns
+// Fold refuses (with a *results.InputError) a run restricted by beff-patterns
 // to a subset of the ring and random patterns, a run that misses
 // measurements (methods may be missing only at the two largest sizes under
 // the shortcut), a run with measurements its configuration does not
@@ -116,7 +116,7 @@ func Fold(run *Run) (*Folded, error) {
 		return nil, err
 	}
 	if partial != nil {
-		return nil, results.Partial(partial)
+		return nil, results.Restricted(partial)
 	}
 	shortcut, err := checkComplete(run, want)
 	if err != nil {
@@ -142,19 +142,19 @@ func Fold(run *Run) (*Folded, error) {
 
 // runErr is a problem of the whole run.
 func runErr(run *Run, line int, format string, args ...any) error {
-	return &results.Error{FileName: run.File, Line: line, Msg: fmt.Sprintf("run %d: ", run.Index) + fmt.Sprintf(format, args...)}
+	return &results.InputError{FileName: run.File, Line: line, Msg: fmt.Sprintf("run %d: ", run.Index) + fmt.Sprintf(format, args...)}
 }
 
 // lineErr is a problem of one measurement.
 func lineErr(run *Run, m *Measurement, format string, args ...any) error {
-	return &results.Error{FileName: run.File, Line: m.Line, Msg: m.Key.String() + ": " + fmt.Sprintf(format, args...)}
+	return &results.InputError{FileName: run.File, Line: m.Line, Msg: m.Key.String() + ": " + fmt.Sprintf(format, args...)}
 }
 
 // promised returns the patterns the run promises: all of the set, or
 // those of beff-patterns; the error says why a run whose beff-patterns
 // leave out a ring or random pattern is partial (its lines are checked
 // all the same).
-func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
+func promised(run *Run, set *beff.PatternSet) ([]*beff.Pattern, error) {
 	cfg := run.Config
 	if cfg.Patterns == nil {
 		return set.Patterns, nil
@@ -170,7 +170,7 @@ func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
 		}
 	}
 	if len(absent) > 0 {
-		return want, runErr(run, run.Line, "partial run (%s: %s): b_eff needs all ring and random patterns; not measured: %s",
+		return want, runErr(run, run.Line, "restricted run (%s: %s): b_eff needs all ring and random patterns; not measured: %s",
 			beff.KeyPatterns, strings.Join(cfg.Patterns, ","), results.List(absent, 6))
 	}
 	return want, nil
@@ -180,7 +180,7 @@ func promised(run *Run, set *beff.Set) ([]*beff.Pattern, error) {
 // configuration defines, with sane values. A best bandwidth below
 // results.RoundedMBps is taken from the loop time, as printed it has
 // fewer than three significant digits (0.004 MB/s prints as 0.00).
-func checkMeasurements(run *Run, set *beff.Set, want []*beff.Pattern) error {
+func checkMeasurements(run *Run, set *beff.PatternSet, want []*beff.Pattern) error {
 	cfg := run.Config
 	for _, m := range run.Measurements {
 		p := set.Lookup(m.Pattern)
@@ -251,7 +251,7 @@ func (p *Folded) tables(want []*beff.Pattern, shortcut map[string]bool) beff.Bes
 			Messages: pat.Messages(), Methods: pat.Methods()}
 		bw := make([]float64, len(cfg.Sizes))
 		for si, l := range cfg.Sizes {
-			row := Row{L: l}
+			row := SizeRow{L: l}
 			for _, meth := range pat.Methods() {
 				if m := p.Run.Lookup(pat.Name, l, meth); m != nil {
 					row.Measured = append(row.Measured, m)
@@ -345,7 +345,7 @@ func (p *Folded) latencies() {
 }
 
 // judge sets the reasons and notes.
-func (p *Folded) judge(set *beff.Set, want []*beff.Pattern) {
+func (p *Folded) judge(set *beff.PatternSet, want []*beff.Pattern) {
 	cfg := p.Run.Config
 	if cfg.Short() {
 		p.Reasons = append(p.Reasons, results.ShortReason)

@@ -437,7 +437,7 @@ func TestRefusals(t *testing.T) {
 				}
 				return []string{l}
 			}),
-			"in.txt:28: run 1: partial run (beff-patterns: ring2,ring4,random01,pingpong): b_eff needs all ring and random patterns; not measured: ring8, ringquarter, ringhalf, ringall, random02, random03"},
+			"in.txt:28: run 1: restricted run (beff-patterns: ring2,ring4,random01,pingpong): b_eff needs all ring and random patterns; not measured: ring8, ringquarter, ringhalf, ringall, random02, random03"},
 		{"partial run holding lines it leaves out",
 			edit(np2, func(l string) []string {
 				if strings.HasPrefix(l, "beff-random-patterns:") {
@@ -507,7 +507,7 @@ func TestRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := foldText(t, tt.in)
 			require.Error(t, err)
-			var e *results.Error
+			var e *results.InputError
 			require.ErrorAs(t, err, &e)
 			assert.Equal(t, tt.want, err.Error())
 		})

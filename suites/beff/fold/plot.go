@@ -21,12 +21,12 @@ type PlotData struct {
 	Methods []string `json:"methods"`
 	// Curves: the classes "rings" and "random" (logavg over their
 	// patterns), then every pattern in measurement order.
-	Curves []Curve `json:"curves"`
+	Curves []PlotLine `json:"curves"`
 }
 
-// A Curve is the bandwidth of a pattern or class over the sizes, in MB/s
+// A PlotLine is the bandwidth of a pattern or class over the sizes, in MB/s
 // (not per process), per method; null where a method was not measured.
-type Curve struct {
+type PlotLine struct {
 	Name string                      `json:"name"`
 	Kind string                      `json:"kind"` // class, ring, random or extra
 	Y    map[string][]report.PlotNum `json:"y"`
@@ -64,9 +64,9 @@ func newPlotData(p *Folded) *PlotData {
 		d.X = append(d.X, report.PlotNum(x))
 		d.Ticks = append(d.Ticks, bytesLabel(l))
 	}
-	var all []Curve
+	var all []PlotLine
 	for _, t := range p.Patterns {
-		c := Curve{Name: t.Name, Kind: t.Kind.String(), Y: map[string][]report.PlotNum{}}
+		c := PlotLine{Name: t.Name, Kind: t.Kind.String(), Y: map[string][]report.PlotNum{}}
 		for _, m := range d.Methods {
 			if m == "best" || slices.ContainsFunc(t.Methods, func(x beff.Method) bool { return x.String() == m }) {
 				c.Y[m] = patternValues(t, m)
@@ -101,8 +101,8 @@ func patternValues(t *PatternTable, method string) []report.PlotNum {
 
 // classCurve is the logarithmic average of the curves of kind, per method
 // and size; missing where a pattern lacks the method.
-func classCurve(all []Curve, kind, name string, methods []string, sizes int) Curve {
-	c := Curve{Name: name, Kind: "class", Y: map[string][]report.PlotNum{}}
+func classCurve(all []PlotLine, kind, name string, methods []string, sizes int) PlotLine {
+	c := PlotLine{Name: name, Kind: "class", Y: map[string][]report.PlotNum{}}
 	for _, m := range methods {
 		y := make([]report.PlotNum, sizes)
 		for i := range y {

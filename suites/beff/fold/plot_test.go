@@ -41,7 +41,7 @@ func TestPlotData(t *testing.T) {
 	assert.Equal(t, "random (logavg)", d.Curves[1].Name)
 	// Rings at 1 byte, best: 2, 2, 2, 8, 8, 8 MB/s: logavg 4.
 	assert.InDelta(t, 4, float64(d.Curves[0].Y["best"][0]), 1e-12)
-	var ping Curve
+	var ping PlotLine
 	for _, c := range d.Curves {
 		if c.Name == "pingpong" {
 			ping = c

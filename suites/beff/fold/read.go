@@ -19,7 +19,7 @@ type Config struct {
 	Sizes  []int64 // beff-sizes: the measured message sizes, ascending; the last is Lmax
 	Random int     // beff-random-patterns: the number of random patterns
 	Rmax   float64 // beff-rmax-gflops: Linpack Rmax in GFlop/s, 0 when not given
-	// Patterns is the restriction of a deliberately partial run
+	// Patterns is the restriction of a restricted run
 	// (beff-patterns), nil when every pattern was measured.
 	Patterns []string
 	MemMiB   int64  // beff-mem-per-proc-mib: memory per process, MiB (0: unknown)
@@ -32,11 +32,11 @@ type Config struct {
 	RingPaths []beff.PatternPaths
 	// set is the pattern list, made on first use and shared by the runs
 	// of the configuration (its counts take time O(N)).
-	set *beff.Set
+	set *beff.PatternSet
 }
 
 // patterns returns the pattern list of the configuration.
-func (c *Config) patterns() *beff.Set {
+func (c *Config) patterns() *beff.PatternSet {
 	if c.set == nil {
 		c.set = beff.CountSet(c.N, c.Random)
 		if c.Reference {

@@ -72,7 +72,7 @@ func (s *Suite) Fold(r *results.Run) (results.Folded, error) {
 	}
 	p, err := Fold(run)
 	if err != nil {
-		return nil, err // a partial run's wraps results.ErrPartial
+		return nil, err // a restricted run's wraps results.ErrRestricted
 	}
 	return p, nil
 }

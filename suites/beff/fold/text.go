@@ -75,7 +75,7 @@ func (p *Folded) writeFigures(w io.Writer) {
 // writePatterns writes the summary of the patterns and a table per pattern.
 func (p *Folded) writePatterns(w io.Writer) {
 	fmt.Fprintf(w, "\nPatterns: mean over sizes of the best bandwidth (the value in b_eff), latency at 1 byte\n")
-	sum := results.Table{Left: 2}
+	sum := results.TextTable{Left: 2}
 	sum.Add("pattern", "kind", "procs", "msgs/iter", "avg MB/s", "latency µs")
 	for _, t := range p.Patterns {
 		lat := "-"
@@ -93,7 +93,7 @@ func (p *Folded) writePatterns(w io.Writer) {
 
 // writePattern writes the table of one pattern: a row per size.
 func writePattern(w io.Writer, t *PatternTable) {
-	tab := results.Table{}
+	tab := results.TextTable{}
 	head := []string{"L"}
 	for _, m := range t.Methods {
 		head = append(head, m.String()+" MB/s")

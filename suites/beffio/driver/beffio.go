@@ -20,7 +20,7 @@ type run struct {
 	s     *harness.Session
 	world *harness.Group
 	st    Settings
-	table []beffio.Pattern
+	table []beffio.AccessPattern
 	sumU  int // ΣU over the schedule
 	parts []*partition
 	buf   *mpi.Buffer
@@ -49,7 +49,7 @@ type partition struct {
 // maxTime reduces a time with MAX to rank 0 of the partition (0 on the
 // other ranks).
 func (p *partition) maxTime(t float64) float64 {
-	if m := p.g.Max([]float64{t}); m != nil {
+	if m := p.g.MaxTo0([]float64{t}); m != nil {
 		return m[0]
 	}
 	return 0
@@ -191,7 +191,7 @@ func (r *run) cleanup() {
 // seconds is a time in seconds as a duration.
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func (r *run) path(n int, t beffio.Type, rank int) string {
+func (r *run) path(n int, t beffio.PatternType, rank int) string {
 	if t == beffio.Separated {
 		return filepath.Join(r.st.Dir, fmt.Sprintf("beffio_n%d_%s_r%d.dat", n, t, rank))
 	}
@@ -257,7 +257,7 @@ func (r *run) decideSegments(p *partition) {
 // the span from opening to closing the file (the read's removal of the file
 // is timed after it, apart) and, under the reference's, the sum of the open,
 // the patterns and the close (which on the read removes the file).
-func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Type, tPart float64) {
+func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.PatternType, tPart float64) {
 	rank := p.g.Rank
 	path := r.path(p.n, t, rank)
 	comm := fileComm(p, t)
@@ -324,7 +324,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Ty
 // rules (unless the files are kept) and returns the time that took, the
 // maximum over the partition on its rank 0: what the reference code's read
 // counts in its close. It returns -1 where it removes nothing.
-func (r *run) timeRemoval(p *partition, acc beffio.Access, t beffio.Type, path string) float64 {
+func (r *run) timeRemoval(p *partition, acc beffio.Access, t beffio.PatternType, path string) float64 {
 	if acc != beffio.Read || r.st.Keep || r.st.Rules == beffio.RulesReference {
 		return -1
 	}
@@ -342,7 +342,7 @@ func (r *run) timeRemoval(p *partition, acc beffio.Access, t beffio.Type, path s
 // partition, or for the separated type each process alone (MPI_COMM_SELF,
 // which costs nothing to make, where a split would cost every process of
 // the partition a collective over all of them).
-func fileComm(p *partition, t beffio.Type) mpi.Comm {
+func fileComm(p *partition, t beffio.PatternType) mpi.Comm {
 	if t != beffio.Separated {
 		return p.comm
 	}
@@ -351,7 +351,7 @@ func fileComm(p *partition, t beffio.Type) mpi.Comm {
 
 // open opens the file of type t for access method acc with the hints
 // given for it.
-func (r *run) open(p *partition, comm mpi.Comm, path string, acc beffio.Access, t beffio.Type) mpi.File {
+func (r *run) open(p *partition, comm mpi.Comm, path string, acc beffio.Access, t beffio.PatternType) mpi.File {
 	harness.Checkpoint() // no file is created after the cleanup hook ran
 	mode := map[beffio.Access]mpi.OpenMode{beffio.Write: mpi.OpenCreate, beffio.Rewrite: mpi.OpenWrite, beffio.Read: mpi.OpenRead}[acc]
 	info := r.info(p.n, acc, t, 0)
@@ -380,7 +380,7 @@ func openFlags(m beffio.OpenModes) mpi.OpenFlags {
 }
 
 // info builds the MPI_Info of the selected hints (InfoNull for none).
-func (r *run) info(n int, acc beffio.Access, t beffio.Type, l int64) mpi.Info {
+func (r *run) info(n int, acc beffio.Access, t beffio.PatternType, l int64) mpi.Info {
 	h := beffio.SelectHints(r.st.Hints, n, acc, t, l)
 	if h == nil {
 		return mpi.InfoNull()

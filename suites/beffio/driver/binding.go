@@ -7,7 +7,7 @@ import (
 
 // ioLayouts maps each pattern type to the binding's layout of its calls:
 // which MPI-IO calls it makes and where in the file they go.
-var ioLayouts = map[beffio.Type]mpi.IOLayout{
+var ioLayouts = map[beffio.PatternType]mpi.IOLayout{
 	beffio.Scatter:   mpi.IOStrided,    // collective, a strided fileview
 	beffio.Shared:    mpi.IOOrdered,    // collective at the shared file pointer
 	beffio.Separated: mpi.IOOwnFile,    // individual, a file per process

@@ -117,7 +117,7 @@ func fullNote(dir string) string {
 // looked at once, by its rank 0, up to the furthest end any process wrote
 // (one stat per pattern, not one per process on the same file); a
 // process's own file by that process.
-func (r *run) checkWritten(p *partition, t beffio.Type, path string, end int64) error {
+func (r *run) checkWritten(p *partition, t beffio.PatternType, path string, end int64) error {
 	if t != beffio.Separated {
 		end = p.g.MaxAll([]int64{end})[0]
 		if !p.g.IsRoot() {

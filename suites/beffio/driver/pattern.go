@@ -44,7 +44,7 @@ type measured struct {
 // starts after the file is positioned for the pattern and stops after the
 // sync and a barrier; under the reference's it starts before the
 // positioning, and the sync has a barrier before it too.
-func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.Pattern, base int64, tPart float64) (int64, float64) {
+func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.AccessPattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
 	c := &calls{buf: r.buf, fn: r.ioCalls, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
@@ -107,7 +107,7 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 // position gives the file the pattern's hints and places it at the
 // pattern's region: the scatter fileview, the shared file pointer (or
 // explicit offsets) or the individual file pointer.
-func (r *run) position(p *partition, fh mpi.File, pat beffio.Pattern, base int64, acc beffio.Access, c *mpi.PatternCalls, where string) {
+func (r *run) position(p *partition, fh mpi.File, pat beffio.AccessPattern, base int64, acc beffio.Access, c *mpi.PatternCalls, where string) {
 	var err error
 	if h := beffio.SelectHints(r.st.Hints, p.n, acc, pat.Type, pat.L); h != nil {
 		info := r.info(p.n, acc, pat.Type, pat.L)
@@ -138,7 +138,7 @@ func (r *run) position(p *partition, fh mpi.File, pat beffio.Pattern, base int64
 // untilGeometric runs a time-driven write with the geometric stop rule:
 // batches that at most double, one decision of rank 0 after each
 // (beffio.NextBatch), within the call cap of the data budget.
-func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tPart, t0 float64, where string) measured {
+func (r *run) untilGeometric(p *partition, c *calls, pat beffio.AccessPattern, tPart, t0 float64, where string) measured {
 	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
 	var m measured
@@ -178,7 +178,7 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.Pattern, tPart, 
 // C: one call, a barrier, rank 0 decides on its clock (go on while
 // elapsed·(r+1)/r ≤ the pattern's time, beffio.ReferenceContinue), a
 // broadcast; within the call cap of the data budget.
-func (r *run) untilBarrier(p *partition, c *calls, pat beffio.Pattern, tPart, t0 float64, where string) measured {
+func (r *run) untilBarrier(p *partition, c *calls, pat beffio.AccessPattern, tPart, t0 float64, where string) measured {
 	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
 	u, err := mpi.RunCallsUntil(c.c, p.comm, t0, target, limit, c.buf)
@@ -188,7 +188,7 @@ func (r *run) untilBarrier(p *partition, c *calls, pat beffio.Pattern, tPart, t0
 }
 
 // reportPattern writes the metrics of a pattern (rank 0 of the partition).
-func (r *run) reportPattern(b *testing.B, p *partition, pat beffio.Pattern, done, bytes int64, el float64, nerr int64, timeDriven bool, m measured, stopMs float64) {
+func (r *run) reportPattern(b *testing.B, p *partition, pat beffio.AccessPattern, done, bytes int64, el float64, nerr int64, timeDriven bool, m measured, stopMs float64) {
 	b.ReportMetric(float64(bytes)/el/1e6, beffio.MetricMBps)
 	b.ReportMetric(float64(done), beffio.MetricReps)
 	b.ReportMetric(float64(bytes)/1e6, beffio.MetricMB)

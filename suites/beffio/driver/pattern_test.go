@@ -51,7 +51,7 @@ func ioRun(s *harness.Session, f *fakeIO) (*run, *partition) {
 
 // geometric runs untilGeometric on n simulated ranks whose calls take
 // perCall(rank) and returns each rank's fake and rank 0's result.
-func geometric(t *testing.T, n int, tPart float64, maxData int64, pat beffio.Pattern, fakes []*fakeIO) ([]End, measured) {
+func geometric(t *testing.T, n int, tPart float64, maxData int64, pat beffio.AccessPattern, fakes []*fakeIO) ([]End, measured) {
 	t.Helper()
 	var m0 measured
 	var mu sync.Mutex
@@ -79,7 +79,7 @@ type End = harnesstest.End
 // doubling), stops when the slowest rank's time reaches the pattern's
 // share of the partition's time, and every rank runs the same calls.
 func TestGeometricStop(t *testing.T) {
-	pat := beffio.Pattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
+	pat := beffio.AccessPattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
 	fakes := []*fakeIO{{perCall: 1e-3}, {perCall: 2e-3}, {perCall: 1.5e-3}}
 	ends, m := geometric(t, 3, 1.0, 0, pat, fakes) // the pattern's time: 1 s · 2/10
 	harnesstest.Fine(t, ends)
@@ -102,7 +102,7 @@ func TestGeometricStop(t *testing.T) {
 // TestGeometricCap: the data budget caps the calls before the time is up,
 // and rank 0 says so.
 func TestGeometricCap(t *testing.T) {
-	pat := beffio.Pattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
+	pat := beffio.AccessPattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
 	table := beffio.Table(2 << 20)
 	maxData := int64(64 << 20)
 	limit := beffio.CallCap(maxData, 1, table, pat, 2)
@@ -122,7 +122,7 @@ func TestGeometricCap(t *testing.T) {
 // on every rank at the next decision, and the job with ExitIO after the
 // partition agreed on the error.
 func TestGeometricFailure(t *testing.T) {
-	pat := beffio.Pattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
+	pat := beffio.AccessPattern{No: 1, Type: beffio.Scatter, L: 1 << 20, Mem: 1 << 20, U: 2}
 	fakes := []*fakeIO{{perCall: 1e-3}, {perCall: 1e-3, failAt: 5}}
 	ends, _ := geometric(t, 2, 1.0, 0, pat, fakes)
 	for r, e := range ends {

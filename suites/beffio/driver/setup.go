@@ -112,7 +112,7 @@ func setup(job *harness.Job) (any, error) {
 }
 
 // flagRanges are what b_eff_io's numeric flags accept.
-var flagRanges = []harness.Range{
+var flagRanges = []harness.FlagRange{
 	harness.WatchdogRange("beffio.watchdog"),
 	{Flag: "beffio.T", Min: 1e-3, Max: 1e7, Unit: "s"},
 	{Flag: "beffio.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},

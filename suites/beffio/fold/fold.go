@@ -121,7 +121,7 @@ type Partition struct {
 // For every partition of beffio-partitions and every access method it
 // needs a line per pattern of each scheduled type (beffio.Table with
 // beffio-mpart), a total line per type and a phase line. Fold refuses
-// (with a *results.Error) a run that misses any of them, naming the first
+// (with a *results.InputError) a run that misses any of them, naming the first
 // few, a run with lines its configuration does not define, and totals
 // whose bandwidth, data or time is not positive.
 //
@@ -147,7 +147,7 @@ func Fold(run *Run) (*Folded, error) {
 
 // promised lists the lines the configuration promises, in the driver's
 // order.
-func promised(cfg *Config, table []beffio.Pattern) []beffio.Key {
+func promised(cfg *Config, table []beffio.AccessPattern) []beffio.Key {
 	var want []beffio.Key
 	for _, n := range cfg.Partitions {
 		want = append(want, beffio.PartitionKeys(n, cfg.Rewrite, table)...)
@@ -157,14 +157,14 @@ func promised(cfg *Config, table []beffio.Pattern) []beffio.Key {
 
 // checkLines checks that the run has exactly the lines its configuration
 // promises and that the totals are positive.
-func checkLines(run *Run, table []beffio.Pattern) error {
+func checkLines(run *Run, table []beffio.AccessPattern) error {
 	want := promised(run.Config, table)
 	wanted := map[beffio.Key]bool{}
 	for _, k := range want {
 		wanted[k] = true
 	}
 	lineErr := func(m *Measurement, format string, args ...any) error {
-		return &results.Error{FileName: run.File, Line: m.Line, Msg: m.Key.String() + ": " + fmt.Sprintf(format, args...)}
+		return &results.InputError{FileName: run.File, Line: m.Line, Msg: m.Key.String() + ": " + fmt.Sprintf(format, args...)}
 	}
 	for _, m := range run.Measurements {
 		if !wanted[m.Key] {
@@ -190,18 +190,18 @@ func checkLines(run *Run, table []beffio.Pattern) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &results.Error{FileName: run.File, Line: run.Line, Msg: fmt.Sprintf("b_eff_io run %d: incomplete: missing %d line%s: %s",
+		return &results.InputError{FileName: run.File, Line: run.Line, Msg: fmt.Sprintf("b_eff_io run %d: incomplete: missing %d line%s: %s",
 			run.Index, len(missing), results.Plural(len(missing)), results.List(missing, 5))}
 	}
 	return nil
 }
 
 // addPartition folds the lines of partition n.
-func (p *Folded) addPartition(n int, table []beffio.Pattern) {
+func (p *Folded) addPartition(n int, table []beffio.AccessPattern) {
 	cfg := p.Run.Config
 	part := &Partition{N: n, Scheduled: cfg.TPartition()}
 	for _, a := range beffio.Accesses {
-		vals := map[beffio.Type]float64{}
+		vals := map[beffio.PatternType]float64{}
 		for _, t := range beffio.Types {
 			if !cfg.Rewrite.Scheduled(a, t) {
 				continue
@@ -264,8 +264,8 @@ func removal(run *Run) Removal {
 // the write pattern-type values, the scatter type's rewrite and the read
 // access-method value with the removal of the files in the read times.
 func (p *Folded) addReference(part *Partition) {
-	read := map[beffio.Type]float64{}
-	writes := map[beffio.Type]float64{}
+	read := map[beffio.PatternType]float64{}
+	writes := map[beffio.PatternType]float64{}
 	for _, t := range beffio.Types {
 		writes[t] = part.Totals[beffio.Write][t].MBps
 		m := part.Totals[beffio.Read][t]
@@ -411,7 +411,7 @@ func (p *Folded) note() {
 }
 
 // unexpected says why key k is not a line the configuration defines.
-func unexpected(cfg *Config, table []beffio.Pattern, k beffio.Key) string {
+func unexpected(cfg *Config, table []beffio.AccessPattern, k beffio.Key) string {
 	if !slices.Contains(cfg.Partitions, k.N) {
 		return fmt.Sprintf("no partition n=%d in %s %s", k.N, beffio.KeyPartitions, results.JoinInts(cfg.Partitions))
 	}

@@ -39,21 +39,21 @@ type ioSynth struct {
 	rules      beffio.Rules // beffio-rules, "" for none
 	// deleteFactor > 0 adds delete-s = deleteFactor · s to the read totals.
 	deleteFactor float64
-	bw           func(n int, a beffio.Access, t beffio.Type) float64
+	bw           func(n int, a beffio.Access, t beffio.PatternType) float64
 	// errors are the validation errors of a read pattern line; sharedfp
 	// the sharedfp metric of a type-shared pattern line.
-	errors   func(n int, p beffio.Pattern) int64
-	sharedfp func(n int, a beffio.Access, p beffio.Pattern) int
+	errors   func(n int, p beffio.AccessPattern) int64
+	sharedfp func(n int, a beffio.Access, p beffio.AccessPattern) int
 }
 
 // ioHand is the run computed by hand in TestFoldByHand.
 func ioHand() ioSynth {
-	f := map[beffio.Type]float64{beffio.Scatter: 2, beffio.Shared: 1, beffio.Separated: 2, beffio.Segmented: 1, beffio.SegColl: 1}
+	f := map[beffio.PatternType]float64{beffio.Scatter: 2, beffio.Shared: 1, beffio.Separated: 2, beffio.Segmented: 1, beffio.SegColl: 1}
 	base := map[beffio.Access]float64{beffio.Write: 20, beffio.Rewrite: 15, beffio.Read: 80}
 	return ioSynth{
 		n: 2, partitions: []int{1, 2}, t: "1800", mode: "full",
 		memMiB: 128, totalMiB: "256", cacheMiB: "4", rewrite: beffio.RewriteAll,
-		bw: func(n int, a beffio.Access, t beffio.Type) float64 { return float64(n) * base[a] * f[t] },
+		bw: func(n int, a beffio.Access, t beffio.PatternType) float64 { return float64(n) * base[a] * f[t] },
 	}
 }
 
@@ -291,7 +291,7 @@ func roundAll(v []float64) []float64 {
 func TestFoldBestPartition(t *testing.T) {
 	s := ioHand()
 	s.n, s.partitions = 4, []int{2, 3, 4}
-	s.bw = func(n int, a beffio.Access, t beffio.Type) float64 { return 40 / float64(n) }
+	s.bw = func(n int, a beffio.Access, t beffio.PatternType) float64 { return 40 / float64(n) }
 	p := mustFold(t, s.text())
 	assert.Equal(t, 2, p.BestN)
 	assert.InEpsilon(t, 20, p.BeffIO, 1e-12)
@@ -383,7 +383,7 @@ func TestFoldValidity(t *testing.T) {
 		{"T", func(s *ioSynth) { s.t = "60" }, []string{"T per partition 30 s < 15 min"}},
 		{"T fraction", func(s *ioSynth) { s.t = "1799" }, []string{"T per partition 899.5 s < 15 min"}},
 		{"errors", func(s *ioSynth) {
-			s.errors = func(n int, p beffio.Pattern) int64 {
+			s.errors = func(n int, p beffio.AccessPattern) int64 {
 				if n == 2 && (p.No == 5 || p.No == 30) {
 					return 2
 				}
@@ -391,7 +391,7 @@ func TestFoldValidity(t *testing.T) {
 			}
 		}, []string{"4 validation errors"}},
 		{"one error", func(s *ioSynth) {
-			s.errors = func(n int, p beffio.Pattern) int64 {
+			s.errors = func(n int, p beffio.AccessPattern) int64 {
 				if n == 1 && p.Fill && p.Type == beffio.SegColl {
 					return 1
 				}
@@ -399,7 +399,7 @@ func TestFoldValidity(t *testing.T) {
 			}
 		}, []string{"1 validation error"}},
 		{"shared file pointer", func(s *ioSynth) {
-			s.sharedfp = func(n int, a beffio.Access, p beffio.Pattern) int {
+			s.sharedfp = func(n int, a beffio.Access, p beffio.AccessPattern) int {
 				if a == beffio.Read && p.No == 13 {
 					return 0
 				}
@@ -412,8 +412,8 @@ func TestFoldValidity(t *testing.T) {
 		{"short", func(s *ioSynth) { s.mode = "short (quick check, not a valid result)" }, []string{"short run"}},
 		{"all", func(s *ioSynth) {
 			s.t, s.cacheMiB, s.mode = "60", "8", "short (test)"
-			s.errors = func(n int, p beffio.Pattern) int64 { return 1 }
-			s.sharedfp = func(n int, a beffio.Access, p beffio.Pattern) int { return 0 }
+			s.errors = func(n int, p beffio.AccessPattern) int64 { return 1 }
+			s.sharedfp = func(n int, a beffio.Access, p beffio.AccessPattern) int { return 0 }
 		}, []string{
 			"T per partition 30 s < 15 min",
 			"shared file pointer substituted by explicit offsets (48 of 48 type-shared pattern lines)",
@@ -579,7 +579,7 @@ func TestFoldRefusals(t *testing.T) {
 				_, err = Fold(f.Runs[0])
 			}
 			require.Error(t, err)
-			var e *results.Error
+			var e *results.InputError
 			require.ErrorAs(t, err, &e)
 			assert.True(t, strings.HasPrefix(err.Error(), tt.want), "error:\n%s\nwant prefix:\n%s", err, tt.want)
 		})
@@ -768,16 +768,16 @@ func TestFoldDeterministic(t *testing.T) {
 	// The rewrite of vm-2026-11-21-np2-run11.txt, n = 2: 2 of the 120
 	// orders of the sum give a different last bit.
 	real := []float64{1576.57, 655.04, 841.67, 620.33, 564.87}
-	s.bw = func(n int, a beffio.Access, ty beffio.Type) float64 { return real[ty] * float64(n) / 2 }
+	s.bw = func(n int, a beffio.Access, ty beffio.PatternType) float64 { return real[ty] * float64(n) / 2 }
 	text := s.text()
 	first := mustFold(t, text)
 	for range 40 {
 		p := mustFold(t, text)
 		require.Equal(t, first.Figures(), p.Figures())
 	}
-	vals := map[beffio.Type]float64{beffio.Scatter: 1e16, beffio.Shared: 1, beffio.Separated: 3, beffio.Segmented: 5, beffio.SegColl: 7}
+	vals := map[beffio.PatternType]float64{beffio.Scatter: 1e16, beffio.Shared: 1, beffio.Separated: 3, beffio.Segmented: 5, beffio.SegColl: 7}
 	assert.Equal(t, (((2*1e16+1)+3)+5+7)/6, beffio.AccessValue(vals))
-	assert.Equal(t, 80.0, beffio.AccessValue(map[beffio.Type]float64{beffio.Scatter: 80}))
+	assert.Equal(t, 80.0, beffio.AccessValue(map[beffio.PatternType]float64{beffio.Scatter: 80}))
 	assert.Equal(t, 0.0, beffio.AccessValue(nil))
 }
 

@@ -48,7 +48,7 @@ type PlotPartition struct {
 // the warm-ups and the fill patterns (U = 0), not the scatter pattern whose
 // memory chunk is twice its 1 MiB disk chunk (it would share the 1 MiB point
 // with the scatter pattern whose chunks are equal).
-func plotted(p beffio.Pattern) bool {
+func plotted(p beffio.AccessPattern) bool {
 	return p.U > 0 && !p.Fill && !(p.Type == beffio.Scatter && p.Mem == 2*p.L)
 }
 
@@ -79,7 +79,7 @@ func newPlotData(p *Folded) *PlotData {
 }
 
 // chunks are the points of the chunk-size axis of the table.
-func chunks(table []beffio.Pattern, mpart int64) []Chunk {
+func chunks(table []beffio.AccessPattern, mpart int64) []Chunk {
 	var out []Chunk
 	seen := map[int64]bool{}
 	for _, pat := range table {
@@ -102,7 +102,7 @@ func chunks(table []beffio.Pattern, mpart int64) []Chunk {
 
 // bandwidths places the pattern lines of one access method: per type, the
 // bandwidth at each chunk.
-func bandwidths(table []beffio.Pattern, lines []*Measurement, index map[int64]int, n int) [][]report.PlotNum {
+func bandwidths(table []beffio.AccessPattern, lines []*Measurement, index map[int64]int, n int) [][]report.PlotNum {
 	byType := make([][]report.PlotNum, len(beffio.Types))
 	for t := range byType {
 		byType[t] = make([]report.PlotNum, n)

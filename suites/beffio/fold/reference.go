@@ -27,7 +27,7 @@ var (
 )
 
 // refTypeNames maps the reference code's type names to beff's.
-var refTypeNames = map[string]beffio.Type{"scatter": beffio.Scatter, "shared": beffio.Shared,
+var refTypeNames = map[string]beffio.PatternType{"scatter": beffio.Scatter, "shared": beffio.Shared,
 	"separated": beffio.Separated, "segmented": beffio.Segmented, "seg_coll": beffio.SegColl}
 
 // ReadReference reads the figures of a run of the reference code 2.1 from
@@ -152,7 +152,7 @@ func accessFig(n int, a beffio.Access, v float64) refFigure {
 		Value: v, Unit: "MB/s"}, [4]int{1, n, 1 + int(a)}}
 }
 
-func typeFig(n int, a beffio.Access, t beffio.Type, v float64) refFigure {
+func typeFig(n int, a beffio.Access, t beffio.PatternType, v float64) refFigure {
 	return refFigure{results.Figure{Name: fmt.Sprintf("type/n=%d/acc=%s/type=%s", n, a, t), Label: fmt.Sprintf("n=%d %s %s", n, a, t),
 		Value: v, Unit: "MB/s"}, [4]int{1, n, 1 + int(a), 1 + int(t)}}
 }

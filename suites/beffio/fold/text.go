@@ -109,7 +109,7 @@ func (p *Folded) writePartitions(w io.Writer) {
 	fmt.Fprintf(w, "\nPartitions: access-method values, the paper's partition value, the read value with the\n")
 	fmt.Fprintf(w, "removal of the files in its time and the reference code 2.1's formula over it in MB/s;\n")
 	fmt.Fprintf(w, "time of the access phases and scheduled time T / partitions in s\n")
-	pt := results.Table{}
+	pt := results.TextTable{}
 	pt.Add("n", "write", "rewrite", "read", "paper", "read+rm", "2.1", "time", "scheduled", "")
 	for _, part := range p.Partitions {
 		mark := ""
@@ -149,7 +149,7 @@ func (p *Folded) writeMatrices(w io.Writer) {
 func (p *Folded) writePatterns(w io.Writer) {
 	for _, part := range p.Partitions {
 		fmt.Fprintf(w, "\nPattern lines of partition n=%d\n", part.N)
-		tab := results.Table{Left: 2}
+		tab := results.TextTable{Left: 2}
 		tab.Add("access", "type", "pat", "l", "L", "reps", "MB", "s", "MB/s", "errors", "decisions", "stop ms", "sharedfp")
 		for _, a := range beffio.Accesses {
 			for _, m := range part.Patterns[a] {
@@ -185,7 +185,7 @@ func patternRow(m *Measurement) []string {
 // share the row of the type-0 pattern with the same chunk (the type-0
 // pattern with l = 1 MiB, L = 2 MiB, row 2, has no counterpart); row 9
 // holds the fill patterns.
-func matrixRow(pats []beffio.Pattern, p beffio.Pattern) int {
+func matrixRow(pats []beffio.AccessPattern, p beffio.AccessPattern) int {
 	if p.Fill {
 		return 9
 	}
@@ -208,7 +208,7 @@ func matrixRow(pats []beffio.Pattern, p beffio.Pattern) int {
 // pattern-type totals.
 // On the read with the removal timed apart (removal) a last row gives the
 // pattern-type bandwidths with the removal in their time.
-func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.Access, removal bool) {
+func writeMatrix(w io.Writer, pats []beffio.AccessPattern, part *Partition, a beffio.Access, removal bool) {
 	const rows = 10
 	var cells [rows][5]string
 	for r := range cells {
@@ -228,7 +228,7 @@ func writeMatrix(w io.Writer, pats []beffio.Pattern, part *Partition, a beffio.A
 	labels[0][0] += " (warm-up)"
 	labels[1][0] += " (MPART)"
 	labels[9] = [2]string{"fill", ""}
-	tab := results.Table{Left: 2}
+	tab := results.TextTable{Left: 2}
 	head := []string{"l", "L"}
 	for _, t := range beffio.Types {
 		head = append(head, t.String())

@@ -26,7 +26,7 @@ func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
 	}
 	v[mpi.HistBins], v[mpi.HistBins+1], v[mpi.HistBins+2] = float64(smp.N), smp.Sum, float64(smp.Faults)
 	all := r.world.SumTo0(v)
-	most := r.world.Max([]float64{smp.Max, smp.Elapsed})
+	most := r.world.MaxTo0([]float64{smp.Max, smp.Elapsed})
 	if all == nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (r *run) gatherCongestors(sets []int, ld mpi.Load) [][]metric {
 	if r.role > 0 {
 		v[r.role-1], v[n+r.role-1], el[r.role-1] = float64(ld.Bytes), float64(ld.Calls), ld.Elapsed
 	}
-	sum, most := r.world.SumTo0(v), r.world.Max(el)
+	sum, most := r.world.SumTo0(v), r.world.MaxTo0(el)
 	if sum == nil {
 		return nil
 	}

@@ -59,7 +59,7 @@ type Settings struct {
 }
 
 // flagRanges are what the numeric flags accept.
-var flagRanges = []harness.Range{
+var flagRanges = []harness.FlagRange{
 	harness.WatchdogRange("congestion.watchdog"),
 	{Flag: "congestion.time", Min: 0.01, Max: 86400, Unit: "s"},
 	{Flag: "congestion.reps", Min: 1, Max: congestion.MaxReps},

@@ -104,13 +104,13 @@ func checkLines(run *Run) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &results.Error{FileName: run.File, Line: run.Line, Msg: fmt.Sprintf("congestion run %d: incomplete: missing %d of the %d lines its configuration plans: %s",
+		return &results.InputError{FileName: run.File, Line: run.Line, Msg: fmt.Sprintf("congestion run %d: incomplete: missing %d of the %d lines its configuration plans: %s",
 			run.Index, len(missing), len(names), results.List(missing, 3))}
 	}
 	if len(run.Lines) != len(names) {
 		for _, l := range run.Lines {
 			if !planned[l.Name] {
-				return &results.Error{FileName: run.File, Line: l.Line, Msg: fmt.Sprintf("%s: not a measurement of this run's configuration", l.Name)}
+				return &results.InputError{FileName: run.File, Line: l.Line, Msg: fmt.Sprintf("%s: not a measurement of this run's configuration", l.Name)}
 			}
 		}
 	}

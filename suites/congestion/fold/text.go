@@ -67,7 +67,7 @@ func (p *Folded) writeCanaries(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "\nCanaries: medians over the repetitions, CIF with its range (above 1: the load hurt)\n")
-	t := &results.Table{Left: 3}
+	t := &results.TextTable{Left: 3}
 	t.Add("canary", "under", "unit", "mean alone", "mean loaded", "CIF", "range", "p99 alone", "p99 loaded", "CIF p99", "range")
 	for _, c := range p.Canaries {
 		load := c.Load
@@ -87,7 +87,7 @@ func (p *Folded) writeCongestors(w io.Writer) {
 		caption, without, with = "each alone and all together", "alone", "load"
 	}
 	fmt.Fprintf(w, "\nCongestors: MB/s their processes received (RMA: put), %s, medians over the repetitions\n", caption)
-	t := &results.Table{Left: 2}
+	t := &results.TextTable{Left: 2}
 	t.Add("congestor", "under", "procs", without, with, "share", "range")
 	for _, c := range p.Congestors {
 		t.Add(c.Congestor, c.Load, strconv.Itoa(c.Procs), num(c.Isolated.Median), num(c.Loaded.Median), cif(c.Share.Median), cifRange(c.Share))

@@ -49,7 +49,7 @@ const verdictFault = 1
 // A pointLoop is the state of one point on one rank of its communicator.
 type pointLoop struct {
 	r      *run
-	su     *skampi.Suite
+	su     *skampi.Setup
 	g      *harness.Group
 	pt     skampi.Point
 	op     skampi.Op
@@ -79,7 +79,7 @@ type pointLoop struct {
 // point then measures again with a computation between each start and
 // wait, as long as the plain time rank 0 measured (each process
 // calibrates its own computation to that length).
-func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Result {
+func (r *run) measure(g *harness.Group, su *skampi.Setup, pt skampi.Point) Result {
 	res, _ := r.measureSteps(g, su, pt, 0)
 	if !skampi.Ops[pt.Op].NonBlocking() {
 		return res
@@ -94,7 +94,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 		return res
 	}
 	ov, busy := r.measureSteps(g, su, pt, r.steps(pure))
-	cpu := g.Max([]float64{busy})
+	cpu := g.MaxTo0([]float64{busy})
 	if ov.Fault != "" || !g.IsRoot() {
 		return ov
 	}
@@ -105,7 +105,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Suite, pt skampi.Point) Resul
 // measureSteps measures the point with steps of computation between each
 // start and wait of a non-blocking collective (0: none); it returns rank
 // 0's result and this rank's mean computation per call.
-func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, steps int64) (Result, float64) {
+func (r *run) measureSteps(g *harness.Group, su *skampi.Setup, pt skampi.Point, steps int64) (Result, float64) {
 	pl := &pointLoop{r: r, su: su, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
 	pl.batch = mpi.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
@@ -134,7 +134,7 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Suite, pt skampi.Point, 
 	pl.batch.RMASync = rmaSyncs[su.RMASync]
 	pl.batch.RMAAllocate, pl.batch.RMANoCheck = su.Window == skampi.WindowAllocate, su.Assert == skampi.AssertNoCheck
 	pl.warmUp()
-	first, _ := su.Rule.Next(skampi.Progress{RSE: math.Inf(1)})
+	first, _ := su.Rule.Next(skampi.PointProgress{RSE: math.Inf(1)})
 	stop := g.Until(int64(first), harness.Until{Step: pl.step, Decide: pl.decide})
 	if stop.Verdict == verdictFault || pl.checkFull() {
 		return Result{Fault: pl.faultReport()}, 0
@@ -308,7 +308,7 @@ func (pl *pointLoop) decide(m []float64) (next, verdict int64) {
 	if pl.su.Sync != skampi.SyncWindow {
 		rep = 2 * sum.Mean * float64(pl.batch.Calls)
 	}
-	n, why := pl.su.Rule.Next(skampi.Progress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
+	n, why := pl.su.Rule.Next(skampi.PointProgress{Tries: pl.tries, Valid: sum.N, RSE: sum.RSE,
 		Total: sum.Mean * float64(sum.N*pl.batch.Calls), Elapsed: mpi.Wtime() - pl.t0, Rep: rep})
 	pl.window = skampi.Grow(pl.window, bad, k)
 	pl.why = why

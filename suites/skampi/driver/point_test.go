@@ -16,7 +16,7 @@ import (
 
 // testSuite is the suite of a suite file with the flags' defaults, as
 // Setup reads it for n processes.
-func testSuite(t *testing.T, yaml string, n int) *skampi.Suite {
+func testSuite(t *testing.T, yaml string, n int) *skampi.Setup {
 	t.Helper()
 	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}}
 	for _, f := range fieldFlags {
@@ -90,13 +90,13 @@ func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault,
 
 // measurePoint runs one point of su on n simulated ranks with the fake
 // loop and returns rank 0's result.
-func measurePoint(t *testing.T, n int, su *skampi.Suite, pt skampi.Point, f *fakeLoop) Result {
+func measurePoint(t *testing.T, n int, su *skampi.Setup, pt skampi.Point, f *fakeLoop) Result {
 	t.Helper()
 	f.calls, f.reps = map[int][]int{}, map[int]int{}
 	var res Result
 	var mu sync.Mutex
 	harnesstest.Fine(t, harnesstest.Run(t, n, harness.Job{}, func(s *harness.Session) {
-		st := &Settings{Suites: []*skampi.Suite{su}, Buffer: 1 << 16}
+		st := &Settings{Suites: []*skampi.Setup{su}, Buffer: 1 << 16}
 		st.Prep.Wtick, st.Prep.Timer, st.Prep.Global = 1e-9, 30e-9, true
 		r := &run{s: s, st: st, send: mustBuffer(t), recv: mustBuffer(t), loop: f.run(s.Rank),
 			steps: func(sec float64) int64 { return int64(sec * 1e9) }}

@@ -122,7 +122,7 @@ func pairSearch(s *harness.Session, limit int) Prepared {
 	w := s.World()
 	seed := uint64(harness.Decide(w, func() int64 { return time.Now().UnixNano() & math.MaxInt64 }))
 	rounds, sampled := skampi.Rounds(s.Size, seed)
-	row := skampi.Row{}
+	row := skampi.RoundTrips{}
 	keep := planMatrix(s, limit)
 	for _, r := range rounds {
 		if q := skampi.Partner(r, s.Rank, s.Size); q >= 0 {
@@ -165,7 +165,7 @@ func fromPicos(ps int64) float64 { return float64(ps) / 1e12 }
 // The matrix keeps the search's round trips: more of them for the few
 // pairs re-timed would lower those cells alone (on a loaded link, down to
 // the moment its queue ran empty).
-func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.Row) {
+func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.RoundTrips) {
 	var done []skampi.Pair
 	for p.extremes(s, row) && len(done) < skampi.RetimeLimit && !slices.Contains(done, p.Max) {
 		retime(s, p.Max, row)
@@ -176,7 +176,7 @@ func (p *Prepared) confirmSlowest(s *harness.Session, row skampi.Row) {
 
 // extremes sets the job's slowest and fastest pair from every rank's
 // row (two reductions), and says whether there was one.
-func (p *Prepared) extremes(s *harness.Session, row skampi.Row) bool {
+func (p *Prepared) extremes(s *harness.Session, row skampi.RoundTrips) bool {
 	w := s.World()
 	own := row.Extremes()
 	ext := w.MaxAll(own.Values())
@@ -192,7 +192,7 @@ func (p *Prepared) extremes(s *harness.Session, row skampi.Row) bool {
 // skampi.RetimeTimes times, skampi.RetimeGap apart; unless the fastest
 // confirms the search's, the lower rank keeps it in place of the
 // search's. The other ranks go on to the next reduction.
-func retime(s *harness.Session, pr skampi.Pair, row skampi.Row) {
+func retime(s *harness.Session, pr skampi.Pair, row skampi.RoundTrips) {
 	var q int
 	switch s.Rank {
 	case pr.A:

@@ -37,7 +37,7 @@ func TestProbeWindows(t *testing.T) {
 	probe := func(library string) map[string]string {
 		got := make([]map[string]string, 2)
 		harnesstest.Fine(t, harnesstest.Run(t, 2, harness.Job{Library: library}, func(s *harness.Session) {
-			nw := probeWindows(s, &Settings{Suites: []*skampi.Suite{su}})
+			nw := probeWindows(s, &Settings{Suites: []*skampi.Setup{su}})
 			mu.Lock()
 			got[s.Rank] = nw
 			mu.Unlock()
@@ -55,7 +55,7 @@ func TestProbeWindows(t *testing.T) {
 // could not be made, and a matrix's lines.
 func TestConfigLinesOfARun(t *testing.T) {
 	su := testSuite(t, "suites:\n  - name: pp\n    ops: send-recv\n    lengths: 1:64\n    step: 8\n", 4)
-	st := Settings{File: "my.yaml", FileSum: "0123456789abcdef", Suites: []*skampi.Suite{su}, Prep: Prepared{Wtick: 1e-9, Timer: 3e-8,
+	st := Settings{File: "my.yaml", FileSum: "0123456789abcdef", Suites: []*skampi.Setup{su}, Prep: Prepared{Wtick: 1e-9, Timer: 3e-8,
 		OffsetStats: "-1.000 0.000 2.000", OffsetErr: 0.4e-6, Max: skampi.Pair{A: 0, B: 3}, MaxRTT: 12e-6, Min: skampi.Pair{A: 0, B: 1}, MinRTT: 1e-6,
 		PairRounds: 3, NoWindow: map[string]string{skampi.WindowCreate: "it failed on another process"}}}
 	raw, err := json.Marshal(st)

@@ -80,7 +80,7 @@ func init() {
 type Settings struct {
 	File        string // the suite file as given, or skampi.DefaultSuitesName
 	FileSum     string // its SHA-256, first 16 hex digits
-	Suites      []*skampi.Suite
+	Suites      []*skampi.Setup
 	Notes       []string // operations left out of suites (too few processes)
 	Resume      *Resume  // what a partial run gives, or nil
 	TestFault   bool
@@ -157,7 +157,7 @@ func setup(job *harness.Job) (any, error) {
 
 // flagRanges are what SKaMPI's numeric flags accept (the fields of the
 // suite files check their own).
-var flagRanges = []harness.Range{
+var flagRanges = []harness.FlagRange{
 	harness.WatchdogRange("skampi.watchdog"),
 	{Flag: "skampi.plan-procs", Min: 1, Max: results.MaxProcs, Unit: "processes", Zero: "the job's"},
 	{Flag: "skampi.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
@@ -217,7 +217,7 @@ func (st *Settings) keepOps(n int) error {
 		keep[i] = true
 	}
 	found := map[int]bool{}
-	var suites []*skampi.Suite
+	var suites []*skampi.Setup
 	for _, s := range st.Suites {
 		var ops []int
 		for _, i := range s.Ops {
@@ -384,7 +384,7 @@ func versionBefore(v, want string) bool {
 // drop keeps in each suite the operations keep accepts and drops the
 // suites left empty; it returns what each suite lost ("suite s: a, b").
 func (st *Settings) drop(keep func(skampi.Op) bool) []string {
-	var suites []*skampi.Suite
+	var suites []*skampi.Setup
 	var lost []string
 	for _, s := range st.Suites {
 		var kept []int
@@ -478,7 +478,7 @@ func kv(k, v string) string { return k + ": " + v }
 
 // typeProcs is the process count a typed suite's line describes its
 // types at: 2 when they do not depend on it, else its largest count.
-func typeProcs(s *skampi.Suite, n int) int {
+func typeProcs(s *skampi.Setup, n int) int {
 	if !s.SendType.UsesProcs() && (s.RecvType == nil || !s.RecvType.UsesProcs()) {
 		return 2
 	}

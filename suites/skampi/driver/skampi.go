@@ -193,7 +193,7 @@ func (r *run) member(pt skampi.Point) *member {
 
 // ranges are the world ranks of a point's communicator, its rank 0
 // first: the pair, rank 0 alone, or the first procs ranks.
-func (r *run) ranges(pt skampi.Point) []mpi.Range {
+func (r *run) ranges(pt skampi.Point) []mpi.RankRange {
 	p := r.st.Prep
 	switch skampi.Ops[pt.Op].Pattern {
 	case skampi.PingPong, skampi.OneSided:
@@ -201,17 +201,17 @@ func (r *run) ranges(pt skampi.Point) []mpi.Range {
 		if pt.Pair == skampi.PairMin {
 			pr = p.Min
 		}
-		return []mpi.Range{{First: pr.A, Last: pr.A, Stride: 1}, {First: pr.B, Last: pr.B, Stride: 1}}
+		return []mpi.RankRange{{First: pr.A, Last: pr.A, Stride: 1}, {First: pr.B, Last: pr.B, Stride: 1}}
 	case skampi.Simple:
-		return []mpi.Range{{First: 0, Last: 0, Stride: 1}}
+		return []mpi.RankRange{{First: 0, Last: 0, Stride: 1}}
 	}
-	return []mpi.Range{{First: 0, Last: pt.Procs - 1, Stride: 1}}
+	return []mpi.RankRange{{First: 0, Last: pt.Procs - 1, Stride: 1}}
 }
 
 // point runs the sub-benchmark of one point: it measures the point on
 // its communicator, brings the result to every rank and reports it on
 // rank 0. It returns the result (of the last run with -test.count).
-func (r *run) point(b *testing.B, su *skampi.Suite, pt skampi.Point) Result {
+func (r *run) point(b *testing.B, su *skampi.Setup, pt skampi.Point) Result {
 	var res Result
 	b.Run(pt.Name(), func(b *testing.B) {
 		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *flagWatchdog)()

@@ -10,7 +10,7 @@ import (
 // buildTypes builds and commits the point's datatypes on this rank (nil
 // for an untyped point) and checks that MPI sees them as the layouts
 // say: size, bounds and true bounds.
-func buildTypes(su *skampi.Suite, pt skampi.Point) (*mpi.Types, error) {
+func buildTypes(su *skampi.Setup, pt skampi.Point) (*mpi.Types, error) {
 	if !su.Typed() || !skampi.Ops[pt.Op].Typed {
 		return nil, nil
 	}
@@ -19,7 +19,7 @@ func buildTypes(su *skampi.Suite, pt skampi.Point) (*mpi.Types, error) {
 		return nil, err
 	}
 	var sides [2]mpi.TypeSide
-	for i, l := range []*skampi.Layout{send, recv} {
+	for i, l := range []*skampi.TypeLayout{send, recv} {
 		t := su.SendType
 		if i == 1 && su.RecvType != nil {
 			t = su.RecvType
@@ -34,7 +34,7 @@ func buildTypes(su *skampi.Suite, pt skampi.Point) (*mpi.Types, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, l := range []*skampi.Layout{send, recv} {
+	for i, l := range []*skampi.TypeLayout{send, recv} {
 		info, err := ty.Info(i)
 		want := mpi.TypeInfo{Size: l.Size, LB: l.LB, Extent: l.Extent, TrueLB: l.TrueLB, TrueExtent: l.TrueExtent()}
 		if err == nil && info != want {

@@ -38,7 +38,7 @@ type Folded struct {
 // A Curve is one operation of a suite: its points in increasing order
 // of the varied parameter (a refined curve is measured out of order).
 type Curve struct {
-	Suite  *skampi.Suite
+	Suite  *skampi.Setup
 	Op     skampi.Op
 	Method string // a typed suite's method (skampi.MethodNames), or ""
 	Rows   []*Measurement
@@ -71,7 +71,7 @@ func Fold(r *results.Run) (*Folded, error) {
 		p.classify(m)
 	}
 	if miss := p.missing(); len(miss) > 0 {
-		return nil, &results.Error{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("SKaMPI run %d: incomplete: missing %d of the %d points its suites plan: %s",
+		return nil, &results.InputError{FileName: r.File, Line: r.Line, Msg: fmt.Sprintf("SKaMPI run %d: incomplete: missing %d of the %d points its suites plan: %s",
 			r.Index, len(miss), p.planned(), results.List(miss, 5))}
 	}
 	for _, c := range p.Curves {

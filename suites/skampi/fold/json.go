@@ -161,7 +161,7 @@ func (p *Folded) JSONDetail() any {
 	return d
 }
 
-func jsonSuite(s *skampi.Suite) JSONSuite {
+func jsonSuite(s *skampi.Setup) JSONSuite {
 	ops := make([]string, len(s.Ops))
 	for i, op := range s.Ops {
 		ops[i] = skampi.Ops[op].Name

@@ -16,7 +16,7 @@ import (
 type Config struct {
 	results.Common
 	File    string                   // skampi-suites: the suite file
-	Suites  map[string]*skampi.Suite // skampi-suite-<name>, by name
+	Suites  map[string]*skampi.Setup // skampi-suite-<name>, by name
 	Types   map[string]string        // skampi-types-<name>: a typed suite's layouts, by suite name
 	Topos   map[string]string        // skampi-topology-<name>: a neighborhood suite's grids, by suite name
 	Resumed string                   // skampi-resumed, or ""
@@ -50,7 +50,7 @@ func (c *Config) noWindow(window string) bool {
 
 func parseConfig(cfg results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: cfg, Suite: "SKaMPI"}
-	c := &Config{Suites: map[string]*skampi.Suite{}}
+	c := &Config{Suites: map[string]*skampi.Setup{}}
 	if err := c.ReadProcs(r); err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func (p *Folded) writeRun(w io.Writer) {
 
 // suiteText describes a suite in one line: what it varies over which
 // values, its accuracy rule, synchronisation and caches.
-func suiteText(s *skampi.Suite) string {
+func suiteText(s *skampi.Setup) string {
 	var vary string
 	switch s.Vary {
 	case skampi.VaryLength:
@@ -99,7 +99,7 @@ func suiteText(s *skampi.Suite) string {
 }
 
 // hasRMA says whether the suite has a one-sided operation.
-func hasRMA(s *skampi.Suite) bool {
+func hasRMA(s *skampi.Setup) bool {
 	for _, op := range s.Ops {
 		if skampi.Ops[op].RMA() {
 			return true
@@ -145,7 +145,7 @@ func (p *Folded) writeTables(w io.Writer) {
 			method = ", " + methodText[t.Method]
 		}
 		fmt.Fprintf(w, "\nSuite %s, %s (%s%s): %s; times in µs%s\n", t.Suite.Name, t.Op.Name, t.Op.Pattern, method, t.Op.Call, added)
-		tab := results.Table{Left: 1}
+		tab := results.TextTable{Left: 1}
 		of := slices.ContainsFunc(t.Rows, func(m *Measurement) bool { return m.OfRatio > 0 })
 		head := append(append([]string{"point"}, "mean", "median", "min", "p90", "p99", "rse", "n", "invalid", "calls"), extraHead(t.Op, of)...)
 		if t.Method != "" {
