@@ -84,6 +84,10 @@ int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *
 	return rc;
 }
 
+int beffio_ref_continue(int64_t done, double elapsed, double target) {
+	return elapsed * (double)(done + 1) / (double)done <= target;
+}
+
 int beffio_calls_until(const beffio_calls_t *p, MPI_Fint commf, double t0, double target, int64_t limit,
                        unsigned char *buf, beffio_until *u) {
 	MPI_Comm comm = MPI_Comm_f2c(commf);
@@ -100,7 +104,7 @@ int beffio_calls_until(const beffio_calls_t *p, MPI_Fint commf, double t0, doubl
 		if ((rc = MPI_Barrier(comm)) != MPI_SUCCESS) return rc;
 		if (rank == 0) {
 			double now = MPI_Wtime();
-			go_on = (now - t0) * (double)(u->done + 1) / (double)u->done <= target;
+			go_on = (char)beffio_ref_continue(u->done, now - t0, target);
 			if (go_on && limit > 0 && u->done >= limit) go_on = 0, u->capped = 1;
 		}
 		if ((rc = MPI_Bcast(&go_on, 1, MPI_CHAR, 0, comm)) != MPI_SUCCESS) return rc;

@@ -36,6 +36,13 @@ int64_t beffio_offset(const beffio_calls_t *p, int64_t c, int64_t j);
 int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *buf,
                  int64_t *errors, beffio_fault *fault);
 
+/* beffio_ref_continue is the reference code's rule after done calls of a
+ * time-driven write pattern that took elapsed seconds on rank 0's clock,
+ * after a barrier: go on while one more call at the mean rate so far ends
+ * within the pattern's time target (a pattern of no time, U = 0, makes one
+ * call). beffio_calls_until takes its decisions by it. */
+int beffio_ref_continue(int64_t done, double elapsed, double target);
+
 /* What beffio_calls_until did on this rank. */
 typedef struct {
 	int64_t done;      /* calls made */

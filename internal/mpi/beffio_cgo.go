@@ -9,6 +9,12 @@ import "C"
 
 func init() { runCalls, runCallsUntil = cRunCalls, cRunCallsUntil }
 
+// refContinue is the C loop's stop rule, beffio_ref_continue, for the
+// tests of its table.
+func refContinue(done int64, elapsed, target float64) bool {
+	return C.beffio_ref_continue(C.int64_t(done), C.double(elapsed), C.double(target)) != 0
+}
+
 func (p *PatternCalls) c() C.beffio_calls_t {
 	var c C.beffio_calls_t
 	c.fh = C.MPI_Fint(p.File)

@@ -156,6 +156,7 @@ int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, in
 typedef struct {
 	MPI_Comm comm;
 	int me, n;
+	int left, right; /* worst cycle: the neighbours of me */
 	int64_t len;
 	unsigned char *sbuf, *rbuf;
 	MPI_Win win;
@@ -224,19 +225,10 @@ static int alltoall(congestor *g, int64_t *bytes) {
 	return rc;
 }
 
-static int cycle_at(int n, int i) { return i % 2 == 0 ? i / 2 : n - 1 - i / 2; }
-
-void cong_worst_neighbors(int n, int me, int *left, int *right) {
-	int pos = me < (n + 1) / 2 ? 2 * me : 2 * (n - 1 - me) + 1;
-	*left = cycle_at(n, (pos + n - 1) % n);
-	*right = cycle_at(n, (pos + 1) % n);
-}
-
 /* One call of the worst cycle: len bytes to the right neighbour and from
  * the left, then to the left and from the right (a b_eff ring step). */
 static int worst_cycle(congestor *g, int64_t *bytes) {
-	int left, right;
-	cong_worst_neighbors(g->n, g->me, &left, &right);
+	int left = g->left, right = g->right;
 	int rc = MPI_Sendrecv(g->sbuf, (int)g->len, MPI_BYTE, right, TAG_RIGHT, g->rbuf, (int)g->len, MPI_BYTE, left,
 	                      TAG_RIGHT, g->comm, MPI_STATUS_IGNORE);
 	if (rc == MPI_SUCCESS)
@@ -276,11 +268,12 @@ static int load(congestor *g, int kind, MPI_Comm w, MPI_Request *done, double du
 	return rc;
 }
 
-int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int64_t len, double duration,
+int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len, double duration,
                    unsigned char *sbuf, unsigned char *rbuf, cong_load *out) {
 	memset(out, 0, sizeof *out);
 	if (kind < 0 || kind >= CONG_NCONGESTORS || len < 1 || len > INT32_MAX) return MPI_ERR_ARG;
-	congestor g = {.comm = MPI_Comm_f2c(comm), .len = len, .sbuf = sbuf, .rbuf = rbuf, .win = MPI_WIN_NULL};
+	congestor g = {.comm = MPI_Comm_f2c(comm), .left = left, .right = right, .len = len, .sbuf = sbuf, .rbuf = rbuf,
+	               .win = MPI_WIN_NULL};
 	MPI_Comm w = MPI_Comm_f2c(world);
 	MPI_Request start = MPI_REQUEST_NULL, done = MPI_REQUEST_NULL;
 	int rc = MPI_Comm_rank(g.comm, &g.me);

@@ -94,6 +94,7 @@ type CongestorRun struct {
 	Congestor   Congestor
 	Comm, World Comm
 	Loaded      bool
+	Left, Right int // the worst cycle: this rank's neighbours in Comm
 	Len         int64
 	Duration    float64
 	Send, Recv  *Buffer

@@ -56,13 +56,10 @@ int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, in
  * per message, until duration seconds have passed (world == MPI_COMM_NULL)
  * or, under a canary (world set), until the canaries are done: it first
  * makes one call, then enters both MPI_Ibarriers on world. sbuf and rbuf
- * hold CONG_WINDOW·len bytes each. The ranks of comm stop together. */
-int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int64_t len, double duration,
+ * hold CONG_WINDOW·len bytes each. The ranks of comm stop together. left
+ * and right are this process's neighbours in comm for the worst-case cycle
+ * (ring.WorstNeighbors on the Go side); the other kinds ignore them. */
+int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len, double duration,
                    unsigned char *sbuf, unsigned char *rbuf, cong_load *out);
-
-/* cong_worst_neighbors gives process me of n its neighbours in b_eff's
- * worst-case cycle: position i of the cycle holds i/2 for even i and
- * n−1−i/2 for odd i, so that neighbours lie half the processes apart. */
-void cong_worst_neighbors(int n, int me, int *left, int *right);
 
 #endif

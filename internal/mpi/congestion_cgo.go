@@ -42,7 +42,7 @@ func cCanary(r *CanaryRun) (Samples, error) {
 func cCongestor(r *CongestorRun) (Load, error) {
 	var o C.cong_load
 	rc := onMain(func() C.int {
-		return C.cong_congestor(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Congestor), C.int64_t(r.Len),
+		return C.cong_congestor(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Congestor), C.int(r.Left), C.int(r.Right), C.int64_t(r.Len),
 			C.double(r.Duration), (*C.uchar)(r.Send.p), (*C.uchar)(r.Recv.p), &o)
 	})
 	return Load{Calls: int64(o.calls), Bytes: int64(o.bytes), Elapsed: float64(o.elapsed)}, mpiErr("the "+r.Congestor.String()+" congestor", rc)
@@ -58,11 +58,4 @@ func cCongestionNames() (canaries, congestors []string, bins int, lo, ratio floa
 		congestors = append(congestors, C.GoString(C.cong_congestor_names[i]))
 	}
 	return canaries, congestors, C.CONG_HIST_BINS, float64(C.cong_hist_min), float64(C.cong_hist_ratio)
-}
-
-// worstNeighbors is cong_worst_neighbors, for the test of the cycle.
-func worstNeighbors(n, me int) (left, right int) {
-	var l, r C.int
-	C.cong_worst_neighbors(C.int(n), C.int(me), &l, &r)
-	return int(l), int(r)
 }

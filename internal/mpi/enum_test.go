@@ -49,24 +49,3 @@ func TestEnumsAgree(t *testing.T) {
 	assert.Equal(t, gg, congestors, "congestors: mpi.Congestors vs cong_congestor_names in congestion.c")
 	assert.Equal(t, []any{HistBins, HistMin, HistRatio}, []any{bins, lo, ratio}, "the histogram: mpi.Hist* vs CONG_HIST_* in congestion.h")
 }
-
-// TestWorstCycle: the worst cycle's neighbours are those of b_eff's
-// worst-case order (position i holds i/2 for even i, n−1−i/2 for odd),
-// every process once, neighbours half the processes apart.
-func TestWorstCycle(t *testing.T) {
-	for n := 2; n <= 9; n++ {
-		order := make([]int, n)
-		for i := range order {
-			if i%2 == 0 {
-				order[i] = i / 2
-			} else {
-				order[i] = n - 1 - i/2
-			}
-		}
-		for pos, me := range order {
-			l, r := worstNeighbors(n, me)
-			assert.Equal(t, order[(pos+n-1)%n], l, "n=%d: left of %d", n, me)
-			assert.Equal(t, order[(pos+1)%n], r, "n=%d: right of %d", n, me)
-		}
-	}
-}

@@ -1,35 +1,5 @@
 package beff
 
-// WorstCycleOrder is the order of the worst-case cycle: position i holds i/2
-// for even i and n-1-i/2 for odd i.
-func WorstCycleOrder(n int) []int {
-	o := make([]int, n)
-	for i := range o {
-		if i%2 == 0 {
-			o[i] = i / 2
-		} else {
-			o[i] = n - 1 - i/2
-		}
-	}
-	return o
-}
-
-// worstCyclePos is the position of process r in WorstCycleOrder(n).
-func worstCyclePos(n, r int) int {
-	if r < (n+1)/2 {
-		return 2 * r
-	}
-	return 2*(n-1-r) + 1
-}
-
-// worstCycleAt is the process at position i of WorstCycleOrder(n).
-func worstCycleAt(n, i int) int {
-	if i%2 == 0 {
-		return i / 2
-	}
-	return n - 1 - i/2
-}
-
 // pairStepsOf builds ping-pong pairs: partner(r) is r's partner (None when
 // it idles); the lower of each pair sends then receives, the other
 // receives then sends.

@@ -3,6 +3,8 @@ package beff
 import (
 	"fmt"
 	"slices"
+
+	"github.com/beff-suite/beff/internal/ring"
 )
 
 // None marks a missing partner in a Step (MPI_PROC_NULL on the MPI side).
@@ -175,7 +177,7 @@ func ExtraPatterns(n int, c2, c3 Cart) []*Pattern {
 		}
 	}
 	worst := everyone(Pattern{Name: "worstcycle", Kind: KindExtra, CommSize: n,
-		stepsOf: orderRing(n, func(i int) int { return worstCycleAt(n, i) }, func(r int) int { return worstCyclePos(n, r) })})
+		stepsOf: orderRing(n, func(i int) int { return ring.WorstAt(n, i) }, func(r int) int { return ring.WorstPos(n, r) })})
 	worst.messages = ringMessages(n)
 	add(worst)
 	add(pairs(Pattern{Name: "bestbisect", Kind: KindExtra, CommSize: n, stepsOf: pairStepsOf(func(r int) int {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/ring"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -263,7 +264,7 @@ func TestWorstCycleOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.n), func(t *testing.T) {
-			assert.Equal(t, tt.want, beff.WorstCycleOrder(tt.n))
+			assert.Equal(t, tt.want, ring.WorstOrder(tt.n))
 			p := beff.PureSet(tt.n, 0, 1).Lookup("worstcycle")
 			require.NotNil(t, p)
 			checkRingPattern(t, p, tt.n, [][]int{tt.want})

@@ -305,7 +305,8 @@ const (
 	// pattern instead of one per call; the paper's §5.4 proposal).
 	StopGeometric StopRule = "geometric"
 	// StopBarrier: after each call a barrier, rank 0 decides
-	// (ReferenceContinue), a broadcast: the reference code's rule.
+	// (internal/mpi, beffio_ref_continue), a broadcast: the reference code's
+	// rule.
 	StopBarrier StopRule = "barrier"
 )
 

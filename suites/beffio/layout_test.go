@@ -261,19 +261,3 @@ func TestReferenceValue(t *testing.T) {
 	w[Scatter] += 60
 	assert.InDelta(t, math.Sqrt((1158.749+337.531+60+275.471+340.754+346.387+346.499)/6*1764.764), ReferenceValue(w, 1158.749, 1764.764), 1e-9)
 }
-
-func TestReferenceContinue(t *testing.T) {
-	for _, c := range []struct {
-		done            int64
-		elapsed, target float64
-		want            bool
-	}{
-		{1, 0.4, 1, true},    // 0.8 ≤ 1
-		{1, 0.6, 1, false},   // 1.2 > 1
-		{9, 0.9, 1, true},    // 1.0 ≤ 1: exactly at the target goes on
-		{9, 0.91, 1, false},  // 1.0111 > 1
-		{1, 0.001, 0, false}, // a warm-up pattern (U = 0) makes one call
-	} {
-		assert.Equal(t, c.want, ReferenceContinue(c.done, c.elapsed, c.target), "%+v", c)
-	}
-}

@@ -74,12 +74,3 @@ func ReferenceValue(write map[PatternType]float64, rewriteScatter, read float64)
 	}
 	return math.Sqrt(s / float64(len(Types)+1) * read)
 }
-
-// ReferenceContinue is the reference code's decision after done calls of
-// a time-driven write pattern that took elapsed seconds (rank 0's clock,
-// after a barrier): go on while one more call at the mean rate so far ends
-// within the scheduled time target. The C loop of the barrier rule
-// (internal/mpi, beffio_calls_until) takes the same decision.
-func ReferenceContinue(done int64, elapsed, target float64) bool {
-	return elapsed*float64(done+1)/float64(done) <= target
-}

@@ -176,7 +176,7 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.AccessPattern, t
 
 // untilBarrier runs a time-driven write with the reference code's rule, in
 // C: one call, a barrier, rank 0 decides on its clock (go on while
-// elapsed·(r+1)/r ≤ the pattern's time, beffio.ReferenceContinue), a
+// elapsed·(r+1)/r ≤ the pattern's time: mpi's beffio_ref_continue), a
 // broadcast; within the call cap of the data budget.
 func (r *run) untilBarrier(p *partition, c *calls, pat beffio.AccessPattern, tPart, t0 float64, where string) measured {
 	target := beffio.PatternTime(tPart, pat.U, r.sumU)

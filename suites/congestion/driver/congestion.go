@@ -9,6 +9,7 @@ import (
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/ring"
 	"github.com/beff-suite/beff/suites/congestion"
 )
 
@@ -19,7 +20,7 @@ type run struct {
 	st          Settings
 	role        int      // 0: a canary, 1+i: a process of congestor set i
 	mine        mpi.Comm // the processes of the same role
-	left, right int      // a canary's neighbors in its random ring (ranks of mine)
+	left, right int      // neighbors in mine: a canary's in its random ring, a congestor's in its set's worst-case cycle
 	send, recv  *mpi.Buffer
 	progress    *harness.Progress
 	// The loops of internal/mpi and the split (fakes in the tests of the
@@ -65,7 +66,7 @@ func (r *run) prepare() {
 }
 
 // prepareRoles gives every rank its role (decided on rank 0), its
-// communicator and, a canary, its ring neighbors.
+// communicator and its neighbors in mine.
 func (r *run) prepareRoles() {
 	var roles, orders []int64
 	if r.world.IsRoot() {
@@ -79,7 +80,9 @@ func (r *run) prepareRoles() {
 	r.mine, err = r.split(r.role, order)
 	r.s.Must("MPI_Comm_split by role", err)
 	if r.role == 0 {
-		r.left, r.right = ring(r.st.Described.CanaryProcs, order, r.st.Split.Seed)
+		r.left, r.right = randomRing(r.st.Described.CanaryProcs, order, r.st.Split.Seed)
+	} else {
+		r.left, r.right = ring.WorstNeighbors(r.st.Described.SetProcs[r.role-1], order)
 	}
 }
 
@@ -94,9 +97,9 @@ func (r *run) logPlan() {
 		fmt.Sprintf("base %d MiB, a canary's and a congestor's buffers, 2 histograms of %d bins, rank 0's split of %d bytes per process", harness.BaseBytes>>20, mpi.HistBins, rootBytesPerProc))
 }
 
-// ring is a canary's left and right neighbor in the random ring of n
+// randomRing is a canary's left and right neighbor in the random ring of n
 // canaries drawn from seed (every canary draws the same).
-func ring(n, me int, seed uint64) (left, right int) {
+func randomRing(n, me int, seed uint64) (left, right int) {
 	perm := rand.New(rand.NewPCG(seed, ^seed)).Perm(n)
 	pos := slices.Index(perm, me)
 	return perm[(pos+n-1)%n], perm[(pos+1)%n]
@@ -247,7 +250,7 @@ func (r *run) run(ph phase) (smp mpi.Samples, ld mpi.Load) {
 		r.s.Must("the "+ph.canary+" canary", err)
 	case r.role > 0 && runs:
 		ld, err = r.congestor(&mpi.CongestorRun{Congestor: congestors[k], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
-			Len: r.st.Len, Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
+			Left: r.left, Right: r.right, Len: r.st.Len, Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
 		r.s.Must("the "+k+" congestor", err)
 	}
 	done()

@@ -10,6 +10,7 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/ring"
 	"github.com/beff-suite/beff/suites/congestion"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,6 +21,8 @@ type call struct {
 	rank   int
 	what   string // a canary's or a congestor's name
 	loaded bool
+	left   int // the neighbors a congestor was given
+	right  int
 }
 
 // fakeLoops records the loops' calls: a canary rank takes 10 samples of
@@ -40,14 +43,14 @@ func testRun(s *harness.Session, st Settings, f *fakeLoops) *run {
 	r := &run{s: s, world: s.World(), st: st}
 	r.split = func(color, key int) (mpi.Comm, error) { return mpi.CommNull, nil }
 	r.canary = func(c *mpi.CanaryRun) (mpi.Samples, error) {
-		f.add(call{s.Rank, c.Canary.String(), c.Loaded})
+		f.add(call{s.Rank, c.Canary.String(), c.Loaded, c.Left, c.Right})
 		t := float64(1+s.Rank) * 1e-6
 		smp := mpi.Samples{Hist: make([]int64, mpi.HistBins), N: 10, Sum: 10 * t, Max: t, Elapsed: 1, Iters: 10}
 		smp.Hist[int(math.Floor(math.Log(t/mpi.HistMin)/math.Log(mpi.HistRatio)))] = 10
 		return smp, nil
 	}
 	r.congestor = func(c *mpi.CongestorRun) (mpi.Load, error) {
-		f.add(call{s.Rank, c.Congestor.String(), c.Loaded})
+		f.add(call{s.Rank, c.Congestor.String(), c.Loaded, c.Left, c.Right})
 		return mpi.Load{Calls: 100, Bytes: 1e6, Elapsed: float64(1+s.Rank) / 10}, nil
 	}
 	r.prepareRoles()
@@ -103,6 +106,19 @@ func TestPhases(t *testing.T) {
 		assert.Equal(t, 0, r%2, "each node's first process: rank %d", r)
 	}
 	assert.Equal(t, 3+3, loaded, "beside the canary, canaries and congestors run loaded")
+	// the congestor processes of the set (ranks 1, 3, 5) know their
+	// neighbors in the set's worst-case cycle
+	var got, want [][2]int
+	for _, c := range f.calls {
+		if c.what == "incast" {
+			got = append(got, [2]int{c.left, c.right})
+		}
+	}
+	for me := range 3 {
+		l, r := ring.WorstNeighbors(3, me)
+		want = append(want, [2]int{l, r})
+	}
+	assert.ElementsMatch(t, want, got)
 	require.Len(t, lines, 4, "the canary alone, incast alone, the canary beside bcast, bcast")
 	us := func(ms []metric, unit string) float64 {
 		for _, m := range ms {
