@@ -23,8 +23,8 @@
 //  3. WriteProtocol (or WriteProtocolHead) and Text (text.go) give every
 //     protocol the same shape;
 //     WriteSummary and WriteAppendix (summary.go) write the figures as
-//     benchfmt, so that benchstat compares them; NewJSONFile and WriteJSON
-//     (json.go) write the JSON document of fold -json (schema beff-fold/1,
+//     benchfmt, so that benchstat compares them; NewJSONFile and WriteJSONFolded
+//     (json.go, jsonstream.go) write the JSON document of fold -json (schema beff-fold/1,
 //     docs/fold-json.md), each suite's details under its JSONKey.
 //
 // The package imports no suite; resultstest holds a toy suite for the

@@ -3,15 +3,14 @@ package results
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"maps"
 	"math"
 )
 
 // The types of this file are the JSON document that `beff fold -json`
 // writes (schema beff-fold/1); docs/fold-json.md describes the same fields
-// with an example. NewJSONFile fills them from folded runs, WriteJSON
-// writes them. Each suite adds its details to its runs under its JSONKey.
+// with an example. NewJSONFile fills them from folded runs,
+// WriteJSONFolded (jsonstream.go) writes them. Each suite adds its details to its runs under its JSONKey.
 //
 // Field names are snake_case and carry their unit where it is not in the
 // value's own unit field: _mbps MB/s (1e6 bytes per second), _mb MB (1e6
@@ -164,26 +163,6 @@ type JSONExperiment struct {
 	// Metrics holds every metric of the line: unit as printed → value as
 	// printed.
 	Metrics map[string]Float `json:"metrics"`
-}
-
-// WriteJSON writes the document {"schema": JSONSchema, "files": files} to
-// w, indented by two spaces, with a final newline. Characters such as <
-// and & are written as they are, not escaped for HTML.
-func WriteJSON(w io.Writer, files []JSONFile) error { return WriteJSONMerged(w, files, nil) }
-
-// WriteJSONMerged writes the document of the files with the merged runs.
-func WriteJSONMerged(w io.Writer, files []JSONFile, merged []Folded) error {
-	if files == nil {
-		files = []JSONFile{}
-	}
-	doc := JSONDoc{Schema: JSONSchema, Files: files}
-	for _, p := range merged {
-		doc.Merged = append(doc.Merged, NewJSONRun(p))
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
 }
 
 // NewJSONFile returns the entry of the file name with the folded runs, in

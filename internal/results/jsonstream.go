@@ -14,9 +14,12 @@ type FoldedFile struct {
 	Folded []Folded
 }
 
-// WriteJSONFolded writes the document WriteJSONMerged writes for the
-// files' runs and the merged runs, byte for byte, but one run at a
-// time: memory holds one run's JSON, not the document's.
+// WriteJSONFolded writes the document of the files' runs and the merged
+// runs, {"schema": JSONSchema, "files": …, "merged": …}, indented by two
+// spaces with a final newline and < and & as they are, byte for byte as
+// json.Encoder writes the whole JSONDoc (resultstest.WriteJSON, which the
+// tests hold it against), but one run at a time: memory holds one run's
+// JSON, not the document's.
 func WriteJSONFolded(w io.Writer, files []FoldedFile, merged []Folded) error {
 	bw := bufio.NewWriter(w)
 	j := jsonStream{w: bw}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -104,12 +105,15 @@ func TestPartial(t *testing.T) {
 	assert.False(t, errors.Is(err, results.ErrRestricted))
 }
 
-func TestWriteHead(t *testing.T) {
+// TestProtocolHead: a protocol starts with its label and value, the
+// verdict and a blank line.
+func TestProtocolHead(t *testing.T) {
 	var b bytes.Buffer
-	results.WriteHead(&b, "b_x", 1234.56789, &results.Validity{})
+	none := func(io.Writer) {}
+	require.NoError(t, results.WriteProtocol(&b, "b_x", 1234.56789, &results.Validity{}, none, none))
 	assert.Equal(t, "b_x = 1234.6 MB/s\nVALID\n\n", b.String())
 	b.Reset()
-	results.WriteHead(&b, "b_x", 1, &results.Validity{Reasons: []string{"short run", "errors"}})
+	require.NoError(t, results.WriteProtocol(&b, "b_x", 1, &results.Validity{Reasons: []string{"short run", "errors"}}, none, none))
 	assert.Equal(t, "b_x = 1.0000 MB/s\nNOT VALID: short run; errors\n\n", b.String())
 }
 
@@ -198,7 +202,7 @@ func TestJSON(t *testing.T) {
 	text := strings.Replace(resultstest.File(1, 1, 1, "short (quick)", value), "mpi-hosts: toyhost (1)", "mpi-hosts: <b>&amp;", 1)
 	p := fold(t, text)[0]
 	var b bytes.Buffer
-	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{results.NewJSONFile("toy.txt", []results.Folded{p})}))
+	require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{results.NewJSONFile("toy.txt", []results.Folded{p})}, nil))
 	got := b.String()
 	assert.Contains(t, got, `"mpi-hosts": "<b>&amp;"`)
 	for _, key := range []string{`"schema": "beff-fold/1"`, `"benchmark": "toy"`, `"index": 1`, `"line": 6`, `"valid": false`,
@@ -216,7 +220,7 @@ func TestJSON(t *testing.T) {
 	assert.JSONEq(t, `[{"name":"x=1","line":6,"metrics":{"MB/s":1}}]`, string(doc.Files[0].Runs[0]["experiments"]))
 
 	b.Reset()
-	require.NoError(t, results.WriteJSON(&b, nil))
+	require.NoError(t, resultstest.WriteJSON(&b, nil, nil))
 	assert.Equal(t, "{\n  \"schema\": \"beff-fold/1\",\n  \"files\": []\n}\n", b.String())
 }
 
@@ -342,7 +346,7 @@ func TestJSONStream(t *testing.T) {
 		for _, f := range tc.files {
 			files = append(files, results.NewJSONFile(f.Name, f.Folded))
 		}
-		require.NoError(t, results.WriteJSONMerged(&want, files, tc.merged))
+		require.NoError(t, resultstest.WriteJSON(&want, files, tc.merged))
 		require.NoError(t, results.WriteJSONFolded(&got, tc.files, tc.merged))
 		assert.Equal(t, want.String(), got.String())
 	}

@@ -17,7 +17,8 @@ import (
 // output in one stream.
 
 // WriteProtocol writes a suite's protocol in the shape every protocol has:
-// the head (WriteHead with label and value), a block describing the run,
+// the head ("<label> = <value> MB/s", then "VALID" or "NOT VALID:
+// <reason>; <reason>…", then a blank line), a block describing the run,
 // the figures, the notes of the verdict, then the tables, each a function
 // that writes its block.
 func WriteProtocol(w io.Writer, label string, value float64, v *Validity, run, figures func(io.Writer), tables ...func(io.Writer)) error {
@@ -36,13 +37,6 @@ func WriteProtocolHead(w io.Writer, head string, v *Validity, run, figures func(
 		t(bw)
 	}
 	return bw.Flush()
-}
-
-// WriteHead writes the first lines of a protocol: "<label> = <value>
-// MB/s", then "VALID" or "NOT VALID: <reason>; <reason>…", then a blank
-// line.
-func WriteHead(w io.Writer, label string, value float64, v *Validity) {
-	writeHead(w, headline(label, value), v)
 }
 
 func headline(label string, value float64) string {

@@ -3,6 +3,7 @@ package resultstest
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -15,7 +16,7 @@ type DecodedRun struct {
 	Detail json.RawMessage
 }
 
-// DecodeRuns decodes the document data (results.WriteJSON) strictly: per
+// DecodeRuns decodes the document data (WriteJSON) strictly: per
 // file its runs, each with the details under key. A field the types do not
 // have fails the test.
 func DecodeRuns(t *testing.T, data []byte, key string) [][]DecodedRun {
@@ -90,4 +91,23 @@ func CheckCommon(t *testing.T, d DecodedRun, p results.Folded) {
 		l, e := r.Lines[i], d.Experiments[i]
 		check(l.Name == e.Name && l.Line == e.Line && len(l.Metrics) == len(e.Metrics), "experiment", e, l)
 	}
+}
+
+// WriteJSON writes the JSON document of files and merged runs whole, with
+// json.Encoder as fold -json's document is defined (two spaces of indent,
+// a final newline, < and & not escaped): the reference that
+// results.WriteJSONFolded, which streams it run by run, is held against,
+// and what the suites' JSON tests read back.
+func WriteJSON(w io.Writer, files []results.JSONFile, merged []results.Folded) error {
+	if files == nil {
+		files = []results.JSONFile{}
+	}
+	doc := results.JSONDoc{Schema: results.JSONSchema, Files: files}
+	for _, p := range merged {
+		doc.Merged = append(doc.Merged, results.NewJSONRun(p))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
 }

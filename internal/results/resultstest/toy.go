@@ -137,9 +137,8 @@ func (p *Folded) JSONDetail() any { return map[string]float64{"mean": p.Mean} }
 
 // WriteText writes the head and the mean.
 func (p *Folded) WriteText(w io.Writer) error {
-	results.WriteHead(w, "toy", p.Mean, &p.Validity)
-	_, err := fmt.Fprintf(w, "toy run %d of %s\n", p.Run.Index, p.Run.File)
-	return err
+	run := func(w io.Writer) { fmt.Fprintf(w, "toy run %d of %s\n", p.Run.Index, p.Run.File) }
+	return results.WriteProtocol(w, "toy", p.Mean, &p.Validity, run, func(io.Writer) {})
 }
 
 // File returns a toy results file: the configuration lines, then for each

@@ -33,7 +33,7 @@ func foldAll(t *testing.T, text, name string) []results.Folded {
 func writeJSON(t *testing.T, name string, folded []results.Folded) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{results.NewJSONFile(name, folded)}))
+	require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{results.NewJSONFile(name, folded)}, nil))
 	require.True(t, json.Valid(b.Bytes()))
 	return b.Bytes()
 }
@@ -62,7 +62,7 @@ func TestJSON(t *testing.T) {
 			again = append(again, r)
 		}
 		var b bytes.Buffer
-		require.NoError(t, results.WriteJSON(&b, []results.JSONFile{{Name: in.name, Runs: again}}))
+		require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{{Name: in.name, Runs: again}}, nil))
 		assert.Equal(t, string(data), b.String(), "encoding the decoded document again")
 	}
 }

@@ -27,7 +27,7 @@ func writeJSON(t *testing.T, text, name string) ([]results.Folded, []byte) {
 		folded = append(folded, p)
 	}
 	var b bytes.Buffer
-	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{results.NewJSONFile(name, folded)}))
+	require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{results.NewJSONFile(name, folded)}, nil))
 	require.True(t, json.Valid(b.Bytes()))
 	return folded, b.Bytes()
 }
@@ -69,7 +69,7 @@ func TestJSON(t *testing.T) {
 	r := runs[0].JSONRun
 	r.Key, r.Detail = "beff_io", &jio
 	var b bytes.Buffer
-	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{{Name: "io.txt", Runs: []results.JSONRun{r}}}))
+	require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{{Name: "io.txt", Runs: []results.JSONRun{r}}}, nil))
 	assert.Equal(t, string(data), b.String(), "encoding the decoded document again")
 }
 

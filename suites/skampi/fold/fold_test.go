@@ -179,7 +179,7 @@ func TestWriteText(t *testing.T) {
 func TestJSON(t *testing.T) {
 	p := foldText(t, synthText(synthConfig, synthLines))
 	var b bytes.Buffer
-	require.NoError(t, results.WriteJSON(&b, []results.JSONFile{results.NewJSONFile("synth.txt", []results.Folded{p})}))
+	require.NoError(t, resultstest.WriteJSON(&b, []results.JSONFile{results.NewJSONFile("synth.txt", []results.Folded{p})}, nil))
 	runs := resultstest.DecodeRuns(t, b.Bytes(), "skampi")[0]
 	require.Len(t, runs, 1)
 	resultstest.CheckCommon(t, runs[0], p)
@@ -278,7 +278,7 @@ func TestMerge(t *testing.T) {
 	assert.Regexp(t, `suite=pp/op=send-recv/pair=max/L=1 +2\.500 .* 3 +2\.000 +4\.000\n`, b.String())
 
 	b.Reset()
-	require.NoError(t, results.WriteJSONMerged(&b, nil, merged))
+	require.NoError(t, resultstest.WriteJSON(&b, nil, merged))
 	var doc struct {
 		Merged []struct {
 			Skampi JSONSkampi `json:"skampi"`
