@@ -231,12 +231,7 @@ func TestCompareUsage(t *testing.T) {
 	dir := t.TempDir()
 	compareInputs(t, dir)
 	t.Chdir(dir)
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stderr string
-	}{
+	tests := []refusal{
 		{"one side", []string{"compare", "base.txt"}, 2, "beff compare: need at least two sides\nusage: beff compare"},
 		{"bad experiments", []string{"compare", "-experiments", "some", "base.txt", "same.txt"}, 2, "beff compare: -experiments=some: want all, changed or none"},
 		{"empty name", []string{"compare", "base.txt,,same.txt", "slow.txt"}, 2, `beff compare: "base.txt,,same.txt": empty file name`},
@@ -244,14 +239,7 @@ func TestCompareUsage(t *testing.T) {
 		{"twice", []string{"compare", "base.txt,base.txt", "same.txt"}, 1, "beff compare: A: base.txt is given twice"},
 		{"mixed side", []string{"compare", "base.txt", "same.txt,np4.txt"}, 1, "beff compare: B: the b_eff runs are not of one configuration"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := run(tt.args...)
-			assert.Equal(t, tt.code, code)
-			assert.Empty(t, stdout)
-			assert.Contains(t, stderr, tt.stderr)
-		})
-	}
+	checkRefusals(t, tests)
 }
 
 // TestCompareGolden compares the output of compare and gate on the

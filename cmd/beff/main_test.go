@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/perf/benchfmt"
 
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/beff-suite/beff/suites/beffio"
 )
@@ -100,21 +100,18 @@ func TestShortNP2Beff(t *testing.T) {
 	assert.Contains(t, stdout, "\nBenchmarkBeffFold/fig=beff 1 9954.048712636575 MB/s\n")
 }
 
-func TestUsage(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stderr string // a substring of stderr
-	}{
-		{"no command", nil, 2, "usage: beff <command>"},
-		{"unknown command", []string{"report2"}, 2, "beff: unknown command \"report2\"\nusage: beff <command>"},
-		{"no files", []string{"fold"}, 2, "beff fold: no input files\nusage: beff fold"},
-		{"bad flag", []string{"fold", "-x", "a.txt"}, 2, "flag provided but not defined: -x"},
-		{"negative rmax", []string{"fold", "-rmax", "-1", "a.txt"}, 2, "beff fold: -rmax=-1: Rmax must be a positive number of GFlop/s\n"},
-		{"bad rmax", []string{"fold", "-rmax", "many", "a.txt"}, 2, "invalid value \"many\" for flag -rmax"},
-		{"missing file", []string{"fold", "nonexistent.txt"}, 1, "beff fold: open nonexistent.txt: no such file or directory\n"},
-	}
+// A refusal is a command that must fail: its exit code and a substring
+// of what it writes on stderr; nothing on stdout.
+type refusal struct {
+	name   string
+	args   []string
+	code   int
+	stderr string
+}
+
+// checkRefusals runs each refusal and checks it.
+func checkRefusals(t *testing.T, tests []refusal) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(tt.args...)
@@ -123,6 +120,19 @@ func TestUsage(t *testing.T) {
 			assert.Contains(t, stderr, tt.stderr)
 		})
 	}
+}
+
+func TestUsage(t *testing.T) {
+	tests := []refusal{
+		{"no command", nil, 2, "usage: beff <command>"},
+		{"unknown command", []string{"report2"}, 2, "beff: unknown command \"report2\"\nusage: beff <command>"},
+		{"no files", []string{"fold"}, 2, "beff fold: no input files\nusage: beff fold"},
+		{"bad flag", []string{"fold", "-x", "a.txt"}, 2, "flag provided but not defined: -x"},
+		{"negative rmax", []string{"fold", "-rmax", "-1", "a.txt"}, 2, "beff fold: -rmax=-1: Rmax must be a positive number of GFlop/s\n"},
+		{"bad rmax", []string{"fold", "-rmax", "many", "a.txt"}, 2, "invalid value \"many\" for flag -rmax"},
+		{"missing file", []string{"fold", "nonexistent.txt"}, 1, "beff fold: open nonexistent.txt: no such file or directory\n"},
+	}
+	checkRefusals(t, tests)
 
 	code, stdout, stderr := run("help")
 	assert.Equal(t, 0, code)
@@ -185,20 +195,12 @@ func TestAppend(t *testing.T) {
 	assert.Contains(t, added, "\nbeff-lmax:\n")
 
 	// The file still parses, and the fold lines are there without configuration.
-	r := benchfmt.NewReader(bytes.NewReader(after), path)
 	var figs []string
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Fatalf("appended file does not parse: %v", rec)
-		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beff.ID.FoldBench() {
-				figs = append(figs, string(rec.Name))
-				assert.Empty(t, rec.Config)
-			}
-			if string(rec.Name) == "BeffFold/fig=beff" {
-				assert.InDelta(t, 9954.0487, rec.Values[0].OrigValue, 1e-4)
-			}
+	recs, _ := resultstest.FoldResults(t, after, path, beff.ID.FoldBench())
+	for _, rec := range recs {
+		figs = append(figs, string(rec.Name))
+		if string(rec.Name) == "BeffFold/fig=beff" {
+			assert.InDelta(t, 9954.0487, rec.Values[0].OrigValue, 1e-4)
 		}
 	}
 	assert.Contains(t, figs, "BeffFold/fig=beff")
@@ -349,18 +351,10 @@ func TestIOAppend(t *testing.T) {
 	require.True(t, ok)
 	assert.True(t, strings.HasSuffix(string(after), "\nUnit MB/s better=higher\n"+summary))
 
-	r := benchfmt.NewReader(bytes.NewReader(after), path)
 	var figs []string
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Fatalf("appended file does not parse: %v", rec)
-		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beffio.ID.FoldBench() {
-				figs = append(figs, string(rec.Name))
-				assert.Empty(t, rec.Config)
-			}
-		}
+	recs, _ := resultstest.FoldResults(t, after, path, beffio.ID.FoldBench())
+	for _, rec := range recs {
+		figs = append(figs, string(rec.Name))
 	}
 	assert.Equal(t, []string{"BeffIOFold/fig=beffio", "BeffIOFold/fig=partition/n=1", "BeffIOFold/fig=partition/n=2",
 		"BeffIOFold/fig=access/acc=write", "BeffIOFold/fig=access/acc=rewrite", "BeffIOFold/fig=access/acc=read",

@@ -52,22 +52,13 @@ func TestSummaryRoundTrip(t *testing.T) {
 
 	// benchfmt reads the appended lines without complaint, with no
 	// configuration and the units' directions.
-	r := benchfmt.NewReader(strings.NewReader(all), "all.txt")
 	got := map[string]benchfmt.Value{}
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Fatalf("appended output does not parse: %v", rec)
-		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beff.ID.FoldBench() {
-				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
-				assert.Equal(t, 1, rec.Iters)
-				require.Len(t, rec.Values, 1)
-				got[string(rec.Name)] = rec.Values[0]
-			}
-		}
+	recs, units := resultstest.FoldResults(t, []byte(all), "all.txt", beff.ID.FoldBench())
+	for _, rec := range recs {
+		assert.Equal(t, 1, rec.Iters)
+		require.Len(t, rec.Values, 1)
+		got[string(rec.Name)] = rec.Values[0]
 	}
-	require.NoError(t, r.Err())
 	require.Len(t, got, len(p.Figures()))
 	beffV := got["BeffFold/fig=beff"]
 	assert.Equal(t, "MB/s", beffV.OrigUnit)
@@ -75,7 +66,6 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.Equal(t, "us", got["BeffFold/fig=lat-pingpong"].Unit)
 	assert.InEpsilon(t, 1, got["BeffFold/fig=lat-pingpong"].Value, 1e-12)
 	assert.Equal(t, "B/F", got["BeffFold/fig=balance"].Unit)
-	units := r.Units()
 	assert.Equal(t, -1, units.GetBetter("us"))
 	assert.Equal(t, 1, units.GetBetter("B/F"))
 	assert.Equal(t, 1, units.GetBetter("MB/s"))

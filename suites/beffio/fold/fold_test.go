@@ -651,24 +651,15 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.Contains(t, app.String(), "Unit MB/s better=higher\nUnit min better=lower\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n")
 	all := in + app.String()
 
-	r := benchfmt.NewReader(strings.NewReader(all), "all.txt")
 	got := map[string]benchfmt.Value{}
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Fatalf("appended output does not parse: %v", rec)
-		case *benchfmt.Result:
-			if string(rec.Name.Base()) == beffio.ID.FoldBench() {
-				assert.Empty(t, rec.Config, "%s carries configuration", rec.Name)
-				_, parts := rec.Name.Parts()
-				for _, part := range parts {
-					assert.NotEqual(t, '-', rune(part[0]), "%s: a part read as GOMAXPROCS", rec.Name)
-				}
-				got[string(rec.Name)] = rec.Values[0]
-			}
+	recs, units := resultstest.FoldResults(t, []byte(all), "all.txt", beffio.ID.FoldBench())
+	for _, rec := range recs {
+		_, parts := rec.Name.Parts()
+		for _, part := range parts {
+			assert.NotEqual(t, '-', rune(part[0]), "%s: a part read as GOMAXPROCS", rec.Name)
 		}
+		got[string(rec.Name)] = rec.Values[0]
 	}
-	require.NoError(t, r.Err())
 	require.Len(t, got, len(pio.Figures()))
 	assert.InEpsilon(t, 146.25, got["BeffIOFold/fig=beffio"].OrigValue, 1e-12)
 	assert.Equal(t, "MB/s", got["BeffIOFold/fig=beffio"].OrigUnit)
@@ -676,7 +667,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.InEpsilon(t, 240, got["BeffIOFold/fig=access/acc=read"].OrigValue, 1e-12)
 	assert.InEpsilon(t, math.Sqrt(340.0/6*240), got["BeffIOFold/fig=reference"].OrigValue, 1e-12)
 	assert.Equal(t, "min", got["BeffIOFold/fig=totalmem-time"].Unit)
-	assert.Equal(t, -1, r.Units().GetBetter("min"))
+	assert.Equal(t, -1, units.GetBetter("min"))
 
 	// Read back: the same run, the folded lines counted.
 	f2, err := readText(all, "all.txt")
