@@ -1,9 +1,8 @@
 package fold
 
 import (
-	"strings"
-
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 )
 
 // A testFile is the b_eff runs of a results file.
@@ -14,13 +13,9 @@ type testFile struct {
 
 // readText reads text with the b_eff suite.
 func readText(text, name string) (*testFile, error) {
-	f, err := results.Read(strings.NewReader(text), name, []results.Suite{New()})
+	f, runs, err := resultstest.ReadRuns(text, name, New(), runOf)
 	if err != nil {
 		return nil, err
 	}
-	tf := &testFile{file: f}
-	for _, run := range f.Runs {
-		tf.Runs = append(tf.Runs, runOf(run))
-	}
-	return tf, nil
+	return &testFile{Runs: runs, file: f}, nil
 }
