@@ -305,3 +305,39 @@ func SetFlags(t testing.TB, kv map[string]string) {
 		t.Cleanup(func() { flag.Set(k, old) })
 	}
 }
+
+// A SetupCase is one set of flags a driver's Setup is given: the error
+// it must refuse them with (a substring), or a check of the settings S it
+// decides.
+type SetupCase[S any] struct {
+	Name  string
+	Flags map[string]string
+	Short bool // a -test.short job
+	Err   string
+	Check func(t *testing.T, st S)
+}
+
+// CheckSetup runs setup on a copy of job under each case's flags.
+func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) (any, error), cases []SetupCase[S]) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			SetFlags(t, c.Flags)
+			in := *job
+			in.Short = c.Short
+			got, err := setup(&in)
+			switch {
+			case c.Err != "" && err == nil:
+				t.Fatalf("no error, want one with %q", c.Err)
+			case c.Err != "":
+				if !strings.Contains(err.Error(), c.Err) {
+					t.Errorf("error %q, want one with %q", err, c.Err)
+				}
+			case err != nil:
+				t.Fatalf("error: %v", err)
+			default:
+				c.Check(t, got.(S))
+			}
+		})
+	}
+}

@@ -12,19 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// withFlags sets command-line flags for one test and restores them after.
-func withFlags(t *testing.T, kv map[string]string) { harnesstest.SetFlags(t, kv) }
-
 func TestSetup(t *testing.T) {
 	job := &harness.Job{MemMiB: 6000, ProcsNode: 4, Hosts: []string{"a", "a", "a", "a"}}
-	cases := []struct {
-		name  string
-		flags map[string]string
-		short bool
-		err   string
-		check func(t *testing.T, st Settings)
-	}{
-		{name: "default", check: func(t *testing.T, st Settings) {
+	cases := []harnesstest.SetupCase[Settings]{
+		{Name: "default", Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, int64(6000), st.MemMiB)
 			assert.Equal(t, beff.LmaxFromMem(6000), st.Lmax)
 			assert.Len(t, st.Measured, 21)
@@ -32,51 +23,37 @@ func TestSetup(t *testing.T) {
 			assert.Equal(t, beff.TargetLoopTime, st.Target)
 			assert.Equal(t, beff.ShortcutLimit, st.Shortcut)
 		}},
-		{name: "short", short: true, check: func(t *testing.T, st Settings) {
+		{Name: "short", Short: true, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, int64(8), st.MemMiB)
 			assert.Equal(t, beff.ShortSizeIndexes, st.Measured)
 			assert.Equal(t, 3, st.Random)
 		}},
-		{name: "mem", flags: map[string]string{"beff.mem": "1024"}, check: func(t *testing.T, st Settings) {
+		{Name: "mem", Flags: map[string]string{"beff.mem": "1024"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, int64(8<<20), st.Lmax)
 		}},
-		{name: "lmax", flags: map[string]string{"beff.lmax": "2000000"}, check: func(t *testing.T, st Settings) {
+		{Name: "lmax", Flags: map[string]string{"beff.lmax": "2000000"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, int64(2000000), st.Lmax)
 			assert.Equal(t, int64(2000000), st.Sizes[20])
 		}},
-		{name: "seed", flags: map[string]string{"beff.seed": "18446744073709551615"}, check: func(t *testing.T, st Settings) {
+		{Name: "seed", Flags: map[string]string{"beff.seed": "18446744073709551615"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, uint64(math.MaxUint64), st.Seed)
 		}},
-		{name: "patterns", flags: map[string]string{"beff.patterns": "ring2, random30,acyclic-3dim-all"}, check: func(t *testing.T, st Settings) {
+		{Name: "patterns", Flags: map[string]string{"beff.patterns": "ring2, random30,acyclic-3dim-all"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, []string{"ring2", "random30", "acyclic-3dim-all"}, st.Patterns)
 		}},
-		{name: "negative mem", flags: map[string]string{"beff.mem": "-1"}, err: "-beff.mem=-1: out of range; want a number of MiB from 1 to 1073741824"},
-		{name: "mem above node", flags: map[string]string{"beff.mem": "6001"}, err: "more than the 6000 MiB"},
-		{name: "lmax and mem", flags: map[string]string{"beff.mem": "100", "beff.lmax": "100000"}, err: "both set"},
-		{name: "lmax too large for int", flags: map[string]string{"beff.lmax": "400000000"}, err: "too large"},
-		{name: "lmax above memory", flags: map[string]string{"beff.lmax": "1000000000"}, err: "too large"},
-		{name: "lmax small", flags: map[string]string{"beff.lmax": "4096"}, err: "too small"},
-		{name: "rmax", flags: map[string]string{"beff.rmax": "NaN"}, err: "-beff.rmax=NaN: out of range; want a number of GFlop/s"},
-		{name: "seed text", flags: map[string]string{"beff.seed": "-3"}, err: "unsigned integer"},
-		{name: "unknown pattern", flags: map[string]string{"beff.patterns": "ring2,ring3"}, err: `unknown pattern "ring3"`},
-		{name: "random beyond short count", flags: map[string]string{"beff.patterns": "random04"}, short: true, err: `unknown pattern "random04"`},
-		{name: "shortcut", flags: map[string]string{"beff.shortcut-limit": "-2"}, err: "-beff.shortcut-limit=-2: out of range; want a number of s from 0 to 86400"},
+		{Name: "negative mem", Flags: map[string]string{"beff.mem": "-1"}, Err: "-beff.mem=-1: out of range; want a number of MiB from 1 to 1073741824"},
+		{Name: "mem above node", Flags: map[string]string{"beff.mem": "6001"}, Err: "more than the 6000 MiB"},
+		{Name: "lmax and mem", Flags: map[string]string{"beff.mem": "100", "beff.lmax": "100000"}, Err: "both set"},
+		{Name: "lmax too large for int", Flags: map[string]string{"beff.lmax": "400000000"}, Err: "too large"},
+		{Name: "lmax above memory", Flags: map[string]string{"beff.lmax": "1000000000"}, Err: "too large"},
+		{Name: "lmax small", Flags: map[string]string{"beff.lmax": "4096"}, Err: "too small"},
+		{Name: "rmax", Flags: map[string]string{"beff.rmax": "NaN"}, Err: "-beff.rmax=NaN: out of range; want a number of GFlop/s"},
+		{Name: "seed text", Flags: map[string]string{"beff.seed": "-3"}, Err: "unsigned integer"},
+		{Name: "unknown pattern", Flags: map[string]string{"beff.patterns": "ring2,ring3"}, Err: `unknown pattern "ring3"`},
+		{Name: "random beyond short count", Flags: map[string]string{"beff.patterns": "random04"}, Short: true, Err: `unknown pattern "random04"`},
+		{Name: "shortcut", Flags: map[string]string{"beff.shortcut-limit": "-2"}, Err: "-beff.shortcut-limit=-2: out of range; want a number of s from 0 to 86400"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			withFlags(t, c.flags)
-			in := *job
-			in.Short = c.short
-			got, err := setup(&in)
-			if c.err != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), c.err)
-				return
-			}
-			require.NoError(t, err)
-			c.check(t, got.(Settings))
-		})
-	}
+	harnesstest.CheckSetup(t, job, setup, cases)
 	one := *job
 	one.Hosts = []string{"a"}
 	_, err := setup(&one)
@@ -91,7 +68,7 @@ func TestSetupUnknownMemory(t *testing.T) {
 
 // TestConfig checks the configuration lines the fold reads back.
 func TestConfig(t *testing.T) {
-	withFlags(t, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
+	harnesstest.SetFlags(t, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
 	job := &harness.Job{MemMiB: 64, Short: true, Hosts: []string{"a", "a"}}
 	st, err := setup(job)
 	require.NoError(t, err)

@@ -14,22 +14,13 @@ import (
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
-// withFlags sets command-line flags for one test and restores them after.
-func withFlags(t *testing.T, kv map[string]string) { harnesstest.SetFlags(t, kv) }
-
 func TestSetup(t *testing.T) {
 	job := &harness.Job{Hosts: []string{"h", "h", "h", "h"}, MemMiB: 2048, TotalMiB: 8192, RootMiB: 8192, ProcsNode: 4}
 	dir := t.TempDir()
 	hints := filepath.Join(dir, "hints.txt")
 	require.NoError(t, os.WriteFile(hints, []byte("type=shared l=1024 striping_unit=65536\n"), 0o644))
-	cases := []struct {
-		name  string
-		flags map[string]string
-		short bool
-		err   string
-		check func(t *testing.T, st Settings)
-	}{
-		{name: "default", check: func(t *testing.T, st Settings) {
+	cases := []harnesstest.SetupCase[Settings]{
+		{Name: "default", Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, 150.0, st.T)
 			assert.Equal(t, []int{2, 3, 4}, st.Partitions, "N = 4: medium partition 3")
 			assert.Equal(t, int64(2048), st.MemMiB)
@@ -45,61 +36,47 @@ func TestSetup(t *testing.T) {
 		}},
 		// before any case that sets -beffio.rewrite or -beffio.stop: a flag
 		// once set stays set for harness.IsSet
-		{name: "reference", flags: map[string]string{"beffio.reference": "true"}, check: func(t *testing.T, st Settings) {
+		{Name: "reference", Flags: map[string]string{"beffio.reference": "true"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, beffio.RulesReference, st.Rules)
 			assert.Equal(t, beffio.RewriteScatter, st.Rewrite, "the reference code rewrites the scatter type only")
 			assert.Equal(t, beffio.StopBarrier, st.Stop)
 		}},
-		{name: "reference, rewrite all", flags: map[string]string{"beffio.reference": "true", "beffio.rewrite": "all"}, check: func(t *testing.T, st Settings) {
+		{Name: "reference, rewrite all", Flags: map[string]string{"beffio.reference": "true", "beffio.rewrite": "all"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, beffio.RewriteAll, st.Rewrite, "as the reference code's -rewrite")
 		}},
-		{name: "reference, geometric", flags: map[string]string{"beffio.reference": "true", "beffio.stop": "geometric"},
-			err: "-beffio.stop=geometric: -beffio.reference stops the timed write by the reference code's rule"},
-		{name: "short", short: true, check: func(t *testing.T, st Settings) {
+		{Name: "reference, geometric", Flags: map[string]string{"beffio.reference": "true", "beffio.stop": "geometric"},
+			Err: "-beffio.stop=geometric: -beffio.reference stops the timed write by the reference code's rule"},
+		{Name: "short", Short: true, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, 6.0, st.T)
 			assert.Equal(t, int64(8), st.MemMiB)
 			assert.Equal(t, QuickMaxData, st.MaxData, "a quick run writes at most 1 GiB (the free space here is larger)")
 		}},
-		{name: "partitions", flags: map[string]string{"beffio.partitions": "4, 1"}, check: func(t *testing.T, st Settings) {
+		{Name: "partitions", Flags: map[string]string{"beffio.partitions": "4, 1"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, []int{1, 4}, st.Partitions)
 		}},
-		{name: "dir and data", flags: map[string]string{"beffio.dir": dir, "beffio.maxdata": "100"}, check: func(t *testing.T, st Settings) {
+		{Name: "dir and data", Flags: map[string]string{"beffio.dir": dir, "beffio.maxdata": "100"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, dir, st.Parent)
 			assert.Empty(t, st.Dir, "made by the run")
 			assert.Equal(t, int64(100)<<20, st.MaxData)
 			assert.Equal(t, "-beffio.maxdata", st.MaxDataWhy)
 		}},
-		{name: "hints", flags: map[string]string{"beffio.hints": hints}, check: func(t *testing.T, st Settings) {
+		{Name: "hints", Flags: map[string]string{"beffio.hints": hints}, Check: func(t *testing.T, st Settings) {
 			require.Len(t, st.Hints, 1)
 			assert.Equal(t, int64(1024), st.Hints[0].L)
 		}},
-		{name: "rewrite", flags: map[string]string{"beffio.rewrite": "some"}, err: "-beffio.rewrite=some: want all or scatter"},
-		{name: "sharedfp", flags: map[string]string{"beffio.sharedfp": "maybe"}, err: "-beffio.sharedfp=maybe: want auto or off"},
-		{name: "stop", flags: map[string]string{"beffio.stop": "never"}, err: "-beffio.stop=never: want geometric or barrier"},
-		{name: "partition too large", flags: map[string]string{"beffio.partitions": "5"}, err: "partition 5 is larger than the job (4 processes)"},
-		{name: "partition twice", flags: map[string]string{"beffio.partitions": "2,2"}, err: "partition 2 given twice"},
-		{name: "partition zero", flags: map[string]string{"beffio.partitions": "0"}, err: `"0" is not a positive number of processes`},
-		{name: "mem", flags: map[string]string{"beffio.mem": "4096"}, err: "more than the 2048 MiB"},
-		{name: "T", flags: map[string]string{"beffio.T": "2"}, err: "use at least 2.9 s"},
-		{name: "no dir", flags: map[string]string{"beffio.dir": filepath.Join(dir, "absent")}, err: "no such file or directory"},
-		{name: "maxdata", flags: map[string]string{"beffio.maxdata": "-1"}, err: "-beffio.maxdata=-1"},
-		{name: "bad hints", flags: map[string]string{"beffio.hints": filepath.Join(dir, "absent.txt")}, err: "-beffio.hints: open"},
+		{Name: "rewrite", Flags: map[string]string{"beffio.rewrite": "some"}, Err: "-beffio.rewrite=some: want all or scatter"},
+		{Name: "sharedfp", Flags: map[string]string{"beffio.sharedfp": "maybe"}, Err: "-beffio.sharedfp=maybe: want auto or off"},
+		{Name: "stop", Flags: map[string]string{"beffio.stop": "never"}, Err: "-beffio.stop=never: want geometric or barrier"},
+		{Name: "partition too large", Flags: map[string]string{"beffio.partitions": "5"}, Err: "partition 5 is larger than the job (4 processes)"},
+		{Name: "partition twice", Flags: map[string]string{"beffio.partitions": "2,2"}, Err: "partition 2 given twice"},
+		{Name: "partition zero", Flags: map[string]string{"beffio.partitions": "0"}, Err: `"0" is not a positive number of processes`},
+		{Name: "mem", Flags: map[string]string{"beffio.mem": "4096"}, Err: "more than the 2048 MiB"},
+		{Name: "T", Flags: map[string]string{"beffio.T": "2"}, Err: "use at least 2.9 s"},
+		{Name: "no dir", Flags: map[string]string{"beffio.dir": filepath.Join(dir, "absent")}, Err: "no such file or directory"},
+		{Name: "maxdata", Flags: map[string]string{"beffio.maxdata": "-1"}, Err: "-beffio.maxdata=-1"},
+		{Name: "bad hints", Flags: map[string]string{"beffio.hints": filepath.Join(dir, "absent.txt")}, Err: "-beffio.hints: open"},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			withFlags(t, c.flags)
-			in := *job
-			in.Short = c.short
-			got, err := setup(&in)
-			if c.err != "" {
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), c.err)
-				return
-			}
-			require.NoError(t, err)
-			c.check(t, got.(Settings))
-		})
-	}
+	harnesstest.CheckSetup(t, job, setup, cases)
 }
 
 func TestConfig(t *testing.T) {
