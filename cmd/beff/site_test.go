@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/report"
+	"github.com/beff-suite/beff/internal/report/reporttest"
 	"github.com/beff-suite/beff/suites/beff"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
@@ -51,16 +51,6 @@ func resultsCopies(t *testing.T) []string {
 		out = append(out, copyFile(t, s, dir, filepath.Base(s)))
 	}
 	return out
-}
-
-// scriptJSON returns the JSON of the <script type="application/json"
-// id=ID> element of page.
-func scriptJSON(t *testing.T, page, id string) []byte {
-	t.Helper()
-	re := regexp.MustCompile(`(?s)<script type="application/json" id="` + id + `">(.*?)</script>`)
-	m := re.FindStringSubmatch(page)
-	require.NotNil(t, m, "no JSON element #%s", id)
-	return []byte(m[1])
 }
 
 // siteData is the JSON of a run page (or of a run on the comparison page)
@@ -108,7 +98,7 @@ func TestSiteResults(t *testing.T) {
 
 		html := string(files[page])
 		var d siteData
-		require.NoError(t, json.Unmarshal(scriptJSON(t, html, "run-data"), &d), page)
+		require.NoError(t, json.Unmarshal(reporttest.ScriptJSON(t, html, "run-data"), &d), page)
 		assert.Equal(t, r.ID, d.ID)
 		if rBeff != nil {
 			beffRuns++
@@ -159,7 +149,7 @@ func TestSiteResults(t *testing.T) {
 	assert.Contains(t, index, "2026-11-21T12:00:00Z")
 
 	var cd struct{ Runs []siteData }
-	require.NoError(t, json.Unmarshal(scriptJSON(t, compare, "compare-data"), &cd))
+	require.NoError(t, json.Unmarshal(reporttest.ScriptJSON(t, compare, "compare-data"), &cd))
 	assert.Len(t, cd.Runs, len(site.Entries))
 
 	// Deterministic: the same input and time give the same bytes.
@@ -205,7 +195,7 @@ func TestSiteHostile(t *testing.T) {
 	assert.Contains(t, run, "&lt;/script&gt;&lt;script&gt;window.beffPwned=2")
 	// The page data keeps the label exactly, with < > & escaped in JSON.
 	var d siteData
-	data := scriptJSON(t, run, "run-data")
+	data := reporttest.ScriptJSON(t, run, "run-data")
 	assert.Contains(t, string(data), `\u003cscript\u003ewindow.beffPwned=1`)
 	require.NoError(t, json.Unmarshal(data, &d))
 	assert.Contains(t, d.Label, `<script>window.beffPwned=1;alert(1)</script> &amp; "quoted" 'single'`)

@@ -7,7 +7,6 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -16,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/report/reporttest"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/internal/results/resultstest"
 )
@@ -65,16 +65,6 @@ func writeFiles(t *testing.T, files ...string) []string {
 
 func value(run, k int) float64 { return float64(100*(run+1) + k) }
 
-// scriptJSON returns the JSON of the <script type="application/json"
-// id=ID> element of page.
-func scriptJSON(t *testing.T, page, id string) []byte {
-	t.Helper()
-	re := regexp.MustCompile(`(?s)<script type="application/json" id="` + id + `">(.*?)</script>`)
-	m := re.FindStringSubmatch(page)
-	require.NotNil(t, m, "no JSON element #%s", id)
-	return []byte(m[1])
-}
-
 // TestLoad: a file with two runs makes two entries; a file that does not
 // fold is skipped as a whole; IDs are unique.
 func TestLoad(t *testing.T) {
@@ -113,7 +103,7 @@ func TestRenderWithoutPages(t *testing.T) {
 	assert.Contains(t, run, "toy = 101.00 MB/s\nNOT VALID: short run\n")
 	assert.Contains(t, run, `<p class="runline">toyhost (1) · 1 process · <span title="2026-11-22T10:00:00Z">2026-11-22</span> · <span class="notvalid">NOT VALID</span></p>`)
 	assert.Contains(t, run, `<p class="toc"><a href="#run">the run</a> · <a href="#protocol">protocol</a>`)
-	assert.JSONEq(t, `{"id":"short-1","label":"short.txt #1 · toyhost (1) · N=1"}`, string(scriptJSON(t, run, "run-data")))
+	assert.JSONEq(t, `{"id":"short-1","label":"short.txt #1 · toyhost (1) · N=1"}`, string(reporttest.ScriptJSON(t, run, "run-data")))
 	assert.Equal(t, "/* plotly stub */\n", string(files["assets/plotly-basic.min.js"]))
 	assert.True(t, strings.HasSuffix(string(files["assets/report.js"]), "}());\n\nbeffReport.start();\n"))
 }
@@ -138,7 +128,7 @@ func TestRenderWithPages(t *testing.T) {
 	run := string(files["runs/a-1.html"])
 	assert.Contains(t, run, `<p class="toc"><a href="#toysection">toy</a> · <a href="#run">the run</a> · <a href="#protocol">protocol</a>`)
 	assert.Contains(t, run, "</p>\n\n"+`<section id="toysection"><h2>toy = 101.50</h2></section>`+"\n\n"+`<section id="run">`, "the figures first, then the run")
-	assert.JSONEq(t, `{"id":"a-1","label":"a.txt #1 · toyhost (2) · N=2","toy":{"mean":101.5}}`, string(scriptJSON(t, run, "run-data")))
+	assert.JSONEq(t, `{"id":"a-1","label":"a.txt #1 · toyhost (2) · N=2","toy":{"mean":101.5}}`, string(reporttest.ScriptJSON(t, run, "run-data")))
 	cmp := string(files["compare.html"])
 	assert.Contains(t, cmp, `<label><input type="radio" name="suite" value="toy" checked> toy</label>`)
 	assert.Contains(t, cmp, `<fieldset id="toy-controls"><legend>toy</legend>`+"\n<label>toy</label>\n</fieldset>")
@@ -146,7 +136,7 @@ func TestRenderWithPages(t *testing.T) {
 	var cd struct {
 		Runs []map[string]json.RawMessage `json:"runs"`
 	}
-	require.NoError(t, json.Unmarshal(scriptJSON(t, cmp, "compare-data"), &cd))
+	require.NoError(t, json.Unmarshal(reporttest.ScriptJSON(t, cmp, "compare-data"), &cd))
 	require.Len(t, cd.Runs, 2)
 	assert.JSONEq(t, `"runs/b-1.html"`, string(cd.Runs[1]["href"]))
 	assert.JSONEq(t, `{"mean":101.5}`, string(cd.Runs[1]["toy"]))
