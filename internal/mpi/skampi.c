@@ -90,14 +90,6 @@ const optab sk_ops[SKAMPI_NOPS] = {
 
 _Static_assert(sizeof sk_ops / sizeof sk_ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
 
-int sk_op_sync(int op, int sync) {
-	opfn f = sk_ops[op].fn;
-	if (f == sk_op_win_fence || f == sk_op_win_fence_delayed) return SKAMPI_FENCE;
-	if (f == sk_op_win_pscw || f == sk_op_win_pscw_delayed) return SKAMPI_PSCW;
-	if (f == sk_op_win_lock || f == sk_op_win_lock_delayed) return SKAMPI_LOCK;
-	return sync;
-}
-
 const char *skampi_op_name(int i) { return i >= 0 && i < SKAMPI_NOPS ? sk_ops[i].name : ""; }
 
 int skampi_op_blocks(int i) { return i >= 0 && i < SKAMPI_NOPS ? sk_ops[i].blocks : 0; }
@@ -294,7 +286,7 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	void *att = NULL;
 	if (!rc && sk_ops[b->op].rma && c.method != SKAMPI_CONTIG && c.method != SKAMPI_DATATYPE) rc = MPI_ERR_ARG;
 	if (!rc) rc = attach(b, &c, &att);
-	if (!rc && sk_ops[b->op].rma) rc = sk_rma_open(b, &c);
+	if (!rc && sk_ops[b->op].rma) rc = sk_rma_open(b, &c, &sk_ops[b->op], sk_foot(b->op, &c.rl, c.size));
 	if (!rc && c.mode == M_PERSIST) rc = persistent_open(&c, sk_ops[b->op].fn);
 	*init = c.init;
 	if (!rc) rc = reps(b, &c, sk_ops[b->op].fn, arrive, start, end, busy, window, first);
@@ -302,7 +294,7 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 	if (!rc) rc = rc2;
 	rc2 = sk_topo_close(&c);
 	if (!rc) rc = rc2;
-	rc2 = sk_rma_close(&c, b->op);
+	rc2 = sk_rma_close(&c, sk_ops[b->op].fn);
 	if (!rc) rc = rc2;
 	rc2 = detach(att);
 	if (!rc) rc = rc2;

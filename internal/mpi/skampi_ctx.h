@@ -248,14 +248,13 @@ int sk_op_win_lock(ctx *c);
 int sk_op_win_fence_delayed(ctx *c);
 int sk_op_win_pscw_delayed(ctx *c);
 int sk_op_win_lock_delayed(ctx *c);
-int sk_rma_open(const skampi_batch_t *b, ctx *c);
-int sk_rma_close(ctx *c, int op);
+int sk_rma_open(const skampi_batch_t *b, ctx *c, const optab *o, int64_t len);
+int sk_rma_close(ctx *c, opfn f);
 
 /* skampi_dtype.c: datatypes */
 int sk_type_build(const int64_t **pc, const int64_t *end, MPI_Datatype *t, int depth);
 
 /* skampi.c: the table and the timed loop */
-int sk_op_sync(int op, int sync);
 int64_t sk_foot(int op, const lay *l, int n);
 void sk_free_made(ctx *c);
 extern const optab sk_ops[SKAMPI_NOPS];

@@ -243,30 +243,39 @@ static int groups(ctx *c, rma *r) {
 
 /* rma_init writes the window before the first epoch: a get's stamp, the
  * fill of a full check (its holes), or zeros for the accumulations. */
-static void rma_init(ctx *c, rma *r, int op) {
+static void rma_init(ctx *c, rma *r, opfn f) {
 	int64_t call = c->call;
-	if (sk_ops[op].fn == sk_op_get || sk_ops[op].fn == sk_op_get_bw) {
+	if (f == sk_op_get || f == sk_op_get_bw) {
 		c->call = GET_CALL;
 		lay plain = {c->plain, 1, 1, c->len, c->len, c->len, 0, c->len > 0 ? c->len - 1 : 0};
 		sk_put(c, &plain, r->base, c->rank);
 		c->call = call;
 	} else
-		memset(r->base, c->full && (sk_ops[op].fn == sk_op_put || sk_ops[op].fn == sk_op_put_all) ? HOLE : 0, r->len);
+		memset(r->base, c->full && (f == sk_op_put || f == sk_op_put_all) ? HOLE : 0, r->len);
 }
 
-/* sk_rma_open makes the batch's window and opens its first epoch, outside
- * the timed repetitions. */
-int sk_rma_open(const skampi_batch_t *b, ctx *c) {
+/* op_sync is the epochs of operation f: its own for the window
+ * operations, sync (the batch's) for the others. */
+static int op_sync(opfn f, int sync) {
+	if (f == sk_op_win_fence || f == sk_op_win_fence_delayed) return SKAMPI_FENCE;
+	if (f == sk_op_win_pscw || f == sk_op_win_pscw_delayed) return SKAMPI_PSCW;
+	if (f == sk_op_win_lock || f == sk_op_win_lock_delayed) return SKAMPI_LOCK;
+	return sync;
+}
+
+/* sk_rma_open makes the batch's window of len bytes for operation o and
+ * opens its first epoch, outside the timed repetitions. */
+int sk_rma_open(const skampi_batch_t *b, ctx *c, const optab *o, int64_t len) {
 	rma *r = calloc(1, sizeof *r);
 	if (!r) return MPI_ERR_NO_MEM;
 	c->rma = r;
 	r->to = r->from = MPI_GROUP_NULL;
 	r->win = MPI_WIN_NULL;
-	r->sync = sk_op_sync(b->op, b->rma_sync);
+	r->sync = op_sync(o->fn, b->rma_sync);
 	r->nocheck = b->rma_nocheck;
-	c->rma_blocks = sk_ops[b->op].fn == sk_op_put_all && sk_ops[b->op].blocks;
-	roles(c, r, c->rma_blocks, sk_ops[b->op].fn == sk_op_put_all && !sk_ops[b->op].blocks);
-	r->len = sk_foot(b->op, &c->rl, c->size);
+	c->rma_blocks = o->fn == sk_op_put_all && o->blocks;
+	roles(c, r, c->rma_blocks, o->fn == sk_op_put_all && !o->blocks);
+	r->len = len;
 	if (c->rma_blocks && c->rank != 0) r->len = c->len; /* only rank 0's window holds a block per process */
 	if (r->len < 8) r->len = 8;
 	r->res = malloc(c->len > 8 ? c->len : 8); /* what one get or atomic fetches */
@@ -285,7 +294,7 @@ int sk_rma_open(const skampi_batch_t *b, ctx *c) {
 	if (rc) return rc;
 	c->rb = r->base; /* the window is the receive side: a full check looks at its holes */
 	c->rfoot = r->len;
-	rma_init(c, r, b->op);
+	rma_init(c, r, o->fn);
 	if (r->sync == SKAMPI_PSCW) rc = groups(c, r);
 	if (!rc) rc = MPI_Barrier(c->comm); /* every window written before anyone reaches it */
 	if (!rc && r->sync == SKAMPI_FENCE) rc = MPI_Win_fence(0, r->win);
@@ -298,7 +307,7 @@ int sk_rma_open(const skampi_batch_t *b, ctx *c) {
 
 /* sk_rma_close ends the batch's epochs, checks in a full check what reached
  * the targets (every byte, and the holes), and frees the window. */
-int sk_rma_close(ctx *c, int op) {
+int sk_rma_close(ctx *c, opfn f) {
 	rma *r = R(c);
 	int rc = 0;
 	if (!r) return 0;
@@ -307,11 +316,11 @@ int sk_rma_close(ctx *c, int op) {
 	if (c->full && !rc && r->exposed) {
 		int64_t call = c->call;
 		c->call = r->last;
-		if (sk_ops[op].fn == sk_op_put || sk_ops[op].fn == sk_op_put_bw || sk_ops[op].fn == sk_op_put_all) {
+		if (f == sk_op_put || f == sk_op_put_bw || f == sk_op_put_all) {
 			if (r->source >= 0) sk_rchk(c, r->base + at(c, r->source), r->source);
 			else
 				for (int s = 0; s < c->size; s++) sk_rchk(c, r->base + at(c, s), s);
-		} else if (sk_ops[op].fn == sk_op_acc_sum || sk_ops[op].fn == sk_op_acc_replace || sk_ops[op].fn == sk_op_acc_max)
+		} else if (f == sk_op_acc_sum || f == sk_op_acc_replace || f == sk_op_acc_max)
 			acc_check(c, (int *)r->base, r->expect, r->source);
 		c->call = call;
 	}
