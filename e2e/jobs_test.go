@@ -57,8 +57,6 @@ func mpiBinary(t *testing.T, tags bool) string {
 		if buildErr != nil {
 			return
 		}
-		dir := buildDir
-		atEnd(func() { os.RemoveAll(dir) })
 		if out, err := exec.Command("go", "build", "-o", filepath.Join(buildDir, "beff"), "./cmd/beff").CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/beff: %v\n%s", err, out)
 			return
