@@ -151,6 +151,18 @@ func writeTemp(t *testing.T, name, data string) string {
 	return path
 }
 
+// withoutLine is text without the result line of the benchmark named
+// name.
+func withoutLine(text, name string) string {
+	var kept []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(l, name+" ") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
 func shortNP2(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile("testdata/short-np2.txt")
@@ -160,13 +172,7 @@ func shortNP2(t *testing.T) string {
 
 func TestRefusal(t *testing.T) {
 	const gone = "BenchmarkBeff/pat=random02/L=16384/mthd=nonblocking"
-	var kept []string
-	for _, l := range strings.Split(shortNP2(t), "\n") {
-		if !strings.HasPrefix(l, gone+" ") {
-			kept = append(kept, l)
-		}
-	}
-	path := writeTemp(t, "cut.txt", strings.Join(kept, "\n"))
+	path := writeTemp(t, "cut.txt", withoutLine(shortNP2(t), gone))
 	code, stdout, stderr := run("fold", path)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
@@ -370,20 +376,15 @@ func TestIOAppend(t *testing.T) {
 
 func TestIORefusal(t *testing.T) {
 	const gone = "BenchmarkBeffIO/n=2/acc=rewrite/type=separated/pat=total"
-	var kept []string
-	for _, l := range strings.Split(ioSynthetic(t), "\n") {
-		if !strings.HasPrefix(l, gone+" ") {
-			kept = append(kept, l)
-		}
-	}
-	path := writeTemp(t, "cut.txt", strings.Join(kept, "\n"))
+	cut := withoutLine(ioSynthetic(t), gone)
+	path := writeTemp(t, "cut.txt", cut)
 	code, stdout, stderr := run("fold", "-append", path)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "beff fold: "+path+":23: b_eff_io run 1: incomplete: missing 1 line: n=2/acc=rewrite/type=separated/pat=total\n", stderr)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, strings.Join(kept, "\n"), string(after), "nothing appended")
+	assert.Equal(t, cut, string(after), "nothing appended")
 }
 
 // TestInternalError: a panic in a command (a bug of beff) is one line on
