@@ -37,7 +37,7 @@ const (
 	linkMBps = 125.0
 )
 
-var clusterScript, _ = filepath.Abs("tools/cluster.sh")
+var clusterScript string // tools/cluster.sh, absolute: set by TestMain in the module root
 
 // A cluster is an emulated cluster of a test.
 type cluster struct {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -14,6 +15,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		os.Exit(2)
 	}
+	clusterScript, _ = filepath.Abs("tools/cluster.sh")
 	code := m.Run()
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
