@@ -341,3 +341,10 @@ func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) 
 		})
 	}
 }
+
+// ShortJob is a -test.short job of 2 processes on one host (vm) of
+// 4 GiB, under Open MPI 4.1.4 at thread level single: the job of the
+// drivers' resume tests, whose files name it.
+func ShortJob() *harness.Job {
+	return &harness.Job{Hosts: []string{"vm", "vm"}, MemMiB: 4096, ProcsNode: 2, Thread: "single", Short: true, Library: "Open MPI v4.1.4"}
+}

@@ -15,17 +15,12 @@ import (
 	"github.com/beff-suite/beff/suites/beff"
 )
 
-// resumeJob is a short job of 2 processes on one host.
-func resumeJob() *harness.Job {
-	return &harness.Job{Hosts: []string{"vm", "vm"}, MemMiB: 4096, ProcsNode: 2, Thread: "single", Short: true, Library: "Open MPI v4.1.4"}
-}
-
-// partialBeff is the output of a short job of resumeJob with seed 77 that
+// partialBeff is the output of a short job of harnesstest.ShortJob with seed 77 that
 // stopped after two measurements: its configuration lines and theirs.
 func partialBeff(t *testing.T, lines ...string) string {
 	t.Helper()
 	harnesstest.SetFlags(t, map[string]string{"beff.seed": "77", "beff.resume": "", "beff.reference": "false", "beff.mem": "0"})
-	v, err := setup(resumeJob())
+	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st := v.(Settings)
 	var b strings.Builder
@@ -50,7 +45,7 @@ func TestResumeBeff(t *testing.T) {
 	ring := beff.Name("ring2", 1, beff.Sendrecv)
 	path := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
-	v, err := setup(resumeJob())
+	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st := v.(Settings)
 	assert.Equal(t, uint64(77), st.Seed, "the file's seed")
@@ -63,7 +58,7 @@ func TestResumeBeff(t *testing.T) {
 	extra := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps",
 		"BenchmarkBeff/"+other+" 1 0 ns/op 3 MB/s 2.4 min-MB/s 2.8 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": extra})
-	v, err = setup(resumeJob())
+	v, err = setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	require.NotNil(t, v.(Settings).Resume)
 	assert.Equal(t, 1, v.(Settings).Resume.Total())
@@ -85,14 +80,14 @@ func TestResumeBeff(t *testing.T) {
 	}))
 
 	harnesstest.SetFlags(t, map[string]string{"beff.mem": "16"})
-	_, err = setup(resumeJob())
+	_, err = setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "not the configuration of this run")
 	harnesstest.SetFlags(t, map[string]string{"beff.mem": "0", "beff.reference": "true"})
-	_, err = setup(resumeJob())
+	_, err = setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "-beff.resume: not with -beff.reference")
 
 	bad := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 0 ms/loop 1000 looplen 3 reps")
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": bad})
-	_, err = setup(resumeJob())
+	_, err = setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "not a measurement of b_eff")
 }

@@ -11,17 +11,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/results"
 )
 
-// resumeJob is a job of 2 processes on vm, a short run.
-func resumeJob() *harness.Job {
-	return &harness.Job{Hosts: []string{"vm", "vm"}, MemMiB: 4096, ProcsNode: 2, Thread: "single", Short: true, Library: "Open MPI v4.1.4"}
-}
-
-// partialOutput is the output of a job of resumeJob and the suite file
+// partialOutput is the output of a job of harnesstest.ShortJob and the suite file
 // suites that stopped in its second curve: its configuration lines (as
 // the driver writes them), the first curve's three points and the
 // second's first.
@@ -30,11 +24,11 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 	file := filepath.Join(t.TempDir(), "s.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(suites), 0o644))
 	harnesstest.SetFlags(t, map[string]string{"skampi.suites": file})
-	v, err := setup(resumeJob())
+	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	raw, err := json.Marshal(v.(Settings))
 	require.NoError(t, err)
-	job := resumeJob()
+	job := harnesstest.ShortJob()
 	job.SuiteState = map[string]json.RawMessage{name: raw}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mpi-library: %s\nmpi-thread: single\nmpi-procs: 2\nmpi-hosts: vm (2)\nbeff-mode: %s\n", job.Library, results.ModeShort)
@@ -57,7 +51,7 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 func TestResume(t *testing.T) {
 	_, path := partialOutput(t, "suites:\n  - name: pp\n    ops: send-recv\n    lengths: 1:64\n    step: 8\n  - name: b\n    ops: bcast\n    vary: none\n")
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": path})
-	v, err := setup(resumeJob())
+	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st := v.(Settings)
 	require.NotNil(t, st.Resume)
@@ -81,7 +75,7 @@ func TestResume(t *testing.T) {
 	var none *Resume
 	assert.Nil(t, none.saved(order[0]), "no resume, nothing saved")
 
-	other := resumeJob()
+	other := harnesstest.ShortJob()
 	other.Hosts = []string{"vm", "vm", "vm"}
 	_, err = setup(other)
 	assert.ErrorContains(t, err, "-skampi.resume="+path+": not the configuration of this run:")
@@ -100,7 +94,7 @@ func TestResume(t *testing.T) {
 	holed := filepath.Join(t.TempDir(), "holed.txt")
 	require.NoError(t, os.WriteFile(holed, []byte(strings.Join(kept, "\n")), 0o644))
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": holed})
-	v, err = setup(resumeJob())
+	v, err = setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st = v.(Settings)
 	require.NotNil(t, st.Resume)
@@ -108,6 +102,6 @@ func TestResume(t *testing.T) {
 	assert.Equal(t, 0, st.Resume.Points)
 
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": filepath.Join(t.TempDir(), "none.txt")})
-	_, err = setup(resumeJob())
+	_, err = setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "-skampi.resume: ")
 }
