@@ -51,7 +51,7 @@ func TestConformanceDamagedReference(t *testing.T) {
 		require.NoError(t, os.MkdirAll(round, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(round, "ref.short"),
 			[]byte("The effective bandwidth is b_eff = "+v+" MByte/s on 2 processes\n"), 0o644))
-		require.NoError(t, os.WriteFile(filepath.Join(round, "default.txt"), []byte(shortNP2(t)), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(round, "default.txt"), []byte(fixture(t, "short-np2.txt")), 0o644))
 		code, stdout, stderr := run("conformance", dir)
 		assert.Equal(t, exitFail, code, v)
 		assert.Empty(t, stdout)

@@ -74,7 +74,7 @@ func decodeDoc(t *testing.T, stdout string) jsonDoc {
 // against the fold's figures, and that -rmax reaches it.
 func TestFoldJSON(t *testing.T) {
 	// the b_eff run of another day: the same run twice would be refused
-	both := writeTemp(t, "both.txt", strings.Replace(shortNP2(t), "date: 2026-11-21T09:45:46Z", "date: 2026-11-22T09:45:46Z", 1)+ioSynthetic(t))
+	both := writeTemp(t, "both.txt", strings.Replace(fixture(t, "short-np2.txt"), "date: 2026-11-21T09:45:46Z", "date: 2026-11-22T09:45:46Z", 1)+fixture(t, "io-synthetic.txt"))
 	code, stdout, stderr := run("fold", "-json", "-rmax", "50", "testdata/short-np2.txt", both)
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)
@@ -114,7 +114,7 @@ func TestFoldJSON(t *testing.T) {
 	assert.Equal(t, "b_eff_io", io.Benchmark)
 	assert.True(t, io.Valid)
 	assert.Equal(t, 1, io.Index)
-	assert.Equal(t, strings.Count(shortNP2(t), "\n")+23, io.Line)
+	assert.Equal(t, strings.Count(fixture(t, "short-np2.txt"), "\n")+23, io.Line)
 	assert.Equal(t, results.Float(146.25), io.Figures[0].Value)
 	assert.Nil(t, io.Beff)
 	assert.Equal(t, 2, io.BeffIO.BestN)
@@ -217,7 +217,7 @@ func readBenchLines(t *testing.T, path string) []benchLine {
 }
 
 func TestFoldJSONUsage(t *testing.T) {
-	path := writeTemp(t, "results.txt", shortNP2(t))
+	path := writeTemp(t, "results.txt", fixture(t, "short-np2.txt"))
 	for _, args := range [][]string{
 		{"fold", "-json", "-append", path},
 		{"fold", "-append", "-json", path},
@@ -229,7 +229,7 @@ func TestFoldJSONUsage(t *testing.T) {
 	}
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Equal(t, shortNP2(t), string(after), "nothing appended")
+	assert.Equal(t, fixture(t, "short-np2.txt"), string(after), "nothing appended")
 
 	// A refused run: no JSON, the error as without -json.
 	code, stdout, stderr := run("fold", "-json", writeTemp(t, "empty.txt", ""))
@@ -242,7 +242,7 @@ func TestFoldJSONUsage(t *testing.T) {
 // infinite data-to-cache ratio) and a line with NaN and Inf metrics: the
 // output is valid JSON with null in their place.
 func TestFoldJSONNonFinite(t *testing.T) {
-	text := strings.Replace(ioSynthetic(t), "beffio-cache-mib: 4\n", "beffio-cache-mib: 0\n", 1)
+	text := strings.Replace(fixture(t, "io-synthetic.txt"), "beffio-cache-mib: 4\n", "beffio-cache-mib: 0\n", 1)
 	text = strings.Replace(text, "\t2 decisions\t0.25 stop-ms\n", "\t2 decisions\t0.25 stop-ms\tNaN x-nan\t+Inf x-inf\n", 1)
 	path := writeTemp(t, "nonfinite.txt", text)
 	code, stdout, stderr := run("fold", "-json", path)

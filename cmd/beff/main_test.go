@@ -163,16 +163,17 @@ func withoutLine(text, name string) string {
 	return strings.Join(kept, "\n")
 }
 
-func shortNP2(t *testing.T) string {
+// fixture is the text of testdata/name.
+func fixture(t *testing.T, name string) string {
 	t.Helper()
-	data, err := os.ReadFile("testdata/short-np2.txt")
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	return string(data)
 }
 
 func TestRefusal(t *testing.T) {
 	const gone = "BenchmarkBeff/pat=random02/L=16384/mthd=nonblocking"
-	path := writeTemp(t, "cut.txt", withoutLine(shortNP2(t), gone))
+	path := writeTemp(t, "cut.txt", withoutLine(fixture(t, "short-np2.txt"), gone))
 	code, stdout, stderr := run("fold", path)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
@@ -184,7 +185,7 @@ func TestRefusal(t *testing.T) {
 }
 
 func TestAppend(t *testing.T) {
-	orig := shortNP2(t)
+	orig := fixture(t, "short-np2.txt")
 	path := writeTemp(t, "results.txt", orig)
 	code, stdout, stderr := run("fold", "-append", path)
 	require.Equal(t, 0, code, stderr)
@@ -231,7 +232,7 @@ func TestAppend(t *testing.T) {
 // TestAppendAllOrNothing checks that -append writes nothing when one of the
 // inputs is refused.
 func TestAppendAllOrNothing(t *testing.T) {
-	orig := shortNP2(t)
+	orig := fixture(t, "short-np2.txt")
 	good := writeTemp(t, "good.txt", orig)
 	bad := writeTemp(t, "bad.txt", strings.Replace(orig, "beff-random-patterns: 3", "beff-random-patterns: 3\nbeff-patterns: ring2", 1))
 	code, stdout, stderr := run("fold", "-append", good, bad)
@@ -263,7 +264,7 @@ func TestCount2(t *testing.T) {
 	mbps := regexp.MustCompile(`([0-9.]+) MB/s`)
 	msLoop := regexp.MustCompile(`([0-9.]+) ms/loop`)
 	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimSuffix(shortNP2(t), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(fixture(t, "short-np2.txt"), "\n"), "\n") {
 		b.WriteString(l + "\n")
 		if strings.HasPrefix(l, "BenchmarkBeff/") {
 			m := mbps.FindStringSubmatchIndex(l)
@@ -287,13 +288,6 @@ func TestCount2(t *testing.T) {
 	assert.Equal(t, 2, strings.Count(stdout, "\nBenchmarkBeffFold/fig=beff 1 "))
 }
 
-func ioSynthetic(t *testing.T) string {
-	t.Helper()
-	data, err := os.ReadFile("testdata/io-synthetic.txt")
-	require.NoError(t, err)
-	return string(data)
-}
-
 func TestIOFold(t *testing.T) {
 	code, stdout, stderr := run("fold", "testdata/io-synthetic.txt")
 	require.Equal(t, 0, code, stderr)
@@ -305,7 +299,7 @@ func TestIOFold(t *testing.T) {
 	assert.NotContains(t, stdout, "Unit us")
 
 	// T = 60 s: NOT VALID.
-	path := writeTemp(t, "t60.txt", strings.Replace(ioSynthetic(t), "beffio-t-s: 1800", "beffio-t-s: 60", 1))
+	path := writeTemp(t, "t60.txt", strings.Replace(fixture(t, "io-synthetic.txt"), "beffio-t-s: 1800", "beffio-t-s: 60", 1))
 	code, stdout, stderr = run("fold", path)
 	require.Equal(t, 0, code, stderr)
 	lines = strings.SplitN(stdout, "\n", 3)
@@ -315,13 +309,13 @@ func TestIOFold(t *testing.T) {
 // TestBoth folds a file holding a b_eff and a b_eff_io run: both protocols,
 // b_eff first, and one summary.
 func TestBoth(t *testing.T) {
-	path := writeTemp(t, "both.txt", shortNP2(t)+ioSynthetic(t))
+	path := writeTemp(t, "both.txt", fixture(t, "short-np2.txt")+fixture(t, "io-synthetic.txt"))
 	code, stdout, stderr := run("fold", path)
 	require.Equal(t, 0, code, stderr)
 	first, _, _ := strings.Cut(stdout, "\n")
 	assert.Equal(t, "b_eff = 9954.0 MB/s", first)
 	// The b_eff_io lines start at line 23 of io-synthetic.txt.
-	from := strings.Count(shortNP2(t), "\n") + 23
+	from := strings.Count(fixture(t, "short-np2.txt"), "\n") + 23
 	assert.True(t, strings.Contains(stdout, fmt.Sprintf("\n\n\nb_eff_io = 146.25 MB/s\nVALID\n\nb_eff_io run 1 of %s (from line %d): 294 lines\n", path, from)),
 		"the b_eff_io protocol follows the b_eff protocol")
 	_, summary, ok := strings.Cut(stdout, "\nUnit MB/s better=higher\n")
@@ -337,7 +331,7 @@ func TestBoth(t *testing.T) {
 	assert.Equal(t, stdout, stdout2)
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
-	added := string(after[len(shortNP2(t)+ioSynthetic(t)):])
+	added := string(after[len(fixture(t, "short-np2.txt")+fixture(t, "io-synthetic.txt")):])
 	assert.Equal(t, 1, strings.Count(added, "Unit MB/s better=higher"), "one block:\n%s", added)
 	assert.Contains(t, added, "\nbeffio-rewrite:\n")
 	code, _, stderr = run("fold", "-append", path)
@@ -346,7 +340,7 @@ func TestBoth(t *testing.T) {
 }
 
 func TestIOAppend(t *testing.T) {
-	orig := ioSynthetic(t)
+	orig := fixture(t, "io-synthetic.txt")
 	path := writeTemp(t, "io.txt", orig)
 	code, stdout, stderr := run("fold", "-append", path)
 	require.Equal(t, 0, code, stderr)
@@ -376,7 +370,7 @@ func TestIOAppend(t *testing.T) {
 
 func TestIORefusal(t *testing.T) {
 	const gone = "BenchmarkBeffIO/n=2/acc=rewrite/type=separated/pat=total"
-	cut := withoutLine(ioSynthetic(t), gone)
+	cut := withoutLine(fixture(t, "io-synthetic.txt"), gone)
 	path := writeTemp(t, "cut.txt", cut)
 	code, stdout, stderr := run("fold", "-append", path)
 	assert.Equal(t, 1, code)
