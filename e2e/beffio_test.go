@@ -1,7 +1,7 @@
 package e2e
 
-// Integration tests of b_eff_io: real mpirun jobs doing real MPI-IO on a real
-// file system (see mpi_integration_test.go for the helpers).
+// End-to-end tests of b_eff_io: real mpirun jobs doing real MPI-IO on a real
+// file system (see jobs_test.go for the helpers).
 
 import (
 	"encoding/binary"

@@ -1,6 +1,6 @@
 package e2e
 
-// Integration tests: real MPI jobs on a test binary built with -tags mpi,
+// End-to-end tests: real MPI jobs on a test binary built with -tags mpi,
 // under the MPI on PATH (launch_test.go). Every job runs under its
 // launcher's own timeout, so a rank that fails makes the job fail instead of
 // hanging it. Set BEFF_SKIP_MPI=1 to skip them on a machine without MPI
@@ -44,7 +44,7 @@ func mpiBinary(t *testing.T, tags bool) string {
 		t.Skip("BEFF_SKIP_MPI=1")
 	}
 	if n, ok := mpi.LauncherSize(); ok && n > 1 {
-		t.Skip("inside an MPI job: the integration tests launch their own")
+		t.Skip("inside an MPI job: the end-to-end tests launch their own")
 	}
 	testLib(t)
 	buildOnce.Do(func() {

@@ -1,6 +1,6 @@
 package e2e
 
-// The MPI library the integration tests build against and launch with:
+// The MPI library the end-to-end tests build against and launch with:
 // the one on PATH, found as beff run finds it (package launch: MPICC,
 // MPIEXEC, srun in an allocation); make test MPI=mpich picks Debian's
 // MPICH by setting MPICC.
