@@ -27,24 +27,24 @@ func (p Plan) Loads() []string {
 	return p.Congestors
 }
 
-// A Phase is one measurement of the plan: a canary under a load, the
-// congestors without canaries (Canary "", Load LoadIsolated: all sets at
-// once; congestors only: each set alone in turn), one congestor alone
-// (Canary "", Load its name, MixEach), or all congestors together
-// (congestors only).
-type Phase struct {
+// A PlanStep is one entry of the plan, one timed phase or (congestors
+// only, each set alone in turn) one per set: a canary under a load, the
+// congestors without canaries (Canary "", Load LoadIsolated), one
+// congestor alone (Canary "", Load its name, MixEach), or all congestors
+// together (congestors only).
+type PlanStep struct {
 	Canary string // "" for the congestors alone
 	Load   string
 	Rep    int
 }
 
 // Steps lists the plan's measurements in order.
-func (p Plan) Steps() []Phase {
-	var out []Phase
+func (p Plan) Steps() []PlanStep {
+	var out []PlanStep
 	for rep := 1; rep <= p.Reps; rep++ {
 		if !p.Only {
 			for _, c := range p.Canaries {
-				out = append(out, Phase{c, LoadIsolated, rep})
+				out = append(out, PlanStep{c, LoadIsolated, rep})
 			}
 		}
 		alone := p.Congestors
@@ -52,17 +52,17 @@ func (p Plan) Steps() []Phase {
 			alone = []string{LoadIsolated}
 		}
 		for _, l := range alone {
-			out = append(out, Phase{"", l, rep})
+			out = append(out, PlanStep{"", l, rep})
 		}
 		if p.Only {
 			if p.Mix == MixTogether {
-				out = append(out, Phase{"", LoadTogether, rep})
+				out = append(out, PlanStep{"", LoadTogether, rep})
 			}
 			continue
 		}
 		for _, c := range p.Canaries {
 			for _, l := range p.Loads() {
-				out = append(out, Phase{c, l, rep})
+				out = append(out, PlanStep{c, l, rep})
 			}
 		}
 	}
@@ -72,7 +72,7 @@ func (p Plan) Steps() []Phase {
 // Lines are the result lines of a step: a canary's measurement gives the
 // canary's line and one per congestor running beside it; the congestors
 // alone give one line per congestor.
-func (p Plan) Lines(s Phase) []string {
+func (p Plan) Lines(s PlanStep) []string {
 	switch {
 	case s.Canary == "" && s.Load == LoadIsolated: // all sets at once, or (congestors only) each alone in turn
 		return p.congestorLines(p.Congestors, LoadIsolated, s.Rep)
