@@ -118,6 +118,22 @@ func DecideSeed(flagName, value string) (uint64, error) {
 	return v, nil
 }
 
+// ResumeSeed is the seed a resumed run takes from its partial file's
+// configuration line key (file's keys to values): ok is false where the
+// file has none or the suite's seed flag, flagValue, was given (the flag
+// wins); a value that is not an unsigned integer is refused.
+func ResumeSeed(file map[string]string, key, flagValue string) (seed uint64, ok bool, err error) {
+	v := file[key]
+	if v == "" || flagValue != "" {
+		return 0, false, nil
+	}
+	seed, err = strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %q is not a seed", key, v)
+	}
+	return seed, true, nil
+}
+
 // WindowFailure says why a one-sided window could not be made: this
 // rank's error (nil: another process failed), and what makes one where
 // the job's library is Open MPI 4, which makes none across nodes over TCP

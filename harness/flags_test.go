@@ -35,3 +35,27 @@ func TestEditDistance(t *testing.T) {
 		assert.Equal(t, tc.d, editDistance(tc.b, tc.a), "%s %s", tc.b, tc.a)
 	}
 }
+
+// TestSeeds: a seed flag's value, or the clock; a resumed run's seed from
+// its file unless the flag is given; anything but an unsigned integer
+// refused with the flag or the key.
+func TestSeeds(t *testing.T) {
+	v, err := DecideSeed("x.seed", "42")
+	assert.NoError(t, err)
+	assert.Equal(t, uint64(42), v)
+	_, err = DecideSeed("x.seed", "-1")
+	assert.EqualError(t, err, `-x.seed="-1": the seed must be an unsigned integer`)
+
+	file := map[string]string{"x-seed": "77"}
+	seed, ok, err := ResumeSeed(file, "x-seed", "")
+	assert.NoError(t, err)
+	assert.True(t, ok)
+	assert.Equal(t, uint64(77), seed)
+	_, ok, err = ResumeSeed(file, "x-seed", "5")
+	assert.NoError(t, err)
+	assert.False(t, ok, "the flag wins")
+	_, ok, _ = ResumeSeed(map[string]string{}, "x-seed", "")
+	assert.False(t, ok, "no seed in the file")
+	_, _, err = ResumeSeed(map[string]string{"x-seed": "7x"}, "x-seed", "")
+	assert.EqualError(t, err, `x-seed: "7x" is not a seed`)
+}

@@ -105,11 +105,11 @@ func (st *Settings) readResume(job *harness.Job) error {
 		return fmt.Errorf("-beff.resume: not with -beff.reference (its sweeps measure all patterns of a size together)")
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		if v := file[beff.KeySeed]; v != "" && *flagSeed == "" {
-			seed, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %q is not a seed", beff.KeySeed, v)
-			}
+		seed, ok, err := harness.ResumeSeed(file, beff.KeySeed, *flagSeed)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			st.Seed = seed
 		}
 		return job.ResumeWantLines(st.lines()), nil

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/beff-suite/beff/harness"
@@ -182,11 +181,11 @@ func (st *Settings) readResume(job *harness.Job) error {
 		return nil
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		if v := file[congestion.KeySeed]; v != "" && *flagSeed == "" {
-			seed, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %q is not a seed", congestion.KeySeed, v)
-			}
+		seed, ok, err := harness.ResumeSeed(file, congestion.KeySeed, *flagSeed)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			st.Split.Seed = seed
 			if err := st.split(job); err != nil {
 				return nil, err
