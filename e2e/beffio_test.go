@@ -170,10 +170,7 @@ func TestBeffIOReferenceRules(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join(t.TempDir(), "ref.txt")
-	require.NoError(t, os.WriteFile(path, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", path).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.True(t, strings.HasPrefix(string(out), "b_eff_io (reference code 2.1 rules) = "), "%s", out)
 	leftovers, _ := filepath.Glob(filepath.Join(os.TempDir(), "beffio-*", "*"))
 	assert.Empty(t, leftovers, "the read's close removed the files")
@@ -355,10 +352,7 @@ func TestBeffIODataBudget(t *testing.T) {
 		}
 	}
 	assert.Greater(t, capped, 0, "some patterns hit the budget")
-	file := filepath.Join(t.TempDir(), "io.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.Regexp(t, `(?m)^b_eff_io = [0-9.]+ MB/s`, string(out))
 	assert.Contains(t, string(out), "data budget reached")
 	assert.Contains(t, string(out), "NOT VALID")
@@ -374,10 +368,7 @@ func TestBeffIOValidationError(t *testing.T) {
 	assert.Regexp(t, `b_eff_io validation error: partition 1, read, type scatter, pattern 0, rank 0: 1 bad chunk\(s\); first in call 0 at file offset 0: first element 0xffffffffffffffff \(expected 0x[0-9a-f]+\)`, res.stderr)
 	p := parseIO(t, res.stdout)
 	assert.Equal(t, 1.0, p.metric["n=1/acc=read/type=scatter/pat=0/l=1048576/L=1048576"]["errors"])
-	file := filepath.Join(t.TempDir(), "io.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.Contains(t, string(out), "1 validation error")
 	assert.Contains(t, string(out), "NOT VALID")
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,10 +46,7 @@ func TestQuickCongestion(t *testing.T) {
 					assert.Positive(t, m[congestion.MetricCalls], name)
 				}
 			}
-			file := filepath.Join(t.TempDir(), "congestion.txt")
-			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-			out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-			require.NoError(t, err, "%s", out)
+			out := foldStdout(t, res.stdout)
 			assert.Contains(t, string(out), "NOT VALID: on 1 node: congestion needs at least 3 nodes")
 		})
 	}
@@ -113,8 +109,5 @@ func TestCongestionResume(t *testing.T) {
 			assert.NotEqual(t, line(first.stdout, name), line(again.stdout, name), "measured again: %s", name)
 		}
 	}
-	file := filepath.Join(t.TempDir(), "resumed.txt")
-	require.NoError(t, os.WriteFile(file, []byte(again.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	foldStdout(t, again.stdout)
 }

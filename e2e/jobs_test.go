@@ -82,6 +82,17 @@ func mpiBinary(t *testing.T, tags bool) string {
 	return filepath.Join(buildDir, "nompi.test")
 }
 
+// foldStdout writes a job's output to a file and folds it with the beff
+// command; a fold that fails fails the test.
+func foldStdout(t *testing.T, stdout string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "run.txt")
+	require.NoError(t, os.WriteFile(file, []byte(stdout), 0o644))
+	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return string(out)
+}
+
 // beffCommand is the beff command, built with the test binaries.
 func beffCommand(t *testing.T) string {
 	mpiBinary(t, true)
@@ -277,13 +288,10 @@ func TestQuickBeff(t *testing.T) {
 			assert.LessOrEqual(t, strings.Count(res.launcherOut, "goos: "), 1, "only rank 0 writes stdout")
 			assert.NotContains(t, res.stderr, "FAIL")
 
-			out := filepath.Join(t.TempDir(), "run.txt")
-			require.NoError(t, os.WriteFile(out, []byte(res.stdout), 0o644))
-			folded, err := exec.Command(beffCommand(t), "fold", out).CombinedOutput()
-			require.NoError(t, err, "%s", folded)
-			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindSubmatch(folded)
+			folded := foldStdout(t, res.stdout)
+			m := regexp.MustCompile(`(?m)^b_eff = ([0-9.e+]+) MB/s`).FindStringSubmatch(folded)
 			require.NotNil(t, m, "fold prints b_eff:\n%s", folded)
-			v, err := strconv.ParseFloat(string(m[1]), 64)
+			v, err := strconv.ParseFloat(m[1], 64)
 			require.NoError(t, err)
 			assert.Greater(t, v, 0.0)
 		})
@@ -395,10 +403,7 @@ func TestShortcut(t *testing.T) {
 			assert.Equal(t, 1, n, "pattern %s at L=%s: one method", pat.Name, l)
 		}
 	}
-	file := filepath.Join(t.TempDir(), "sc.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
 }
 
@@ -428,10 +433,7 @@ func TestBeffReferenceRules(t *testing.T) {
 		}
 	}
 	assert.Len(t, p.count, want, "no unexpected benchmark lines")
-	file := filepath.Join(t.TempDir(), "ref.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.Contains(t, string(out), "beff-rules: reference: measured by the rules of the reference code b_eff 3.6.0.1")
 
 	res = mpirun(t, 2, bin, append(quick, "-beff.reference", "-beff.testfault")...)
@@ -474,10 +476,7 @@ func TestBeffReferenceShortcut(t *testing.T) {
 			assert.Equal(t, []float64{3, 2}[i], reps, "pattern %s at L=%s: repetitions over its methods", pat.Name, l)
 		}
 	}
-	file := filepath.Join(t.TempDir(), "sc.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	out := foldStdout(t, res.stdout)
 	assert.Contains(t, string(out), "shortcut: the two largest sizes measured with the best method only")
 }
 

@@ -11,7 +11,6 @@ package e2e
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -85,10 +84,7 @@ func TestScaleJobs(t *testing.T) {
 				assert.LessOrEqual(t, most, root, "no process above rank 0's model")
 				assert.LessOrEqual(t, median, perProc, "the processes within the model")
 
-				out := filepath.Join(dir, "out.txt")
-				require.NoError(t, os.WriteFile(out, []byte(job.stdout), 0o644))
-				folded, err := exec.Command(beffCommand(t), "fold", out).CombinedOutput()
-				require.NoError(t, err, "%s", folded)
+				folded := foldStdout(t, job.stdout)
 				assert.Contains(t, string(folded), su.name)
 				for _, line := range strings.Split(job.stdout, "\n") {
 					assert.Less(t, len(line), 4096, "a line that grows with p: %.80s…", line)

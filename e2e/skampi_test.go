@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -39,10 +38,7 @@ func TestQuickSkampi(t *testing.T) {
 				assert.Equal(t, sync, su.Sync, "-skampi.sync replaces the file's sync in suite %s", su.Name)
 			}
 			checkSkampiPoints(t, np, run, res.stderr)
-			file := filepath.Join(t.TempDir(), "skampi.txt")
-			require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-			out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-			require.NoError(t, err, "%s", out)
+			out := foldStdout(t, res.stdout)
 			assert.Contains(t, string(out), "SKaMPI")
 			assert.Contains(t, string(out), "NOT VALID: short run")
 		})
@@ -72,10 +68,7 @@ func TestSkampiSkampi5Settings(t *testing.T) {
 		assert.Equal(t, 1.0, m[skampi.MetricCalls], "%s: one call per repetition", name)
 		assert.Positive(t, m[skampi.MetricN], name)
 	}
-	file := filepath.Join(t.TempDir(), "sk5.txt")
-	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
-	out, err := exec.Command(beffCommand(t), "fold", file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	foldStdout(t, res.stdout)
 }
 
 // skampiSuites reads the suites of a run from its configuration lines.
