@@ -1,21 +1,19 @@
 //go:build mpi
 
-/* skampi_check.c: the stamps that check every message of the SKaMPI loop:
- * its first and last payload byte (or every byte, and the holes between,
- * in a full check), the sums of a reduction, and the first fault kept. */
+/* skampi_check.c: the stamps' slow paths: every byte of a message, and the
+ * holes between, in a full check; the sums of a reduction; the first fault
+ * kept. The per-message stamps are inline in skampi_ctx.h. */
 #include "skampi_ctx.h"
 
-unsigned char skampi_byte1(int64_t call, int sender) {
-	return (unsigned char)(1 + (call * 37 + (int64_t)sender * 13) % 251);
-}
+/* The public stamps (skampi.h, for the Go side's tests) are the inline
+ * ones the operations use. */
+unsigned char skampi_byte1(int64_t call, int sender) { return sk_byte1(call, sender); }
 
-unsigned char skampi_byte2(int64_t call, int sender) {
-	return (unsigned char)(2 + (call * 17 + (int64_t)sender * 3 + 101) % 253);
-}
+unsigned char skampi_byte2(int64_t call, int sender) { return sk_byte2(call, sender); }
 
-float skampi_float1(int64_t call, int sender) { return (float)(1 + call % 61 + sender); }
+float skampi_float1(int64_t call, int sender) { return sk_float1(call, sender); }
 
-float skampi_float2(int64_t call, int sender) { return (float)(2 + call % 59 + 2 * sender); }
+float skampi_float2(int64_t call, int sender) { return sk_float2(call, sender); }
 
 void sk_fault(ctx *c, int sender, int64_t at, int expect, int got) {
 	if (c->f->count++ == 0) {
@@ -32,8 +30,8 @@ static unsigned char full_byte(int64_t call, int sender, int64_t i) {
 	return (unsigned char)(1 + (uint64_t)(call * 37 + (int64_t)sender * 13 + i * 7 + (i >> 8)) % 251);
 }
 
-/* fill stamps every payload byte of the message at m. */
-static void fill(ctx *c, const lay *l, unsigned char *m, int sender) {
+/* sk_fill stamps every payload byte of the message at m. */
+void sk_fill(ctx *c, const lay *l, unsigned char *m, int sender) {
 	int64_t i = 0;
 	for (int64_t k = 0; k < l->count; k++)
 		for (int64_t r = 0; r < l->nruns; r++) {
@@ -42,9 +40,9 @@ static void fill(ctx *c, const lay *l, unsigned char *m, int sender) {
 		}
 }
 
-/* verify checks every payload byte of the message at m; in the receive
+/* sk_verify checks every payload byte of the message at m; in the receive
  * buffer it then checks that the rest of the message's span kept HOLE. */
-static void verify(ctx *c, const lay *l, unsigned char *m, int sender) {
+void sk_verify(ctx *c, const lay *l, unsigned char *m, int sender) {
 	int64_t i = 0;
 	for (int64_t k = 0; k < l->count; k++)
 		for (int64_t r = 0; r < l->nruns; r++) {
@@ -63,41 +61,10 @@ static void verify(ctx *c, const lay *l, unsigned char *m, int sender) {
 		}
 }
 
-/* sk_put stamps the message at m from sender: its first and last payload
- * byte, or every byte in a full check; sk_chk checks one received. */
-void sk_put(ctx *c, const lay *l, unsigned char *m, int sender) {
-	if (c->len <= 0) return;
-	if (c->full) return fill(c, l, m, sender);
-	m[l->first] = skampi_byte1(c->call, sender);
-	if (c->len > 1) m[l->last] = skampi_byte2(c->call, sender);
-}
 
-void sk_chk(ctx *c, const lay *l, unsigned char *m, int sender) {
-	if (c->len <= 0) return;
-	if (c->inject == 1) {
-		m[l->first] ^= 0xff;
-		c->inject = 0;
-	}
-	if (c->full) return verify(c, l, m, sender);
-	int e1 = skampi_byte1(c->call, sender), e2 = c->len > 1 ? skampi_byte2(c->call, sender) : e1;
-	if (m[l->first] != e1) sk_fault(c, sender, l->first, e1, m[l->first]);
-	else if (m[l->last] != e2) sk_fault(c, sender, l->last, e2, m[l->last]);
-}
 
-/* sk_sput, sk_rchk: a message in the send layout, one in the receive layout. */
-void sk_sput(ctx *c, unsigned char *m, int sender) { sk_put(c, &c->sl, m, sender); }
 
-void sk_rchk(ctx *c, unsigned char *m, int sender) { sk_chk(c, &c->rl, m, sender); }
 
-/* Reductions run over MPI_FLOAT with MPI_SUM: the first and the last
- * element carry small integers whose sums are exact. */
-void sk_putf(unsigned char *m, int64_t n, int64_t call, int sender) {
-	float *x = (float *)m;
-	int64_t k = n / 4;
-	if (k <= 0) return;
-	x[0] = skampi_float1(call, sender);
-	x[k - 1] = k > 1 ? skampi_float2(call, sender) : x[0];
-}
 
 /* sk_chkf checks the sum over the senders lo..hi-1. */
 void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi) {
@@ -117,10 +84,6 @@ void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi) {
 	else if (x[k - 1] != e2) sk_fault(c, lo, n - 4, (int)e2, (int)x[k - 1]);
 }
 
-int sk_n4(ctx *c) { return (int)(c->len / 4); }
 
-int sk_nb(ctx *c) { return (int)c->len; }
 
-unsigned char *sk_sblk(ctx *c, int i) { return c->sb + (int64_t)i * c->sl.stride; }
 
-unsigned char *sk_rblk(ctx *c, int i) { return c->rb + (int64_t)i * c->rl.stride; }

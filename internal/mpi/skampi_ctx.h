@@ -1,9 +1,10 @@
 //go:build mpi
 
 /* skampi_ctx.h: what the files of the SKaMPI loop share (skampi*.c): the
- * context of a batch, the layout of a message, the stamps that check a
- * message, and the operations the table of skampi.c names. Internal to
- * package mpi; its public face is skampi.h. */
+ * context of a batch, the layout of a message, inline what an operation
+ * does per message (the stamps that check it, its wire), and the
+ * operations the table of skampi.c names. Internal to package mpi; its
+ * public face is skampi.h. */
 #ifndef BEFF_SKAMPI_CTX_H
 #define BEFF_SKAMPI_CTX_H
 
@@ -136,24 +137,121 @@ typedef struct {
  * communicator, a neighbor of the topology, a partition of the message. */
 enum { PER_PROC, PER_NBR, PER_PART };
 
-/* skampi_check.c: the stamps: a message's payload written and checked */
+/* What an operation does per message runs inline where it is called: the
+ * stamps of a message, its wire and its blocks run inside the timed
+ * calls. The slow paths, a full check's and the copies of a hand-built
+ * datatype, are functions of skampi_check.c and skampi_wire.c. */
 void sk_fault(ctx *c, int sender, int64_t at, int expect, int got);
-void sk_put(ctx *c, const lay *l, unsigned char *m, int sender);
-void sk_chk(ctx *c, const lay *l, unsigned char *m, int sender);
-void sk_rchk(ctx *c, unsigned char *m, int sender);
-void sk_putf(unsigned char *m, int64_t n, int64_t call, int sender);
-void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi);
-int sk_n4(ctx *c);
-int sk_nb(ctx *c);
-unsigned char *sk_sblk(ctx *c, int i);
-unsigned char *sk_rblk(ctx *c, int i);
+void sk_fill(ctx *c, const lay *l, unsigned char *m, int sender);
+void sk_verify(ctx *c, const lay *l, unsigned char *m, int sender);
+void sk_gather_runs(unsigned char *dst, const unsigned char *m, const lay *l);
+void sk_scatter_runs(unsigned char *m, const unsigned char *src, const lay *l, int skew);
 
-/* skampi_wire.c: the wire: a laid-out message as MPI gets it */
-int sk_out_wire(ctx *c, unsigned char *m, unsigned char *tmp, wire *w);
-wire sk_in_wire(ctx *c, unsigned char *m, unsigned char *tmp);
-int sk_in_done(ctx *c, unsigned char *m, unsigned char *tmp);
-unsigned char *sk_stmp_at(ctx *c, int i);
-unsigned char *sk_rtmp_at(ctx *c, int i);
+static inline unsigned char sk_byte1(int64_t call, int sender) {
+	return (unsigned char)(1 + (call * 37 + (int64_t)sender * 13) % 251);
+}
+
+static inline unsigned char sk_byte2(int64_t call, int sender) {
+	return (unsigned char)(2 + (call * 17 + (int64_t)sender * 3 + 101) % 253);
+}
+
+static inline float sk_float1(int64_t call, int sender) { return (float)(1 + call % 61 + sender); }
+
+static inline float sk_float2(int64_t call, int sender) { return (float)(2 + call % 59 + 2 * sender); }
+
+/* sk_put stamps the message at m from sender: its first and last payload
+ * byte, or every byte in a full check; sk_chk checks one received. */
+static inline void sk_put(ctx *c, const lay *l, unsigned char *m, int sender) {
+	if (c->len <= 0) return;
+	if (c->full) return sk_fill(c, l, m, sender);
+	m[l->first] = sk_byte1(c->call, sender);
+	if (c->len > 1) m[l->last] = sk_byte2(c->call, sender);
+}
+
+static inline void sk_chk(ctx *c, const lay *l, unsigned char *m, int sender) {
+	if (c->len <= 0) return;
+	if (c->inject == 1) {
+		m[l->first] ^= 0xff;
+		c->inject = 0;
+	}
+	if (c->full) return sk_verify(c, l, m, sender);
+	int e1 = sk_byte1(c->call, sender), e2 = c->len > 1 ? sk_byte2(c->call, sender) : e1;
+	if (m[l->first] != e1) sk_fault(c, sender, l->first, e1, m[l->first]);
+	else if (m[l->last] != e2) sk_fault(c, sender, l->last, e2, m[l->last]);
+}
+
+/* sk_sput, sk_rchk: a message in the send layout, one in the receive layout. */
+static inline void sk_sput(ctx *c, unsigned char *m, int sender) { sk_put(c, &c->sl, m, sender); }
+
+static inline void sk_rchk(ctx *c, unsigned char *m, int sender) { sk_chk(c, &c->rl, m, sender); }
+
+/* Reductions run over MPI_FLOAT with MPI_SUM: the first and the last
+ * element carry small integers whose sums are exact. */
+static inline void sk_putf(unsigned char *m, int64_t n, int64_t call, int sender) {
+	float *x = (float *)m;
+	int64_t k = n / 4;
+	if (k <= 0) return;
+	x[0] = sk_float1(call, sender);
+	x[k - 1] = k > 1 ? sk_float2(call, sender) : x[0];
+}
+
+static inline int sk_n4(ctx *c) { return (int)(c->len / 4); }
+
+static inline int sk_nb(ctx *c) { return (int)c->len; }
+
+static inline unsigned char *sk_sblk(ctx *c, int i) { return c->sb + (int64_t)i * c->sl.stride; }
+
+static inline unsigned char *sk_rblk(ctx *c, int i) { return c->rb + (int64_t)i * c->rl.stride; }
+
+/* sk_out_wire makes the wire that sends the message laid out at m, packing
+ * or copying it into tmp where the method says so. */
+static inline int sk_out_wire(ctx *c, unsigned char *m, unsigned char *tmp, wire *w) {
+	int pos = 0;
+	switch (c->method) {
+	case SKAMPI_DATATYPE:
+		*w = (wire){m, (int)c->ty->s.count, c->ty->s.type};
+		return 0;
+	case SKAMPI_PACK:
+		*w = (wire){tmp, (int)c->wlen, MPI_PACKED};
+		return MPI_Pack(m, (int)c->ty->s.count, c->ty->s.type, tmp, (int)c->wlen, &pos, c->comm);
+	case SKAMPI_MANUAL:
+		sk_gather_runs(tmp, m, &c->sl);
+		*w = (wire){tmp, sk_nb(c), MPI_BYTE};
+		return 0;
+	}
+	*w = (wire){m, sk_nb(c), MPI_BYTE};
+	return 0;
+}
+
+/* sk_in_wire is the wire that receives a message for m (into tmp where the
+ * method unpacks); sk_in_done unpacks it into m. */
+static inline wire sk_in_wire(ctx *c, unsigned char *m, unsigned char *tmp) {
+	switch (c->method) {
+	case SKAMPI_DATATYPE: return (wire){m, (int)c->ty->r.count, c->ty->r.type};
+	case SKAMPI_PACK: return (wire){tmp, (int)c->wlen, MPI_PACKED};
+	case SKAMPI_MANUAL: return (wire){tmp, sk_nb(c), MPI_BYTE};
+	}
+	return (wire){m, sk_nb(c), MPI_BYTE};
+}
+
+static inline int sk_in_done(ctx *c, unsigned char *m, unsigned char *tmp) {
+	int pos = 0;
+	switch (c->method) {
+	case SKAMPI_PACK:
+		return MPI_Unpack(tmp, (int)c->wlen, &pos, m, (int)c->ty->r.count, c->ty->r.type, c->comm);
+	case SKAMPI_MANUAL:
+		sk_scatter_runs(m, tmp, &c->rl, c->inject == 2);
+	}
+	return 0;
+}
+
+/* sk_stmp_at, sk_rtmp_at: the scratch of block i. */
+static inline unsigned char *sk_stmp_at(ctx *c, int i) { return c->stmp ? c->stmp + (int64_t)i * c->wlen : NULL; }
+
+static inline unsigned char *sk_rtmp_at(ctx *c, int i) { return c->rtmp ? c->rtmp + (int64_t)i * c->wlen : NULL; }
+
+/* skampi_check.c: the stamps' slow paths and a reduction's check */
+void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi);
 
 /* skampi_p2p.c: point to point; how an operation runs (blocking, non-blocking, persistent) */
 int sk_nb_wait(ctx *c, int rc);
@@ -175,7 +273,6 @@ int sk_op_psend_precv(ctx *c);
 int sk_op_send_recv_c(ctx *c);
 
 /* skampi_coll.c: collectives and their hand-built references */
-void sk_sput(ctx *c, unsigned char *m, int sender);
 int sk_op_barrier(ctx *c);
 int sk_op_bcast(ctx *c);
 int sk_op_reduce(ctx *c);
