@@ -6,16 +6,23 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 )
 
+// Runs is a results file read with one suite, and its runs as that
+// suite's fold sees them.
+type Runs[R any] struct {
+	Runs []R
+	File *results.File
+}
+
 // ReadRuns reads text as the results file name with suite s alone and
 // returns the file and its runs as the suite's fold sees them (of).
-func ReadRuns[R any](text, name string, s results.Suite, of func(*results.Run) R) (*results.File, []R, error) {
+func ReadRuns[R any](text, name string, s results.Suite, of func(*results.Run) R) (*Runs[R], error) {
 	f, err := results.Read(strings.NewReader(text), name, []results.Suite{s})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var runs []R
+	read := &Runs[R]{File: f}
 	for _, run := range f.Runs {
-		runs = append(runs, of(run))
+		read.Runs = append(read.Runs, of(run))
 	}
-	return f, runs, nil
+	return read, nil
 }

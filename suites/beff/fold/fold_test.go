@@ -360,7 +360,7 @@ func TestShortNP2(t *testing.T) {
 	assert.Equal(t, []int64{1, 64, 4096, 16384, 65536}, r.Config.Sizes)
 	assert.True(t, r.Config.Short())
 	assert.Len(t, r.Measurements, 320)
-	assert.Equal(t, 0, f.file.FoldedLines(r.Suite))
+	assert.Equal(t, 0, f.File.FoldedLines(r.Suite))
 	p, err := Fold(r)
 	require.NoError(t, err)
 	// Checked against an independent computation from the MB/s column.

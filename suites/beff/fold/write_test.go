@@ -47,7 +47,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 
 	var app bytes.Buffer
-	require.NoError(t, results.WriteAppendix(&app, f.file, []results.Suite{New()}, []results.Folded{p}))
+	require.NoError(t, results.WriteAppendix(&app, f.File, []results.Suite{New()}, []results.Folded{p}))
 	all := in + app.String()
 
 	// benchfmt reads the appended lines without complaint, with no
@@ -73,7 +73,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	// The fold reads its own output back: same runs, figures counted.
 	f2, err := readText((all), "all.txt")
 	require.NoError(t, err)
-	assert.Equal(t, len(p.Figures()), f2.file.FoldedLines(f2.file.Runs[0].Suite))
+	assert.Equal(t, len(p.Figures()), f2.File.FoldedLines(f2.File.Runs[0].Suite))
 	require.Len(t, f2.Runs, 1)
 	p2, err := Fold(f2.Runs[0])
 	require.NoError(t, err)

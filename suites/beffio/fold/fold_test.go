@@ -645,7 +645,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	assert.InEpsilon(t, 146.25, pio.BeffIO, 1e-12)
 
 	var app bytes.Buffer
-	require.NoError(t, results.WriteAppendix(&app, f.file, []results.Suite{New()}, []results.Folded{pio}))
+	require.NoError(t, results.WriteAppendix(&app, f.File, []results.Suite{New()}, []results.Folded{pio}))
 	assert.Contains(t, app.String(), "\nbeffio-rewrite:\n", "the b_eff_io configuration is cleared")
 	assert.True(t, strings.HasPrefix(app.String(), "\n"), "a blank line first")
 	assert.Contains(t, app.String(), "Unit MB/s better=higher\nUnit min better=lower\nBenchmarkBeffIOFold/fig=beffio 1 146.25 MB/s\n")
@@ -672,7 +672,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	// Read back: the same run, the folded lines counted.
 	f2, err := readText(all, "all.txt")
 	require.NoError(t, err)
-	assert.Equal(t, len(pio.Figures()), f2.file.FoldedLines(New()))
+	assert.Equal(t, len(pio.Figures()), f2.File.FoldedLines(New()))
 	require.Len(t, f2.Runs, 1)
 	p2, err := Fold(f2.Runs[0])
 	require.NoError(t, err)
