@@ -175,6 +175,12 @@ func (s *Session) endNow(code int, msg string) {
 // endQuoted is endNow with msg as it is printed after "beff: " (""
 // prints nothing).
 func (s *Session) endQuoted(code int, msg string) {
+	s.endAfter(code, msg, 0)
+}
+
+// endAfter is endQuoted that waits for wait after the cleanup hooks, for
+// the launcher to end this process first.
+func (s *Session) endAfter(code int, msg string, wait time.Duration) {
 	if ending.Swap(true) {
 		select {} // another goroutine is ending the process
 	}
@@ -191,6 +197,7 @@ func (s *Session) endQuoted(code int, msg string) {
 	for _, h := range hooks {
 		h()
 	}
+	time.Sleep(wait)
 	if code == ExitWatchdog {
 		// MPICH's hydra takes a process that exits with a code for one
 		// that ended: cut off from its node, it then waits for ever for the
