@@ -623,7 +623,7 @@ func TestClusterCongestion(t *testing.T) {
 		"-congestion.bw-len=16384", "-congestion.congestors=alltoall", "-congestion.seed=1", "-congestion.len=65536"}
 	fig := map[string]foldedRun{}
 	for _, where := range []string{"n0,n3", "n0,n1"} {
-		res := c.run(t, lib, placement{6, 1, false}, pinByRole(t, bin, where), append(args, "-congestion.canary-nodes="+where)...)
+		res := c.run(t, lib, placement{6, 1, false}, pinByRole(t, where), append([]string{bin}, append(args, "-congestion.canary-nodes="+where)...)...)
 		require.Equal(t, 0, res.code, "canaries on %s: stderr:\n%s", where, res.stderr)
 		fig[where] = foldRuns(t, res.stdout)["congestion"]
 		assert.Equal(t, "list", fig[where].Config["congestion-split"])
@@ -639,27 +639,27 @@ func TestClusterCongestion(t *testing.T) {
 	assert.InDelta(t, 1, leaf.figure(t, "cif-rr-bw"), 0.3, "the ring bandwidth within a leaf: the load is elsewhere")
 }
 
-// pinByRole returns a script that runs bin on one core on the nodes named
-// in canaries (comma-separated) and on the other cores this test may use
-// elsewhere, as on a cluster, where no congestor takes a canary's core:
+// pinByRole returns a script that runs its arguments (the program and
+// its own) on one core on the nodes named in canaries (comma-separated)
+// and on the other cores this test may use elsewhere, as on a cluster, where no congestor takes a canary's core:
 // the emulated nodes share this machine's cores, and a polling congestor
 // beside a canary would make the canary's time that of the scheduler (a
 // canary within a leaf measured 40 times slower under load when one core
 // was busy with something else). The canaries' core is the same alone and
-// under load. With a single core, bin itself.
-func pinByRole(t *testing.T, bin, canaries string) string {
+// under load. With a single core, the script runs them as they are.
+func pinByRole(t *testing.T, canaries string) string {
 	t.Helper()
 	cores := allowedCores(t)
-	if len(cores) < 2 {
-		return bin
-	}
-	script := fmt.Sprintf(`#!/bin/sh
+	script := "#!/bin/sh\nexec \"$@\"\n"
+	if len(cores) >= 2 {
+		script = fmt.Sprintf(`#!/bin/sh
 case ",%s," in
 *,"$(hostname)",*) cores=%s ;;
 *) cores=%s ;;
 esac
-exec taskset -c "$cores" %q "$@"
-`, canaries, cores[0], strings.Join(cores[1:], ","), bin)
+exec taskset -c "$cores" "$@"
+`, canaries, cores[0], strings.Join(cores[1:], ","))
+	}
 	path := filepath.Join(t.TempDir(), "pinned")
 	require.NoError(t, os.WriteFile(path, []byte(script), 0o755))
 	return path
