@@ -8,12 +8,15 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/exitcode"
 
 	// the flags of the benchmark binary: the harness's and its suites'
 	// drivers', as the root package links them
@@ -173,4 +176,45 @@ func anchors(t *testing.T, path string) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// exitCodesMarker heads the README's table of exit codes.
+const exitCodesMarker = "<!-- internal/exitcode's Table: TestExitCodesDoc"
+
+// exitCodesDoc renders the table of exit codes as the README shows it.
+func exitCodesDoc() string {
+	var b strings.Builder
+	b.WriteString("| code | meaning |\n|---|---|\n")
+	for _, c := range exitcode.Table {
+		code := strconv.Itoa(c.Code)
+		if c.Code == exitcode.Signal {
+			code = "128+n"
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", code, c.Meaning)
+	}
+	return b.String()
+}
+
+// TestExitCodesDoc: the README's table of exit codes is package
+// exitcode's (BEFF_UPDATE_DOCS=1 rewrites it), and no code has two rows.
+func TestExitCodesDoc(t *testing.T) {
+	seen := map[int]bool{}
+	for _, c := range exitcode.Table {
+		assert.False(t, seen[c.Code], "code %d has one meaning", c.Code)
+		seen[c.Code] = true
+		assert.True(t, c.Code == exitcode.Signal || exitcode.Known(c.Code), c.Name)
+	}
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	text := string(readme)
+	at := strings.Index(text, exitCodesMarker)
+	require.GreaterOrEqual(t, at, 0, "the README has the table")
+	start := at + strings.Index(text[at:], "\n") + 1
+	end := start + strings.Index(text[start:], "\n\n") + 1
+	if os.Getenv("BEFF_UPDATE_DOCS") == "1" {
+		text = text[:start] + exitCodesDoc() + text[end:]
+		end = start + len(exitCodesDoc())
+		require.NoError(t, os.WriteFile("README.md", []byte(text), 0o644))
+	}
+	assert.Equal(t, exitCodesDoc(), text[start:end], "README.md's exit codes are not package exitcode's: BEFF_UPDATE_DOCS=1 go test -run '^TestExitCodesDoc$' ./e2e")
 }

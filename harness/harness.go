@@ -46,13 +46,13 @@ const Version = "0.1.0"
 // by the Makefile; otherwise the VCS stamp of the build, if any, is used.
 var Commit = ""
 
-// Exit codes of a run that the harness stops. Suites add their own from
-// ExitSuite on.
+// Exit codes of a run that the harness stops (the table of every code is
+// package exitcode's).
 const (
 	ExitBadInput   = exitcode.BadInput   // flags, paths or rank counts rejected before measuring
 	ExitValidation = exitcode.Validation // a received message failed validation
 	ExitMPI        = exitcode.MPI        // an MPI call failed
-	ExitSuite      = exitcode.Suite      // the first exit code a suite may define (5 to 9)
+	ExitIO         = exitcode.IO         // a read or write on the file system under test failed
 	ExitRecord     = exitcode.Record     // the results file (-out) could not be written
 )
 

@@ -15,17 +15,26 @@ import (
 const compareUsage = `usage: beff compare [-experiments all|changed|none] A B [C...]
 
 Compare reads the benchfmt output of %s of each
-side A, B, ... (a results file, or several joined with commas, e.g.
-base1.txt,base2.txt) and prints benchstat-style tables, per suite: its
-folded figures (b_eff, b_eff_io and their companions), computed per run,
-and every experiment (each measurement line by name, MB/s).
+side A, B, ... (a results file, several joined with commas, e.g.
+base1.txt,base2.txt, or a directory of them: a machine's runs) and prints
+benchstat-style tables, per suite: its folded figures (b_eff, b_eff_io,
+SKaMPI's, congestion's), and every experiment (each measurement line by
+name). A table at the top shows how the sides' configurations differ
+(machine, MPI library, processes, Lmax, mode, T, seed, …).
 
-Each file and each -test.count repetition in a file is one run, one sample
-of every measurement. A cell is the median over the side's runs with its
-95%% confidence interval; every side after the first is compared with the
+One launch (one mpirun) is one sample: the median of its -test.count
+runs. A cell is the median over the side's launches with its 95%%
+confidence interval; every side after the first is compared with the
 first: the change of the median, or "~" when the Mann–Whitney U test gives
-p ≥ 0.05, and whether the change is better or worse (MB/s: higher is better,
-µs: lower is better).
+p ≥ 0.05, and whether the change is better or worse (MB/s: higher is
+better, µs: lower is better). Where the sides have too few launches for
+the test to ever give p < 0.05 (one against one, 3 against 3), the change
+is shown in percent, marked "no test".
+
+The folded figures pool across launches of different b_eff seeds (the
+random patterns are a sample of the definition); the experiments of the
+random patterns pool only within one seed, and a note says what was left
+out.
 
 Flags:
 `
@@ -42,24 +51,24 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 	case "all", "changed", "none":
 	default:
 		fmt.Fprintf(stderr, "beff compare: -experiments=%s: want all, changed or none\n", *experiments)
-		return exitUsage
+		return exitBadInput
 	}
 	if fs.NArg() < 2 {
 		fmt.Fprintln(stderr, "beff compare: need at least two sides")
 		fs.Usage()
-		return exitUsage
+		return exitBadInput
 	}
 	var sides []*compare.Side
 	for i, arg := range fs.Args() {
 		paths, err := splitSide(arg)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff compare: %v\n", err)
-			return exitUsage
+			return exitBadInput
 		}
 		s, err := compare.Load(sideLabel(i), paths, list)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff compare: %v\n", err)
-			return exitFail
+			return exitBadInput
 		}
 		sides = append(sides, s)
 	}
@@ -89,31 +98,38 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-const gateUsage = `usage: beff gate [-experiments] [-figures NAMES] -base A -new B -max-drop P
+const gateUsage = `usage: beff gate [-experiments] [-figures NAMES] [-across-machines] -base A -new B -max-drop P
 
-Gate compares side B with side A (each a results file, or several joined
-with commas) and decides whether B got worse: a bandwidth that dropped or a
-latency that rose by more than P percent. One launch (one mpirun: a
-configuration block of a results file) is one sample, the median of its
--test.count runs; runs within one launch share its placement and the
-machine's state, so they do not count as samples of their own.
+Gate compares side B with side A (each a results file, several joined
+with commas, or a directory) and decides whether B got worse: a bandwidth
+that dropped or a latency that rose by more than P percent. One launch
+(one mpirun: a configuration block of a results file) is one sample, the
+median of its -test.count runs; runs within one launch share its
+placement and the machine's state, so they do not count as samples of
+their own. Runs of different b_eff seeds pool (the random patterns are a
+sample of the definition).
 
 A folded figure (with -experiments, also every measurement line) FAILS
-when its median over B's launches is worse than over A's by more than P
-percent, the Mann–Whitney U test gives p < 0.05, and the change is larger
-than the spread of either side (the range of its launches in percent of
-their median). Exit codes:
-  0  ok: nothing worse by more than P%
-  1  FAIL: the offenders are listed
-  4  INCONCLUSIVE: some median is worse by more than P%, but the sides'
-     own spread cannot resolve it (not significant, or within the
-     spread); those rows are listed with both spreads. Launch more often
-     (make bench RUNS=8), and interleave the launches of A and B.
-  2  refused: the sides are not the same configuration (the settings
-     each suite names as deciding what it measures, b_eff's seed among
-     them), a suite has too few launches on a side to ever reach p < 0.05
-     (4 against 4 can, 3 against 3 cannot), B lacks a figure of A, a file
-     holds a run cut short, or any other error.
+only when it got worse beyond doubt: its median over B's launches is
+worse than over A's by more than P percent, every launch of B is worse
+than every launch of A, the change exceeds the spread of either side (the
+range of its launches in percent of their median), neither side's
+launches fall into two modes, and chance explains such a separation in
+any of the rows judged in under 5% of gates (for n and m launches and k
+rows: k/C(n+m,n)). Exit codes (every code: beff help):
+  0   ok: nothing worse by more than P% at the median
+  13  FAIL: the offenders are listed
+  14  INCONCLUSIVE: some median is worse by more than P%, but the
+      launches cannot tell it from chance; each such row is listed with
+      why (the launches overlap, fall into modes, the change is within
+      the spread, or too few launches for the rows judged, with how many
+      would do). Launch more often (make bench RUNS=8 AGAINST=…).
+  2   refused: the sides are not the same configuration (the settings
+      each suite names as deciding what it measures), not one machine
+      and MPI library (unless -across-machines), a suite has too few
+      launches on a side to ever reach p < 0.05 (4 against 4 can, 3
+      against 3 cannot), B lacks a figure of A, a file holds a run cut
+      short, or any other bad input.
 
 Flags:
 `
@@ -126,13 +142,14 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 	maxDrop := fs.Float64("max-drop", 0, "fail when something got significantly worse by more than `P` percent (required)")
 	experiments := fs.Bool("experiments", false, "gate on every measurement line too, not only on the folded figures")
 	figures := fs.String("figures", "", "gate on these folded figures only, `names` joined with commas (e.g. beff,beff-lmax,beffio)")
+	across := fs.Bool("across-machines", false, "judge sides of different machines or MPI libraries (refused otherwise), and say so")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	usageErr := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "beff gate: "+format+"\n", args...)
 		fs.Usage()
-		return exitUsage
+		return exitBadInput
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -145,7 +162,7 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 		return usageErr("no -max-drop")
 	case !(*maxDrop >= 0) || math.IsInf(*maxDrop, 0):
 		fmt.Fprintf(stderr, "beff gate: -max-drop=%v: want a percentage ≥ 0\n", *maxDrop)
-		return exitUsage
+		return exitBadInput
 	}
 	list := suites()
 	var sides [2]*compare.Side
@@ -154,34 +171,34 @@ func gateMain(stdout, stderr io.Writer, args []string) int {
 		paths, err := splitSide(arg)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff gate: -%s: %v\n", label, err)
-			return exitUsage
+			return exitBadInput
 		}
 		if sides[i], err = compare.Load(label, paths, list); err != nil {
 			fmt.Fprintf(stderr, "beff gate: %v\n", err)
-			return exitUsage
+			return exitBadInput
 		}
 	}
 	var only []string
 	if *figures != "" {
 		only = strings.Split(*figures, ",")
 	}
-	g, err := compare.Gate(sides[0], sides[1], *maxDrop, *experiments, only...)
+	g, err := compare.Gate(sides[0], sides[1], compare.GateOptions{MaxDrop: *maxDrop, Experiments: *experiments, Figures: only, AcrossMachines: *across})
 	if err != nil {
 		fmt.Fprintf(stderr, "beff gate: refusing to decide: %v\n", err)
-		return exitUsage
+		return exitBadInput
 	}
 	var out bytes.Buffer
 	if err := compare.WriteGate(&out, g); err != nil {
 		fmt.Fprintf(stderr, "beff gate: %v\n", err)
-		return exitUsage
+		return exitFail
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {
 		fmt.Fprintf(stderr, "beff gate: %v\n", err)
-		return exitUsage
+		return exitFail
 	}
 	switch {
 	case g.Failed():
-		return exitFail
+		return exitGateFail
 	case g.Inconclusive():
 		return exitInconclusive
 	}

@@ -54,10 +54,11 @@ func messagesOn(n, m int) func(name string) float64 {
 }
 
 // compareInputs writes the synthetic runs of the compare and gate tests
-// into dir: 6 runs per file with ±1 % jitter unless said otherwise.
+// into dir: 9 runs per file with ±1 % jitter unless said otherwise (9
+// launches a side let the gate judge its 235 rows of experiments).
 //
 //	base.txt        seed 1
-//	base-K.txt      run K of base.txt alone (K = 1..6)
+//	base-K.txt      run K of base.txt alone (K = 1..9)
 //	same.txt        seed 2: unchanged
 //	slow.txt        seed 2, slowExperiment scaled by 0.8
 //	slowlat.txt     seed 2, every 1-byte line 0.8 times as fast (latency +25 %)
@@ -72,13 +73,13 @@ func compareInputs(t *testing.T, dir string) {
 	t.Helper()
 	write := func(name string, opt comparetest.Variant) {
 		if opt.Runs == 0 {
-			opt.Runs = 6
+			opt.Runs = 9
 		}
 		opt.Jitter = 0.01
 		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), compareSeed, opt))
 	}
 	write("base.txt", comparetest.Variant{Seed: 1})
-	for k := 1; k <= 6; k++ {
+	for k := 1; k <= 9; k++ {
 		write(fmt.Sprintf("base-%d.txt", k), comparetest.Variant{Seed: 1, Runs: 1, FirstRun: k - 1})
 	}
 	write("same.txt", comparetest.Variant{Seed: 2})
@@ -95,7 +96,7 @@ func compareInputs(t *testing.T, dir string) {
 
 func baseParts() string {
 	var p []string
-	for k := 1; k <= 6; k++ {
+	for k := 1; k <= 9; k++ {
 		p = append(p, fmt.Sprintf("base-%d.txt", k))
 	}
 	return strings.Join(p, ",")
@@ -112,7 +113,8 @@ func TestGate(t *testing.T) {
 	noisy("noisy.txt", 7, 1)
 	noisy("noisy-slow.txt", 8, 0.95)
 	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "onelaunch.txt"), compareSeed, comparetest.Variant{Runs: 6, Jitter: 0.01, Seed: 1, OneLaunch: true}))
-	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "seed42.txt"), compareSeed, comparetest.Variant{Runs: 6, Jitter: 0.01, Seed: 2, Config: map[string]string{"beff-seed": "42"}}))
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "seed42.txt"), compareSeed, comparetest.Variant{Runs: 9, Jitter: 0.01, Seed: 2, Config: map[string]string{"beff-seed": "42"}}))
+	require.NoError(t, comparetest.WriteFile(filepath.Join(dir, "othervm.txt"), compareSeed, comparetest.Variant{Runs: 9, Jitter: 0.01, Seed: 2, Config: map[string]string{"mpi-hosts": "other (2)"}}))
 	t.Chdir(dir)
 	gate := func(base, nw string, extra ...string) []string {
 		return append([]string{"gate", "-base", base, "-new", nw, "-max-drop", "5"}, extra...)
@@ -127,49 +129,58 @@ func TestGate(t *testing.T) {
 		stdout []string // substrings of stdout
 		stderr string   // a substring of stderr
 	}{
-		{"slower experiment fails", gatex("base.txt", "slow.txt"), 1,
-			[]string{"FAIL: 1 of 235 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n", "\n" + slowExperiment + " ", " -20.", "p=0.002 n=6"}, ""},
+		{"slower experiment fails", gatex("base.txt", "slow.txt"), 13,
+			[]string{"FAIL: 1 of 235 got worse by more than 5% beyond doubt (no launch of new as good as one of base, beyond the spread, no modes, chance under 1%)\n", "\n" + slowExperiment + " ", " -20.", "p=0.000 n=9"}, ""},
 		{"unchanged passes", gatex("base.txt", "same.txt"), 0,
-			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures, 7 b_eff_io figures, 75 b_eff experiments and 144 b_eff_io experiments"}, ""},
-		{"unchanged passes, reversed", gatex("same.txt", "base.txt"), 0, []string{"ok: no significant drop > 5%"}, ""},
-		{"joined files are launches", gatex(baseParts(), "slow.txt"), 1, []string{"FAIL: 1 of 235", "\n" + slowExperiment + " "}, ""},
-		{"latency rise fails", gatex("base.txt", "slowlat.txt"), 1,
-			[]string{"\nlat-rings-random ", "\nlat-rings ", "\nlat-pingpong ", "µs ↓", "+25.", "\nBeff/pat=ring2/L=1/mthd=sendrecv "}, ""},
-		{"b_eff_io drop fails", gatex("base.txt", "slowio.txt"), 1,
+			[]string{"ok: nothing worse by more than 5% at the median (compared 9 b_eff figures, 7 b_eff_io figures, 75 b_eff experiments and 144 b_eff_io experiments"}, ""},
+		{"unchanged passes, reversed", gatex("same.txt", "base.txt"), 0, []string{"ok: nothing worse by more than 5%"}, ""},
+		{"joined files are launches", gatex(baseParts(), "slow.txt"), 13, []string{"FAIL: 1 of 235", "\n" + slowExperiment + " "}, ""},
+		{"latency rise fails", gatex("base.txt", "slowlat.txt"), 13,
+			[]string{"\nlat-rings-random ", "\nlat-rings ", "\nlat-pingpong ", "µs ↓", "+24.", "\nBeff/pat=ring2/L=1/mthd=sendrecv "}, ""},
+		{"b_eff_io drop fails", gatex("base.txt", "slowio.txt"), 13,
 			[]string{"\nBeffIO/n=2/acc=read/type=scatter/pat=total ", "\naccess/acc=read "}, ""},
 		{"drop below the limit passes", gatex("base.txt", "slow.txt", "-max-drop", "25"), 0,
-			[]string{"ok: no significant drop > 25% ("}, ""},
+			[]string{"ok: nothing worse by more than 25% at the median ("}, ""},
 		{"figures by default", gate("base.txt", "slow.txt"), 0,
-			[]string{"ok: no significant drop > 5% (compared 9 b_eff figures and 7 b_eff_io figures:"}, ""},
-		{"latency rise fails on the figures", gate("base.txt", "slowlat.txt"), 1, []string{"\nlat-rings-random ", "spread base"}, ""},
-		{"a drop within the spread is inconclusive", gate("noisy.txt", "noisy-slow.txt"), 4,
-			[]string{"INCONCLUSIVE: 6 of 16 are worse by more than 5% at the median", "but the sides' own spread cannot resolve it", "\nbeff ", "spread base"}, ""},
+			[]string{"ok: nothing worse by more than 5% at the median (compared 9 b_eff figures and 7 b_eff_io figures:"}, ""},
+		{"latency rise fails on the figures", gate("base.txt", "slowlat.txt"), 13, []string{"\nlat-rings-random ", "spread base"}, ""},
+		{"a drop within the spread is inconclusive", gate("noisy.txt", "noisy-slow.txt"), 14,
+			[]string{"INCONCLUSIVE: 6 of 16 are worse by more than 5% at the median, but the launches cannot tell it from chance:\n", "\nbeff ", "spread base",
+				"\n  beff: the launches overlap (base's worst 5969, new's best 6332); the change is within the spread (14.8%); 6+6 launches are too few for 16 rows",
+				"To decide: launch each side at least 7 times"}, ""},
 		{"chosen figures", gate("base.txt", "slowlat.txt", "-figures", "beff,beff-lmax,beffio"), 0,
-			[]string{"ok: no significant drop > 5% (compared 2 b_eff figures and 1 b_eff_io figures:"}, ""},
-		{"chosen latency", gate("base.txt", "slowlat.txt", "-figures", "lat-pingpong"), 1, []string{"FAIL: 1 of 1 "}, ""},
+			[]string{"ok: nothing worse by more than 5% at the median (compared 2 b_eff figures and 1 b_eff_io figures:"}, ""},
+		{"chosen latency", gate("base.txt", "slowlat.txt", "-figures", "lat-pingpong"), 13, []string{"FAIL: 1 of 1 "}, ""},
 		{"unknown figure refused", gate("base.txt", "same.txt", "-figures", "beff,latency"), 2, nil,
 			`beff gate: refusing to decide: no figure named "latency"; the sides' figures are: beff, beff-per-proc,`},
-		{"another b_eff seed refused", gate("base.txt", "seed42.txt"), 2, nil,
-			"not the same configuration: b_eff beff-seed: 1795256874177368843 vs 42"},
+		{"another b_eff seed pools", gate("base.txt", "seed42.txt"), 0,
+			[]string{"ok: nothing worse by more than 5% at the median (compared 9 b_eff figures and 7 b_eff_io figures:"}, ""},
+		{"another b_eff seed: random patterns left out", gatex("base.txt", "seed42.txt"), 0,
+			[]string{"\nThe sides' configurations differ in:\n", "\n  b_eff beff-seed  1795256874177368843  42\n",
+				"ok: nothing worse by more than 5% at the median (compared 9 b_eff figures, 7 b_eff_io figures, 57 b_eff experiments and 144 b_eff_io experiments:"}, ""},
+		{"other machine refused", gate("base.txt", "othervm.txt"), 2, nil,
+			"beff gate: refusing to decide: base and new are not one machine and MPI library (machine: base on vm (2), new on other (2)): a gate judges a change of one system; give -across-machines to judge them anyway\n"},
+		{"other machine judged when asked", gate("base.txt", "othervm.txt", "-across-machines"), 0,
+			[]string{"\n  machine  vm (2)  other (2)\n", "note: judged across machines (-across-machines): machine: base on vm (2), new on other (2)\n", "ok: "}, ""},
 		{"runs of one launch are one sample", gate("onelaunch.txt", "same.txt"), 2, nil,
-			"too few samples: base has 1 b_eff launch and new 6 (a launch is one mpirun; its -test.count runs are one sample)"},
+			"too few samples: base has 1 b_eff launch and new 9 (a launch is one mpirun; its -test.count runs are one sample)"},
 		{"3 vs 3 refused", gate("few.txt", "few2.txt"), 2, nil,
 			"beff gate: refusing to decide: too few samples: base has 3 b_eff launches and new 3 (a launch is one mpirun; its -test.count runs are one sample); with 3 and 3 samples the Mann–Whitney U test cannot give p < 0.05 (its smallest p is 2/C(6,3) = 0.1); launch each side at least 4 times"},
-		{"6 vs 3 decides", gate("base.txt", "few.txt"), 0, []string{"ok: "}, ""},
+		{"9 vs 3 decides", gate("base.txt", "few.txt"), 0, []string{"ok: "}, ""},
 		{"process count refused", gate("base.txt", "np4.txt"), 2, nil,
 			"beff gate: refusing to decide: base and new are not the same configuration: b_eff mpi-procs: 2 vs 4; b_eff_io mpi-procs: 2 vs 4\n"},
 		{"b_eff_io on one side refused", gate("base.txt", "beffonly.txt"), 2, nil,
-			"not the same configuration: b_eff_io: base has 6 runs, new has 0"},
+			"not the same configuration: b_eff_io: base has 9 runs, new has 0"},
 		{"mixed side refused", gate("base.txt,np4.txt", "same.txt"), 2, nil,
 			"beff gate: base: the b_eff runs are not of one configuration: base.txt run 1 and np4.txt run 1 differ in mpi-procs: 2 vs 4"},
 		// SKaMPI runs gate as the other suites' do: a slower point by
 		// name, a slower latency by the headline figure too.
-		{"SKaMPI slower point fails", gatex("skampi-base.txt", "skampi-slow.txt"), 1,
-			[]string{"FAIL: 1 of 22 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n", "\n" + slowSkampi + " ", "+25."}, ""},
-		{"SKaMPI slower latency fails", gatex("skampi-base.txt", "skampi-slowlat.txt"), 1,
+		{"SKaMPI slower point fails", gatex("skampi-base.txt", "skampi-slow.txt"), 13,
+			[]string{"FAIL: 1 of 22 got worse by more than 5% beyond doubt", "\n" + slowSkampi + " ", "+25."}, ""},
+		{"SKaMPI slower latency fails", gatex("skampi-base.txt", "skampi-slowlat.txt"), 13,
 			[]string{"\nlatency ", "\nSkampi/suite=pingpong/op=send-recv/pair=max/L=1 ", "µs ↓"}, ""},
 		{"SKaMPI unchanged passes", gatex("skampi-base.txt", "skampi-same.txt"), 0,
-			[]string{"ok: no significant drop > 5% (compared 3 SKaMPI figures and 19 SKaMPI experiments"}, ""},
+			[]string{"ok: nothing worse by more than 5% at the median (compared 3 SKaMPI figures and 19 SKaMPI experiments"}, ""},
 		{"SKaMPI process count refused", gate("skampi-base.txt", "skampi-np4.txt"), 2, nil,
 			"not the same configuration: SKaMPI mpi-procs: 2 vs 4"},
 		{"missing file", gate("base.txt", "nonexistent.txt"), 2, nil, "beff gate: open nonexistent.txt: no such file or directory"},
@@ -203,7 +214,7 @@ func TestGateOffenders(t *testing.T) {
 	compareInputs(t, dir)
 	t.Chdir(dir)
 	code, stdout, _ := run("gate", "-experiments", "-base", "base.txt", "-new", "slow.txt", "-max-drop", "5")
-	require.Equal(t, 1, code)
+	require.Equal(t, exitGateFail, code)
 	_, table, ok := strings.Cut(stdout, "FAIL: ")
 	require.True(t, ok)
 	lines := strings.Split(strings.TrimSpace(table), "\n")
@@ -235,9 +246,9 @@ func TestCompareUsage(t *testing.T) {
 		{"one side", []string{"compare", "base.txt"}, 2, "beff compare: need at least two sides\nusage: beff compare"},
 		{"bad experiments", []string{"compare", "-experiments", "some", "base.txt", "same.txt"}, 2, "beff compare: -experiments=some: want all, changed or none"},
 		{"empty name", []string{"compare", "base.txt,,same.txt", "slow.txt"}, 2, `beff compare: "base.txt,,same.txt": empty file name`},
-		{"missing file", []string{"compare", "base.txt", "nonexistent.txt"}, 1, "beff compare: open nonexistent.txt: no such file or directory"},
-		{"twice", []string{"compare", "base.txt,base.txt", "same.txt"}, 1, "beff compare: A: base.txt is given twice"},
-		{"mixed side", []string{"compare", "base.txt", "same.txt,np4.txt"}, 1, "beff compare: B: the b_eff runs are not of one configuration"},
+		{"missing file", []string{"compare", "base.txt", "nonexistent.txt"}, 2, "beff compare: open nonexistent.txt: no such file or directory"},
+		{"twice", []string{"compare", "base.txt,base.txt", "same.txt"}, 2, "beff compare: A: base.txt is given twice"},
+		{"mixed side", []string{"compare", "base.txt", "same.txt,np4.txt"}, 2, "beff compare: B: the b_eff runs are not of one configuration"},
 	}
 	checkRefusals(t, tests)
 }
@@ -260,7 +271,7 @@ func TestCompareGolden(t *testing.T) {
 		{"compare", []string{"compare", "base.txt", "slow.txt"}, 0},
 		{"compare-changed", []string{"compare", "-experiments", "changed", "base.txt", "slowlat.txt", "few.txt"}, 0},
 		{"compare-figures", []string{"compare", "-experiments", "none", baseParts(), "np4.txt", "beffonly.txt"}, 0},
-		{"gate-fail", []string{"gate", "-experiments", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 1},
+		{"gate-fail", []string{"gate", "-experiments", "-base", "base.txt", "-new", "slowlat.txt", "-max-drop", "5"}, 13},
 		{"gate-ok", []string{"gate", "-base", "base.txt", "-new", "same.txt", "-max-drop", "5"}, 0},
 		{"compare-skampi", []string{"compare", "skampi-base.txt", "skampi-slow.txt"}, 0},
 	}
@@ -303,7 +314,7 @@ func TestCompareLoad(t *testing.T) {
 	assert.Empty(t, s.Sets[2].Runs, "no SKaMPI runs in the file")
 	assert.Equal(t, "6 b_eff runs, 6 b_eff_io runs", s.Counts())
 	assert.Equal(t, []string{
-		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-seed 1795256874177368843, beff-mode full",
+		"b_eff: mpi-procs 2, beff-lmax 98729984, beff-sizes 1,4096,98729984, beff-patterns 9 values ring2…pingpong, beff-random-patterns 2, beff-mode full, beff-seed 1795256874177368843",
 		"b_eff_io: mpi-procs 2, beffio-partitions 2, beffio-mpart 98729984, beffio-rewrite all, beffio-t-s 150, beff-mode full",
 	}, s.Describe())
 
@@ -339,24 +350,24 @@ func TestComparePartial(t *testing.T) {
 	require.Len(t, tables, 1)
 	assert.Equal(t, "b_eff experiments", tables[0].Group.String())
 	assert.Len(t, tables[0].Rows, 3)
-	g, err := compare.Gate(a, b, 5, true)
+	g, err := compare.Gate(a, b, compare.GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
-	_, err = compare.Gate(a, b, 5, false)
+	_, err = compare.Gate(a, b, compare.GateOptions{MaxDrop: 5})
 	assert.EqualError(t, err, "nothing to compare: A and B have no figure in common")
 }
 
 func TestGateCounts(t *testing.T) {
 	dir := t.TempDir()
-	base := loadSide(t, "base", writeSeed(t, dir, "base.txt", comparetest.Variant{Runs: 6, Seed: 1, Jitter: 0.01}))
-	slow := loadSide(t, "new", writeSeed(t, dir, "new.txt", comparetest.Variant{Runs: 6, Seed: 2, Jitter: 0.01,
+	base := loadSide(t, "base", writeSeed(t, dir, "base.txt", comparetest.Variant{Runs: 9, Seed: 1, Jitter: 0.01}))
+	slow := loadSide(t, "new", writeSeed(t, dir, "new.txt", comparetest.Variant{Runs: 9, Seed: 2, Jitter: 0.01,
 		Scale: func(n string) float64 {
 			if strings.HasPrefix(n, "Beff/pat=ring2/") {
 				return 0.9
 			}
 			return 1
 		}}))
-	g, err := compare.Gate(base, slow, 5, true)
+	g, err := compare.Gate(base, slow, compare.GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	assert.Equal(t, []int{9, 7, 75, 144}, g.Compared)
 	var groups []string
@@ -369,7 +380,7 @@ func TestGateCounts(t *testing.T) {
 		assert.True(t, strings.HasPrefix(r.Name, "Beff/pat=ring2/"), r.Name)
 		assert.InDelta(t, 10, r.Worse(1), 2)
 	}
-	g, err = compare.Gate(base, slow, 15, true)
+	g, err = compare.Gate(base, slow, compare.GateOptions{MaxDrop: 15, Experiments: true})
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
 	assert.GreaterOrEqual(t, g.Worse, 9)
@@ -384,7 +395,8 @@ const skampiSeed = "testdata/compare/skampi-seed.txt"
 const slowSkampi = "Skampi/suite=coll-length/op=allreduce/procs=2/L=64"
 
 // skampiInputs writes the synthetic SKaMPI runs of the gate tests into
-// dir: 6 runs per file with ±1 % jitter.
+// dir: 7 runs per file with ±1 % jitter (7 launches a side let the gate
+// judge its 22 rows).
 //
 //	skampi-base.txt     seed 1
 //	skampi-same.txt     seed 2: unchanged
@@ -394,7 +406,7 @@ const slowSkampi = "Skampi/suite=coll-length/op=allreduce/procs=2/L=64"
 func skampiInputs(t *testing.T, dir string) {
 	t.Helper()
 	write := func(name string, opt comparetest.Variant) {
-		opt.Runs, opt.Jitter = 6, 0.01
+		opt.Runs, opt.Jitter = 7, 0.01
 		require.NoError(t, comparetest.WriteFile(filepath.Join(dir, name), skampiSeed, opt))
 	}
 	write("skampi-base.txt", comparetest.Variant{Seed: 1})
@@ -415,10 +427,10 @@ func TestGateMissing(t *testing.T) {
 		Keep: func(n string) bool { return !strings.Contains(n, "op=allreduce/") }}))
 	base := filepath.Join(dir, "skampi-base.txt")
 	code, stdout, stderr := run("gate", "-base", base, "-new", half, "-max-drop", "5")
-	assert.Equal(t, exitUsage, code, stdout)
+	assert.Equal(t, exitBadInput, code, stdout)
 	assert.Contains(t, stderr, half+":47: SKaMPI run 1: incomplete: missing 7 of the 19 points its suites plan: suite=coll-length/op=allreduce/procs=2/L=4,")
 	code, _, stderr = run("gate", "-base", half, "-new", base, "-max-drop", "5")
-	assert.Equal(t, exitUsage, code, "an incomplete run is no base either")
+	assert.Equal(t, exitBadInput, code, "an incomplete run is no base either")
 	assert.Contains(t, stderr, "SKaMPI run 1: incomplete")
 
 	data, err := os.ReadFile(filepath.Join(dir, "skampi-same.txt"))
@@ -426,6 +438,6 @@ func TestGateMissing(t *testing.T) {
 	cut := filepath.Join(dir, "skampi-cut.txt")
 	require.NoError(t, os.WriteFile(cut, append([]byte("beff-partial: the watchdog ended the job\n"), data...), 0o644))
 	code, _, stderr = run("gate", "-base", base, "-new", cut, "-max-drop", "5")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "new holds partial runs, which cannot be judged: "+cut+": the watchdog ended the job")
 }

@@ -53,7 +53,7 @@ func conformanceMain(stdout, stderr io.Writer, args []string) int {
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "beff conformance: want one directory")
 		fs.Usage()
-		return exitUsage
+		return exitBadInput
 	}
 	var out bytes.Buffer
 	found := false
@@ -69,12 +69,12 @@ func conformanceMain(stdout, stderr io.Writer, args []string) int {
 		found = true
 		if err := conformance(&out, c, dir, list); err != nil {
 			fmt.Fprintf(stderr, "beff conformance: %v\n", err)
-			return exitFail
+			return exitBadInput
 		}
 	}
 	if !found {
 		fmt.Fprintf(stderr, "beff conformance: %s holds no suite's rounds (want %s/<suite>/round-<k>/)\n", fs.Arg(0), fs.Arg(0))
-		return exitFail
+		return exitBadInput
 	}
 	stdout.Write(out.Bytes())
 	return exitOK

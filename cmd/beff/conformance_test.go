@@ -31,14 +31,14 @@ func TestConformance(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  n=2 read segcoll +MB/s `), stdout)
 
 	code, _, stderr = run("conformance", t.TempDir())
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "holds no suite's rounds")
 	require.NoError(t, os.Remove(filepath.Join(dir, "beff_io", "round-2", "default.txt")))
 	code, _, stderr = run("conformance", dir)
-	assert.Equal(t, exitFail, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Contains(t, stderr, "no beff results file")
 	code, _, _ = run("conformance")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, exitBadInput, code)
 }
 
 // TestConformanceDamagedReference: a reference figure that is not a
@@ -53,7 +53,7 @@ func TestConformanceDamagedReference(t *testing.T) {
 			[]byte("The effective bandwidth is b_eff = "+v+" MByte/s on 2 processes\n"), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(round, "default.txt"), []byte(fixture(t, "short-np2.txt")), 0o644))
 		code, stdout, stderr := run("conformance", dir)
-		assert.Equal(t, exitFail, code, v)
+		assert.Equal(t, exitBadInput, code, v)
 		assert.Empty(t, stdout)
 		assert.Contains(t, stderr, round+": reference figure b_eff = ", v)
 		assert.Contains(t, stderr, "MB/s: not a positive number up to 1e+12", v)

@@ -63,14 +63,18 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff fold: %v\n", err)
 		return exitFail
 	}
+	refuse := func(err error) int {
+		fmt.Fprintf(stderr, "beff fold: %v\n", err)
+		return exitBadInput
+	}
 	// Fold everything before writing anything.
 	inputs, err := foldFiles(fs.Args(), list, *appendFlag)
 	if err != nil {
-		return fail(err)
+		return refuse(err)
 	}
 	merged, err := results.MergeRuns(list, allFolded(inputs))
 	if err != nil {
-		return fail(err)
+		return refuse(err)
 	}
 	if *jsonFlag { // straight out, run by run: the document of a large input is large too
 		if err := writeFoldJSON(stdout, inputs, merged); err != nil {
@@ -79,7 +83,8 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		return exitOK
 	}
 	var out bytes.Buffer
-	err = writeProtocols(&out, list, inputs, merged, launchSpreads(list, inputs))
+	spreads, noSpreads := launchSpreads(list, inputs)
+	err = writeProtocols(&out, list, inputs, merged, spreads, noSpreads)
 	if err == nil && *appendFlag {
 		err = appendFigures(fs.Args(), list, inputs)
 	}
@@ -97,18 +102,18 @@ func checkFoldFlags(fs *flag.FlagSet, list []results.Suite, jsonFlag, appendFlag
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff fold: no input files")
 		fs.Usage()
-		return exitUsage, false
+		return exitBadInput, false
 	}
 	if jsonFlag && appendFlag {
 		fmt.Fprintln(stderr, "beff fold: -json and -append cannot be used together")
 		fs.Usage()
-		return exitUsage, false
+		return exitBadInput, false
 	}
 	for _, s := range list {
 		if f, ok := s.(results.FlagSuite); ok {
 			if err := f.CheckFlags(); err != nil {
 				fmt.Fprintf(stderr, "beff fold: %v\n", err)
-				return exitUsage, false
+				return exitBadInput, false
 			}
 		}
 	}
@@ -191,7 +196,7 @@ func writeFoldJSON(w io.Writer, inputs []input, merged []results.Folded) error {
 
 // writeProtocols writes the protocol of every folded run and of every
 // merged one, the figures across launches, then the summary of the runs.
-func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded, spreads []compare.Spread) error {
+func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded, spreads []compare.Spread, noSpreads string) error {
 	all := allFolded(inputs)
 	for i, p := range append(append([]results.Folded(nil), all...), merged...) {
 		if i > 0 {
@@ -204,14 +209,17 @@ func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []
 	if err := compare.WriteSpreads(w, spreads); err != nil {
 		return err
 	}
+	if noSpreads != "" {
+		fmt.Fprintf(w, "\nNo table across the launches: %s\n", noSpreads)
+	}
 	io.WriteString(w, "\n")
 	return results.WriteSummary(w, list, all)
 }
 
 // launchSpreads are the folded figures across the launches of the files,
 // for the suites with two launches or more, when the runs of each suite
-// share one configuration (otherwise none).
-func launchSpreads(list []results.Suite, inputs []input) []compare.Spread {
+// share one configuration (whatever their draws); otherwise none, and why.
+func launchSpreads(list []results.Suite, inputs []input) ([]compare.Spread, string) {
 	type launch struct {
 		file   string
 		launch int
@@ -228,7 +236,7 @@ func launchSpreads(list []results.Suite, inputs []input) []compare.Spread {
 		}
 	}
 	if !several {
-		return nil
+		return nil, ""
 	}
 	files := make([]*results.File, len(inputs))
 	for i, in := range inputs {
@@ -236,9 +244,9 @@ func launchSpreads(list []results.Suite, inputs []input) []compare.Spread {
 	}
 	side, err := compare.FromFiles("fold", files, list)
 	if err != nil {
-		return nil
+		return nil, strings.TrimPrefix(err.Error(), "fold: ")
 	}
-	return compare.Spreads(side)
+	return compare.Spreads(side), ""
 }
 
 // appendFigures appends each input's folded figures to its file.

@@ -233,7 +233,7 @@ func TestFoldJSONUsage(t *testing.T) {
 
 	// A refused run: no JSON, the error as without -json.
 	code, stdout, stderr := run("fold", "-json", writeTemp(t, "empty.txt", ""))
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "not beff output")
 }

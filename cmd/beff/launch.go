@@ -38,12 +38,12 @@ func launchMain(stdout, stderr io.Writer, args []string) int {
 	}
 	if *np <= 0 || len(fs.Args()) == 0 || *timeout < 0 {
 		fmt.Fprintf(stderr, "beff launch: give -np N (positive), a program after --, and a timeout of 0 or more\n")
-		return exitUsage
+		return exitBadInput
 	}
 	l, err := launch.Host.Find()
 	if err != nil {
 		fmt.Fprintf(stderr, "beff launch: %v\n", err)
-		return exitUsage
+		return exitBadInput
 	}
 	spec := launch.Spec{NP: *np, Timeout: *timeout, Root: os.Geteuid() == 0, KeepAlive: true, Flags: strings.Fields(*launcherArgs),
 		Oversubscribe: *oversub || l.Family != launch.Srun && *launcherArgs == "" && *np > onlineCPUs()}
@@ -66,7 +66,7 @@ func execLauncher(c launch.Cmd, stderr io.Writer) int {
 	path, err := exec.LookPath(c.Argv[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "beff launch: %v\n", err)
-		return exitUsage
+		return exitBadInput
 	}
 	env := append(os.Environ(), c.Env...)
 	if c.Guard == 0 {

@@ -9,7 +9,7 @@
 //
 //	fold    fold the suites' benchmark output into protocols and figures
 //	compare compare runs: folded figures and experiments, benchstat-style
-//	gate    exit 1 when new runs are significantly worse than base runs by more than P%
+//	gate    decide whether new runs got worse than base runs by more than P% (CI)
 //	report  write a static web site with the runs, their plots and a comparison page
 //	conformance  put beff beside the reference codes: medians and ratios over interleaved rounds
 //	run     run the suites as an MPI job the way this machine launches one, and store the results
@@ -25,8 +25,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/crash"
+	"github.com/beff-suite/beff/internal/exitcode"
 )
 
 func main() {
@@ -60,22 +63,25 @@ type command struct {
 var commands = []command{
 	{"fold", "fold the suites' benchmark output into protocols and figures", foldMain},
 	{"compare", "compare runs: folded figures and experiments, benchstat-style", compareMain},
-	{"gate", "exit 1 when new runs are significantly worse than base runs by more than P%", gateMain},
+	{"gate", "decide whether new runs got worse than base runs by more than P% (CI)", gateMain},
 	{"report", "write a static web site with the runs, their plots and a comparison page", reportMain},
 	{"conformance", "put beff beside the reference codes: medians and ratios over interleaved rounds", conformanceMain},
 	{"run", "run the suites as an MPI job the way this machine launches one, and store the results", runMain},
 	{"launch", "start a program as an MPI job with this machine's launcher and its family's flags", launchMain},
 }
 
-// Exit codes.
+// Exit codes: the table of package exitcode, one for every command and
+// job.
 const (
-	exitOK    = 0
-	exitFail  = 1 // refused input, parse or I/O error
-	exitUsage = 2
+	exitOK       = exitcode.OK
+	exitFail     = exitcode.Failed   // failed otherwise: an output could not be written
+	exitBadInput = exitcode.BadInput // bad flags, arguments or files: nothing decided
 	// exitInternal: a bug of beff (a panic), reported in one line
-	exitInternal = 3
+	exitInternal = exitcode.Internal
+	// exitGateFail: beff gate found a figure significantly worse
+	exitGateFail = exitcode.GateFail
 	// exitInconclusive: beff gate cannot tell a drop from the sides' spread
-	exitInconclusive = 4
+	exitInconclusive = exitcode.Inconclusive
 )
 
 // beffMain runs the command line args (without the program name), writing
@@ -83,7 +89,7 @@ const (
 func beffMain(stdout, stderr io.Writer, args []string) int {
 	if len(args) == 0 {
 		usage(stderr)
-		return exitUsage
+		return exitBadInput
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
@@ -97,7 +103,7 @@ func beffMain(stdout, stderr io.Writer, args []string) int {
 	}
 	fmt.Fprintf(stderr, "beff: unknown command %q\n", args[0])
 	usage(stderr)
-	return exitUsage
+	return exitBadInput
 }
 
 // guarded runs command c; a panic (a bug of beff, whatever the input)
@@ -123,8 +129,19 @@ func usage(w io.Writer) {
 		id := s.ID()
 		fmt.Fprintf(w, "  %-11s %s, %s\n", id.Name, id.Benchmark(), id.Doc)
 	}
+	fmt.Fprintf(w, "\nExit codes, of every command and every job:\n")
+	for _, c := range exitcode.Table {
+		code := strconv.Itoa(c.Code)
+		if c.Code == exitcode.Signal {
+			code = "128+n"
+		}
+		fmt.Fprintf(w, "  %-5s %s\n", code, plainText(c.Meaning))
+	}
 	fmt.Fprintf(w, "\nRun 'beff <command> -h' for the flags of a command.\n")
 }
+
+// plainText drops the backquotes of markdown code from s.
+func plainText(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 // newFlags makes the flag set of a subcommand: errors and usage go to
 // stderr, usage prints the command's usage text and its flags.
@@ -145,7 +162,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (int, bool) {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, false
 		}
-		return exitUsage, false
+		return exitBadInput, false
 	}
 	return 0, true
 }

@@ -130,7 +130,7 @@ func TestUsage(t *testing.T) {
 		{"bad flag", []string{"fold", "-x", "a.txt"}, 2, "flag provided but not defined: -x"},
 		{"negative rmax", []string{"fold", "-rmax", "-1", "a.txt"}, 2, "beff fold: -rmax=-1: Rmax must be a positive number of GFlop/s\n"},
 		{"bad rmax", []string{"fold", "-rmax", "many", "a.txt"}, 2, "invalid value \"many\" for flag -rmax"},
-		{"missing file", []string{"fold", "nonexistent.txt"}, 1, "beff fold: open nonexistent.txt: no such file or directory\n"},
+		{"missing file", []string{"fold", "nonexistent.txt"}, 2, "beff fold: open nonexistent.txt: no such file or directory\n"},
 	}
 	checkRefusals(t, tests)
 
@@ -175,12 +175,12 @@ func TestRefusal(t *testing.T) {
 	const gone = "BenchmarkBeff/pat=random02/L=16384/mthd=nonblocking"
 	path := writeTemp(t, "cut.txt", withoutLine(fixture(t, "short-np2.txt"), gone))
 	code, stdout, stderr := run("fold", path)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "beff fold: "+path+":27: run 1: missing 1 measurement: pat=random02/L=16384/mthd=nonblocking\n", stderr)
 
 	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff, BenchmarkBeffIO, BenchmarkSkampi or BenchmarkCongestion results\n$`, stderr)
 }
 
@@ -221,7 +221,7 @@ func TestAppend(t *testing.T) {
 
 	// A second -append is refused and leaves the file alone.
 	code, stdout, stderr = run("fold", "-append", path)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "beff fold: "+path+": already holds folded figures (9 BenchmarkBeffFold lines); not appending again\n", stderr)
 	again, err := os.ReadFile(path)
@@ -236,7 +236,7 @@ func TestAppendAllOrNothing(t *testing.T) {
 	good := writeTemp(t, "good.txt", orig)
 	bad := writeTemp(t, "bad.txt", strings.Replace(orig, "beff-random-patterns: 3", "beff-random-patterns: 3\nbeff-patterns: ring2", 1))
 	code, stdout, stderr := run("fold", "-append", good, bad)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "pattern ring4 is not in beff-patterns")
 	after, err := os.ReadFile(good)
@@ -249,7 +249,7 @@ func TestAppendAllOrNothing(t *testing.T) {
 	cp := writeTemp(t, "copy.txt", orig)
 	for _, again := range []string{dot, cp} {
 		code, stdout, stderr = run("fold", "-append", good, again)
-		assert.Equal(t, 1, code)
+		assert.Equal(t, exitBadInput, code)
 		assert.Empty(t, stdout)
 		assert.Equal(t, "beff fold: "+good+" (b_eff run 1) and "+again+" (b_eff run 1) are one run (the same configuration and figures, read twice): give each run once\n", stderr)
 		after, err := os.ReadFile(good)
@@ -335,7 +335,7 @@ func TestBoth(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(added, "Unit MB/s better=higher"), "one block:\n%s", added)
 	assert.Contains(t, added, "\nbeffio-rewrite:\n")
 	code, _, stderr = run("fold", "-append", path)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Equal(t, "beff fold: "+path+": already holds folded figures (9 BenchmarkBeffFold and 8 BenchmarkBeffIOFold lines); not appending again\n", stderr)
 }
 
@@ -364,7 +364,7 @@ func TestIOAppend(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Equal(t, stdout, stdout2)
 	code, _, stderr = run("fold", "-append", path)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Equal(t, "beff fold: "+path+": already holds folded figures (8 BenchmarkBeffIOFold lines); not appending again\n", stderr)
 }
 
@@ -373,7 +373,7 @@ func TestIORefusal(t *testing.T) {
 	cut := withoutLine(fixture(t, "io-synthetic.txt"), gone)
 	path := writeTemp(t, "cut.txt", cut)
 	code, stdout, stderr := run("fold", "-append", path)
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "beff fold: "+path+":23: b_eff_io run 1: incomplete: missing 1 line: n=2/acc=rewrite/type=separated/pat=total\n", stderr)
 	after, err := os.ReadFile(path)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,8 +31,9 @@ stderr (file:line: reason) and listed on the index page; the other files
 make the site. DIR is replaced as a whole: it must not exist, be empty, or
 hold an earlier report.
 
-Exit status: 0 when the site was written (even with skipped files), 1 when
-no run could be read or the site could not be written, 2 for bad usage.
+Exit status: 0 when the site was written (even with skipped files), 2 for
+bad usage or when no run could be read, 1 when the site could not be
+written (the table of every code: beff help).
 
 Flags:
 `
@@ -48,22 +50,22 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "beff report: no input files")
 		fs.Usage()
-		return exitUsage
+		return exitBadInput
 	}
 	if *runPages < 1 {
 		fmt.Fprintf(stderr, "beff report: -pages %d: at least one run page\n", *runPages)
-		return exitUsage
+		return exitBadInput
 	}
 	if *out == "" {
 		fmt.Fprintln(stderr, "beff report: -o: empty directory name")
-		return exitUsage
+		return exitBadInput
 	}
 	now := time.Now()
 	if *nowFlag != "" {
 		t, err := time.Parse(time.RFC3339, *nowFlag)
 		if err != nil {
 			fmt.Fprintf(stderr, "beff report: parsing -now: %q is not an RFC 3339 time such as 2026-11-21T10:00:00Z\n", *nowFlag)
-			return exitUsage
+			return exitBadInput
 		}
 		now = t
 	}
@@ -75,18 +77,24 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
+	refuse := func(err error) int {
+		fmt.Fprintf(stderr, "beff report: %v\n", err)
+		return exitBadInput
+	}
 	paths, err := inputFiles(fs.Args())
 	if err != nil {
-		return fail(err)
+		return refuse(err)
 	}
 	site := report.Load(paths, suites())
 	for _, s := range site.Skipped {
 		fmt.Fprintf(stderr, "beff report: skipping %v\n", s)
 	}
 	if len(site.Entries) == 0 {
-		return fail(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
+		return refuse(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
 	}
-	if err := site.Write(*out, report.Options{Now: now, Library: lib, RunPages: *runPages}); err != nil {
+	if err := site.Write(*out, report.Options{Now: now, Library: lib, RunPages: *runPages}); errors.Is(err, report.ErrRefusedDir) {
+		return refuse(err)
+	} else if err != nil {
 		return fail(err)
 	}
 	fmt.Fprintf(stdout, "beff report: %s: %d run%s from %d file%s", filepath.Join(*out, "index.html"),

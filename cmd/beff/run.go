@@ -90,21 +90,21 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	o.args = fs.Args()
 	if o.np < 0 || o.timeout <= 0 {
 		fmt.Fprintf(stderr, "beff run: -np=%d -timeout=%v: want a positive number of processes and time\n", o.np, o.timeout)
-		return exitUsage
+		return exitBadInput
 	}
 	if o.runs < 1 || o.runs > maxLaunches {
 		fmt.Fprintf(stderr, "beff run: -runs=%d: want 1 to %d launches\n", o.runs, maxLaunches)
-		return exitUsage
+		return exitBadInput
 	}
 	if o.resume != "" && (o.runs > 1 || o.against != "") {
 		fmt.Fprintln(stderr, "beff run: -resume resumes one launch: not with -runs or -against")
-		return exitUsage
+		return exitBadInput
 	}
 	if o.resume != "" {
 		var err error
 		if o.resumed, err = resumedSuites(o.resume); err != nil {
 			fmt.Fprintf(stderr, "beff run: -resume=%s: %v (give the partial output of an earlier job, %s/partial/…)\n", o.resume, err, o.dir)
-			return exitUsage
+			return exitBadInput
 		}
 	}
 	if o.runs == 1 && o.against == "" {
@@ -200,12 +200,12 @@ func (o *runOpts) run(stdout, stderr io.Writer) (int, string) {
 	l, err := launch.Host.Find()
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitUsage, ""
+		return exitBadInput, ""
 	}
 	np, err := o.procs(l)
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitUsage, ""
+		return exitBadInput, ""
 	}
 	spec := o.spec(l, np, stderr)
 	part, err := o.partName(np)

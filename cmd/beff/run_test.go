@@ -116,7 +116,7 @@ func TestRunRefuses(t *testing.T) {
 		{"-resume", t.TempDir()},
 	} {
 		code, stdout, stderr := run(append([]string{"run"}, args...)...)
-		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Equal(t, exitBadInput, code, "%v", args)
 		assert.Empty(t, stdout)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
 		assert.True(t, strings.HasPrefix(stderr, "beff run: "), "%s", stderr)
@@ -126,7 +126,7 @@ func TestRunRefuses(t *testing.T) {
 func TestLaunchRefuses(t *testing.T) {
 	for _, args := range [][]string{{"-np", "0", "--", "x"}, {"-np", "2"}, {"-np", "2", "-timeout", "-1s", "--", "x"}} {
 		code, _, stderr := run(append([]string{"launch"}, args...)...)
-		assert.Equal(t, exitUsage, code, "%v", args)
+		assert.Equal(t, exitBadInput, code, "%v", args)
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
 	}
 }

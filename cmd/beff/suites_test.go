@@ -140,22 +140,22 @@ func conformHostile(t *testing.T, id *results.Identity, text string) {
 		}
 		path := writeTemp(t, "hostile-"+name+".txt", strings.Join(lines, "\n"))
 		code, stdout, stderr := run("fold", path)
-		assert.Equal(t, 1, code, "%s: refused", name)
+		assert.Equal(t, exitBadInput, code, "%s: refused", name)
 		assert.Empty(t, stdout, name)
 		assert.Regexp(t, `^beff fold: `+regexp.QuoteMeta(path)+`:\d+: `, stderr, "%s: names the file and the line", name)
 		checkRefusal(t, code, stderr, path)
 	}
 }
 
-// checkRefusal: exit 0, or 1 with one line that names the file; never an
-// internal error.
+// checkRefusal: exit 0, or 2 (bad input) with one line that names the
+// file; never an internal error.
 func checkRefusal(t *testing.T, code int, stderr, path string) {
 	t.Helper()
 	assert.NotContains(t, stderr, "internal error")
 	if code == 0 {
 		return
 	}
-	assert.Equal(t, 1, code)
+	assert.Equal(t, exitBadInput, code)
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
 	assert.True(t, strings.HasPrefix(stderr, "beff fold: "+path), "names the file: %s", stderr)
 }

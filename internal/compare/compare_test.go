@@ -2,7 +2,9 @@ package compare
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,13 +141,13 @@ func TestGateDirectionFromFile(t *testing.T) {
 		}
 		return worse, better
 	}
-	g, err := Gate(base, load(t, "slower", writeToy(t, dir, "slower.txt", nsRuns(2, 1.5, "lower"))), 5, true)
+	g, err := Gate(base, load(t, "slower", writeToy(t, dir, "slower.txt", nsRuns(2, 1.5, "lower"))), GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	worse, better := experiments(g)
 	assert.Equal(t, 3, worse, "50 % more ns/call is worse")
 	assert.Zero(t, better)
 	assert.Len(t, g.Offenders, 3, "the experiments (the toy's folded figure is a mean in MB/s, which rose)")
-	g, err = Gate(base, load(t, "faster", writeToy(t, dir, "faster.txt", nsRuns(3, 0.5, "lower"))), 5, true)
+	g, err = Gate(base, load(t, "faster", writeToy(t, dir, "faster.txt", nsRuns(3, 0.5, "lower"))), GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	worse, better = experiments(g)
 	assert.Equal(t, 3, better, "half the ns/call is better")
@@ -155,12 +157,12 @@ func TestGateDirectionFromFile(t *testing.T) {
 	}
 
 	bare := load(t, "bare", writeToy(t, dir, "bare.txt", nsRuns(4, 1, "")))
-	_, err = Gate(bare, load(t, "bare2", writeToy(t, dir, "bare2.txt", nsRuns(5, 1.5, ""))), 5, true)
+	_, err = Gate(bare, load(t, "bare2", writeToy(t, dir, "bare2.txt", nsRuns(5, 1.5, ""))), GateOptions{MaxDrop: 5, Experiments: true})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "3 rows have a unit whose direction no file declares")
 	assert.Contains(t, err.Error(), "toy experiments: Toy/x=1 (ns/call)")
 
-	_, err = Gate(base, load(t, "higher", writeToy(t, dir, "higher.txt", nsRuns(6, 1, "higher"))), 5, true)
+	_, err = Gate(base, load(t, "higher", writeToy(t, dir, "higher.txt", nsRuns(6, 1, "higher"))), GateOptions{MaxDrop: 5, Experiments: true})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "unit ns/call is better=lower in base")
 	_, err = Load("mixed", []string{filepath.Join(dir, "base.txt"), filepath.Join(dir, "higher.txt")}, []results.Suite{toy})
@@ -216,10 +218,10 @@ func TestPartial(t *testing.T) {
 	require.Len(t, tables, 1)
 	assert.Equal(t, "toy experiments", tables[0].Group.String())
 	assert.Len(t, tables[0].Rows, 3)
-	g, err := Gate(a, b, 5, true)
+	g, err := Gate(a, b, GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
-	_, err = Gate(a, b, 5, false)
+	_, err = Gate(a, b, GateOptions{MaxDrop: 5, Experiments: false})
 	assert.EqualError(t, err, "nothing to compare: A and B have no figure in common")
 }
 
@@ -232,7 +234,7 @@ func TestGate(t *testing.T) {
 		}
 		return 1
 	})))
-	g, err := Gate(base, slow, 5, true)
+	g, err := Gate(base, slow, GateOptions{MaxDrop: 5, Experiments: true})
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 3}, g.Compared, "1 figure, 3 experiments")
 	assert.Equal(t, "toy figures", g.Groups[0].String())
@@ -242,20 +244,20 @@ func TestGate(t *testing.T) {
 	assert.InDelta(t, 20, g.Offenders[1].Worse(1), 2)
 	var b bytes.Buffer
 	require.NoError(t, WriteGate(&b, g))
-	assert.Contains(t, b.String(), "FAIL: 2 of 4 got significantly worse (p < 0.05) by more than 5% and by more than the sides' spread\n")
+	assert.Contains(t, b.String(), "FAIL: 2 of 4 got worse by more than 5% beyond doubt (no launch of new as good as one of base, beyond the spread, no modes, chance under 1%)\n")
 	assert.Contains(t, b.String(), "(compared 1 toy figures and 3 toy experiments: 2 significantly worse")
 
-	g, err = Gate(base, slow, 25, true)
+	g, err = Gate(base, slow, GateOptions{MaxDrop: 25, Experiments: true})
 	require.NoError(t, err)
 	assert.False(t, g.Failed())
 
-	_, err = Gate(base, load(t, "new", writeToy(t, dir, "copy.txt", toyRuns(1, same))), 5, true)
+	_, err = Gate(base, load(t, "new", writeToy(t, dir, "copy.txt", toyRuns(1, same))), GateOptions{MaxDrop: 5, Experiments: true})
 	var one *RefusalError
 	require.ErrorAs(t, err, &one, "a run gated against itself")
 	assert.Contains(t, err.Error(), "base.txt run 1 and "+filepath.Join(dir, "copy.txt")+" run 1 are one run (the same configuration and figures): base and new must be measured apart")
 
 	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.Launches(2, 3, 3, "full", func(run, k int) float64 { return float64(run + 1) })))
-	_, err = Gate(few, few, 5, true)
+	_, err = Gate(few, few, GateOptions{MaxDrop: 5, Experiments: true})
 	var refusal *RefusalError
 	require.ErrorAs(t, err, &refusal)
 	assert.Contains(t, err.Error(), "too few samples: few has 3 toy launches and few 3 (a launch is one mpirun")
@@ -317,4 +319,216 @@ func TestModes(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, modes(tt.v), "%v", tt.v)
 	}
+}
+
+// toyLaunches is a toy file of one launch per value of vs (size 2: x=1
+// and x=2 both take the value), on host, with the toy-seed of each
+// launch from seeds (none when nil).
+func toyLaunches(host string, seeds []int, vs ...float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mpi-procs: 2\nmpi-hosts: %s (2)\nmpi-library: Toy MPI 1.0, built today\ntoy-size: 2\nbeff-mode: full\n", host)
+	for i, v := range vs {
+		fmt.Fprintf(&b, "date: 2026-11-22T10:00:%02dZ\n", i)
+		if seeds != nil {
+			fmt.Fprintf(&b, "toy-seed: %d\n", seeds[i])
+		}
+		for k := 1; k <= 2; k++ {
+			fmt.Fprintf(&b, "BenchmarkToy/x=%d \t1\t%g MB/s\n", k, v)
+		}
+	}
+	return b.String()
+}
+
+// TestSeedsPool: runs of different draws pool in one side's figures, and
+// their drawn experiments compare only within one draw, with a note.
+func TestSeedsPool(t *testing.T) {
+	dir := t.TempDir()
+	a := load(t, "A", writeToy(t, dir, "a.txt", toyLaunches("toyhost", []int{1, 2, 3}, 100, 101, 102)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", toyLaunches("toyhost", []int{4, 5, 6}, 110, 111, 112)))
+	assert.Equal(t, []string{"toy: mpi-procs 2, toy-size 2, toy-seed: 3 draws"}, a.Describe())
+	assert.Empty(t, ConfigDiff(a, b), "draws are no difference of configuration")
+	tables := Compare([]*Side{a, b})
+	require.Len(t, tables, 2)
+	assert.Equal(t, []string{"toy"}, rowNames(tables[0]), "the figure pools across the draws")
+	assert.Equal(t, 3, len(tables[0].Rows[0].Cells[0].Sample.Values))
+	assert.Equal(t, []string{"Toy/x=1"}, rowNames(tables[1]), "x=2 is drawn: no draw on both sides")
+	require.Len(t, tables[1].Notes, 1)
+	assert.Contains(t, tables[1].Notes[0], "1 experiments of what the runs draw at random (toy-seed) pool only within one draw, and no draw is on two sides (draws: A 3, B 3)")
+
+	shared := load(t, "C", writeToy(t, dir, "c.txt", toyLaunches("toyhost", []int{1, 2, 7}, 90, 91, 92)))
+	tables = Compare([]*Side{a, shared})
+	assert.Equal(t, []string{"Toy/x=1", "Toy/x=2 (toy-seed 1)", "Toy/x=2 (toy-seed 2)"}, rowNames(tables[1]))
+	assert.Contains(t, tables[1].Notes[0], "compared within the 2 draws that A shares with another side")
+
+	one := load(t, "D", writeToy(t, dir, "d.txt", toyLaunches("toyhost", []int{1, 1, 1}, 90, 91, 92)))
+	tables = Compare([]*Side{one, one})
+	assert.Equal(t, []string{"Toy/x=1", "Toy/x=2"}, rowNames(tables[1]), "one draw: nothing to qualify")
+	assert.Empty(t, tables[1].Notes)
+}
+
+func rowNames(t *Table) []string {
+	var out []string
+	for _, r := range t.Rows {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// TestConfigTable: the header shows how the sides' configurations differ,
+// a side's several values counted.
+func TestConfigTable(t *testing.T) {
+	dir := t.TempDir()
+	a := load(t, "A", writeToy(t, dir, "a.txt", toyLaunches("vm", []int{1, 2}, 100, 101)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", strings.Replace(toyLaunches("n1", []int{7, 7}, 100, 101), "Toy MPI 1.0", "Other MPI 2.0", 1)))
+	rows := ConfigTable([]*Side{a, b})
+	assert.Equal(t, []ConfigRow{
+		{"machine", []string{"vm (2)", "n1 (2)"}},
+		{"MPI library", []string{"Toy MPI 1.0", "Other MPI 2.0"}},
+		{"toy toy-seed", []string{"2 values: 1; 2", "7"}},
+	}, rows)
+	assert.Empty(t, ConfigTable([]*Side{a, a}))
+	var out bytes.Buffer
+	require.NoError(t, WriteHeader(&out, []*Side{a, b}))
+	assert.Contains(t, out.String(), "The sides' configurations differ in:\n                A               B\n  machine       vm (2)          n1 (2)\n  MPI library   Toy MPI 1.0     Other MPI 2.0\n")
+}
+
+// TestOneAgainstOne: one launch a side shows the change in percent,
+// marked as untested, never as better or worse.
+func TestOneAgainstOne(t *testing.T) {
+	dir := t.TempDir()
+	a := load(t, "A", writeToy(t, dir, "a.txt", toyLaunches("vm", nil, 100)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", toyLaunches("vm", nil, 120)))
+	var out bytes.Buffer
+	require.NoError(t, WriteText(&out, []*Side{a, b}, Compare([]*Side{a, b})))
+	assert.Regexp(t, `(?m)^toy +MB/s ↑ +100\.0 .* 120\.0 .* \+20\.00% \(no test: 1 launch a side\)$`, out.String())
+	assert.NotRegexp(t, `(?m)(better|worse)$`, out.String(), "no verdict")
+}
+
+// TestGatePlacementModes: the gate of one binary against itself whose
+// launches fall into two modes of placement (a latency of 0.25 or 0.68 µs
+// by where the processes land) is inconclusive, never a FAIL, and says
+// why: the launches overlap.
+func TestGatePlacementModes(t *testing.T) {
+	dir := t.TempDir()
+	bw := func(lat ...float64) []float64 { // MB/s of a 1-byte message in lat µs
+		out := make([]float64, len(lat))
+		for i, l := range lat {
+			out[i] = 1 / l
+		}
+		return out
+	}
+	base := load(t, "base", writeToy(t, dir, "base.txt", toyLaunches("vm", nil, bw(0.25, 0.28, 0.28, 0.28, 0.68)...)))
+	nw := load(t, "new", writeToy(t, dir, "new.txt", toyLaunches("vm", nil, bw(0.28, 0.30, 0.66, 0.67, 0.70)...)))
+	g, err := Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
+	require.NoError(t, err)
+	assert.False(t, g.Failed())
+	require.True(t, g.Inconclusive())
+	require.Len(t, g.Unresolved, 3)
+	assert.Contains(t, g.Why[g.Unresolved[0]][0], "the launches overlap (base's worst 1.471, new's best 3.571)")
+	var out bytes.Buffer
+	require.NoError(t, WriteGate(&out, g))
+	assert.Contains(t, out.String(), "INCONCLUSIVE: 3 of 3 are worse by more than 10% at the median, but the launches cannot tell it from chance:\n")
+	assert.Contains(t, out.String(), "\n  toy: the launches overlap")
+	assert.Contains(t, out.String(), "To decide: launch each side at least 6 times")
+
+	// separated, but one side in two modes: still no FAIL
+	modal := load(t, "modal", writeToy(t, dir, "modal.txt", toyLaunches("vm", nil, 100, 101, 102, 140, 141, 142)))
+	low := load(t, "low", writeToy(t, dir, "low.txt", toyLaunches("vm", nil, 60, 61, 62, 63, 64, 65)))
+	g, err = Gate(modal, low, GateOptions{MaxDrop: 10})
+	require.NoError(t, err)
+	require.True(t, g.Inconclusive())
+	assert.Contains(t, strings.Join(g.Why[g.Unresolved[0]], "; "), "modal's launches fall into 2 modes: 3 launches near 101.0, 3 near 141.0")
+}
+
+// TestGateSelf: one binary against itself, whose launches land in one of
+// two placements (×2.5 apart) and vary by 30 % besides: with 5 launches a
+// side and 3 rows the gate never FAILs (chance could explain any
+// separation), with 6 it FAILs in fewer gates than MaxChance, though a
+// side that lands wholly in one placement looks like a regression.
+func TestGateSelf(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	draw := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = 100 * (1 + 0.3*(rng.Float64()-0.5))
+			if rng.Float64() < 0.4 {
+				v[i] /= 2.5
+			}
+		}
+		return v
+	}
+	for _, launches := range []int{5, 6} {
+		const gates = 1000
+		failed, inconclusive := 0, 0
+		for range gates {
+			base := load(t, "base", writeToy(t, dir, "b.txt", toyLaunches("vm", nil, draw(launches)...)))
+			nw := load(t, "new", writeToy(t, dir, "n.txt", toyLaunches("vm", nil, draw(launches)...)))
+			g, err := Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
+			require.NoError(t, err)
+			if g.Failed() {
+				failed++
+			} else if g.Inconclusive() {
+				inconclusive++
+			}
+		}
+		if launches == 5 {
+			assert.Zero(t, failed, "3/C(10,5) ≥ 1 %: never a FAIL")
+		}
+		assert.Less(t, float64(failed)/gates, MaxChance, "%d launches: %d of %d gates FAIL", launches, failed, gates)
+		assert.Greater(t, inconclusive, gates/10, "%d launches: medians that differ by chance are inconclusive", launches)
+	}
+}
+
+// TestGateRealDrop: a drop of 20 % on launches that vary by 2 % FAILs.
+func TestGateRealDrop(t *testing.T) {
+	dir := t.TempDir()
+	base := load(t, "base", writeToy(t, dir, "base.txt", toyLaunches("vm", nil, 100, 101, 99, 100.5, 99.5, 100.2)))
+	nw := load(t, "new", writeToy(t, dir, "new.txt", toyLaunches("vm", nil, 80, 81, 79, 80.5, 79.5, 80.2)))
+	g, err := Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
+	require.NoError(t, err)
+	assert.True(t, g.Failed())
+	assert.Len(t, g.Offenders, 3)
+}
+
+// TestGateChanceOfManyRows: with many rows judged, few launches cannot
+// tell a separation from chance; the gate says how many would do.
+func TestGateChanceOfManyRows(t *testing.T) {
+	assert.InDelta(t, 3.0/252, chance(3, 5, 5), 1e-12)
+	assert.Equal(t, 5, launchesFor(2), "2/252 < 1 %")
+	assert.Equal(t, 6, launchesFor(3), "3/252 ≥ 1 %")
+	assert.Equal(t, 7, launchesFor(10))
+	assert.Equal(t, 9, launchesFor(235))
+	dir := t.TempDir()
+	size := 20
+	file := func(f float64) string {
+		return resultstest.Launches(2, size, 4, "full", func(run, k int) float64 { return f * (100 + float64(run)) })
+	}
+	base := load(t, "base", writeToy(t, dir, "base.txt", file(1)))
+	nw := load(t, "new", writeToy(t, dir, "new.txt", file(0.5)))
+	g, err := Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
+	require.NoError(t, err)
+	require.True(t, g.Inconclusive(), "21 rows of 4+4 launches: 21/70 ≥ 1 %")
+	assert.Contains(t, strings.Join(g.Why[g.Unresolved[0]], "; "), "4+4 launches are too few for 21 rows")
+	assert.Contains(t, g.advice(), "launch each side at least 7 times")
+}
+
+// TestGateAcrossMachines: sides of different machines or libraries are
+// refused unless asked for, and then said.
+func TestGateAcrossMachines(t *testing.T) {
+	dir := t.TempDir()
+	a := load(t, "base", writeToy(t, dir, "a.txt", toyLaunches("vm", nil, 100, 101, 102, 103)))
+	b := load(t, "new", writeToy(t, dir, "b.txt", toyLaunches("n1", nil, 100, 101, 102, 103)))
+	_, err := Gate(a, b, GateOptions{MaxDrop: 10})
+	var refusal *RefusalError
+	require.ErrorAs(t, err, &refusal)
+	assert.EqualError(t, err, "base and new are not one machine and MPI library (machine: base on vm (2), new on n1 (2)): a gate judges a change of one system; give -across-machines to judge them anyway")
+	g, err := Gate(a, b, GateOptions{MaxDrop: 10, AcrossMachines: true})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, WriteGate(&out, g))
+	assert.Contains(t, out.String(), "note: judged across machines (-across-machines): machine: base on vm (2), new on n1 (2)\n")
+	lib := load(t, "new", writeToy(t, dir, "c.txt", strings.Replace(toyLaunches("vm", nil, 100, 101, 102, 103), "Toy MPI 1.0", "Toy MPI 1.1", 1)))
+	_, err = Gate(a, lib, GateOptions{MaxDrop: 10})
+	assert.ErrorContains(t, err, "MPI library: base on Toy MPI 1.0, built today, new on Toy MPI 1.1, built today")
 }

@@ -2,6 +2,8 @@ package compare
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -104,4 +106,174 @@ func differingFields(fa, fb []string) (string, string) {
 		}
 	}
 	return strings.Join(da, " "), strings.Join(db, " ")
+}
+
+// A ConfigRow is one line of the table of how the sides' configurations
+// differ: what, and its value on each side.
+type ConfigRow struct {
+	What   string
+	Values []string
+}
+
+// ConfigTable lists how the configurations of the sides differ: the
+// machine (its hosts with their processes), the MPI library and, suite by
+// suite, its runs where a side has none, and every setting (the drawn
+// ones too) whose value is not the same on all sides that have the suite.
+// A side with several values of one shows how many and the first ("3
+// values: …"), one without the suite a dash. Nil when the sides agree.
+func ConfigTable(sides []*Side) []ConfigRow {
+	var rows []ConfigRow
+	add := func(what string, values []string) {
+		var have []string
+		for _, v := range values {
+			if v != "–" {
+				have = append(have, v)
+			}
+		}
+		if slices.ContainsFunc(have, func(v string) bool { return v != have[0] }) {
+			rows = append(rows, ConfigRow{what, values})
+		}
+	}
+	hosts := distinct(sides, func(r *results.Run) string { return r.FileConfig[results.KeyHosts] })
+	add("machine", severalEach(hosts))
+	libs := distinct(sides, func(r *results.Run) string { return r.FileConfig[results.KeyLibrary] })
+	add("MPI library", severalEach(shortLibraries(libs)))
+	for i, set := range sides[0].Sets {
+		su := set.Suite
+		runs := make([]string, len(sides))
+		for j, s := range sides {
+			runs[j] = strconv.Itoa(len(s.Sets[i].Runs))
+		}
+		if slices.Contains(runs, "0") && slices.ContainsFunc(runs, func(v string) bool { return v != "0" }) {
+			rows = append(rows, ConfigRow{su.ID().Name + " runs", runs})
+		}
+		var keys []string
+		for _, s := range sides {
+			for _, st := range s.Sets[i].Settings {
+				if !slices.Contains(keys, st.Key) {
+					keys = append(keys, st.Key)
+				}
+			}
+		}
+		for _, k := range keys {
+			add(su.ID().Name+" "+k, settingValues(sides, i, k))
+		}
+		if len(su.ID().Drawn) > 0 {
+			add(su.ID().Name+" "+strings.Join(su.ID().Drawn, ", "), drawValues(sides, i))
+		}
+	}
+	return rows
+}
+
+// distinct are, per side, the distinct values of what its runs say (of
+// every suite), in order.
+func distinct(sides []*Side, of func(r *results.Run) string) [][]string {
+	out := make([][]string, len(sides))
+	for i, s := range sides {
+		for _, r := range s.runs() {
+			if v := of(r); !slices.Contains(out[i], v) {
+				out[i] = append(out[i], v)
+			}
+		}
+	}
+	return out
+}
+
+// severalEach describes the values of each side (several).
+func severalEach(values [][]string) []string {
+	out := make([]string, len(values))
+	for i, vs := range values {
+		out[i] = several(vs)
+	}
+	return out
+}
+
+// settingValues are, per side, the value of the setting key of suite i.
+func settingValues(sides []*Side, i int, key string) []string {
+	out := make([]string, len(sides))
+	for j, s := range sides {
+		set := s.Sets[i]
+		out[j] = "–"
+		if len(set.Runs) == 0 {
+			continue
+		}
+		out[j] = "none" // the suite's runs lack the setting
+		for _, st := range set.Settings {
+			if st.Key == key {
+				out[j] = abbrev(st.Value)
+			}
+		}
+	}
+	return out
+}
+
+// drawValues are, per side, the draws of the runs of suite i.
+func drawValues(sides []*Side, i int) []string {
+	out := make([]string, len(sides))
+	for j, s := range sides {
+		if len(s.Sets[i].Runs) == 0 {
+			out[j] = "–"
+			continue
+		}
+		var vs []string
+		for _, d := range s.Sets[i].Draws {
+			vs = append(vs, drawValue(d))
+		}
+		out[j] = several(vs)
+	}
+	return out
+}
+
+// drawValue is a draw without its keys: "42" of "beff-seed 42".
+func drawValue(d string) string {
+	parts := strings.Split(d, ", ")
+	for i, p := range parts {
+		if _, v, ok := strings.Cut(p, " "); ok {
+			parts[i] = v
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// several describes values: the one, or "N values: a, b, …" (the first
+// three), or "–" for none.
+func several(vs []string) string {
+	switch len(vs) {
+	case 0:
+		return "–"
+	case 1:
+		return abbrev(vs[0])
+	}
+	shown := make([]string, 0, 3)
+	for _, v := range vs[:min(3, len(vs))] {
+		shown = append(shown, abbrev(v))
+	}
+	more := ""
+	if len(vs) > 3 {
+		more = ", …"
+	}
+	return fmt.Sprintf("%d values: %s%s", len(vs), strings.Join(shown, "; "), more)
+}
+
+// shortLibraries shows MPI libraries by the part of their line before the
+// first comma ("Open MPI v4.1.4") where that tells them apart.
+func shortLibraries(values [][]string) [][]string {
+	short := map[string]string{}
+	full := map[string]string{}
+	for _, vs := range values {
+		for _, v := range vs {
+			sh, _, _ := strings.Cut(v, ",")
+			if f, ok := full[sh]; ok && f != v {
+				return values // two libraries of one name: in full
+			}
+			short[v], full[sh] = sh, v
+		}
+	}
+	out := make([][]string, len(values))
+	for i, vs := range values {
+		for _, v := range vs {
+			out[i] = append(out[i], short[v])
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
@@ -36,9 +37,14 @@ type Set struct {
 	// Runs[i], nil for a restricted run, which has no figures.
 	Runs   []*results.Run
 	Folded []results.Folded
-	// Settings are the settings all runs share (Suite.Settings); nil
-	// without runs.
-	Settings   []results.Setting
+	// Settings are the settings all runs share (Suite.Settings but those
+	// the suite draws at random, Identity.Drawn); nil without runs.
+	Settings []results.Setting
+	// Draws are the distinct draws among the runs, in order of first
+	// occurrence, each its drawn settings ("beff-seed 42"); draw[i] is
+	// that of Runs[i].
+	Draws      []string
+	draw       []string
 	restricted int
 	why        string // the fold error of the first restricted run
 }
@@ -151,10 +157,15 @@ func (set *Set) add(runs []*results.Run) error {
 }
 
 // checkSettings checks that the runs of the set share one configuration
-// and keeps it.
+// but for the settings drawn at random, keeps it and notes each run's
+// draw.
 func (set *Set) checkSettings(label string) error {
 	for i, r := range set.Runs {
-		st := set.Suite.Settings(r)
+		st, drawn := set.split(set.Suite.Settings(r))
+		set.draw = append(set.draw, drawn)
+		if !slices.Contains(set.Draws, drawn) {
+			set.Draws = append(set.Draws, drawn)
+		}
 		if i == 0 {
 			set.Settings = st
 			continue
@@ -166,6 +177,20 @@ func (set *Set) checkSettings(label string) error {
 		}
 	}
 	return nil
+}
+
+// split parts settings into those the suite fixes and its drawn ones,
+// the latter described as one string ("" without any).
+func (set *Set) split(settings []results.Setting) (fixed []results.Setting, drawn string) {
+	var d []results.Setting
+	for _, s := range settings {
+		if set.Suite.ID().IsDrawn(s.Key) {
+			d = append(d, s)
+		} else {
+			fixed = append(fixed, s)
+		}
+	}
+	return fixed, describe(d)
 }
 
 // runs are the runs of every suite of the side.
@@ -222,13 +247,31 @@ func ConfigDiff(a, b *Side) []string {
 }
 
 // Describe says which configuration the side's runs have, one line per
-// suite, e.g. "b_eff: mpi-procs 2, beff-lmax 98729984, ...".
+// suite, e.g. "b_eff: mpi-procs 2, beff-lmax 98729984, ..., beff-seed 7";
+// runs of several draws show how many ("beff-seed: 3 draws").
 func (s *Side) Describe() []string {
 	var lines []string
 	for _, set := range s.Sets {
-		if set.Settings != nil {
-			lines = append(lines, set.Suite.ID().Name+": "+describe(set.Settings))
+		if set.Settings == nil {
+			continue
 		}
+		line := set.Suite.ID().Name + ": " + describe(set.Settings)
+		if d := set.drawText(); d != "" {
+			line += ", " + d
+		}
+		lines = append(lines, line)
 	}
 	return lines
+}
+
+// drawText describes the set's draws: the one draw, or how many of which
+// settings ("beff-seed: 3 draws"); "" when the suite draws nothing.
+func (set *Set) drawText() string {
+	switch len(set.Draws) {
+	case 0:
+		return ""
+	case 1:
+		return set.Draws[0]
+	}
+	return strings.Join(set.Suite.ID().Drawn, ", ") + ": " + strconv.Itoa(len(set.Draws)) + " draws"
 }

@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 
@@ -15,6 +18,10 @@ const (
 	Alpha = 0.05
 	// Confidence is the level of the confidence interval of a median.
 	Confidence = 0.95
+	// MaxChance bounds how often the gate may FAIL one binary against
+	// itself: the chance that the launches of two sides of one binary
+	// separate in any row the gate judges must stay below it.
+	MaxChance = 0.01
 )
 
 // assumption is benchstat's default: no assumption about the
@@ -88,6 +95,10 @@ type Quantity struct {
 	Name   string // the figure name (fig=<name>) or the benchmark line name without "Benchmark"
 	Unit   string // MB/s, us, B/F, min
 	Better Direction
+	// Draw is the draw of an experiment of something drawn at random,
+	// where the compared runs are of several draws ("beff-seed 42"); "":
+	// it pools across draws.
+	Draw string
 }
 
 // series collects the samples of one group on one side: the metrics in
@@ -97,21 +108,23 @@ type series struct {
 	values map[string][]float64
 }
 
-func (s *series) add(g Section, name, unit string, v float64) {
+func (s *series) add(q Quantity, v float64) {
 	if s.values == nil {
 		s.values = map[string][]float64{}
 	}
-	if _, ok := s.values[name]; !ok {
-		s.order = append(s.order, Quantity{g, name, unit, NoDirection})
+	if _, ok := s.values[q.Name]; !ok {
+		s.order = append(s.order, q)
 	}
-	s.values[name] = append(s.values[name], v)
+	s.values[q.Name] = append(s.values[q.Name], v)
 }
 
 // samples returns the samples of group g on side s: one value per launch
 // for every metric its runs have, the median over the launch's runs (the
 // -test.count repetitions of one mpirun share its placement, its
 // library's choices and the machine's state then, so they are one sample).
-func (s *Side) samples(g Section) *series {
+// With byDraw an experiment the suite marks drawn is named with its run's
+// draw ("… (beff-seed 42)"): it pools only with runs of that draw.
+func (s *Side) samples(g Section, byDraw bool) *series {
 	out := &series{}
 	set := s.set(g.Suite)
 	for _, l := range set.launches() {
@@ -119,19 +132,40 @@ func (s *Side) samples(g Section) *series {
 		for _, i := range l {
 			if g.Experiments {
 				for _, e := range g.Suite.Experiments(set.Runs[i]) {
-					one.add(g, e.Name, e.Unit, e.Value)
+					q := Quantity{Group: g, Name: e.Name, Unit: e.Unit}
+					if byDraw && e.Drawn {
+						q.Name, q.Draw = e.Name+" ("+set.draw[i]+")", set.draw[i]
+					}
+					one.add(q, e.Value)
 				}
 			} else if p := set.Folded[i]; p != nil {
 				for _, f := range p.Figures() {
-					one.add(g, f.Name, f.Unit, f.Value)
+					one.add(Quantity{Group: g, Name: f.Name, Unit: f.Unit}, f.Value)
 				}
 			}
 		}
 		for _, m := range one.order {
-			out.add(g, m.Name, m.Unit, results.Median(one.values[m.Name]))
+			out.add(m, results.Median(one.values[m.Name]))
 		}
 	}
 	return out
+}
+
+// severalDraws reports whether the runs of suite su on the sides are of
+// more than one draw.
+func severalDraws(sides []*Side, su results.Suite) bool {
+	var first string
+	seen := false
+	for _, s := range sides {
+		for _, d := range s.set(su).Draws {
+			if !seen {
+				first, seen = d, true
+			} else if d != first {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // launches groups the set's runs by launch (file and configuration
@@ -173,6 +207,8 @@ type Table struct {
 	Group Section
 	Sides []*Side
 	Rows  []*Row
+	// Notes say what the table leaves out and why.
+	Notes []string
 }
 
 // A Row compares one metric over the sides.
@@ -229,7 +265,7 @@ func Compare(sides []*Side) []*Table {
 	var tables []*Table
 	for _, g := range groups(sides) {
 		t := compareGroup(g, sides)
-		if len(t.Rows) > 0 {
+		if len(t.Rows) > 0 || len(t.Notes) > 0 {
 			tables = append(tables, t)
 		}
 	}
@@ -240,8 +276,9 @@ func compareGroup(g Section, sides []*Side) *Table {
 	t := &Table{Group: g, Sides: sides}
 	per := make([]*series, len(sides))
 	index := map[string]*Row{}
+	byDraw := g.Experiments && severalDraws(sides, g.Suite)
 	for i, s := range sides {
-		per[i] = s.samples(g)
+		per[i] = s.samples(g, byDraw)
 		for _, m := range per[i].order {
 			if index[m.Name] == nil {
 				m.Better = directionOf(sides, g.Suite, m.Unit)
@@ -265,7 +302,49 @@ func compareGroup(g Section, sides []*Side) *Table {
 			}
 		}
 	}
+	if byDraw && len(sides) > 1 {
+		t.keepSharedDraws()
+	}
 	return t
+}
+
+// keepSharedDraws leaves out the rows of drawn experiments that only one
+// side has (the first side, or none of the others: each drew its own),
+// with a note that says how many and why.
+func (t *Table) keepSharedDraws() {
+	var keep []*Row
+	left, shared := map[string]bool{}, map[string]bool{}
+	for _, r := range t.Rows {
+		if r.Draw == "" {
+			keep = append(keep, r)
+			continue
+		}
+		others := slices.ContainsFunc(r.Cells[1:], func(c *Cell) bool { return c != nil })
+		if r.Cells[0] != nil && others {
+			keep = append(keep, r)
+			shared[r.Draw] = true
+		} else {
+			left[strings.TrimSuffix(r.Name, " ("+r.Draw+")")] = true
+		}
+	}
+	t.Rows = keep
+	if len(left) == 0 {
+		return
+	}
+	var draws []string
+	for _, s := range t.Sides {
+		n := len(s.set(t.Group.Suite).Draws)
+		draws = append(draws, fmt.Sprintf("%s %d", s.Label, n))
+	}
+	what := fmt.Sprintf("%d experiments of what the runs draw at random (%s) pool only within one draw",
+		len(left), strings.Join(t.Group.Suite.ID().Drawn, ", "))
+	if len(shared) == 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s, and no draw is on two sides (draws: %s): they are not compared; the folded figures pool across draws",
+			what, strings.Join(draws, ", ")))
+		return
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("%s: they are compared within the %d draw%s that %s shares with another side, and left out of the others (draws: %s)",
+		what, len(shared), results.Plural(len(shared)), t.Sides[0].Label, strings.Join(draws, ", ")))
 }
 
 // MinP is the smallest two-sided p-value the Mann–Whitney U test can give
@@ -287,7 +366,7 @@ func MinP(n, m int) float64 {
 // Changed returns a copy of t with only the rows in which some side
 // differs significantly from the first.
 func (t *Table) Changed() *Table {
-	c := &Table{Group: t.Group, Sides: t.Sides}
+	c := &Table{Group: t.Group, Sides: t.Sides, Notes: t.Notes}
 	for _, r := range t.Rows {
 		for _, cell := range r.Cells {
 			if cell != nil && cell.Significant() {

@@ -14,11 +14,13 @@ import (
 // Legend explains the cells of the tables.
 const Legend = `median ± 95 % confidence interval over the launches of each side (a launch's runs: their median);
 vs: change of the median,
-"~" when not significant (Mann–Whitney U test, p ≥ 0.05); ↑ higher is better, ↓ lower is better`
+"~" when not significant (Mann–Whitney U test, p ≥ 0.05); ↑ higher is better, ↓ lower is better;
+"no test": too few launches for the test to ever give p < 0.05 (one a side, 3 against 3): the change may be noise`
 
 // WriteHeader writes what the sides are: per side its label, files and
-// runs; the configuration of the first side; a note for each other side
-// whose configuration differs and the notes of every side.
+// runs; the configuration of the first side; a table of the settings in
+// which the sides' configurations differ (ConfigTable), and the notes of
+// every side.
 func WriteHeader(w io.Writer, sides []*Side) error {
 	bw := bufio.NewWriter(w)
 	for _, s := range sides {
@@ -27,9 +29,10 @@ func WriteHeader(w io.Writer, sides []*Side) error {
 	for _, l := range sides[0].Describe() {
 		fmt.Fprintln(bw, l)
 	}
-	for _, s := range sides[1:] {
-		if d := ConfigDiff(sides[0], s); len(d) > 0 {
-			fmt.Fprintf(bw, "note: %s is not the same configuration as %s: %s\n", s.Label, sides[0].Label, strings.Join(d, "; "))
+	if rows := ConfigTable(sides); len(rows) > 0 && len(sides) > 1 {
+		fmt.Fprintln(bw, "\nThe sides' configurations differ in:")
+		if err := writeConfigTable(bw, sides, rows); err != nil {
+			return err
 		}
 	}
 	for _, s := range sides {
@@ -38,6 +41,28 @@ func WriteHeader(w io.Writer, sides []*Side) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// writeConfigTable writes rows under a header of the sides' labels.
+func writeConfigTable(w io.Writer, sides []*Side, rows []ConfigRow) error {
+	margins := []string{"  "}
+	for range sides {
+		margins = append(margins, "  ")
+	}
+	tt := results.NewLayout(margins)
+	tt.Row()
+	tt.Cell("", results.AlignLeft, "")
+	for _, s := range sides {
+		tt.Cell(s.Label, results.AlignLeft, "")
+	}
+	for _, r := range rows {
+		tt.Row()
+		tt.Cell(r.What, results.AlignLeft, "")
+		for _, v := range r.Values {
+			tt.Cell(v, results.AlignLeft, "")
+		}
+	}
+	return tt.Write(w)
 }
 
 // WriteText writes the comparison of sides as text: the header
@@ -164,25 +189,56 @@ func (t *Table) write(w io.Writer) error {
 			if c.Cmp == nil {
 				continue
 			}
-			delta, verdict := "~", ""
-			if c.Significant() {
-				delta = formatChange(r.Change(i))
-				switch worse := r.Worse(i); {
-				case worse > 0:
-					verdict = "worse"
-				case worse < 0:
-					verdict = "better"
-				}
-			}
+			delta, test, verdict := r.cmpCells(i, &notes)
 			tt.Cell(delta, results.AlignRight, "")
-			tt.Cell("("+c.Cmp.String()+")"+notes.mark(c.Cmp.Warnings), results.AlignLeft, "")
+			tt.Cell(test, results.AlignLeft, "")
 			tt.Cell(verdict, results.AlignLeft, "")
 		}
 	}
-	if err := tt.Write(w); err != nil {
+	if len(t.Rows) > 0 {
+		if err := tt.Write(w); err != nil {
+			return err
+		}
+	} else if _, err := fmt.Fprintf(w, "%s: no rows\n", t.Group); err != nil {
 		return err
 	}
+	for _, n := range t.Notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
+			return err
+		}
+	}
 	return notes.write(w)
+}
+
+// cmpCells are the cells of row r's comparison of side i with the first:
+// the change ("~" when not significant), the test and the verdict
+// (better or worse). Where the launches are too few for the test to ever
+// give p < Alpha the change shows, marked as untested, without verdict.
+func (r *Row) cmpCells(i int, notes *footnotes) (delta, test, verdict string) {
+	c := r.Cells[i]
+	if n, m := len(r.Cells[0].Sample.Values), len(c.Sample.Values); MinP(n, m) >= Alpha {
+		return formatChange(r.Change(i)), "(no test: " + launchesAside(n, m) + ")", ""
+	}
+	test = "(" + c.Cmp.String() + ")" + notes.mark(c.Cmp.Warnings)
+	if !c.Significant() {
+		return "~", test, ""
+	}
+	switch worse := r.Worse(i); {
+	case worse > 0:
+		verdict = "worse"
+	case worse < 0:
+		verdict = "better"
+	}
+	return formatChange(r.Change(i)), test, verdict
+}
+
+// launchesAside says how many launches two sides have: "1 launch a side",
+// "3+3 launches".
+func launchesAside(n, m int) string {
+	if n == 1 && m == 1 {
+		return "1 launch a side"
+	}
+	return fmt.Sprintf("%d+%d launches", n, m)
 }
 
 // unitLabel shows unit with the arrow of its direction.

@@ -115,8 +115,8 @@ func (w *watcher) outcome(rc int, sig syscall.Signal) Outcome {
 	default:
 		o.Why, o.Code = fmt.Sprintf("the job failed (exit %d)", rc), rc
 	}
-	if o.Code == 0 {
-		o.Code = exitcode.Failed
+	if !exitcode.Known(o.Code) || o.Code == exitcode.OK {
+		o.Code = exitcode.Failed // the launcher's own code: its message says it
 	}
 	return o
 }

@@ -203,18 +203,22 @@ type siteDir struct {
 // newSiteDir checks that dir may be replaced (it does not exist, is
 // empty, or holds a site) and makes the directory beside it that the
 // site is written to.
+// ErrRefusedDir is why Write refuses a directory: it holds something
+// else than a site, or is no directory.
+var ErrRefusedDir = errors.New("not replacing it")
+
 func newSiteDir(dir string) (*siteDir, error) {
 	w := &siteDir{dir: filepath.Clean(dir)}
 	if fi, err := os.Stat(w.dir); err == nil {
 		if !fi.IsDir() {
-			return nil, fmt.Errorf("writing the site: %s exists and is not a directory", w.dir)
+			return nil, fmt.Errorf("writing the site: %s exists and is not a directory: %w", w.dir, ErrRefusedDir)
 		}
 		ok, err := replaceable(w.dir)
 		if err != nil {
 			return nil, fmt.Errorf("writing the site: %w", err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("writing the site: %s is neither empty nor a site of beff report; not replacing it", w.dir)
+			return nil, fmt.Errorf("writing the site: %s is neither empty nor a site of beff report: %w", w.dir, ErrRefusedDir)
 		}
 		w.exists = true
 	} else if !errors.Is(err, fs.ErrNotExist) {

@@ -1,5 +1,7 @@
 package results
 
+import "slices"
+
 // An Identity is every name a suite goes by, in one record: the suite's
 // own package defines it, its driver registers with it, its fold answers
 // with it (Suite.ID), and the generic layers name the suite only through
@@ -25,7 +27,15 @@ type Identity struct {
 	// its folded figures with their direction.
 	Units     []string
 	FoldUnits []Unit
+	// Drawn are the keys of its Settings that a run draws at random (b_eff's
+	// seed of its random patterns): runs that differ only in them sample
+	// one definition, so their folded figures pool, while an experiment
+	// the suite marks Drawn pools only within one draw.
+	Drawn []string
 }
+
+// IsDrawn reports whether the setting key is drawn at random per run.
+func (id *Identity) IsDrawn(key string) bool { return slices.Contains(id.Drawn, key) }
 
 // Benchmark is the name of the suite's benchmark function: "BenchmarkBeffIO".
 func (id *Identity) Benchmark() string { return "Benchmark" + id.Bench }

@@ -144,6 +144,10 @@ type Experiment struct {
 	Name  string // the line's name without "Benchmark", e.g. "Beff/pat=ring2/L=1/mthd=sendrecv"
 	Unit  string
 	Value float64
+	// Drawn marks a measurement of something the run drew at random (a
+	// random pattern of b_eff): it compares only with runs of the same
+	// draw (Identity.Drawn).
+	Drawn bool
 }
 
 // A Setting is one configuration line that decides what a run measures.

@@ -15,7 +15,8 @@ const Bench = "Beff"
 
 // ID is every name of b_eff.
 var ID = &results.Identity{Key: "beff", Name: "b_eff", Bench: Bench, JSONKey: "beff", Doc: "docs/beff.md", Units: units,
-	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "us", Better: "lower"}, {Name: "B/F", Better: "higher"}}}
+	FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}, {Name: "us", Better: "lower"}, {Name: "B/F", Better: "higher"}},
+	Drawn:     []string{KeySeed}}
 
 // Configuration keys of a b_eff run.
 const (

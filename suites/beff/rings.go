@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // RingSizes returns the sizes of the rings of the ring pattern with standard
@@ -50,6 +51,21 @@ var ExtraNames = []string{
 
 // RandomName is the name of random pattern i (0-based).
 func RandomName(i int) string { return fmt.Sprintf("random%02d", i+1) }
+
+// IsRandomName reports whether name is a random pattern's (RandomName):
+// a pattern the run's seed draws.
+func IsRandomName(name string) bool {
+	digits, ok := strings.CutPrefix(name, "random")
+	if !ok || len(digits) < 2 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // ringStep is the steps of a process in a ring between left and right:
 // ping to the right neighbour and receive from the left, then pong back;

@@ -269,3 +269,12 @@ func TestRingSizesLargeN(t *testing.T) {
 		}
 	}
 }
+
+func TestIsRandomName(t *testing.T) {
+	for i := range beff.MaxRandom {
+		assert.True(t, beff.IsRandomName(beff.RandomName(i)), beff.RandomName(i))
+	}
+	for _, name := range append(beff.RingNames[:], append(beff.ExtraNames, "random", "random1", "randomxx", "xrandom01")...) {
+		assert.False(t, beff.IsRandomName(name), name)
+	}
+}

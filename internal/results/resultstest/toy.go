@@ -5,7 +5,9 @@
 // The toy benchmark BenchmarkToy prints lines Toy/x=<k> with a metric
 // MB/s, for k = 1 … toy-size (a configuration line). A run folds into one
 // figure, "toy", the mean of its MB/s; it is NOT VALID when short. A run
-// with toy-restricted: yes that misses lines is restricted.
+// with toy-restricted: yes that misses lines is restricted. A run may
+// draw something at random with its toy-seed (a drawn setting): its lines
+// x=2 and up are then experiments of the draw, x=1 is not.
 package resultstest
 
 import (
@@ -24,7 +26,7 @@ var _ results.Suite = Suite{}
 
 // ID names the toy; its figure is in MB/s.
 var ID = &results.Identity{Key: "toy", Name: "toy", Bench: "Toy", JSONKey: "toy", Doc: "internal/results/resultstest/toy.go",
-	Units: []string{"MB/s better=higher"}, FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}}}
+	Units: []string{"MB/s better=higher"}, FoldUnits: []results.Unit{{Name: "MB/s", Better: "higher"}}, Drawn: []string{"toy-seed"}}
 
 func (Suite) ID() *results.Identity { return ID }
 
@@ -33,11 +35,12 @@ type Config struct {
 	results.Common
 	Size       int
 	Restricted bool
+	Seed       string // toy-seed, "" without one
 }
 
 // ParseConfig reads mpi-procs, toy-size and beff-mode.
 func (Suite) ParseConfig(c results.Config) (any, error) {
-	cfg := &Config{Restricted: c["toy-restricted"] == "yes"}
+	cfg := &Config{Restricted: c["toy-restricted"] == "yes", Seed: c["toy-seed"]}
 	r := results.ConfigReader{Config: c, Suite: "toy"}
 	if err := cfg.ReadProcs(r); err != nil {
 		return nil, err
@@ -107,10 +110,14 @@ func (Suite) Fold(r *results.Run) (results.Folded, error) {
 	return p, nil
 }
 
-// Settings: the processes and the size.
+// Settings: the processes, the size and the seed, if any.
 func (Suite) Settings(r *results.Run) []results.Setting {
 	cfg := r.Parsed.(*Config)
-	return []results.Setting{{Key: results.KeyProcs, Value: strconv.Itoa(cfg.N)}, {Key: "toy-size", Value: strconv.Itoa(cfg.Size)}}
+	out := []results.Setting{{Key: results.KeyProcs, Value: strconv.Itoa(cfg.N)}, {Key: "toy-size", Value: strconv.Itoa(cfg.Size)}}
+	if cfg.Seed != "" {
+		out = append(out, results.Setting{Key: "toy-seed", Value: cfg.Seed})
+	}
+	return out
 }
 
 // NsPerCall is the toy's other unit of a line.
@@ -124,7 +131,7 @@ func (Suite) Experiments(r *results.Run) []results.Experiment {
 		if _, ok := l.Metrics[NsPerCall]; ok {
 			unit = NsPerCall
 		}
-		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: unit, Value: l.Value.(float64)})
+		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: unit, Value: l.Value.(float64), Drawn: l.Name != "x=1"})
 	}
 	return out
 }

@@ -99,12 +99,14 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 	}
 }
 
-// Experiments are the measurements of a run: MB/s of every line.
+// Experiments are the measurements of a run: MB/s of every line; those of
+// the random patterns are drawn with the run's seed.
 func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	out := make([]results.Experiment, 0, len(r.Lines))
 	for _, l := range r.Lines {
 		m := l.Value.(*Measurement)
-		out = append(out, results.Experiment{Name: beff.Bench + "/" + l.Name, Unit: beff.MetricMBps, Value: m.MBps})
+		out = append(out, results.Experiment{Name: beff.Bench + "/" + l.Name, Unit: beff.MetricMBps, Value: m.MBps,
+			Drawn: beff.IsRandomName(m.Key.Pattern)})
 	}
 	return out
 }

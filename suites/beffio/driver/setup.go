@@ -45,7 +45,7 @@ var (
 )
 
 // ExitIO is the exit code of a run stopped by an I/O error.
-const ExitIO = harness.ExitSuite
+const ExitIO = harness.ExitIO
 
 // name keys the suite's settings in the job.
 var name = beffio.ID.Key
