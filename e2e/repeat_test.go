@@ -41,6 +41,7 @@ func TestRepeatedRuns(t *testing.T) {
 				}
 				assert.NotContains(t, string(out), "the launcher's stdout lost", "run %d", i+1)
 				assert.Contains(t, string(out), "beff run: stored ", "run %d", i+1)
+				assert.Regexp(t, `\n  as pages: +\S+ report -o site \S+ +\(then open site/index.html\)\n  beside others: .*\n$`, string(out), "run %d: the job ends with where to look", i+1)
 				if err == nil && !strings.Contains(string(out), "stdout lost") {
 					whole++
 				}

@@ -237,6 +237,9 @@ func checkTestFlags() error {
 	if flagErr != "" {
 		return errors.New(flagErr)
 	}
+	if err := checkProgressFlag(); err != nil {
+		return err
+	}
 	set := setFlags()
 	if set["test.benchtime"] {
 		if v := flag.Lookup("test.benchtime").Value.String(); v != "1x" {

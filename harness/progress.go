@@ -1,66 +1,199 @@
 package harness
 
 import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
 	"strconv"
 	"time"
 )
 
-// A Progress reports how far a suite's benchmark is: done of all
-// measurements, elapsed time and ETA, on stderr of rank 0.
+var progressFlag = flag.String("progress", "auto", "how often rank 0 writes the progress to stderr: terminal (every 2 s), log (at every tenth of the predicted time, at least once a minute: for batch logs), off, or auto (terminal when stderr is one, else log; beff run passes what its own stderr is)")
+
+// Progress modes (-progress).
+const (
+	progressTerminal = "terminal"
+	progressLog      = "log"
+	progressOff      = "off"
+	progressAuto     = "auto"
+)
+
+// Rates of the progress lines.
+const (
+	terminalEvery = 2 * time.Second // a line in a terminal at most this often
+	logEvery      = time.Minute     // in a log, a line at least this often
+	logStep       = 0.1             // and one at every tenth of the predicted time
+	logMinGap     = 2 * time.Second // but never more often than in a terminal
+)
+
+// checkProgressFlag refuses a -progress that is none of the modes.
+func checkProgressFlag() error {
+	switch *progressFlag {
+	case progressTerminal, progressLog, progressOff, progressAuto:
+		return nil
+	}
+	return fmt.Errorf("-progress=%s: want terminal, log, off or auto", *progressFlag)
+}
+
+// progressMode is the mode of -progress, auto resolved by whether rank 0's
+// stderr is a terminal.
+func progressMode() string {
+	if *progressFlag != progressAuto {
+		return *progressFlag
+	}
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		return progressTerminal
+	}
+	return progressLog
+}
+
+// A Progress reports how far a suite's benchmark is, on stderr of rank 0:
+// done of all measurements, the time elapsed and an ETA from the suite's
+// time model. Each measurement weighs its predicted time in the model
+// (1 where the suite gives none); the ETA is the model's time of what is
+// left, scaled by how long the model's time of what is done took (so a
+// model that is right up to a factor still predicts right). A model of
+// seconds (ModelSeconds) is taken as it is, and what else a measurement
+// costs as the same for every measurement, from those done. In a
+// terminal a line comes every 2 s; in a log (-progress) at every tenth of
+// the predicted time and at least once a minute.
 type Progress struct {
-	s          *Session
-	what       string
-	done, all  int
-	count      int // -test.count: how often each measurement runs
-	start, log time.Time
+	s         *Session
+	what      string
+	done, all int
+	count     int // -test.count: how often each measurement runs
+	// planned is the model's time of all measurements, weight the part
+	// of it done; left, when set, predicts what is left instead of
+	// planned − weight.
+	planned, weight float64
+	left            func() float64
+	seconds         bool // the model is of seconds (ModelSeconds)
+	mode            string
+	start, log      time.Time
+	logged          float64 // the fraction done at the last line
 }
 
 // NewProgress starts the progress of all measurements of what (e.g.
-// "b_eff"); testing repeats every sub-benchmark -test.count times, so all
-// counts them that often.
+// "b_eff"), each of weight 1 until Plan says otherwise; testing repeats
+// every sub-benchmark -test.count times, so all counts them that often.
 func (s *Session) NewProgress(what string, all int) *Progress {
 	count := 1
 	if c, err := strconv.Atoi(flagValue("test.count")); err == nil && c > 1 {
 		count = c
 	}
 	now := time.Now()
-	return &Progress{s: s, what: what, all: all * count, count: count, start: now, log: now}
+	return &Progress{s: s, what: what, all: all * count, count: count, planned: float64(all * count),
+		mode: progressMode(), start: now, log: now}
 }
 
+// Plan sets the model's time of all measurements, seconds (each of the
+// -test.count runs of a measurement counts); Done then takes each
+// measurement's predicted time.
+func (p *Progress) Plan(seconds float64) { p.planned = seconds * float64(p.count) }
+
+// Model sets the suite's time model: left predicts the time of what is
+// left, each measurement once (-test.count multiplies it); it is asked on
+// rank 0 only, when a line is due.
+func (p *Progress) Model(left func() float64) { p.left = left }
+
+// ModelSeconds sets a model whose left, and whose weight of each
+// measurement done (DoneWeighing), are the seconds of its timed work
+// itself: the ETA is what is left plus, for every measurement left, what
+// the measurements done took beside their weight.
+func (p *Progress) ModelSeconds(left func() float64) { p.left, p.seconds = left, true }
+
 // Grow adds n measurements to the total, decided while the suite runs
-// (SKaMPI's refinement adds lengths to a curve).
-func (p *Progress) Grow(n int) { p.all += n * p.count }
+// (SKaMPI's refinement adds lengths to a curve), of weight w each.
+func (p *Progress) Grow(n int, w float64) {
+	p.all += n * p.count
+	p.planned += float64(n*p.count) * w
+}
 
 // Total is the number of measurements, -test.count included.
 func (p *Progress) Total() int { return p.all }
 
-// Done counts one measurement.
-func (p *Progress) Done() { p.done++ }
+// Done counts one measurement of weight 1.
+func (p *Progress) Done() { p.DoneWeighing(1) }
 
-// Add counts n measurements done at once (copied, not measured).
-func (p *Progress) Add(n int) { p.done += n }
+// DoneWeighing counts one measurement the model predicted at w.
+func (p *Progress) DoneWeighing(w float64) {
+	p.done++
+	p.weight += w
+}
 
-// Log writes the progress when 2 s passed since the last line.
+// Add counts n measurements done at once (copied, not measured), of
+// weight w each: they took no time.
+func (p *Progress) Add(n int, w float64) {
+	p.done += n
+	p.planned -= float64(n) * w
+}
+
+// Log writes the progress when a line is due.
 func (p *Progress) Log() { p.write(false) }
 
 // Finish writes the last progress line.
 func (p *Progress) Finish() { p.write(true) }
 
 func (p *Progress) write(final bool) {
-	if !p.s.IsRoot() {
+	if !p.s.IsRoot() || p.mode == progressOff {
 		return
 	}
 	now := time.Now()
-	if !final && now.Sub(p.log) < 2*time.Second {
+	since := now.Sub(p.log)
+	el := now.Sub(p.start)
+	eta, frac := p.eta(el)
+	if !final && !p.due(since, frac) {
 		return
 	}
-	p.log = now
-	el := now.Sub(p.start)
-	eta := "?"
-	if p.done > 0 && p.done < p.all {
-		eta = (time.Duration(float64(el) / float64(p.done) * float64(p.all-p.done))).Round(time.Second).String()
-	} else if p.done >= p.all {
-		eta = "0s"
+	p.log, p.logged = now, frac
+	text := "?"
+	switch {
+	case p.done >= p.all:
+		text = "0s"
+	case p.done > 0:
+		text = eta.Round(time.Second).String()
 	}
-	p.s.Logf("%s %d/%d measurements, %s elapsed, ETA %s", p.what, p.done, p.all, el.Round(time.Second), eta)
+	p.s.Logf("%s %d/%d measurements, %s elapsed, ETA %s", p.what, p.done, p.all, el.Round(time.Second), text)
+}
+
+// due reports whether a line is due since seconds after the last one,
+// with frac of the predicted time done.
+func (p *Progress) due(since time.Duration, frac float64) bool {
+	if p.mode == progressTerminal {
+		return since >= terminalEvery
+	}
+	return since >= logMinGap && (since >= logEvery || frac >= p.logged+logStep)
+}
+
+// eta is the predicted time of what is left after el, and the fraction
+// of the whole predicted time that is done.
+func (p *Progress) eta(el time.Duration) (time.Duration, float64) {
+	left := p.planned - p.weight
+	if p.left != nil {
+		left = p.left() * float64(p.count)
+	}
+	left = max(left, 0)
+	var eta float64
+	if p.seconds {
+		over := 0.0 // what a measurement takes beside its timed work
+		if p.done > 0 {
+			over = max(0, el.Seconds()-p.weight) / float64(p.done)
+		}
+		eta = left + float64(p.all-p.done)*over
+	} else {
+		rate := 1.0 // seconds per unit of the model, from what is done
+		if p.weight > 0 && el > 0 {
+			rate = el.Seconds() / p.weight
+		}
+		eta = left * rate
+	}
+	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta > 1e9 {
+		eta = 1e9
+	}
+	frac := 1.0
+	if total := el.Seconds() + eta; total > 0 {
+		frac = el.Seconds() / total
+	}
+	return time.Duration(eta * float64(time.Second)), frac
 }

@@ -145,9 +145,9 @@ func TestProgress(t *testing.T) {
 	p.Done()
 	p.Log()
 	assert.Empty(t, log.String(), "no line within 2 s")
-	p.Add(3)
-	p.Grow(2) // measurements added while the suite runs
-	p.Add(2)
+	p.Add(3, 1)
+	p.Grow(2, 1) // measurements added while the suite runs
+	p.Add(2, 1)
 	p.Finish()
 	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n", log.String())
 
@@ -203,4 +203,45 @@ func TestCheckTestFlags(t *testing.T) {
 		assert.ErrorContains(t, err, c.want)
 	}
 	assert.NoError(t, checkTestFlags(), "1x and one CPU are what beff wants")
+}
+
+// TestProgressDue: in a terminal a line every 2 s; in a log one at every
+// tenth of the predicted time or once a minute, never within 2 s.
+func TestProgressDue(t *testing.T) {
+	term := &Progress{mode: progressTerminal}
+	assert.False(t, term.due(time.Second, 0.5))
+	assert.True(t, term.due(2*time.Second, 0))
+	log := &Progress{mode: progressLog, logged: 0.3}
+	assert.False(t, log.due(30*time.Second, 0.35), "under a tenth more, under a minute")
+	assert.True(t, log.due(3*time.Second, 0.41), "a tenth more")
+	assert.False(t, log.due(time.Second, 0.9), "never within 2 s")
+	assert.True(t, log.due(time.Minute, 0.31), "a minute")
+}
+
+// TestProgressETA: a model scaled by the pace of what is done, a model of
+// seconds taken as it is with every measurement's overhead, and the
+// fraction done.
+func TestProgressETA(t *testing.T) {
+	p := &Progress{all: 10, count: 1, planned: 100}
+	p.DoneWeighing(10)
+	p.DoneWeighing(10)
+	eta, frac := p.eta(40 * time.Second) // 20 of the model took 40 s: twice as slow
+	assert.Equal(t, 160*time.Second, eta)
+	assert.InDelta(t, 0.2, frac, 1e-12)
+
+	s := &Progress{all: 10, count: 2}
+	s.ModelSeconds(func() float64 { return 30 })
+	s.DoneWeighing(4)
+	s.DoneWeighing(4) // 8 s of timed work in 10 s: 1 s more each
+	eta, _ = s.eta(10 * time.Second)
+	assert.Equal(t, (2*30+8)*time.Second, eta, "-test.count 2: the model's time left twice, and 8 measurements' overhead")
+
+	n := &Progress{all: 4, count: 1, planned: 4}
+	eta, frac = n.eta(0)
+	assert.Equal(t, 4*time.Second, eta, "nothing done: the model as it is")
+	assert.Zero(t, frac)
+	assert.NoError(t, checkProgressFlag())
+	require.NoError(t, flag.Set("progress", "sometimes"))
+	defer flag.Set("progress", "auto")
+	assert.EqualError(t, checkProgressFlag(), "-progress=sometimes: want terminal, log, off or auto")
 }

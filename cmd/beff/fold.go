@@ -197,6 +197,16 @@ func writeFoldJSON(w io.Writer, inputs []input, merged []results.Folded) error {
 // writeProtocols writes the protocol of every folded run and of every
 // merged one, the figures across launches, then the summary of the runs.
 func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []results.Folded, spreads []compare.Spread, noSpreads string) error {
+	if err := writeTexts(w, inputs, merged, spreads, noSpreads); err != nil {
+		return err
+	}
+	io.WriteString(w, "\n")
+	return results.WriteSummary(w, list, allFolded(inputs))
+}
+
+// writeTexts writes the protocols of the folded runs, the merged runs and
+// the figures across the launches.
+func writeTexts(w io.Writer, inputs []input, merged []results.Folded, spreads []compare.Spread, noSpreads string) error {
 	all := allFolded(inputs)
 	for i, p := range append(append([]results.Folded(nil), all...), merged...) {
 		if i > 0 {
@@ -212,8 +222,24 @@ func writeProtocols(w io.Writer, list []results.Suite, inputs []input, merged []
 	if noSpreads != "" {
 		fmt.Fprintf(w, "\nNo table across the launches: %s\n", noSpreads)
 	}
-	io.WriteString(w, "\n")
-	return results.WriteSummary(w, list, all)
+	return nil
+}
+
+// protocols reads and folds the files paths and writes their protocols
+// for people (not the benchfmt lines of the figures); it returns the
+// folded runs.
+func protocols(w io.Writer, paths []string) ([]results.Folded, error) {
+	list := suites()
+	inputs, err := foldFiles(paths, list, false)
+	if err != nil {
+		return nil, err
+	}
+	merged, err := results.MergeRuns(list, allFolded(inputs))
+	if err != nil {
+		return nil, err
+	}
+	spreads, noSpreads := launchSpreads(list, inputs)
+	return allFolded(inputs), writeTexts(w, inputs, merged, spreads, noSpreads)
 }
 
 // launchSpreads are the folded figures across the launches of the files,

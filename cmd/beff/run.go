@@ -164,9 +164,11 @@ func (o *runOpts) launches(stdout, stderr io.Writer) int {
 			return exitFail
 		}
 	}
-	if o.against != "" {
-		fmt.Fprintf(stdout, "beff run: to gate: beff gate -base %s -new %s -max-drop P\n", sides[0].dir, sides[1].dir)
+	var dirs []string
+	for _, s := range sides {
+		dirs = append(dirs, s.dir)
 	}
+	writeLaunchesEnding(stdout, dirs, o.against != "")
 	return exitOK
 }
 
@@ -214,6 +216,9 @@ func (o *runOpts) run(stdout, stderr io.Writer) (int, string) {
 		return exitFail, ""
 	}
 	args := append([]string{"-test.run", "^$", "-test.bench", o.bench, "-out", part}, o.resumeFlags()...)
+	if isTerminal(stderr) && !hasFlag(o.args, "progress") {
+		args = append(args, "-progress=terminal") // the job's own stderr is the launcher's pipe
+	}
 	args = append(args, o.args...)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -472,15 +477,21 @@ func (o *runOpts) store(part string, np int, stdout, stderr io.Writer) (int, str
 		return exitFail, ""
 	}
 	os.Remove(filepath.Dir(part)) // when empty
-	if !o.quiet {
-		foldMain(stdout, stderr, []string{out})
-	}
-	fmt.Fprintf(stdout, "beff run: stored %s\n", out)
 	if filepath.Dir(o.resume) == filepath.Join(o.dir, "partial") {
 		if os.Remove(o.resume) == nil {
 			fmt.Fprintf(stdout, "beff run: removed %s (resumed into %s)\n", o.resume, out)
 		}
 	}
+	if o.quiet {
+		fmt.Fprintf(stdout, "beff run: stored %s\n", out)
+		return exitOK, out
+	}
+	folded, err := protocols(stdout, []string{out})
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitFail, out
+	}
+	writeEnding(stdout, out, o.dir, folded)
 	return exitOK, out
 }
 
@@ -557,6 +568,16 @@ func libraryTag(lib string) string {
 		return ""
 	}
 	return "-" + b.String()
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // onlineCPUs counts this node's CPUs.

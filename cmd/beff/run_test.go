@@ -130,3 +130,27 @@ func TestLaunchRefuses(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
 	}
 }
+
+// TestEnding: a job's terminal output ends with each run's headline and
+// validity, where it is stored and the commands that show it, not with
+// the benchfmt lines of its figures.
+func TestEnding(t *testing.T) {
+	path := writeTemp(t, "run.txt", fixture(t, "short-np2.txt"))
+	var out bytes.Buffer
+	folded, err := protocols(&out, []string{path})
+	require.NoError(t, err)
+	require.Len(t, folded, 1)
+	assert.NotContains(t, out.String(), "BenchmarkBeffFold", "no benchfmt lines")
+	assert.True(t, strings.HasPrefix(out.String(), "b_eff = "), "the protocol")
+	writeEnding(&out, path, "results", folded)
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	end := lines[len(lines)-4:]
+	assert.Equal(t, "beff run: stored "+path, end[0])
+	assert.Regexp(t, `^  b_eff = [0-9.]+ MB/s  NOT VALID: short run$`, end[1])
+	assert.Equal(t, "  as pages:      beff report -o site results   (then open site/index.html)", end[2])
+	assert.Equal(t, "  beside others: beff compare "+path+" OTHER.txt", end[3])
+
+	var launches bytes.Buffer
+	writeLaunchesEnding(&launches, []string{"r/ab/base", "r/ab/new"}, true)
+	assert.Contains(t, launches.String(), "  to gate:       beff gate -base r/ab/base -new r/ab/new -max-drop P\n")
+}

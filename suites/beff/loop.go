@@ -78,6 +78,61 @@ type LoopState struct {
 	Time  float64 // its best loop time (max over ranks), seconds
 	L     int64   // its message size, bytes
 	MBps  float64 // its best bandwidth, MB/s
+	// First is the time of one iteration at the first size measured
+	// (its latency), for the time model.
+	First float64
+}
+
+// Took records a measurement at size l: loop length ll, best loop time
+// t (max over ranks) and bandwidth mbps.
+func (s *LoopState) Took(l int64, ll int, t, mbps float64) {
+	if s.Len == 0 {
+		s.First = t / float64(ll)
+	}
+	s.Len, s.Time, s.L, s.MBps = ll, t, l, mbps
+}
+
+// ModelReach is how far beyond the last size measured the time model
+// extrapolates the time of one iteration (IterTime).
+const ModelReach = 16
+
+// IterTime predicts the time of one iteration at size l, seconds, from
+// the last size measured, and whether it can: at that size's time up to
+// it; beyond it, in proportion to the size where the bandwidth shows (one
+// iteration at least four times as long as at the first size), up to
+// ModelReach times the last size (the bandwidth still grows with the
+// size, so further the proportion would err high); not beyond that, nor
+// where the latency still rules (a protocol switch or noise would look
+// like growth).
+func (s *LoopState) IterTime(l int64) (float64, bool) {
+	if s == nil || s.Len == 0 {
+		return 0, false
+	}
+	last := s.Time / float64(s.Len)
+	switch {
+	case l <= s.L:
+		return last, true
+	case last < 4*s.First || l > ModelReach*s.L:
+		return 0, false
+	}
+	return last * float64(l) / float64(s.L), true
+}
+
+// MeasureTime predicts how long the timed loops of a measurement at size
+// l take, seconds (the ETA's model, docs/beff.md "How long a run
+// takes"): reps loops of the time a loop of the target's takes (loop:
+// between half the target and the target), or of one iteration where
+// IterTime predicts it longer, each after warm untimed iterations; ll > 0
+// forces the loop length (the shortcut).
+func (s *LoopState) MeasureTime(l int64, loop float64, reps, warm, ll int) float64 {
+	it, ok := s.IterTime(l)
+	switch {
+	case ll > 0 && ok:
+		loop = float64(ll) * it
+	default:
+		loop = max(loop, it)
+	}
+	return float64(reps) * (loop + float64(warm)*it)
 }
 
 // Next is the loop length of the next measurement at size l: the bound

@@ -215,3 +215,43 @@ func TestPlanShortcut(t *testing.T) {
 	// States at another size are passed over.
 	assert.False(t, beff.PlanShortcut(pats, state, 2e6, largest, 5e-3, 0).On)
 }
+
+// TestTimeModel: one iteration's time beyond the last size once the
+// bandwidth shows, and not too far; a measurement's time from its loops.
+func TestTimeModel(t *testing.T) {
+	var none *beff.LoopState
+	_, ok := none.IterTime(1000)
+	assert.False(t, ok)
+	assert.InDelta(t, 3*5e-3, none.MeasureTime(1000, 5e-3, 3, 1, 0), 1e-15, "before a measurement: the loop time")
+
+	s := &beff.LoopState{}
+	s.Took(1, 5000, 5e-3, 1) // 1 µs per iteration at 1 byte
+	it, ok := s.IterTime(1)
+	assert.True(t, ok)
+	assert.InDelta(t, 1e-6, it, 1e-15)
+	_, ok = s.IterTime(2)
+	assert.False(t, ok, "the latency rules: no growth known")
+	s.Took(4096, 1250, 1250*3e-6, 1) // 3 µs: under four times the latency
+	_, ok = s.IterTime(8192)
+	assert.False(t, ok)
+	s.Took(16384, 312, 312*16e-6, 1) // 16 µs: the bandwidth shows
+	it, ok = s.IterTime(65536)
+	assert.True(t, ok)
+	assert.InDelta(t, 64e-6, it, 1e-12, "in proportion to the size")
+	assert.InDelta(t, 1e-6, s.First, 1e-15)
+	_, ok = s.IterTime(16384*beff.ModelReach + 1)
+	assert.False(t, ok, "not further than ModelReach")
+
+	s = &beff.LoopState{}
+	s.Took(1<<10, 1000, 1000*1e-6, 1)
+	s.Took(4<<20, 2, 2*4e-3, 1) // 4 ms an iteration
+	// 8 MB: 8 ms an iteration, over a loop of 3.5 ms: 3 loops of one iteration
+	assert.InDelta(t, 3*8e-3, s.MeasureTime(8<<20, 3.5e-3, 3, 0, 0), 1e-12)
+	// 16 MB: 16 ms, each after an untimed one
+	assert.InDelta(t, 3*2*16e-3, s.MeasureTime(16<<20, 3.5e-3, 3, 1, 0), 1e-12)
+	assert.InDelta(t, 2*16e-3, s.MeasureTime(16<<20, 3.5e-3, 2, 0, 1), 1e-12, "the shortcut's loop length 1")
+	assert.InDelta(t, 3*3.5e-3, s.MeasureTime(1<<30, 3.5e-3, 3, 0, 0), 1e-12, "beyond the model's reach: a loop of the target's")
+	small := &beff.LoopState{}
+	small.Took(1024, 1000, 1000*1e-6, 1)
+	assert.InDelta(t, 3*3.5e-3, small.MeasureTime(2048, 3.5e-3, 3, 0, 0), 1e-12, "a loop of the target's where an iteration is shorter")
+}

@@ -33,6 +33,8 @@ type run struct {
 	injected   bool
 	carry      [2]int64 // the send and receive offsets the last loop left (beff's placement)
 	progress   *harness.Progress
+	shortcut   beff.ShortcutPlan // the shortcut's decision, once taken
+	at         position          // the measurement under way (rank 0's model of the time left)
 	// timed runs one timed loop: mpi.Measure, the C loop (a fake in the
 	// tests of the driver's decisions).
 	timed func(m *mpi.BeffTiming) (float64, mpi.Fault, error)
@@ -51,17 +53,15 @@ func Benchmark(b *testing.B) {
 		return
 	}
 	measured := r.st.Measured
-	var plan beff.ShortcutPlan
-	for k, si := range measured {
-		left := len(measured) - k // 2: second largest, 1: largest
-		if left == 2 && len(measured) >= 3 {
-			if plan = r.decideShortcut(measured[k-1], measured[k:]); plan.On {
+	for k := range measured {
+		if left := len(measured) - k; left == 2 && len(measured) >= 3 { // 2: second largest, 1: largest
+			if r.shortcut = r.decideShortcut(measured[k-1], measured[k:]); r.shortcut.On {
 				r.s.Logf("the two largest sizes are predicted to take more than %g s: measuring them with the best method only, loop length 1, 3 and 2 repetitions", r.st.Shortcut)
 			}
 		}
-		for _, p := range r.set.Patterns {
+		for pi, p := range r.set.Patterns {
 			if r.selected(p) {
-				r.measureSize(b, p, si, left, plan)
+				r.measureSize(b, pi, k)
 			}
 		}
 	}
@@ -79,13 +79,15 @@ type point struct {
 	forceLL int // the loop length under the shortcut (0: decided)
 }
 
-// measureSize measures pattern p at size index si with each of its
-// methods; left counts the sizes from the largest (1).
-func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff.ShortcutPlan) {
+// points are the measurements of pattern p at the k-th measured size:
+// one per method, or under the shortcut for the two largest sizes the
+// best method's alone.
+func (r *run) points(p *beff.Pattern, k int) []point {
+	si, left := r.st.Measured[k], len(r.st.Measured)-k // left: 1 at the largest
 	methods := p.Methods()
 	reps, forceLL := 3, 0
-	if plan.On && left <= 2 {
-		methods, forceLL = []beff.Method{plan.Best[p.Name]}, 1
+	if r.shortcut.On && left <= 2 {
+		methods, forceLL = []beff.Method{r.shortcut.Best[p.Name]}, 1
 		if left == 1 {
 			reps = 2
 		}
@@ -94,9 +96,19 @@ func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff
 	if left <= 3 {
 		warm = 0 // the reference skips the untimed iteration for the 3 largest sizes
 	}
-	for _, m := range methods {
-		pt := point{p: p, si: si, m: m, reps: reps, warm: warm, forceLL: forceLL}
-		name := beff.Name(p.Name, r.st.Sizes[si], m)
+	out := make([]point, len(methods))
+	for i, m := range methods {
+		out[i] = point{p: p, si: si, m: m, reps: reps, warm: warm, forceLL: forceLL}
+	}
+	return out
+}
+
+// measureSize measures pattern pi at the k-th measured size with each of
+// its methods.
+func (r *run) measureSize(b *testing.B, pi, k int) {
+	for i, pt := range r.points(r.set.Patterns[pi], k) {
+		r.at = position{k, pi, i}
+		name := beff.Name(pt.p.Name, r.st.Sizes[pt.si], pt.m)
 		if r.st.Resume.Next(name) {
 			b.Run(name, func(b *testing.B) { r.copySaved(b, pt, name) })
 		} else {
@@ -105,6 +117,40 @@ func (r *run) measureSize(b *testing.B, p *beff.Pattern, si, left int, plan beff
 		time.Sleep(*flagTestPause)
 		r.progress.Log()
 	}
+}
+
+// A position is where the measurements are: the index of the measured
+// size, of the pattern and of the point.
+type position struct{ k, p, i int }
+
+// before reports whether position a comes before b.
+func (a position) before(b position) bool {
+	return a.k < b.k || a.k == b.k && (a.p < b.p || a.p == b.p && a.i < b.i)
+}
+
+// timeLeft is the time model's prediction of the timed loops of the
+// measurements after the one at r.at (rank 0's progress), seconds
+// (LoopState.MeasureTime); those of the two largest sizes as the shortcut
+// decided them, or all methods before it decides. A loop of the target's
+// lasts between half the target (where the latency rules, the loop
+// length stays as the size grows) and the target (where the bandwidth
+// does): 3/4 of it, on average over the sizes.
+func (r *run) timeLeft() float64 {
+	loop := 0.75 * r.st.Target
+	t := 0.0
+	for k := r.at.k; k < len(r.st.Measured); k++ {
+		for pi, p := range r.set.Patterns {
+			if !r.selected(p) {
+				continue
+			}
+			for i, pt := range r.points(p, k) {
+				if r.at.before(position{k, pi, i}) {
+					t += r.loops[loopKey{p.Name, pt.m}].MeasureTime(r.st.Sizes[pt.si], loop, pt.reps, pt.warm, pt.forceLL)
+				}
+			}
+		}
+	}
+	return t
 }
 
 // copySaved writes the line an earlier job measured for pt (-beff.resume)
@@ -118,9 +164,9 @@ func (r *run) copySaved(b *testing.B, pt point, name string) {
 			s = &beff.LoopState{}
 			r.loops[k] = s
 		}
-		s.Len, s.Time, s.L, s.MBps = int(m[beff.MetricLoopLen]), m[beff.MetricLoop]/1e3, r.st.Sizes[pt.si], m[beff.MetricMBps]
+		s.Took(r.st.Sizes[pt.si], int(m[beff.MetricLoopLen]), m[beff.MetricLoop]/1e3, m[beff.MetricMBps])
 	}
-	r.progress.Done()
+	r.progress.Add(1, 0)
 }
 
 func (r *run) selected(p *beff.Pattern) bool {
@@ -153,6 +199,9 @@ func newRun(b *testing.B, s *harness.Session) *run {
 		all *= reps // the sweeps of the reference rules
 	}
 	r.progress = s.NewProgress("b_eff", all)
+	if !r.st.Reference {
+		r.progress.ModelSeconds(r.timeLeft)
+	}
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
 		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)
 	per, root := beff.Memory(r.st.Lmax, s.Size)

@@ -14,7 +14,8 @@ import (
 
 // measure is one sub-benchmark: the loop length decided on rank 0, reps
 // timed loops, their times reduced with MAX and the validation verdict
-// decided on rank 0, in two rounds of the world group.
+// decided on rank 0, in two rounds of the world group. The progress
+// counts it with the time of its loops.
 func (r *run) measure(b *testing.B, pt point) {
 	k := loopKey{pt.p.Name, pt.m}
 	l := r.st.Sizes[pt.si]
@@ -33,12 +34,23 @@ func (r *run) measure(b *testing.B, pt point) {
 	if verdict[0] != 0 {
 		r.validationStop(pt, faultRep, fault)
 	}
+	loops := 0.0
 	if r.world.IsRoot() {
 		for _, m := range r.metrics(pt, l, ll, tmax[:pt.reps]) {
 			b.ReportMetric(m.value, m.unit)
 		}
+		loops = sum(tmax[:pt.reps])
 	}
-	r.progress.Done()
+	r.progress.DoneWeighing(loops)
+}
+
+// sum is the sum of v.
+func sum(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
 }
 
 // predicted is about how long a measurement takes, for the watchdog: its
@@ -150,7 +162,7 @@ func (r *run) metrics(pt point, l int64, ll int, tmax []float64) []metric {
 	lls := slices.Repeat([]int{ll}, len(tmax))
 	out, best, bw := lineMetrics(l, pt.p.Messages(), lls, tmax)
 	s := r.loops[loopKey{pt.p.Name, pt.m}]
-	s.Len, s.Time, s.L, s.MBps = ll, tmax[best], l, bw
+	s.Took(l, ll, tmax[best], bw)
 	return out
 }
 

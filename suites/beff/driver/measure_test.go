@@ -95,7 +95,9 @@ func TestMetricsOfRepetitions(t *testing.T) {
 	assert.Equal(t, []metric{{bw(1e-3), beff.MetricMBps}, {bw(4e-3), beff.MetricMinMBps},
 		{(bw(2e-3) + bw(1e-3) + bw(4e-3)) / 3, beff.MetricAvgMBps}, {1, beff.MetricLoop},
 		{10, beff.MetricLoopLen}, {3, beff.MetricReps}}, ms)
-	assert.Equal(t, &beff.LoopState{Bound: 100, Len: 10, Time: 1e-3, L: 1000, MBps: bw(1e-3)}, r.loops[loopKey{p.Name, beff.Alltoallv}])
+	loop := 1e-3
+	assert.Equal(t, &beff.LoopState{Bound: 100, Len: 10, Time: 1e-3, L: 1000, MBps: bw(1e-3), First: loop / 10}, r.loops[loopKey{p.Name, beff.Alltoallv}],
+		"the first size's time of an iteration is the time model's latency")
 }
 
 // TestRepeatKeepsTheFirstFault: the repetitions' times on a rank and its

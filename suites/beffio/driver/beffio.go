@@ -27,6 +27,8 @@ type run struct {
 	files []string // every file the run may have created (for removal)
 	// saidLate is set once the run said that a file's size showed late
 	saidLate bool
+	progress *harness.Progress
+	model    timeModel // the progress's time model (rank 0)
 	// clock and ioCalls are MPI_Wtime and the C loop of the calls
 	// (mpi.RunCalls); the tests of the driver's decisions give fakes.
 	clock   func() float64
@@ -85,22 +87,194 @@ func Benchmark(b *testing.B) {
 	defer r.freePartitions()
 	tPart := r.st.T / float64(len(r.parts))
 	s.Logf(beffio.ScratchLog, results.Processes(s.Size), r.st.Partitions, r.st.T, tPart, r.st.MPART, r.st.Dir)
+	r.startProgress()
+	defer r.progress.Finish()
 	per, root := beffio.Memory(r.table, s.Size)
 	s.LogMemory("b_eff_io", harness.BaseBytes+per, harness.BaseBytes+per+root,
 		fmt.Sprintf("base %d MiB, an I/O buffer of %.1f MiB, tables of %d bytes per process; rank 0 also MPI-IO's as an aggregator (%d MiB and %d KiB per process)", harness.BaseBytes>>20, float64(maxMem)/(1<<20), beffio.TableBytes, beffio.AggregatorBytes>>20, beffio.AggregatorPerProc>>10))
-	for _, acc := range beffio.Accesses {
+	for ai, acc := range beffio.Accesses {
 		if acc == beffio.Read && r.st.DropCaches != "off" {
 			r.dropCaches()
 		}
 		if acc == beffio.Read && r.st.TestFault {
 			r.corrupt()
 		}
-		for _, p := range r.parts {
+		for pi, p := range r.parts {
+			r.model.at = position{ai, pi, 0}
 			r.phase(b, p, acc, tPart)
 			r.waitPartition(p, acc, tPart)
 			s.Logf("b_eff_io: %s on %s done, %s elapsed", acc, results.Processes(p.n), s.Elapsed().Round(time.Second))
 		}
 	}
+}
+
+// startProgress counts the patterns of every access and partition for
+// the progress, with the time model of timeLeft.
+func (r *run) startProgress() {
+	n := 0
+	for _, acc := range beffio.Accesses {
+		n += len(r.parts) * len(r.scheduled(acc))
+	}
+	r.model = newTimeModel()
+	r.progress = r.s.NewProgress("b_eff_io", n)
+	r.progress.ModelSeconds(r.timeLeft)
+}
+
+// scheduled are the patterns of access acc that the schedule runs.
+func (r *run) scheduled(acc beffio.Access) []beffio.AccessPattern {
+	var out []beffio.AccessPattern
+	for _, pat := range r.table {
+		if r.st.Rewrite.Scheduled(acc, pat.Type) {
+			out = append(out, pat)
+		}
+	}
+	return out
+}
+
+// share is pattern pat's share of the scheduled time, seconds.
+func (r *run) share(pat beffio.AccessPattern, tPart float64) float64 {
+	return beffio.PatternTime(tPart, pat.U, r.sumU)
+}
+
+// timeLeft predicts the time of the patterns from the next one on,
+// seconds (rank 0), pattern by pattern (predict).
+func (r *run) timeLeft() float64 {
+	t := 0.0
+	tPart := r.st.T / float64(len(r.parts))
+	for ai, acc := range beffio.Accesses {
+		for pi, p := range r.parts {
+			for k, pat := range r.scheduled(acc) {
+				if !(position{ai, pi, k}).before(r.model.at) {
+					t += r.predict(acc, p, pat, tPart)
+				}
+			}
+		}
+	}
+	return t
+}
+
+// predict is the time model's prediction of one pattern, seconds. A
+// write of types 0–2 takes its share of T (it is time-driven). A write of
+// types 3 and 4 moves the bytes its counts give, once the partition's
+// types 0–2 decided them, at the bandwidth those showed; before, the
+// counts are at most type 2's, so it is predicted as long as type 2's
+// write (its share of type 2's share), scaled as such writes of earlier
+// partitions compared with that. A
+// rewrite or read repeats its write's counts: the time of its write (or
+// the write's prediction), scaled as the access's patterns so far
+// compared with their writes; before any, as long as the write, or where
+// the partition's data fit the file-system cache (and the read is not
+// made to miss it) a third of it for the rewrite (whose sync still writes
+// to the disk) and a tenth for the read.
+func (r *run) predict(acc beffio.Access, p *partition, pat beffio.AccessPattern, tPart float64) float64 {
+	m := &r.model
+	if acc == beffio.Write {
+		switch {
+		case pat.Type <= beffio.Separated:
+			return r.share(pat, tPart)
+		case p.seg.Lseg > 0 && m.timeDriven[p.n].time > 0 && !pat.Fill:
+			return float64(pat.Bytes(p.counts[pat.No], p.n)) / m.timeDriven[p.n].rate()
+		}
+		return r.sizeDrivenShare(pat, tPart) * m.sizeDriven.or(1)
+	}
+	w, ok := m.wrote[[2]int{p.n, pat.No}]
+	if !ok {
+		w = r.predict(beffio.Write, p, pat, tPart)
+	}
+	prior := 1.0
+	if cached := m.written[p.n] <= r.st.CacheMiB<<20; cached && (acc != beffio.Read || r.st.DropCaches == "off") {
+		prior = cachedPrior[acc]
+	}
+	return w * m.repeat[acc].or(prior)
+}
+
+// cachedPrior is how long a rewrite or read of data the file-system cache
+// holds takes before the run showed it, in parts of its write's time.
+var cachedPrior = map[beffio.Access]float64{beffio.Rewrite: 1.0 / 3, beffio.Read: 0.1}
+
+// sizeDrivenShare is the prediction of a write of the size-driven type
+// of pattern pat before its counts are known: type 2's share of the
+// time, spread over the type's patterns by their own shares.
+func (r *run) sizeDrivenShare(pat beffio.AccessPattern, tPart float64) float64 {
+	var own, sep int
+	for _, q := range r.table {
+		switch q.Type {
+		case pat.Type:
+			own += q.U
+		case beffio.Separated:
+			sep += q.U
+		}
+	}
+	if own == 0 {
+		return 0
+	}
+	return beffio.PatternTime(tPart, sep, r.sumU) * float64(pat.U) / float64(own)
+}
+
+// tookPattern records a pattern for the progress's time model (rank 0)
+// and writes the progress when due.
+func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPattern, moved int64, el, tPart float64) {
+	m := &r.model
+	key := [2]int{p.n, pat.No}
+	switch {
+	case acc != beffio.Write:
+		if w, ok := m.wrote[key]; ok {
+			m.repeat[acc] = m.repeat[acc].add(el, w)
+		}
+	case pat.Type <= beffio.Separated:
+		m.timeDriven[p.n] = m.timeDriven[p.n].add(el, float64(moved))
+	default:
+		m.sizeDriven = m.sizeDriven.add(el, r.sizeDrivenShare(pat, tPart))
+	}
+	if acc == beffio.Write {
+		m.written[p.n] += moved
+		m.wrote[key] = el
+	}
+	m.at.pat++
+	r.progress.Log()
+}
+
+// A timeModel is what the time model of b_eff_io's progress learns as
+// the run goes (rank 0): the pattern next to run; per partition the bytes
+// its write moved, each write pattern's time and the time and bytes of
+// its time-driven writes; how the size-driven writes and each access's
+// repetitions compare with their predictions.
+type timeModel struct {
+	at         position
+	written    map[int]int64
+	wrote      map[[2]int]float64
+	timeDriven map[int]ratio
+	sizeDriven ratio
+	repeat     map[beffio.Access]ratio
+}
+
+func newTimeModel() timeModel {
+	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}}
+}
+
+// A ratio sums a time and what it is compared with.
+type ratio struct{ time, of float64 }
+
+func (q ratio) add(t, of float64) ratio { return ratio{q.time + t, q.of + of} }
+
+// or is time over what it compares with, or def before either is known.
+func (q ratio) or(def float64) float64 {
+	if q.time <= 0 || q.of <= 0 {
+		return def
+	}
+	return q.time / q.of
+}
+
+// rate is bytes per second of a ratio of time and bytes.
+func (q ratio) rate() float64 { return q.of / q.time }
+
+// A position is a pattern of the run: the indexes of its access, its
+// partition and the pattern among the access's scheduled ones.
+type position struct{ acc, part, pat int }
+
+// before reports whether position a comes before b.
+func (a position) before(b position) bool {
+	return a.acc < b.acc || a.acc == b.acc && (a.part < b.part || a.part == b.part && a.pat < b.pat)
 }
 
 // waitPartition ends a partition's phase on every process: those outside
@@ -203,6 +377,9 @@ func (r *run) path(n int, t beffio.PatternType, rank int) string {
 func (r *run) phase(b *testing.B, p *partition, acc beffio.Access, tPart float64) {
 	if slices.Contains(r.st.Copied, p.n) {
 		r.copySaved(b, beffio.PhaseKey(p.n, acc))
+		for _, pat := range r.scheduled(acc) {
+			r.progress.Add(1, r.share(pat, tPart))
+		}
 		return
 	}
 	if p.g == nil {
@@ -292,7 +469,11 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Pa
 		}
 		var moved int64
 		var el float64
-		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) { moved, el = r.pattern(b, p, fh, path, acc, pat, base, tPart) })
+		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) {
+			moved, el = r.pattern(b, p, fh, path, acc, pat, base, tPart)
+			r.progress.DoneWeighing(el)
+		})
+		r.tookPattern(acc, p, pat, moved, el, tPart)
 		bytes += moved
 		patterns += el
 		base += pat.Region(p.counts[pat.No], p.n)

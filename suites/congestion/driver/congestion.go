@@ -90,6 +90,7 @@ func (r *run) prepareRoles() {
 func (r *run) logPlan() {
 	p := r.st.Plan
 	r.progress = r.s.NewProgress("congestion", len(p.Names()))
+	r.progress.Plan(p.Seconds()) // a phase's first line weighs its time, the lines that report it nothing
 	r.s.Logf("congestion on %d processes: %s split, %d canary processes, congestor sets of %s processes (%s), %d measurements of %g s: about %.0f s",
 		r.s.Size, r.st.Described.By, r.st.Described.CanaryProcs, congestion.Ints(r.st.Described.SetProcs), p.Mix, p.Measurements(), p.Time, p.Seconds())
 	per, root := memory(r.st.Len, r.st.BwLen, r.s.Size)
@@ -198,7 +199,7 @@ func (r *run) phase(b *testing.B, ph phase) {
 			lines = lines[1:]
 		}
 	})
-	r.progress.Done()
+	r.progress.DoneWeighing(r.phaseTime())
 	for i, n := range names {
 		if ran {
 			b.Run(n, func(b *testing.B) {
@@ -207,20 +208,24 @@ func (r *run) phase(b *testing.B, ph phase) {
 				}
 			})
 		}
-		r.progress.Done()
+		r.progress.DoneWeighing(0)
 	}
+	r.progress.Log()
 }
+
+// phaseTime is the plan's time of one phase, seconds.
+func (r *run) phaseTime() float64 { return r.st.Plan.Time + congestion.PhaseSlack }
 
 // copySaved writes the lines of a phase that an earlier job measured
 // (-congestion.resume copies whole repetitions: all of them are saved).
 func (r *run) copySaved(b *testing.B, first string, rest []string) {
 	b.Run(first, func(b *testing.B) { r.st.Resume.Write(b, first) })
-	r.progress.Done()
+	r.progress.Add(1, r.phaseTime())
 	for _, n := range rest {
 		if r.st.Resume.Next(n) {
 			b.Run(n, func(b *testing.B) { r.st.Resume.Write(b, n) })
 		}
-		r.progress.Done()
+		r.progress.Add(1, 0)
 	}
 }
 

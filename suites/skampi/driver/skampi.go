@@ -30,6 +30,7 @@ func Benchmark(b *testing.B) {
 	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *flagWatchdog)() // between points
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
+	r.progress.Plan(gridTime(curves))
 	s.Logf("SKaMPI on %s: %d suites, %d curves, %d points before refinement", results.Processes(s.Size), len(st.Suites), len(curves), r.progress.Total())
 	need := skampi.Need(curves, s.Size, harness.BaseBytes)
 	s.LogMemory("SKaMPI", need.PerProcess(), need.RootProcess(), need.Parts())
@@ -43,10 +44,10 @@ func Benchmark(b *testing.B) {
 				s.Logf("SKaMPI: suite %s: not measured: its window (%s) cannot be made on this job: %s", c.Suite.Name, c.Suite.Window, why)
 				skipped[c.Suite.Name] = true
 			}
-			r.progress.Add(len(c.Grid()))
+			r.progress.Add(len(c.Grid()), curveTime(c)/float64(max(1, len(c.Grid()))))
 		case saved != nil:
 			replay(b, saved)
-			r.progress.Add(len(saved))
+			r.progress.Add(len(c.Grid()), curveTime(c)/float64(max(1, len(c.Grid()))))
 		case c.Refined():
 			r.refine(b, c)
 		default:
@@ -56,6 +57,25 @@ func Benchmark(b *testing.B) {
 		}
 	}
 	r.progress.Finish()
+}
+
+// gridTime is the plan's model of the time of the points of the curves
+// before refinement, seconds (each at its bound: the progress's weights).
+func gridTime(curves []skampi.Curve) float64 {
+	t := 0.0
+	for _, c := range curves {
+		t += curveTime(c)
+	}
+	return t
+}
+
+// curveTime is the plan's model of the time of a curve's grid, seconds.
+func curveTime(c skampi.Curve) float64 {
+	t := 0.0
+	for _, p := range c.Grid() {
+		t += skampi.Nominal.PointTime(c.Suite, p)
+	}
+	return t
 }
 
 // gridPoints counts the points of the curves before refinement.
@@ -97,7 +117,7 @@ func (r *run) refine(b *testing.B, c skampi.Curve) {
 			return
 		}
 		if tried >= len(grid) {
-			r.progress.Grow(1) // a length refinement added
+			r.progress.Grow(1, skampi.Nominal.PointTime(c.Suite, c.At(l))) // a length refinement added
 		}
 		if res := r.point(b, c.Suite, c.At(l)); r.s.IsRoot() && res.Sum.N > 0 {
 			ref.Add(l, res.Sum.Mean)
@@ -230,7 +250,8 @@ func (r *run) point(b *testing.B, su *skampi.Setup, pt skampi.Point) Result {
 			res.report(b, pt)
 		}
 	})
-	r.progress.Done()
+	r.progress.DoneWeighing(skampi.Nominal.PointTime(su, pt))
+	r.progress.Log()
 	return res
 }
 
