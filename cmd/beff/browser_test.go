@@ -623,6 +623,32 @@ func TestBrowser(t *testing.T) {
 		require.NoError(t, chromedp.Do(bctx, chromedp.EmulateViewport(1400, 1800)))
 	})
 
+	// A beff built without the plotting library writes every page, with
+	// a note in place of each plot.
+	t.Run("no plots", func(t *testing.T) {
+		bare := filepath.Join(dir, "site-noplots")
+		require.NoError(t, site.Write(bare, report.Options{Now: now, NoPlots: true}))
+		assert.NoFileExists(t, filepath.Join(bare, "assets", "plotly-basic.min.js"))
+		for _, p := range []string{"runs/" + ids["vm-2026-11-21-np2-run11.txt"] + ".html", "runs/" + ids["vm-2026-11-23-np2.txt"] + ".html", "compare.html", "index.html"} {
+			require.NoError(t, chromedp.Do(bctx, chromedp.Navigate("file://"+filepath.ToSlash(filepath.Join(bare, p)))), "opening %s", p)
+			poll(t, `document.body.getAttribute('data-ready') === 'true'`)
+			assert.Contains(t, eval(t, `document.getElementById('no-plots').textContent`), "without its plotting library", p)
+			if p == "index.html" {
+				assert.Equal(t, len(site.Entries), evalInt(t, `document.querySelectorAll('#runs tbody tr').length`))
+				continue
+			}
+			assert.Positive(t, evalInt(t, `document.querySelectorAll('.plot.noplot').length`), p)
+			assert.Zero(t, evalInt(t, `document.querySelectorAll('.plot:not(.noplot)').length`), "%s: every plot says why it is not drawn", p)
+			assert.Contains(t, eval(t, `document.querySelector('.plot.noplot').textContent`), "Plot not drawn: this site was written by a beff built without its plotting library")
+			if strings.HasPrefix(p, "runs/") {
+				assert.Positive(t, evalInt(t, `document.querySelectorAll('main table').length`), "%s: the tables", p)
+				assert.Contains(t, eval(t, `document.querySelector('pre.protocol').textContent`), " = ", "%s: the protocol", p)
+			}
+			clean(t, p+" without plots")
+		}
+		shot(t, "run-noplots.png", screenshot(t))
+	})
+
 	t.Run("hostile", func(t *testing.T) {
 		id := ids[`<img src=x onerror="window.beffPwned=5">.txt`]
 		open(t, "runs/"+id+".html")

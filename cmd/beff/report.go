@@ -73,10 +73,7 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff report: %v\n", err)
 		return exitFail
 	}
-	lib, err := report.EmbeddedLibrary()
-	if err != nil {
-		return fail(err)
-	}
+	lib, libErr := report.EmbeddedLibrary()
 	refuse := func(err error) int {
 		fmt.Fprintf(stderr, "beff report: %v\n", err)
 		return exitBadInput
@@ -92,7 +89,10 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	if len(site.Entries) == 0 {
 		return refuse(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
 	}
-	if err := site.Write(*out, report.Options{Now: now, Library: lib, RunPages: *runPages}); errors.Is(err, report.ErrRefusedDir) {
+	if libErr != nil {
+		fmt.Fprintf(stderr, "beff report: no plots: %v; the pages have their tables and say where each plot would be\n", libErr)
+	}
+	if err := site.Write(*out, report.Options{Now: now, Library: lib, NoPlots: libErr != nil, RunPages: *runPages}); errors.Is(err, report.ErrRefusedDir) {
 		return refuse(err)
 	} else if err != nil {
 		return fail(err)

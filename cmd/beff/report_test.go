@@ -13,16 +13,36 @@ import (
 	"github.com/beff-suite/beff/internal/report"
 )
 
-// needLibrary skips a test that writes a site when the binary was built
-// without the plotting library, after checking the message that says so.
+// needLibrary skips a test of the plots of a site when the binary was
+// built without the plotting library, after checking that the site is
+// written all the same and says why it has no plots.
 func needLibrary(t *testing.T) {
 	t.Helper()
 	if _, err := report.EmbeddedLibrary(); err != nil {
-		code, _, stderr := run("report", "-o", filepath.Join(t.TempDir(), "site"), "testdata/short-np2.txt")
-		assert.Equal(t, exitFail, code)
+		site := filepath.Join(t.TempDir(), "site")
+		code, _, stderr := run("report", "-o", site, "testdata/short-np2.txt")
+		assert.Equal(t, exitOK, code)
+		assert.Contains(t, stderr, "beff report: no plots: ")
 		assert.Contains(t, stderr, "make assets")
+		assert.FileExists(t, filepath.Join(site, "runs", "short-np2-1.html"))
 		t.Skipf("built without the plotting library: %v", err)
 	}
+}
+
+// TestReportWithoutLibrary: a site written without the plotting library
+// has every page, no library and a footer that says why.
+func TestReportWithoutLibrary(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	site := report.Load([]string{"testdata/short-np2.txt", "testdata/io-synthetic.txt"}, suites())
+	require.NoError(t, site.Write(out, report.Options{NoPlots: true}))
+	for _, name := range []string{"index.html", "compare.html", "runs/short-np2-1.html", "runs/io-synthetic-1.html", "assets/report.js"} {
+		assert.FileExists(t, filepath.Join(out, filepath.FromSlash(name)))
+	}
+	assert.NoFileExists(t, filepath.Join(out, "assets", "plotly-basic.min.js"))
+	page, err := os.ReadFile(filepath.Join(out, "runs", "short-np2-1.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), `<span id="no-plots">Plots: none, this beff was built without its plotting library`)
+	assert.NotContains(t, string(page), "plotly-basic.min.js")
 }
 
 func TestReport(t *testing.T) {

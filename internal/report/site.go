@@ -43,6 +43,10 @@ type Options struct {
 	// Library is the plotting library copied into the site; nil: the one
 	// embedded at build time (EmbeddedLibrary).
 	Library *Library
+	// NoPlots writes the site without a plotting library: every page
+	// with its tables, and in place of each plot a note that says why it
+	// is not drawn (a beff built without the library).
+	NoPlots bool
 	// RunPages bounds the runs that get a page of their own (and a place
 	// on the comparison page): the newest, by their date line; 0 means
 	// DefaultRunPages. The index lists every run.
@@ -91,7 +95,7 @@ func (s *Site) Render(opt Options) (map[string][]byte, error) {
 // separated, relative to the site's directory, and its content) to put.
 func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 	lib := opt.Library
-	if lib == nil {
+	if lib == nil && !opt.NoPlots {
 		var err error
 		if lib, err = EmbeddedLibrary(); err != nil {
 			return err
@@ -101,9 +105,11 @@ func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	files := map[string][]byte{
-		"assets/" + libraryFile:    lib.JS,
-		"assets/" + libraryLicense: lib.License,
+	files := map[string][]byte{}
+	name, version := "", ""
+	if lib != nil && !opt.NoPlots {
+		files["assets/"+libraryFile], files["assets/"+libraryLicense] = lib.JS, lib.License
+		name, version = libraryName, lib.Version
 	}
 	glue, err := siteAssets(s.Suites)
 	if err != nil {
@@ -120,7 +126,7 @@ func (s *Site) emit(opt Options, put func(name string, b []byte) error) error {
 	s.choosePages(opt.RunPages)
 	common := func(root, page, title string) pageInfo {
 		return pageInfo{Root: root, Page: page, Title: title, Brand: s.brand(), Generator: template.HTML(generator),
-			Now: now.UTC().Format(time.RFC3339), Library: libraryName, LibVersion: lib.Version,
+			Now: now.UTC().Format(time.RFC3339), Library: name, LibVersion: version,
 			NRuns: len(s.Entries), NFiles: len(s.Files), NSkipped: len(s.Skipped), NPages: s.NPages()}
 	}
 	render := func(name, tmpl string, data any) error {

@@ -454,11 +454,24 @@
     reveal();
   }
 
+  // noPlots says in place of every plot that it is not drawn: the site
+  // was written by a beff built without the plotting library.
+  function noPlots() {
+    each(document.querySelectorAll('.plot'), function (p) {
+      p.classList.add('noplot');
+      p.textContent = 'Plot not drawn: this site was written by a beff built without its plotting library ' +
+        '(plotly.js). The tables and the protocol are all here; to see the plots, run make assets, ' +
+        'build beff again and run beff report again.';
+    });
+  }
+
   function start() {
     each(document.querySelectorAll('table.sortable'), sortable);
     folds();
     var page = document.body.getAttribute('data-page');
-    if (page === 'run') {
+    if (!window.Plotly && page !== 'index') {
+      noPlots();
+    } else if (page === 'run') {
       runPage();
     } else if (page === 'compare') {
       comparePage();
