@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -295,12 +296,22 @@ func TestBrowser(t *testing.T) {
 		}
 		// rings, random and the 13 additional patterns (N = 2: all exist).
 		assert.Equal(t, 15, traces("beff-plot"))
+		// Each curve in the unit its legend says: the ping-pong ends at the
+		// table's ping-pong bandwidth (one pair), the rings per process.
+		e := entryOf(site, id)
+		assert.Equal(t, "log", eval(t, `document.getElementById('beff-plot').layout.xaxis.type`), "the caption's log scale")
+		ping := eval(t, `(() => { const t = document.getElementById('beff-plot').data.find(t => t.name.startsWith('pingpong')); return t.name + '=' + t.y[t.y.length - 1]; })()`)
+		name, last, _ := strings.Cut(ping, "=")
+		assert.Equal(t, "pingpong (one pair)", name)
+		assert.InEpsilon(t, figureOf(t, e, "pingpong-bw-lmax"), parseF(t, last), 1e-6, "the ping-pong curve ends at the table's figure")
+		assert.Contains(t, eval(t, `document.getElementById('beff-plot').data[0].name`), "rings (logavg) (per process)")
 		for i := range 3 {
-			assert.Equal(t, 5, traces(fmt.Sprintf("io-acc-%d", i)), "one curve per pattern type")
+			assert.Equal(t, 10, traces(fmt.Sprintf("io-acc-%d", i)), "per pattern type a curve of the well-formed sizes and one of their +8 twins")
 		}
 		for i := range 5 {
-			assert.Equal(t, 3, traces(fmt.Sprintf("io-type-%d", i)), "one curve per access method")
+			assert.Equal(t, 6, traces(fmt.Sprintf("io-type-%d", i)), "per access method the well-formed sizes and their +8 twins")
 		}
+		assert.Empty(t, eval(t, ioJoins), "no curve joins a +8 size to a well-formed one")
 		assert.Contains(t, eval(t, `document.querySelector('pre.protocol').textContent`), "b_eff = ")
 		assert.Contains(t, eval(t, `document.querySelector('pre.protocol').textContent`), "b_eff_io = ")
 		shot(t, "run.png", screenshot(t))
@@ -346,14 +357,29 @@ func TestBrowser(t *testing.T) {
 		}
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("dl-svg"))))
 
+		// The paper's scaling picture: b_eff / N over N, a curve per machine.
+		eval(t, `(() => { const s = document.getElementById('beff-pattern'); s.value = 'scaling'; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+		poll(t, `document.getElementById('compare-plot').data.length === 1 && document.getElementById('compare-plot').data[0].x.length === 2`)
+		assert.Equal(t, "2,4", eval(t, `document.getElementById('compare-plot').data[0].x.join(',')`))
+		ea, eb := entryOf(site, a), entryOf(site, b)
+		ys := strings.Split(eval(t, `document.getElementById('compare-plot').data[0].y.join(',')`), ",")
+		require.Len(t, ys, 2)
+		assert.InEpsilon(t, figureOf(t, ea, "beff")/2, parseF(t, ys[0]), 1e-6, "the plot data's numbers have 7 digits")
+		assert.InEpsilon(t, figureOf(t, eb, "beff")/4, parseF(t, ys[1]), 1e-6)
+		assert.Equal(t, "vm · Open MPI v4.1.4", eval(t, `document.getElementById('compare-plot').data[0].name`))
+		shot(t, "compare-scaling.png", screenshot(t))
+		eval(t, `(() => { const s = document.getElementById('beff-pattern'); s.selectedIndex = 0; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+
 		// b_eff_io: the two runs with b_eff_io.
 		require.NoError(t, chromedp.Do(bctx,
 			chromedp.Click(chromedp.CSS(`input[name=suite][value=io]`)),
 			chromedp.Click(chromedp.ID("pick-"+ids["vm-2026-11-21-np2-run11.txt"])),
 			chromedp.Click(chromedp.ID("pick-"+ids["vm-2026-11-21-np2-run12.txt"])),
 		))
-		poll(t, `document.querySelectorAll('#compare-plot .scatterlayer .trace').length === 2`)
+		poll(t, `document.querySelectorAll('#compare-plot .scatterlayer .trace').length === 4`)
 		assert.Equal(t, "true", eval(t, `String(document.getElementById('pick-`+a+`').disabled)`), "a run without b_eff_io cannot be picked")
+		assert.Contains(t, eval(t, `document.querySelector('#compare-plot .gtitle').textContent`), "n = 1", "one partition size a plot, the smallest first")
+		assert.Equal(t, "n = 1|n = 1|n = 1|n = 1", eval(t, `document.getElementById('compare-plot').data.map(t => t.name.match(/n = \d+/)[0]).join('|')`))
 		shot(t, "compare-beffio.png", screenshot(t))
 		clean(t, "compare page")
 	})
@@ -383,7 +409,7 @@ func TestBrowser(t *testing.T) {
 	}
 	// traceCount counts the traces of a plot that match a JS condition on t.
 	traceCount := func(t *testing.T, plot, cond string) int {
-		return evalInt(t, `document.getElementById('`+plot+`').data.filter(t => `+cond+`).length`)
+		return evalInt(t, plotData(plot)+`.filter(t => `+cond+`).length`)
 	}
 
 	t.Run("skampi run", func(t *testing.T) {
@@ -406,14 +432,20 @@ func TestBrowser(t *testing.T) {
 			assert.Equal(t, w.curves, traceCount(t, plot, `t.mode === 'lines+markers'`), "%s: a curve per operation", w.name)
 			assert.Equal(t, w.bands, traceCount(t, plot, `t.fill === 'tonexty'`), "%s: a stragglers band per collective", w.name)
 			assert.Equal(t, w.refs, traceCount(t, plot, `t.line.dash === 'dot'`), "%s: references dotted", w.name)
-			assert.Equal(t, w.refined, evalInt(t, `document.getElementById('`+plot+`').data.reduce((n, t) => n + (t.marker && Array.isArray(t.marker.symbol) ? t.marker.symbol.filter(s => s.startsWith('diamond')).length : 0), 0)`),
+			assert.Equal(t, w.refined, evalInt(t, plotData(plot)+`.reduce((n, t) => n + (t.marker && Array.isArray(t.marker.symbol) ? t.marker.symbol.filter(s => s.startsWith('diamond')).length : 0), 0)`),
 				"%s: refined lengths marked", w.name)
 			// A reference has the colour of the library operation it implements.
-			assert.Equal(t, 0, evalInt(t, `(() => { const d = document.getElementById('`+plot+`').data.filter(t => t.mode === 'lines+markers');
+			assert.Equal(t, 0, evalInt(t, `(() => { const d = `+plotData(plot)+`.filter(t => t.mode === 'lines+markers');
 				return d.filter(t => t.line.dash === 'dot' && !d.some(o => o.line.dash !== 'dot' && o.line.color === t.line.color)).length; })()`),
 				"%s: every reference drawn in its library operation's colour", w.name)
 		}
 		assert.Greater(t, want[0].refined, 0, "the ping-pong suite is refined")
+		// A suite of many collectives is drawn a plot per group of them,
+		// none of more than skampi.MaxPlotCurves curves.
+		assert.Equal(t, "synchronisation and communicators|one to all|all to one|all to all|prefix reductions|local copy",
+			eval(t, `Array.from(document.querySelectorAll('#skampi-plot-2 .plot')).map(p => p.layout.title.text.split(': ')[1]).join('|')`), "coll-short by groups")
+		assert.Zero(t, evalInt(t, `Array.from(document.querySelectorAll('.multiples .plot')).filter(p => p.data.filter(t => t.mode === 'lines+markers').length > `+strconv.Itoa(skampi.MaxPlotCurves)+`).length`),
+			"no small multiple of more than %d curves", skampi.MaxPlotCurves)
 		assert.Greater(t, want[0].curves, 1, "ping-pong variants overlaid")
 		shot(t, "skampi-run.png", screenshot(t))
 		for i, name := range map[int]string{0: "pingpong", 3: "coll-long", 4: "coll-length"} {
@@ -424,7 +456,7 @@ func TestBrowser(t *testing.T) {
 
 		// The band off, then the ping-pong bandwidth.
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("skampi-band"))))
-		poll(t, `document.getElementById('skampi-plot-4').data.every(t => t.fill !== 'tonexty')`)
+		poll(t, plotData("skampi-plot-4")+`.every(t => t.fill !== 'tonexty')`)
 		eval(t, `(() => { const s = document.getElementById('skampi-y'); s.value = 'mbps'; s.dispatchEvent(new Event('change')); return ''; })()`)
 		poll(t, `document.querySelector('#skampi-plot-0 .ytitle').textContent.includes('MB/s')`)
 		assert.Equal(t, want[0].curves, traceCount(t, "skampi-plot-0", `true`))
@@ -763,16 +795,21 @@ func entryOf(site *report.Site, id string) *report.Entry {
 	return nil
 }
 
-// figureOf is the value of the named figure of an entry's SKaMPI run.
+// figureOf is the value of the named figure of an entry (of any suite).
 func figureOf(t *testing.T, e *report.Entry, name string) float64 {
 	t.Helper()
 	require.NotNil(t, e)
-	for _, f := range e.Folded[2].Figures() {
-		if f.Name == name {
-			return f.Value
+	for _, p := range e.Folded {
+		if p == nil {
+			continue
+		}
+		for _, f := range p.Figures() {
+			if f.Name == name {
+				return f.Value
+			}
 		}
 	}
-	t.Fatalf("%s: no SKaMPI figure %s", e.File, name)
+	t.Fatalf("%s: no figure %s", e.File, name)
 	return 0
 }
 
@@ -796,6 +833,25 @@ const layoutProblems = `(() => {
 		if (r.width === 0) continue;
 		if (r.right > w + 1) bad.push(name(el) + ': right edge ' + Math.round(r.right) + ' > ' + w);
 		if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') bad.push(name(el) + ': ' + el.scrollWidth + ' px behind a scroll bar of ' + el.clientWidth);
+	}
+	return bad.join('\n');
+})()`
+
+// plotData is a JS expression of the traces of plot id: its own, or those
+// of its small multiples (a plot per group of a suite of many curves).
+func plotData(id string) string {
+	return `((el) => el.data ? el.data : Array.from(el.querySelectorAll('.plot')).flatMap(p => p.data || []))(document.getElementById('` + id + `'))`
+}
+
+// ioJoins lists the b_eff_io curves whose points mix well-formed chunk
+// sizes with their "+8" twins.
+const ioJoins = `(() => {
+	const bad = [], d = JSON.parse(document.getElementById('run-data').textContent).io;
+	for (const p of document.querySelectorAll('[id^=io-]')) {
+		for (const t of (p.data || [])) {
+			const kinds = new Set(t.y.map((v, k) => v === null ? null : !!d.chunks[k].odd).filter(v => v !== null));
+			if (kinds.size > 1) bad.push(p.id + ': ' + t.name);
+		}
 	}
 	return bad.join('\n');
 })()`

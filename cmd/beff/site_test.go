@@ -140,7 +140,8 @@ func TestSiteResults(t *testing.T) {
 			require.NotNil(t, d.IO)
 			assert.Len(t, d.IO.Partitions, len(rIO.Partitions))
 			assert.Contains(t, html, "b_eff_io = ")
-			assert.Contains(t, index, "b_eff_io: T per partition")
+			assert.Contains(t, index, `<div class="verdict">b_eff_io <details class="reasons"><summary><span class="notvalid">NOT VALID</span> (3)</summary>`+"\n"+`<ul class="reasons"><li>T per partition`,
+				"the validity of each suite: b_eff_io's reasons under b_eff_io")
 		}
 	}
 	assert.Positive(t, beffRuns)

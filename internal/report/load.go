@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -160,6 +161,28 @@ func (e *Entry) Procs() int {
 // prefixed with its suite's name; none: valid.
 func (e *Entry) Reasons(suites []results.Suite) []string {
 	var out []string
+	for _, v := range e.Verdicts(suites) {
+		for _, r := range v.Reasons {
+			out = append(out, v.Suite+": "+r)
+		}
+	}
+	return out
+}
+
+// A Verdict is the validity of one suite's run of an entry.
+type Verdict struct {
+	Suite   string
+	Reasons []string // why it is NOT VALID; none: VALID
+}
+
+// Valid reports whether the suite's run is valid.
+func (v Verdict) Valid() bool { return len(v.Reasons) == 0 }
+
+// Verdicts are the validity of each suite's run of the entry, in the
+// order of the suites: a run valid in one suite is valid there, whatever
+// the others say.
+func (e *Entry) Verdicts(suites []results.Suite) []Verdict {
+	var out []Verdict
 	for i, p := range e.Folded {
 		if p == nil {
 			continue
@@ -168,11 +191,21 @@ func (e *Entry) Reasons(suites []results.Suite) []string {
 		if pg := pages(suites[i]); pg != nil {
 			reasons = pg.SiteReasons(p)
 		}
-		for _, r := range reasons {
-			out = append(out, suites[i].ID().Name+": "+r)
-		}
+		out = append(out, Verdict{Suite: suites[i].ID().Name, Reasons: reasons})
 	}
 	return out
+}
+
+// processCounts are the process counts of an mpi-hosts line: " (2)",
+// " (64 each)".
+var processCounts = regexp.MustCompile(` \(\d+( each)?\)`)
+
+// Machine names the entry's machine at any process count: its hosts
+// without their process counts and its MPI library up to the first comma
+// ("vm · Open MPI v4.1.4").
+func (e *Entry) Machine() string {
+	lib, _, _ := strings.Cut(e.MPILibrary(), ",")
+	return processCounts.ReplaceAllString(e.Hosts(), "") + " · " + lib
 }
 
 // Label names the entry for people: file base name, run index, machine and

@@ -91,9 +91,10 @@ type row struct {
 	Cells []cell
 	// Has says which suites with pages the entry has.
 	Has     []has
-	Valid   bool
-	Reasons []string
-	Page    bool // the entry has a page (and is on the comparison page)
+	Valid    bool
+	Reasons  []string
+	Verdicts []Verdict // each suite's validity
+	Page     bool      // the entry has a page (and is on the comparison page)
 }
 
 // A cell is a figure in a table: absent (–) where the entry lacks it.
@@ -114,7 +115,7 @@ type has struct {
 func (s *Site) newRow(e *Entry) row {
 	reasons := e.Reasons(s.Suites)
 	r := row{ID: e.ID, File: e.File, Base: filepath.Base(e.File), Index: e.Index, Procs: e.Procs(),
-		Hosts: e.Hosts(), Date: e.Date(), Library: e.MPILibrary(), Valid: len(reasons) == 0, Reasons: reasons, Page: s.hasPage[e]}
+		Hosts: e.Hosts(), Date: e.Date(), Library: e.MPILibrary(), Valid: len(reasons) == 0, Reasons: reasons, Verdicts: e.Verdicts(s.Suites), Page: s.hasPage[e]}
 	infos, index := s.withPages()
 	for k, info := range infos {
 		p := e.Folded[index[k]]
@@ -173,20 +174,22 @@ type compareData struct {
 // A compareRun is an entry on the comparison page: its name, its page and
 // the plot data of every suite it has.
 type compareRun struct {
-	ID    string
-	Label string
-	Href  string
-	Plots plots
+	ID      string
+	Label   string
+	Href    string
+	Machine string // its hosts without their process counts, and its MPI library: one machine at every process count
+	Plots   plots
 }
 
-// MarshalJSON writes {"id", "label", "href", then the plot data of each
-// suite under its key}.
+// MarshalJSON writes {"id", "label", "href", "machine", then the plot
+// data of each suite under its key}.
 func (r compareRun) MarshalJSON() ([]byte, error) {
 	head := struct {
-		ID    string `json:"id"`
-		Label string `json:"label"`
-		Href  string `json:"href"`
-	}{r.ID, r.Label, r.Href}
+		ID      string `json:"id"`
+		Label   string `json:"label"`
+		Href    string `json:"href"`
+		Machine string `json:"machine"`
+	}{r.ID, r.Label, r.Href, r.Machine}
 	return r.Plots.appendTo(head)
 }
 
@@ -255,7 +258,7 @@ func (s *Site) comparePage(info pageInfo) (comparePage, error) {
 			continue
 		}
 		p.Rows = append(p.Rows, s.newRow(e))
-		p.Data.Runs = append(p.Data.Runs, compareRun{ID: e.ID, Label: e.Label(), Href: "runs/" + e.ID + ".html", Plots: s.plotsOf(e)})
+		p.Data.Runs = append(p.Data.Runs, compareRun{ID: e.ID, Label: e.Label(), Href: "runs/" + e.ID + ".html", Machine: e.Machine(), Plots: s.plotsOf(e)})
 	}
 	return p, nil
 }

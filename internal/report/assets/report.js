@@ -52,11 +52,14 @@
     return { type: 'log', title: { text: title }, minorloglabels: wide ? 'none' : 'complete' };
   }
 
-  // style is the i-th of 30 curve styles no two of which look alike: ten
-  // colours, then the ten again with the next dash and marker (dashes:
-  // the three dashes, default solid, dash, long dash).
+  // style is the i-th of 60 curve styles no two of which look alike:
+  // twenty colours, each curve of a plot of up to twenty its own, then
+  // the twenty again with the next dash and marker (dashes: the three
+  // dashes, default solid, dash, long dash).
   var palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
-    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+    '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+    '#000080', '#006d2c', '#b8860b', '#800000', '#6a3d9a',
+    '#ff1493', '#2f4f4f', '#00bfff', '#8b008b', '#556b2f'];
   function style(i, dashes) {
     dashes = dashes || ['solid', 'dash', 'longdash'];
     var k = Math.floor(i / palette.length) % dashes.length;
@@ -482,7 +485,7 @@
   }
 
   window.beffReport = {
-    $: $, each: each, txt: txt, option: option, logY: logY, style: style, plotConfig: plotConfig,
+    $: $, each: each, txt: txt, option: option, logY: logY, style: style, colours: palette.length, plotConfig: plotConfig,
     register: register, start: start
   };
 }());

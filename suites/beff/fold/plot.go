@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 // them).
 type PlotData struct {
 	N     int              `json:"n"`
+	Beff  report.PlotNum   `json:"beff"` // b_eff, MB/s (the comparison's scaling picture: b_eff/N over N)
 	Sizes []int64          `json:"sizes"` // message sizes, bytes
 	X     []report.PlotNum `json:"x"`     // their positions on the seed's size axis
 	Ticks []string         `json:"ticks"` // their labels
@@ -26,10 +28,15 @@ type PlotData struct {
 
 // A PlotLine is the bandwidth of a pattern or class over the sizes, in MB/s
 // (not per process), per method; null where a method was not measured.
+// Per process is Y over Div, which Per names: N for the classes and the
+// patterns of every process, the processes taking part for a pattern of
+// fewer, 1 for the ping-pong, whose bandwidth is one pair's.
 type PlotLine struct {
 	Name string                      `json:"name"`
 	Kind string                      `json:"kind"` // class, ring, random or extra
 	Y    map[string][]report.PlotNum `json:"y"`
+	Div  int                         `json:"div"`
+	Per  string                      `json:"per"` // "per process", "one pair", "per process of the 8 taking part"
 }
 
 // methodNames are the keys of the plot data: "best" (the best of the
@@ -55,7 +62,7 @@ func sizePos(l, lmax int64) float64 {
 // newPlotData computes the curves of folded run p.
 func newPlotData(p *Folded) *PlotData {
 	cfg := p.Run.Config
-	d := &PlotData{N: cfg.N, Sizes: cfg.Sizes, Methods: methodNames()}
+	d := &PlotData{N: cfg.N, Beff: report.PlotNum(p.Beff), Sizes: cfg.Sizes, Methods: methodNames()}
 	for _, l := range cfg.Sizes {
 		x := sizePos(l, cfg.Lmax)
 		if r := math.Round(x); math.Abs(x-r) < 0.02 {
@@ -67,6 +74,7 @@ func newPlotData(p *Folded) *PlotData {
 	var all []PlotLine
 	for _, t := range p.Patterns {
 		c := PlotLine{Name: t.Name, Kind: t.Kind.String(), Y: map[string][]report.PlotNum{}}
+		c.Div, c.Per = perProcess(t, cfg.N)
 		for _, m := range d.Methods {
 			if m == "best" || slices.ContainsFunc(t.Methods, func(x beff.Method) bool { return x.String() == m }) {
 				c.Y[m] = patternValues(t, m)
@@ -78,10 +86,23 @@ func newPlotData(p *Folded) *PlotData {
 		{beff.KindRing.String(), "rings (logavg)"},
 		{beff.KindRandom.String(), "random (logavg)"},
 	} {
-		d.Curves = append(d.Curves, classCurve(all, class.kind, class.name, d.Methods, len(cfg.Sizes)))
+		d.Curves = append(d.Curves, classCurve(all, class.kind, class.name, d.Methods, len(cfg.Sizes), cfg.N))
 	}
 	d.Curves = append(d.Curves, all...)
 	return d
+}
+
+// perProcess is what divides pattern t's bandwidth into a process's on
+// n processes, and its name: the processes taking part, but the
+// ping-pong's, which is one pair's bandwidth as the figure at Lmax is.
+func perProcess(t *PatternTable, n int) (int, string) {
+	switch {
+	case t.Name == "pingpong":
+		return 1, "one pair"
+	case t.Participants > 0 && t.Participants < n:
+		return t.Participants, fmt.Sprintf("per process of the %d taking part", t.Participants)
+	}
+	return n, "per process"
 }
 
 // patternValues is the bandwidth of table t per size with the method (or
@@ -101,8 +122,8 @@ func patternValues(t *PatternTable, method string) []report.PlotNum {
 
 // classCurve is the logarithmic average of the curves of kind, per method
 // and size; missing where a pattern lacks the method.
-func classCurve(all []PlotLine, kind, name string, methods []string, sizes int) PlotLine {
-	c := PlotLine{Name: name, Kind: "class", Y: map[string][]report.PlotNum{}}
+func classCurve(all []PlotLine, kind, name string, methods []string, sizes, n int) PlotLine {
+	c := PlotLine{Name: name, Kind: "class", Y: map[string][]report.PlotNum{}, Div: n, Per: "per process"}
 	for _, m := range methods {
 		y := make([]report.PlotNum, sizes)
 		for i := range y {

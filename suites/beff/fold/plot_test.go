@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -66,4 +67,26 @@ func TestSection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(c), `<option value="nonblocking">nonblocking</option>`)
 	assert.Contains(t, string(New().Script()), `R.register({ key: 'beff'`)
+}
+
+// TestPlotPerProcess: every curve says what divides it into a process's
+// bandwidth: N for the classes, one pair for the ping-pong (the figure's
+// unit), the processes taking part for a pattern of fewer.
+func TestPlotPerProcess(t *testing.T) {
+	p := mustFold(t, handRun().text())[0]
+	d := newPlotData(p)
+	per := map[string]string{}
+	var ping PlotLine
+	for _, c := range d.Curves {
+		per[c.Name] = fmt.Sprintf("%d %s", c.Div, c.Per)
+		if c.Name == "pingpong" {
+			ping = c
+		}
+	}
+	assert.Equal(t, "2 per process", per["rings (logavg)"])
+	assert.Equal(t, "2 per process", per["ring2"])
+	assert.Equal(t, "1 one pair", per["pingpong"])
+	assert.Equal(t, p.PingPongLmax, float64(ping.Y["best"][len(d.Sizes)-1])/float64(ping.Div),
+		"the ping-pong curve ends at the figure ping-pong bandwidth at Lmax")
+	assert.Equal(t, []any{5, "per process of the 5 taking part"}, func() []any { n, s := perProcess(&PatternTable{Name: "acyclic-2dim-all", Participants: 5}, 6); return []any{n, s} }())
 }

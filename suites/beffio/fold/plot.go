@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+	"strings"
 	"strconv"
 
 	"github.com/beff-suite/beff/internal/report"
@@ -34,6 +35,10 @@ type Chunk struct {
 	X     int    `json:"x"`
 	Label string `json:"label"` // e.g. "32 KiB+8", "MPART 94.2 MiB"
 	Tick  string `json:"tick"`  // the same, without MPART's size
+	// Odd marks a non-wellformed "+8" twin: the plots draw the twins as a
+	// curve of their own, never joined to the well-formed sizes beside
+	// them.
+	Odd bool `json:"odd,omitempty"`
 }
 
 // A PlotPartition is one partition: its value and the pattern bandwidths
@@ -86,7 +91,7 @@ func chunks(table []beffio.AccessPattern, mpart int64) []Chunk {
 		if plotted(pat) && !seen[pat.L] {
 			seen[pat.L] = true
 			c := Chunk{L: pat.L, Label: chunkLabel(pat.L)}
-			c.Tick = c.Label
+			c.Tick, c.Odd = c.Label, strings.HasSuffix(c.Label, "+8")
 			if pat.L == mpart {
 				c.Label, c.Tick = "MPART "+c.Label, "MPART"
 			}

@@ -20,6 +20,10 @@ type PlotSuite struct {
 	Pair   string      `json:"pair,omitempty"` // ping-pong: max or min
 	Text   string      `json:"text"`           // the suite in one line, as in the protocol
 	Curves []PlotCurve `json:"curves"`
+	// Groups are the groups of collectives of a suite of more curves than
+	// one plot takes (skampi.MaxPlotCurves): plot.js draws a plot per
+	// group, each curve in its Group; none: one plot.
+	Groups []string `json:"groups,omitempty"`
 }
 
 // A PlotCurve is one operation of a suite, its points in increasing order
@@ -31,6 +35,9 @@ type PlotCurve struct {
 	// Ref is the library operation a hand-built reference stands for
 	// ("" for a library operation): plot.js draws the two alike.
 	Ref string `json:"ref,omitempty"`
+	// Group is the curve's group of collectives (skampi.GroupOf), where
+	// its suite is drawn a plot per group.
+	Group string `json:"group,omitempty"`
 	// Method is a typed suite's method: plot.js names and colours the
 	// curves by it and draws their ratio to contiguous.
 	Method string `json:"method,omitempty"`
@@ -80,9 +87,37 @@ func newPlotData(p *Folded) *PlotData {
 			}
 			ps.Curves = append(ps.Curves, plotCurve(c))
 		}
+		ps.group(curves)
 		d.Suites = append(d.Suites, ps)
 	}
 	return d
+}
+
+// group splits a suite of more curves than a plot takes into its groups
+// of collectives, when every curve has one and they are more than one.
+func (ps *PlotSuite) group(curves []*Curve) {
+	if len(curves) <= skampi.MaxPlotCurves {
+		return
+	}
+	has := map[string]bool{}
+	for _, c := range curves {
+		g := skampi.GroupOf(c.Op)
+		if g == "" {
+			return
+		}
+		has[g] = true
+	}
+	if len(has) < 2 {
+		return
+	}
+	for _, g := range skampi.PlotGroups {
+		if has[g] {
+			ps.Groups = append(ps.Groups, g)
+		}
+	}
+	for i, c := range curves {
+		ps.Curves[i].Group = skampi.GroupOf(c.Op)
+	}
 }
 
 func plotCurve(c *Curve) PlotCurve {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/skampi"
 )
 
 // The SKaMPI part of the report: a section with the figures, the suites
@@ -17,7 +18,7 @@ import (
 //go:embed site
 var siteFS embed.FS
 
-var site = report.NewSiteFiles(siteFS, nil)
+var site = report.NewSiteFiles(siteFS, template.FuncMap{"maxCurves": func() int { return skampi.MaxPlotCurves }})
 
 var _ report.Pages = (*Suite)(nil)
 

@@ -24,15 +24,28 @@
     return 'disk chunk size l' + (m ? ' (' + m.label.replace('MPART ', 'MPART = ') + ')' : '');
   }
 
-  function trace(io, y, name, i) {
+  // traces are the curve y of run io in style i: the well-formed chunk
+  // sizes joined, and their non-wellformed "+8" twins as a curve of their
+  // own (dashed, hollow markers), so that no line joins unlike sizes.
+  function traces(io, y, name, i) {
     var st = R.style(i);
-    return {
-      type: 'scatter', mode: 'lines+markers', name: txt(name),
-      line: { color: st.colour, dash: st.dash }, marker: { symbol: st.mark, color: st.colour },
-      x: io.chunks.map(function (c) { return c.x; }), y: y,
-      customdata: io.chunks.map(function (c) { return txt(c.label); }),
-      hovertemplate: 'l = %{customdata}<br>%{y:.4g} MB/s'
-    };
+    function part(odd) {
+      return {
+        type: 'scatter', mode: 'lines+markers', name: txt(name) + (odd ? ' (+8 bytes)' : ''),
+        legendgroup: txt(name), connectgaps: true,
+        line: { color: st.colour, dash: odd ? 'dot' : st.dash },
+        marker: { symbol: st.mark + (odd ? '-open' : ''), color: st.colour },
+        x: io.chunks.map(function (c) { return c.x; }),
+        y: y.map(function (v, k) { return !!io.chunks[k].odd === odd ? v : null; }),
+        customdata: io.chunks.map(function (c) { return txt(c.label); }),
+        hovertemplate: 'l = %{customdata}<br>%{y:.4g} MB/s<extra>' + txt(name) + '</extra>'
+      };
+    }
+    var out = [part(false)];
+    if (io.chunks.some(function (c, k) { return c.odd && y[k] !== null; })) {
+      out.push(part(true));
+    }
+    return out;
   }
 
   function layout(io, title, traces) {
@@ -54,21 +67,24 @@
         return;
       }
       io.accesses.forEach(function (acc, a) {
-        var traces = io.types.map(function (t, ti) { return trace(io, part.bw[a][ti], ti + ': ' + t, ti); });
-        Plotly.react('io-acc-' + a, traces, layout(io, txt(acc) + ', n = ' + n, traces), R.plotConfig);
+        var ts = [];
+        io.types.forEach(function (t, ti) { ts = ts.concat(traces(io, part.bw[a][ti], ti + ': ' + t, ti)); });
+        Plotly.react('io-acc-' + a, ts, layout(io, txt(acc) + ', n = ' + n, ts), R.plotConfig);
       });
       io.types.forEach(function (t, ti) {
-        var traces = io.accesses.map(function (acc, a) { return trace(io, part.bw[a][ti], acc, a); });
-        Plotly.react('io-type-' + ti, traces, layout(io, 'type ' + ti + ': ' + txt(t) + ', n = ' + n, traces), R.plotConfig);
+        var ts = [];
+        io.accesses.forEach(function (acc, a) { ts = ts.concat(traces(io, part.bw[a][ti], acc, a)); });
+        Plotly.react('io-type-' + ti, ts, layout(io, 'type ' + ti + ': ' + txt(t) + ', n = ' + n, ts), R.plotConfig);
       });
     }
     sel.addEventListener('change', draw);
     draw();
   }
 
-  // init offers every partition size of the runs.
+  // init offers every partition size of the runs, the smallest first
+  // (one size a plot), then each run's own choice of partition.
   function init(runs) {
-    var parts = [];
+    var parts = [], sel = $('io-partition');
     runs.forEach(function (r) {
       if (r.io) {
         r.io.partitions.forEach(function (p) {
@@ -79,13 +95,16 @@
       }
     });
     parts.sort(function (a, b) { return a - b; });
-    parts.forEach(function (n) { R.option($('io-partition'), 'n' + n, 'n = ' + n); });
+    parts.forEach(function (n) { R.option(sel, 'n' + n, 'n = ' + n); });
+    R.option(sel, 'best', 'each run\'s partition of b_eff_io (sizes differ)');
+    R.option(sel, 'largest', 'each run\'s largest (sizes differ)');
+    R.option(sel, 'smallest', 'each run\'s smallest (sizes differ)');
   }
 
-  function traces(runs, missing) {
+  function compareTraces(runs, missing) {
     var which = $('io-partition').value;
     var ti = parseInt($('io-type').value, 10), a = parseInt($('io-access').value, 10);
-    var out = [], ticks = {};
+    var out = [], ticks = {}, k = 0;
     runs.forEach(function (r) {
       var ps = r.io.partitions, part;
       if (which === 'best') {
@@ -102,21 +121,21 @@
         return;
       }
       r.io.chunks.forEach(function (c) { ticks[c.x] = c.tick; });
-      out.push(trace(r.io, part.bw[a][ti], r.label + ' (n = ' + part.n + ')', out.length));
+      out = out.concat(traces(r.io, part.bw[a][ti], r.label + ' (n = ' + part.n + ')', k++));
     });
     var xs = Object.keys(ticks).map(parseFloat).sort(function (x, y) { return x - y; });
     var chunks = xs.map(function (x) { return { x: x, tick: ticks[x] }; });
-    var ts = $('io-type'), as = $('io-access');
+    var ts = $('io-type'), as = $('io-access'), ps = $('io-partition');
     return {
       traces: out,
       layout: {
         title: { text: 'b_eff_io: ' + txt(ts.options[ts.selectedIndex].textContent) + ', ' +
-          txt(as.options[as.selectedIndex].textContent) },
+          txt(as.options[as.selectedIndex].textContent) + ', ' + txt(ps.options[ps.selectedIndex].textContent) },
         xaxis: xAxis(chunks, 'disk chunk size l (MPART: as in each run)'),
         yaxis: logY('MB/s', out)
       }
     };
   }
 
-  R.register({ key: 'io', run: run, compare: { init: init, traces: traces } });
+  R.register({ key: 'io', run: run, compare: { init: init, traces: compareTraces } });
 }(window.beffReport));

@@ -56,9 +56,9 @@
     if (c.of && fam.drawn[c.of]) { // a form beside its blocking operation: dashed, in its colour
       return { colour: st.colour, dash: 'dash', mark: 'square' };
     }
-    if (c.ref) { // two operations of one colour (i, i+10) keep their references apart by marker
+    if (c.ref) { // two operations of one colour (i, i+R.colours) keep their references apart by marker
       refs[c.ref] = (refs[c.ref] || 0) + 1;
-      var round = Math.floor(i / 10);
+      var round = Math.floor(i / R.colours);
       st = { colour: st.colour, dash: 'dot', mark: refMarks[(round * 2 + refs[c.ref] - 1) % refMarks.length] };
     }
     return st;
@@ -175,17 +175,45 @@
   };
 
   // suitePlot draws suite s of a run into element id.
+  // A suite of more curves than a plot takes (its data's groups) is drawn
+  // as small multiples: element id becomes a grid of a plot per group of
+  // collectives, each with that group's curves in the colours they have
+  // in the whole suite.
   function suitePlot(id, s, y, band) {
+    if (!s.groups || (y !== 'us' && y !== 'mbps')) {
+      drawSuite(id, s, y, band, s.curves, '');
+      return;
+    }
+    var grid = $(id);
+    if (!grid.classList.contains('multiples')) {
+      grid.className = 'multiples';
+      s.groups.forEach(function (g, k) {
+        var d = document.createElement('div');
+        d.id = id + '-g' + k;
+        d.className = 'plot';
+        d.setAttribute('role', 'img');
+        d.setAttribute('aria-label', 'SKaMPI suite ' + s.name + ': ' + g);
+        grid.appendChild(d);
+      });
+    }
+    s.groups.forEach(function (g, k) {
+      drawSuite(id + '-g' + k, s, y, band, s.curves.filter(function (c) { return c.group === g; }), g);
+    });
+  }
+
+  // drawSuite draws the curves of suite s into element id; group names
+  // the group of collectives they are ("" for the whole suite).
+  function drawSuite(id, s, y, band, curves, group) {
     var traces = [];
     if (s.vary === 'none') {
       traces.push(bars(s, s.name, R.style(0).colour, y));
     } else {
       var fam = families(s.curves), refs = {};
-      s.curves.forEach(function (c) {
+      curves.forEach(function (c) {
         traces = traces.concat(curveTraces(s, c, y, legendName(c), curveStyle(fam, c, refs), band));
       });
     }
-    var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '');
+    var title = 'suite ' + txt(s.name) + (s.pair ? ' (pair ' + txt(s.pair) + ')' : '') + (group ? ': ' + txt(group) : '');
     var rel = relative[y];
     if (rel) {
       title += rel.title;
