@@ -90,7 +90,7 @@ type row struct {
 	// Cells are the index columns of every suite with pages, in order.
 	Cells []cell
 	// Has says which suites with pages the entry has.
-	Has     []has
+	Has      []has
 	Valid    bool
 	Reasons  []string
 	Verdicts []Verdict // each suite's validity

@@ -15,7 +15,7 @@ import (
 // them).
 type PlotData struct {
 	N     int              `json:"n"`
-	Beff  report.PlotNum   `json:"beff"` // b_eff, MB/s (the comparison's scaling picture: b_eff/N over N)
+	Beff  report.PlotNum   `json:"beff"`  // b_eff, MB/s (the comparison's scaling picture: b_eff/N over N)
 	Sizes []int64          `json:"sizes"` // message sizes, bytes
 	X     []report.PlotNum `json:"x"`     // their positions on the seed's size axis
 	Ticks []string         `json:"ticks"` // their labels

@@ -88,5 +88,8 @@ func TestPlotPerProcess(t *testing.T) {
 	assert.Equal(t, "1 one pair", per["pingpong"])
 	assert.Equal(t, p.PingPongLmax, float64(ping.Y["best"][len(d.Sizes)-1])/float64(ping.Div),
 		"the ping-pong curve ends at the figure ping-pong bandwidth at Lmax")
-	assert.Equal(t, []any{5, "per process of the 5 taking part"}, func() []any { n, s := perProcess(&PatternTable{Name: "acyclic-2dim-all", Participants: 5}, 6); return []any{n, s} }())
+	assert.Equal(t, []any{5, "per process of the 5 taking part"}, func() []any {
+		n, s := perProcess(&PatternTable{Name: "acyclic-2dim-all", Participants: 5}, 6)
+		return []any{n, s}
+	}())
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
-	"strings"
 	"strconv"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
