@@ -37,8 +37,11 @@ binary's -out). A job that succeeds is folded (beff fold -append) and
 stored as DIR/<host>-<date>-np<N>[-<library>].txt, never overwriting a
 file; one that fails stays in DIR/partial/, headed by a line
 "beff-partial: <why>", to resume from (-resume), and run exits with a code
-that says why: 2 bad input, 3 validation, 4 an MPI call, 10 the watchdog,
-11 a lost process, 128+N a signal.
+that says why: 2 bad input, 3 validation, 4 an MPI call, 5 the file
+system under test, 10 the watchdog, 11 a lost process, 12 the results
+file, 128+N a signal (every code: beff help). A job that succeeds ends
+with its headline figures, their validity and the commands that show
+them as pages and compare them.
 
 One launch is one sample: its placement, the protocols its library chose
 and the machine's state then hold for all its -test.count runs. -runs N

@@ -429,7 +429,7 @@ func TestGatePlacementModes(t *testing.T) {
 	require.NoError(t, WriteGate(&out, g))
 	assert.Contains(t, out.String(), "INCONCLUSIVE: 3 of 3 are worse by more than 10% at the median, but the launches cannot tell it from chance:\n")
 	assert.Contains(t, out.String(), "\n  toy: the launches overlap")
-	assert.Contains(t, out.String(), "To decide: launch each side at least 6 times")
+	assert.Contains(t, out.String(), "To decide: launch each side more often", "more launches would not part launches that overlap")
 
 	// separated, but one side in two modes: still no FAIL
 	modal := load(t, "modal", writeToy(t, dir, "modal.txt", toyLaunches("vm", nil, 100, 101, 102, 140, 141, 142)))
@@ -448,22 +448,22 @@ func TestGatePlacementModes(t *testing.T) {
 func TestGateSelf(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(1, 2))
-	draw := func(n int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = 100 * (1 + 0.3*(rng.Float64()-0.5))
+	// each line of each launch drawn on its own: 3 rows (x=1, x=2, their mean)
+	draw := func(launches int) string {
+		return resultstest.Launches(2, 2, launches, "full", func(int, int) float64 {
+			v := 100 * (1 + 0.3*(rng.Float64()-0.5))
 			if rng.Float64() < 0.4 {
-				v[i] /= 2.5
+				v /= 2.5
 			}
-		}
-		return v
+			return v
+		})
 	}
 	for _, launches := range []int{5, 6} {
 		const gates = 1000
 		failed, inconclusive := 0, 0
 		for range gates {
-			base := load(t, "base", writeToy(t, dir, "b.txt", toyLaunches("vm", nil, draw(launches)...)))
-			nw := load(t, "new", writeToy(t, dir, "n.txt", toyLaunches("vm", nil, draw(launches)...)))
+			base := load(t, "base", writeToy(t, dir, "b.txt", draw(launches)))
+			nw := load(t, "new", writeToy(t, dir, "n.txt", draw(launches)))
 			g, err := Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
 			require.NoError(t, err)
 			if g.Failed() {
@@ -492,7 +492,8 @@ func TestGateRealDrop(t *testing.T) {
 }
 
 // TestGateChanceOfManyRows: with many rows judged, few launches cannot
-// tell a separation from chance; the gate says how many would do.
+// tell a separation from chance; the gate says how many would do. Rows
+// in proportion (a figure and the same per process) count once.
 func TestGateChanceOfManyRows(t *testing.T) {
 	assert.InDelta(t, 3.0/252, chance(3, 5, 5), 1e-12)
 	assert.Equal(t, 5, launchesFor(2), "2/252 < 1 %")
@@ -501,8 +502,8 @@ func TestGateChanceOfManyRows(t *testing.T) {
 	assert.Equal(t, 9, launchesFor(235))
 	dir := t.TempDir()
 	size := 20
-	file := func(f float64) string {
-		return resultstest.Launches(2, size, 4, "full", func(run, k int) float64 { return f * (100 + float64(run)) })
+	file := func(f float64) string { // rows not in proportion to each other
+		return resultstest.Launches(2, size, 4, "full", func(run, k int) float64 { return f * (100 + float64(run*(1+k))) })
 	}
 	base := load(t, "base", writeToy(t, dir, "base.txt", file(1)))
 	nw := load(t, "new", writeToy(t, dir, "new.txt", file(0.5)))
@@ -511,6 +512,16 @@ func TestGateChanceOfManyRows(t *testing.T) {
 	require.True(t, g.Inconclusive(), "21 rows of 4+4 launches: 21/70 ≥ 1 %")
 	assert.Contains(t, strings.Join(g.Why[g.Unresolved[0]], "; "), "4+4 launches are too few for 21 rows")
 	assert.Contains(t, g.advice(), "launch each side at least 7 times")
+
+	alike := func(f float64) string { // every row the same launches: one row for chance
+		return resultstest.Launches(2, size, 4, "full", func(run, k int) float64 { return f * float64(k) * (100 + float64(run)) })
+	}
+	base = load(t, "base", writeToy(t, dir, "alike.txt", alike(1)))
+	nw = load(t, "new", writeToy(t, dir, "alike-half.txt", alike(0.5)))
+	g, err = Gate(base, nw, GateOptions{MaxDrop: 10, Experiments: true})
+	require.NoError(t, err)
+	assert.Equal(t, 1, g.judged, "21 rows in proportion")
+	assert.Contains(t, strings.Join(g.Why[g.Unresolved[0]], "; "), "4+4 launches are too few for 1 rows", "1/70 ≥ 1 %")
 }
 
 // TestGateAcrossMachines: sides of different machines or libraries are

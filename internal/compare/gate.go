@@ -53,7 +53,8 @@ type GateResult struct {
 	// libraries and GateOptions.AcrossMachines judged them anyway, how.
 	Machines string
 	// judged is the number of rows judged; need the launches a side with
-	// which chance could no longer explain a separation in as many rows.
+	// which chance could no longer explain a separation in as many rows,
+	// where chance alone left a row unresolved.
 	judged, need int
 }
 
@@ -157,7 +158,7 @@ func Gate(base, newer *Side, opt GateOptions) (*GateResult, error) {
 	if len(rows) == 0 {
 		return nil, &RefusalError{fmt.Sprintf("nothing to compare: %s and %s have no %s in common", base.Label, newer.Label, what(opt.Experiments))}
 	}
-	g.judged = len(rows)
+	g.judged = distinctRows(rows)
 	for _, r := range rows {
 		g.judge(r)
 	}
@@ -280,11 +281,31 @@ func (g *GateResult) doubts(r *Row) []string {
 	n, m := len(b.Sample.Values), len(c.Sample.Values)
 	if p := chance(g.judged, n, m); p >= MaxChance {
 		need := launchesFor(g.judged)
-		g.need = max(g.need, need)
+		if len(why) == 0 {
+			g.need = max(g.need, need)
+		}
 		why = append(why, fmt.Sprintf("%d+%d launches are too few for %d rows: one binary against itself would separate so in one of them by chance in up to %.1f%% of gates (%d a side: under %.0f%%)",
 			n, m, g.judged, 100*p, need, 100*MaxChance))
 	}
 	return why
+}
+
+// distinctRows counts the rows whose launches could separate apart from
+// each other's: rows whose samples are in proportion on both sides (a
+// figure and the same figure per process: b_eff and b_eff/N) rank their
+// launches alike, so chance separates them together, and they count once.
+func distinctRows(rows []*Row) int {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		var b strings.Builder
+		b.WriteString(r.Unit)
+		v := append(slices.Clone(r.Cells[0].Sample.Values), r.Cells[1].Sample.Values...)
+		for _, x := range v {
+			fmt.Fprintf(&b, " %d:%.9g", len(r.Cells[0].Sample.Values), x/v[0])
+		}
+		seen[b.String()] = true
+	}
+	return len(seen)
 }
 
 // extremes are the base side's worst launch and the new side's best one
