@@ -79,7 +79,7 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 			case "none":
 				continue
 			case "changed":
-				if t = t.Changed(); len(t.Rows) == 0 {
+				if t = t.Changed(); len(t.Rows) == 0 && len(t.Notes) == 0 {
 					continue
 				}
 			}

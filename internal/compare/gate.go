@@ -170,13 +170,16 @@ func Gate(base, newer *Side, opt GateOptions) (*GateResult, error) {
 // libraries, unless across; then it says how they differ.
 func checkMachines(base, newer *Side, across bool) (string, error) {
 	var d []string
+	sides := []*Side{base, newer}
 	for _, x := range []struct {
 		what string
-		of   func(*results.Run) string
-	}{{"machine", machineOf}, {"MPI library", func(r *results.Run) string { return r.FileConfig[results.KeyLibrary] }}} {
-		v := distinct([]*Side{base, newer}, x.of)
-		if !slices.Equal(sorted(v[0]), sorted(v[1])) {
-			d = append(d, fmt.Sprintf("%s: %s on %s, %s on %s", x.what, base.Label, several(v[0]), newer.Label, several(v[1])))
+		v    [][]string
+	}{
+		{"machine", distinct(sides, machineOf)},
+		{"MPI library", shortLibraries(distinct(sides, func(r *results.Run) string { return r.FileConfig[results.KeyLibrary] }))},
+	} {
+		if !slices.Equal(sorted(x.v[0]), sorted(x.v[1])) {
+			d = append(d, fmt.Sprintf("%s: %s on %s, %s on %s", x.what, base.Label, several(x.v[0]), newer.Label, several(x.v[1])))
 		}
 	}
 	if len(d) == 0 {
