@@ -239,8 +239,9 @@ func TestTimeModel(t *testing.T) {
 	assert.True(t, ok)
 	assert.InDelta(t, 64e-6, it, 1e-12, "in proportion to the size")
 	assert.InDelta(t, 1e-6, s.First, 1e-15)
-	_, ok = s.IterTime(16384*beff.ModelReach + 1)
-	assert.False(t, ok, "not further than ModelReach")
+	it, ok = s.IterTime(16384 * beff.ModelReach * 32)
+	assert.True(t, ok)
+	assert.InDelta(t, 16e-6*beff.ModelReach*math.Pow(32, beff.ModelGrowth), it, 1e-12, "beyond the reach, as the size to the power 0.8")
 
 	s = &beff.LoopState{}
 	s.Took(1<<10, 1000, 1000*1e-6, 1)
@@ -250,7 +251,7 @@ func TestTimeModel(t *testing.T) {
 	// 16 MB: 16 ms, each after an untimed one
 	assert.InDelta(t, 3*2*16e-3, s.MeasureTime(16<<20, 3.5e-3, 3, 1, 0), 1e-12)
 	assert.InDelta(t, 2*16e-3, s.MeasureTime(16<<20, 3.5e-3, 2, 0, 1), 1e-12, "the shortcut's loop length 1")
-	assert.InDelta(t, 3*3.5e-3, s.MeasureTime(1<<30, 3.5e-3, 3, 0, 0), 1e-12, "beyond the model's reach: a loop of the target's")
+	assert.InDelta(t, 3*4e-3*beff.ModelReach*math.Pow(4, beff.ModelGrowth), s.MeasureTime(4<<26, 3.5e-3, 3, 0, 0), 1e-12, "beyond the reach: one iteration as the size to the power 0.8")
 	small := &beff.LoopState{}
 	small.Took(1024, 1000, 1000*1e-6, 1)
 	assert.InDelta(t, 3*3.5e-3, small.MeasureTime(2048, 3.5e-3, 3, 0, 0), 1e-12, "a loop of the target's where an iteration is shorter")

@@ -134,9 +134,10 @@ func (a position) before(b position) bool {
 // decided them, or all methods before it decides. A loop of the target's
 // lasts between half the target (where the latency rules, the loop
 // length stays as the size grows) and the target (where the bandwidth
-// does): 3/4 of it, on average over the sizes.
+// does, as it does at most of the sizes still to come): the model takes
+// the target.
 func (r *run) timeLeft() float64 {
-	loop := 0.75 * r.st.Target
+	loop := r.st.Target
 	t := 0.0
 	for k := r.at.k; k < len(r.st.Measured); k++ {
 		for pi, p := range r.set.Patterns {
