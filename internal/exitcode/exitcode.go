@@ -6,8 +6,6 @@
 // and the beff command returns them.
 package exitcode
 
-import "strconv"
-
 const (
 	OK       = 0 // success: the job's run stored, the file folded, the comparison written, the gate passed
 	Failed   = 1 // failed for a reason no other code names
@@ -66,17 +64,4 @@ func Known(code int) bool {
 		}
 	}
 	return false
-}
-
-// Name is the table's name of code ("Signal+15" for 143), or its number.
-func Name(code int) string {
-	if code > Signal && code < Signal+65 {
-		return "Signal+" + strconv.Itoa(code-Signal)
-	}
-	for _, c := range Table {
-		if c.Code == code {
-			return c.Name
-		}
-	}
-	return strconv.Itoa(code)
 }
