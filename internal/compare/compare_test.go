@@ -384,12 +384,14 @@ func TestConfigTable(t *testing.T) {
 	assert.Equal(t, []ConfigRow{
 		{"machine", []string{"vm (2)", "n1 (2)"}},
 		{"MPI library", []string{"Toy MPI 1.0", "Other MPI 2.0"}},
-		{"toy toy-seed", []string{"2 values: 1; 2", "7"}},
+		{"toy toy-seed", []string{"2 draws", "7"}},
 	}, rows)
 	assert.Empty(t, ConfigTable([]*Side{a, a}))
 	var out bytes.Buffer
 	require.NoError(t, WriteHeader(&out, []*Side{a, b}))
-	assert.Contains(t, out.String(), "The sides' configurations differ in:\n                A               B\n  machine       vm (2)          n1 (2)\n  MPI library   Toy MPI 1.0     Other MPI 2.0\n")
+	assert.Contains(t, out.String(), "The sides' configurations differ in:\n                A            B\n  machine       vm (2)       n1 (2)\n  MPI library   Toy MPI 1.0  Other MPI 2.0\n  toy toy-seed  2 draws      7\n")
+	three := load(t, "C", writeToy(t, dir, "c.txt", toyLaunches("vm", []int{3, 4, 5}, 100, 101, 102)))
+	assert.Equal(t, []ConfigRow{{"toy toy-seed", []string{"2 draws", "3 draws"}}}, ConfigTable([]*Side{a, three}), "draws of their own on both sides")
 }
 
 // TestOneAgainstOne: one launch a side shows the change in percent,

@@ -158,8 +158,8 @@ func ConfigTable(sides []*Side) []ConfigRow {
 		for _, k := range keys {
 			add(su.ID().Name+" "+k, settingValues(sides, i, k))
 		}
-		if len(su.ID().Drawn) > 0 {
-			add(su.ID().Name+" "+strings.Join(su.ID().Drawn, ", "), drawValues(sides, i))
+		if len(su.ID().Drawn) > 0 && differentDraws(sides, i) {
+			rows = append(rows, ConfigRow{su.ID().Name + " " + strings.Join(su.ID().Drawn, ", "), drawValues(sides, i)})
 		}
 	}
 	return rows
@@ -207,7 +207,25 @@ func settingValues(sides []*Side, i int, key string) []string {
 	return out
 }
 
-// drawValues are, per side, the draws of the runs of suite i.
+// differentDraws reports whether the sides that have runs of suite i
+// drew differently: not the same draws on all of them.
+func differentDraws(sides []*Side, i int) bool {
+	first, seen := "", false
+	for _, s := range sides {
+		if len(s.Sets[i].Runs) == 0 {
+			continue
+		}
+		ds := strings.Join(sorted(s.Sets[i].Draws), "|")
+		if seen && ds != first {
+			return true
+		}
+		first, seen = ds, true
+	}
+	return false
+}
+
+// drawValues are, per side, the draw of the runs of suite i, or how many
+// draws they are.
 func drawValues(sides []*Side, i int) []string {
 	out := make([]string, len(sides))
 	for j, s := range sides {
@@ -215,11 +233,12 @@ func drawValues(sides []*Side, i int) []string {
 			out[j] = "–"
 			continue
 		}
-		var vs []string
-		for _, d := range s.Sets[i].Draws {
-			vs = append(vs, drawValue(d))
+		switch ds := s.Sets[i].Draws; len(ds) {
+		case 1:
+			out[j] = abbrev(drawValue(ds[0]))
+		default:
+			out[j] = strconv.Itoa(len(ds)) + " draws"
 		}
-		out[j] = several(vs)
 	}
 	return out
 }
