@@ -1,7 +1,7 @@
 # beff — effective bandwidth benchmarks under MPI.
 #   make bench [NP=4] [ARGS='-beffio.T=2700']   b_eff, then b_eff_io (default T = 150 s: NOT VALID; valid needs 900 s per partition), stored in results/
 #   make bench RESUME=results/partial/F.txt     measure only what the failed job F did not (also make beff/beffio/skampi)
-#   make bench RUNS=5 [AGAINST=base.test]       5 launches (each one sample), with AGAINST interleaved with it: two sides for beff gate
+#   make bench RUNS=6 [AGAINST=base.test]       6 launches (each one sample), with AGAINST interleaved with it: two sides for beff gate
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make congestion [NP=…] [MPIRUN_ARGS=…]      the canaries isolated and under congestors (its own job; from 3 nodes, see docs/congestion.md)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
