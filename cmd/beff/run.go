@@ -99,6 +99,10 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff run: -runs=%d: want 1 to %d launches\n", o.runs, maxLaunches)
 		return exitBadInput
 	}
+	if msg := ownedFlag(o.args); msg != "" {
+		fmt.Fprintf(stderr, "beff run: %s\n", msg)
+		return exitBadInput
+	}
 	if o.resume != "" && (o.runs > 1 || o.against != "") {
 		fmt.Fprintln(stderr, "beff run: -resume resumes one launch: not with -runs or -against")
 		return exitBadInput
@@ -185,6 +189,25 @@ func writeLaunches(w io.Writer, label string, files []string) error {
 		fmt.Fprintf(w, "\n%s: %s\n", label, strings.Join(files, ", "))
 	}
 	return compare.WriteSpreads(w, compare.Spreads(side))
+}
+
+// ownedFlag says why a flag of the test binary among args is beff run's
+// to give ("" when none is): the results file, which benchmarks run and
+// what is resumed are its own flags' business.
+func ownedFlag(args []string) string {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+		case name == "out":
+			return "-out after --: beff run names the results file itself and stores it under -results DIR (default results); give -results"
+		case name == "test.bench" || name == "test.run":
+			return "-" + name + " after --: beff run chooses the benchmarks with -bench"
+		case strings.HasSuffix(name, ".resume"):
+			return "-" + name + " after --: beff run resumes with -resume FILE, which gives each suite with lines in FILE its flag"
+		}
+	}
+	return ""
 }
 
 // hasFlag reports whether args set the flag name (-name, --name, with or

@@ -154,3 +154,21 @@ func TestEnding(t *testing.T) {
 	writeLaunchesEnding(&launches, []string{"r/ab/base", "r/ab/new"}, true)
 	assert.Contains(t, launches.String(), "  to gate:       beff gate -base r/ab/base -new r/ab/new -max-drop P\n")
 }
+
+// TestRunOwnsFlags: the flags beff run gives the test binary itself are
+// refused after --, each with what to use instead, before anything runs.
+func TestRunOwnsFlags(t *testing.T) {
+	for args, want := range map[string]string{
+		"-out /tmp/x.txt":          "beff run: -out after --: beff run names the results file itself",
+		"-test.short --out=x.txt":  "beff run: -out after --",
+		"-test.bench ^BenchmarkX$": "beff run: -test.bench after --: beff run chooses the benchmarks with -bench",
+		"-beff.resume=p.txt":       "beff run: -beff.resume after --: beff run resumes with -resume FILE",
+	} {
+		code, stdout, stderr := run(append([]string{"run", "-np", "2", "--"}, strings.Fields(args)...)...)
+		assert.Equal(t, exitBadInput, code, args)
+		assert.Empty(t, stdout, args)
+		assert.True(t, strings.HasPrefix(stderr, want), "%s: %s", args, stderr)
+		assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
+	}
+	assert.Empty(t, ownedFlag([]string{"-test.short", "-beff.mem=64", "-outdir", "x"}), "flags of its own are the job's")
+}
