@@ -85,8 +85,17 @@ const (
 )
 
 // beffMain runs the command line args (without the program name), writing
-// to stdout and stderr, and returns the exit code.
+// to stdout and stderr (through cleanWriters: no control character of a
+// results file reaches a terminal), and returns the exit code.
 func beffMain(stdout, stderr io.Writer, args []string) int {
+	out, errs := newCleanWriter(stdout), newCleanWriter(stderr)
+	defer out.Flush()
+	defer errs.Flush()
+	return runCommand(out, errs, args)
+}
+
+// runCommand runs the command line args.
+func runCommand(stdout, stderr io.Writer, args []string) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitBadInput

@@ -598,8 +598,8 @@ func libraryTag(lib string) string {
 
 // isTerminal reports whether w is a terminal.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
+	f := fileOf(w)
+	if f == nil {
 		return false
 	}
 	fi, err := f.Stat()
