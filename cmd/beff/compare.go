@@ -72,6 +72,7 @@ func compareMain(stdout, stderr io.Writer, args []string) int {
 		}
 		sides = append(sides, s)
 	}
+	compare.NoteShared(sides)
 	var tables []*compare.Table
 	for _, t := range compare.Compare(sides) {
 		if t.Group.Experiments {

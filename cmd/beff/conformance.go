@@ -38,6 +38,15 @@ type round struct {
 	variants map[string]map[string]float64
 }
 
+// seenRuns remembers the runs of the rounds read so far, to count a run
+// copied into two rounds once: beff's by their fingerprints, the
+// reference code's by their figures.
+type seenRuns struct {
+	beff  results.Seen
+	ref   map[string]string // the figures, written out → the round
+	notes []string
+}
+
 func conformanceMain(stdout, stderr io.Writer, args []string) int {
 	list := suites()
 	var names []string
@@ -90,8 +99,9 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 	var rounds []round
 	var order []results.Figure
 	var variants []string
+	seen := &seenRuns{beff: results.Seen{}, ref: map[string]string{}}
 	for _, d := range dirs {
-		r, figs, err := readRound(c, d, list)
+		r, figs, err := readRound(c, d, list, seen)
 		if err != nil {
 			return err
 		}
@@ -119,6 +129,9 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 		t.Add(conformanceRow(f, rounds, variants)...)
 	}
 	t.Write(w)
+	for _, n := range seen.notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
 	fmt.Fprintln(w)
 	return nil
 }
@@ -158,18 +171,27 @@ func conformanceRow(f results.Figure, rounds []round, variants []string) []strin
 }
 
 // readRound reads one round directory: the reference code's output (prefix
-// ref) and every results file <variant>.txt, folded.
-func readRound(c results.Conformer, dir string, list []results.Suite) (round, []results.Figure, error) {
+// ref) and every results file <variant>.txt, folded. A variant whose setup
+// differs from the reference code's is refused; a run seen in an earlier
+// round is left out of this one, with a note.
+func readRound(c results.Conformer, dir string, list []results.Suite, seen *seenRuns) (round, []results.Figure, error) {
 	r := round{name: filepath.Base(dir), ref: map[string]float64{}, variants: map[string]map[string]float64{}}
-	figs, err := c.ReadReference(filepath.Join(dir, "ref"))
+	ref, err := c.ReadReference(filepath.Join(dir, "ref"))
 	if err != nil {
 		return r, nil, err
 	}
-	for _, f := range figs {
+	for _, f := range ref.Figures {
 		if err := f.CheckReference(); err != nil {
 			return r, nil, fmt.Errorf("%s: reference figure %v", dir, err)
 		}
-		r.ref[f.Name] = f.Value
+	}
+	if first, ok := seen.ref[fmt.Sprint(ref.Figures)]; ok {
+		seen.notes = append(seen.notes, fmt.Sprintf("%s: the reference code's output repeats %s's (the same figures): counted once", dir, first))
+	} else {
+		seen.ref[fmt.Sprint(ref.Figures)] = dir
+		for _, f := range ref.Figures {
+			r.ref[f.Name] = f.Value
+		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	for _, path := range files {
@@ -177,16 +199,24 @@ func readRound(c results.Conformer, dir string, list []results.Suite) (round, []
 		if err != nil {
 			return r, nil, err
 		}
+		run := c.Conformance(folded)
+		if d := results.SetupDiffers(run.Setup, ref.Setup); d != nil {
+			return r, nil, fmt.Errorf("%s is not comparable with the reference code's run beside it: %s", path, strings.Join(d, ", "))
+		}
+		if first := seen.beff.Again(folded.Source()); first != nil {
+			seen.notes = append(seen.notes, results.RepeatNote(folded.Source(), first))
+			continue
+		}
 		m := map[string]float64{}
-		for _, f := range c.Conformance(folded) {
+		for _, f := range run.Figures {
 			m[f.Name] = f.Value
 		}
 		r.variants[strings.TrimSuffix(filepath.Base(path), ".txt")] = m
 	}
-	if len(r.variants) == 0 {
+	if len(files) == 0 {
 		return r, nil, fmt.Errorf("%s: no beff results file (<variant>.txt)", dir)
 	}
-	return r, figs, nil
+	return r, ref.Figures, nil
 }
 
 // foldOne folds the only run of suite c in the results file path.

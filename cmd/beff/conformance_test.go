@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,20 +16,42 @@ import (
 // figure of the reference code, its median and spread, beff's ratio.
 func TestConformance(t *testing.T) {
 	dir := t.TempDir()
-	for _, k := range []string{"1", "2"} {
-		round := filepath.Join(dir, "beff_io", "round-"+k)
+	ref, beff := fixture(t, "ref/ref-2.1-np2.prot"), ioLikeRef(fixture(t, "io-synthetic.txt"))
+	rounds := []string{filepath.Join(dir, "beff_io", "round-1"), filepath.Join(dir, "beff_io", "round-2")}
+	for i, round := range rounds {
 		require.NoError(t, os.MkdirAll(round, 0o755))
-		copyFile(t, "testdata/ref/ref-2.1-np2.prot", round, "ref.prot")
-		copyFile(t, "testdata/io-synthetic.txt", round, "default.txt")
+		if i == 1 { // another run of each
+			ref = strings.Replace(ref, "b_eff_io_write_scatter= 337.531", "b_eff_io_write_scatter= 337.532", 1)
+			beff = strings.Replace(beff, "0.25 stop-ms", "0.26 stop-ms", 1)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(round, "ref.prot"), []byte(ref), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(round, "default.txt"), []byte(beff), 0o644))
 	}
 	code, stdout, stderr := run("conformance", dir)
 	require.Equal(t, 0, code, stderr)
+	assert.NotContains(t, stdout, "note:")
 	assert.Contains(t, stdout, "b_eff_io 2.1 beside beff: "+filepath.Join(dir, "beff_io")+", 2 rounds")
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  figure +unit +reference +spread +default +ratio$`), stdout)
 	// the reference's b_eff_io is 908.373 in both rounds: spread 1.00;
 	// the synthetic run's 2.1 formula (without the removal) is 116.62
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +1\.00 +116\.6 +0\.13 \[0\.13–0\.13\]$`), stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  n=2 read segcoll +MB/s `), stdout)
+
+	// a run copied into the next round counts once, and is said
+	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "ref.prot"), []byte(fixture(t, "ref/ref-2.1-np2.prot")), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "default.txt"), []byte(strings.Replace(ioLikeRef(fixture(t, "io-synthetic.txt")), "date:", "date: 2027-01-01\nx:", 1)), 0o644))
+	code, stdout, stderr = run("conformance", dir)
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, stdout, "note: "+rounds[1]+": the reference code's output repeats "+rounds[0]+"'s (the same figures): counted once\n")
+	assert.Contains(t, stdout, "note: "+filepath.Join(rounds[1], "default.txt")+" (b_eff_io run 1) repeats "+filepath.Join(rounds[0], "default.txt")+" (b_eff_io run 1)")
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +- +116\.6 +0\.13 \[0\.13–0\.13\]$`), stdout, "one round's figures: no spread")
+
+	// a run of another setup than the reference code's beside it
+	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "default.txt"), []byte(fixture(t, "io-synthetic.txt")), 0o644))
+	code, stdout, stderr = run("conformance", dir)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff conformance: "+filepath.Join(rounds[1], "default.txt")+" is not comparable with the reference code's run beside it: T 1800 s against 30 s, memory per process 128 MiB against 1024 MiB, total memory 256 MiB against 2048 MiB\n", stderr)
 
 	code, _, stderr = run("conformance", t.TempDir())
 	assert.Equal(t, exitBadInput, code)
@@ -39,6 +62,14 @@ func TestConformance(t *testing.T) {
 	assert.Contains(t, stderr, "no beff results file")
 	code, _, _ = run("conformance")
 	assert.Equal(t, exitBadInput, code)
+}
+
+// ioLikeRef is a b_eff_io results file with the setup of the reference
+// code's run in testdata/ref: T = 30 s, 1024 MiB per process, 2048 MiB in
+// all.
+func ioLikeRef(text string) string {
+	return strings.NewReplacer("beffio-t-s: 1800\n", "beffio-t-s: 30\n", "beffio-mem-per-proc-mib: 128\n", "beffio-mem-per-proc-mib: 1024\n",
+		"beffio-totalmem-mib: 256\n", "beffio-totalmem-mib: 2048\n").Replace(text)
 }
 
 // TestConformanceDamagedReference: a reference figure that is not a
@@ -58,4 +89,19 @@ func TestConformanceDamagedReference(t *testing.T) {
 		assert.Contains(t, stderr, round+": reference figure b_eff = ", v)
 		assert.Contains(t, stderr, "MB/s: not a positive number up to 1e+12", v)
 	}
+}
+
+// TestConformanceNotComparable: beside the reference code's run of b_eff
+// (full, 2 processes, Lmax 8 MiB) a short run with another Lmax is
+// refused, every difference named.
+func TestConformanceNotComparable(t *testing.T) {
+	dir := t.TempDir()
+	round := filepath.Join(dir, "beff", "round-1")
+	require.NoError(t, os.MkdirAll(round, 0o755))
+	copyFile(t, "testdata/ref/ref-3.6-np2.short", round, "ref.short")
+	copyFile(t, "testdata/short-np2.txt", round, "default.txt")
+	code, stdout, stderr := run("conformance", dir)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff conformance: "+filepath.Join(round, "default.txt")+" is not comparable with the reference code's run beside it: mode short (quick check, not a valid result) against full, Lmax 0 MiB against 8 MiB\n", stderr)
 }

@@ -35,11 +35,15 @@ Flags:
 `
 
 // An input is one file to fold: its bytes, what was read and the folded
-// runs, grouped by suite.
+// runs, grouped by suite. Folded leaves out the runs that repeat an
+// earlier input's (Repeats says which); All holds every run of the file,
+// for its appendix.
 type input struct {
-	data   []byte
-	file   *results.File
-	folded []results.Folded
+	data    []byte
+	file    *results.File
+	folded  []results.Folded
+	all     []results.Folded
+	repeats []string
 }
 
 // foldMain is the fold command.
@@ -71,6 +75,11 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	inputs, err := foldFiles(fs.Args(), list, *appendFlag)
 	if err != nil {
 		return refuse(err)
+	}
+	for _, in := range inputs {
+		for _, n := range in.repeats {
+			fmt.Fprintf(stderr, "beff fold: %s\n", n)
+		}
 	}
 	merged, err := results.MergeRuns(list, allFolded(inputs))
 	if err != nil {
@@ -121,10 +130,17 @@ func checkFoldFlags(fs *flag.FlagSet, list []results.Suite, jsonFlag, appendFlag
 }
 
 // foldFiles reads and folds every file; with appending, a file that
-// already holds folded figures is refused; a run read twice (a file named
-// twice, a link, a copy) is refused.
+// already holds folded figures is refused. A run that repeats an earlier
+// one (a file named twice, a link, a copy, whatever its configuration
+// lines) is folded for its file's appendix but counted once.
 func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, error) {
 	var inputs []input
+	seen := results.Seen{}
+	if appending {
+		if err := sameFileTwice(paths); err != nil {
+			return nil, err
+		}
+	}
 	for _, path := range paths {
 		data, err := results.ReadInput(path)
 		if err != nil {
@@ -134,31 +150,54 @@ func foldFiles(paths []string, list []results.Suite, appending bool) ([]input, e
 		if err != nil {
 			return nil, err
 		}
-		in := input{data: data, file: f}
-		for _, s := range list {
-			for _, r := range f.RunsOf(s) {
-				p, err := s.Fold(r)
-				if err != nil {
-					return nil, err
-				}
-				in.folded = append(in.folded, p)
-			}
-		}
 		if appending {
 			if lines := foldedLines(f, list); lines != "" {
 				return nil, fmt.Errorf("%s: already holds folded figures (%s); not appending again", path, lines)
 			}
 		}
+		in, err := foldInput(data, f, list, seen)
+		if err != nil {
+			return nil, err
+		}
 		inputs = append(inputs, in)
 	}
-	var runs []*results.Run
-	for _, in := range inputs {
-		runs = append(runs, in.file.Runs...)
-	}
-	if a, b := results.SameRun(runs); a != nil {
-		return nil, fmt.Errorf("%s and %s are one run (the same configuration and figures, read twice): give each run once", a.Where(), b.Where())
-	}
 	return inputs, nil
+}
+
+// sameFileTwice refuses a file named twice (by another path or a link):
+// its figures would be appended twice.
+func sameFileTwice(paths []string) error {
+	infos := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		infos[i], _ = os.Stat(p)
+		for j := range i {
+			if infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j]) {
+				return fmt.Errorf("%s and %s are one file: name it once to append to it", paths[j], p)
+			}
+		}
+	}
+	return nil
+}
+
+// foldInput folds every run of f, suite by suite, and counts those seen
+// before once.
+func foldInput(data []byte, f *results.File, list []results.Suite, seen results.Seen) (input, error) {
+	in := input{data: data, file: f}
+	for _, s := range list {
+		for _, r := range f.RunsOf(s) {
+			p, err := s.Fold(r)
+			if err != nil {
+				return in, err
+			}
+			in.all = append(in.all, p)
+			if first := seen.Again(r); first != nil {
+				in.repeats = append(in.repeats, results.RepeatNote(r, first))
+				continue
+			}
+			in.folded = append(in.folded, p)
+		}
+	}
+	return in, nil
 }
 
 // foldedLines says which folded lines f already holds ("" for none).
@@ -238,6 +277,11 @@ func protocols(w io.Writer, paths []string) ([]results.Folded, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, in := range inputs {
+		for _, n := range in.repeats {
+			fmt.Fprintf(w, "%s\n\n", n)
+		}
+	}
 	spreads, noSpreads := launchSpreads(list, inputs)
 	return allFolded(inputs), writeTexts(w, inputs, merged, spreads, noSpreads)
 }
@@ -253,7 +297,8 @@ func launchSpreads(list []results.Suite, inputs []input) ([]compare.Spread, stri
 	seen := map[results.Suite]map[launch]bool{}
 	several := false
 	for _, in := range inputs {
-		for _, r := range in.file.Runs {
+		for _, p := range in.folded {
+			r := p.Source()
 			if seen[r.Suite] == nil {
 				seen[r.Suite] = map[launch]bool{}
 			}
@@ -272,6 +317,9 @@ func launchSpreads(list []results.Suite, inputs []input) ([]compare.Spread, stri
 	if err != nil {
 		return nil, strings.TrimPrefix(err.Error(), "fold: ")
 	}
+	if m := side.Mixed(); m != "" {
+		return nil, "the launches are not of one system (" + m + "): compare them with beff compare"
+	}
 	return compare.Spreads(side), ""
 }
 
@@ -283,7 +331,7 @@ func appendFigures(paths []string, list []results.Suite, inputs []input) error {
 		if len(in.data) > 0 && in.data[len(in.data)-1] != '\n' {
 			b.WriteByte('\n')
 		}
-		if err := results.WriteAppendix(&b, in.file, list, in.folded); err != nil {
+		if err := results.WriteAppendix(&b, in.file, list, in.all); err != nil {
 			return err
 		}
 		bufs[i] = b.Bytes()

@@ -73,8 +73,8 @@ func decodeDoc(t *testing.T, stdout string) jsonDoc {
 // TestFoldJSON checks the document of two files, one with both benchmarks,
 // against the fold's figures, and that -rmax reaches it.
 func TestFoldJSON(t *testing.T) {
-	// the b_eff run of another day: the same run twice would be refused
-	both := writeTemp(t, "both.txt", strings.Replace(fixture(t, "short-np2.txt"), "date: 2026-11-21T09:45:46Z", "date: 2026-11-22T09:45:46Z", 1)+fixture(t, "io-synthetic.txt"))
+	// the b_eff run of another launch: the same run twice would count once
+	both := writeTemp(t, "both.txt", anotherLaunch(fixture(t, "short-np2.txt"), 1)+fixture(t, "io-synthetic.txt"))
 	code, stdout, stderr := run("fold", "-json", "-rmax", "50", "testdata/short-np2.txt", both)
 	require.Equal(t, 0, code, stderr)
 	assert.Empty(t, stderr)

@@ -206,14 +206,14 @@ func FuzzReadReference(f *testing.F) {
 			if !ok {
 				continue
 			}
-			figs, err := c.ReadReference(prefix)
+			ref, err := c.ReadReference(prefix)
 			if err != nil {
 				if !strings.Contains(err.Error(), prefix) {
 					t.Fatalf("%s: error without the file: %v", c.Reference(), err)
 				}
 				continue
 			}
-			for _, fig := range figs {
+			for _, fig := range ref.Figures {
 				fig.CheckReference() // an error is a refusal, not a failure
 				if fig.Name == "" || fig.Unit == "" {
 					t.Fatalf("%s: a figure without name or unit: %+v", c.Reference(), fig)

@@ -164,6 +164,20 @@ func withoutLine(text, name string) string {
 }
 
 // fixture is the text of testdata/name.
+// anotherLaunch is text as another launch could have written it: the
+// first ns/op one higher (a copy with only its configuration lines edited
+// is the same launch, and counts once).
+func anotherLaunch(text string, k int) string {
+	m := firstNsOp.FindStringSubmatchIndex(text)
+	if m == nil {
+		panic("anotherLaunch: no ns/op")
+	}
+	n, _ := strconv.Atoi(text[m[2]:m[3]])
+	return text[:m[2]] + strconv.Itoa(n+k) + text[m[3]:]
+}
+
+var firstNsOp = regexp.MustCompile(`\t *(\d+) ns/op`)
+
 func fixture(t *testing.T, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
@@ -243,18 +257,28 @@ func TestAppendAllOrNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, orig, string(after))
 
-	// one file named twice, or a copy of it: its figures are appended
-	// once, not twice
+	// one file named twice (by another path): refused, its figures would
+	// be appended twice
 	dot := filepath.Join(filepath.Dir(good), ".", filepath.Base(good))
-	cp := writeTemp(t, "copy.txt", orig)
-	for _, again := range []string{dot, cp} {
-		code, stdout, stderr = run("fold", "-append", good, again)
-		assert.Equal(t, exitBadInput, code)
-		assert.Empty(t, stdout)
-		assert.Equal(t, "beff fold: "+good+" (b_eff run 1) and "+again+" (b_eff run 1) are one run (the same configuration and figures, read twice): give each run once\n", stderr)
-		after, err := os.ReadFile(good)
+	code, stdout, stderr = run("fold", "-append", good, dot)
+	assert.Equal(t, exitBadInput, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "beff fold: "+good+" and "+dot+" are one file: name it once to append to it\n", stderr)
+	after, err = os.ReadFile(good)
+	require.NoError(t, err)
+	assert.Equal(t, orig, string(after))
+
+	// a copy with its date edited: each file gets its figures, the run
+	// counts once in the protocols, and fold says so
+	cp := writeTemp(t, "copy.txt", strings.Replace(orig, "date: 2026-11-21", "date: 2026-12-24", 1))
+	code, stdout, stderr = run("fold", "-append", good, cp)
+	assert.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, "beff fold: "+cp+" (b_eff run 1) repeats "+good+" (b_eff run 1) (the same measurements, whatever its configuration lines say): counted once\n", stderr)
+	assert.Equal(t, 1, strings.Count(stdout, "\nVALID")+strings.Count(stdout, "NOT VALID"), "one protocol")
+	for _, f := range []string{good, cp} {
+		after, err := os.ReadFile(f)
 		require.NoError(t, err)
-		assert.Equal(t, orig, string(after))
+		assert.Contains(t, string(after), "BenchmarkBeffFold/fig=beff ")
 	}
 }
 
@@ -392,4 +416,17 @@ func TestInternalError(t *testing.T) {
 	code, _, stderr := run("boom", "x")
 	assert.Equal(t, exitInternal, code)
 	assert.Regexp(t, `^beff boom: internal error: a bug \(details in .*beff-crash-\d+\.txt; please report it\)\n$`, stderr)
+}
+
+// TestFoldJoinedJobs: a file that joins the runs of two machines gives a
+// protocol per run, and no table across them as if they were launches of
+// one system.
+func TestFoldJoinedJobs(t *testing.T) {
+	one := fixture(t, "short-np2.txt")
+	two := strings.ReplaceAll(anotherLaunch(one, 1), "mpi-hosts: vm (2)", "mpi-hosts: other (2)")
+	path := writeTemp(t, "joined.txt", one+two)
+	code, stdout, stderr := run("fold", path)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Equal(t, 2, strings.Count(stdout, "Run 1 of "+path)+strings.Count(stdout, "Run 2 of "+path))
+	assert.Contains(t, stdout, "No table across the launches: the launches are not of one system (machine: 2 values: vm (2); other (2)): compare them with beff compare\n")
 }

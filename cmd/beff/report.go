@@ -86,6 +86,9 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 	for _, s := range site.Skipped {
 		fmt.Fprintf(stderr, "beff report: skipping %v\n", s)
 	}
+	for _, n := range site.Repeats {
+		fmt.Fprintf(stderr, "beff report: %s\n", n)
+	}
 	if len(site.Entries) == 0 {
 		return refuse(fmt.Errorf("no run to report (%d file%s, all skipped)", len(paths), results.Plural(len(paths))))
 	}
@@ -101,6 +104,9 @@ func reportMain(stdout, stderr io.Writer, args []string) int {
 		len(site.Entries), results.Plural(len(site.Entries)), len(paths)-len(site.Skipped), results.Plural(len(paths)-len(site.Skipped)))
 	if n := len(site.Skipped); n > 0 {
 		fmt.Fprintf(stdout, "; %d file%s skipped", n, results.Plural(n))
+	}
+	if n := len(site.Repeats); n > 0 {
+		fmt.Fprintf(stdout, "; %d run%s repeating others left out", n, results.Plural(n))
 	}
 	if n := site.NPages(); n < len(site.Entries) {
 		fmt.Fprintf(stdout, "; pages for the %d newest", n)

@@ -77,8 +77,8 @@ func TestReportDirectory(t *testing.T) {
 	in := t.TempDir()
 	good, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
-	for _, name := range []string{"run10.txt", "run2.txt", "run1.txt"} {
-		require.NoError(t, os.WriteFile(filepath.Join(in, name), good, 0o644))
+	for i, name := range []string{"run10.txt", "run2.txt", "run1.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(in, name), []byte(anotherLaunch(string(good), i)), 0o644))
 	}
 	bad := strings.Replace(string(good), "mpi-procs: 2\n", "mpi-procs: two\n", 1)
 	require.NoError(t, os.WriteFile(filepath.Join(in, "bad.txt"), []byte(bad), 0o644))

@@ -3,6 +3,7 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -190,17 +191,26 @@ func TestLoad(t *testing.T) {
 	_, err = Load("A", nil, []results.Suite{toy})
 	assert.EqualError(t, err, "A: no files")
 
-	// a copy or a link of a file holds the same runs: they count once
+	// a copy or a link of a file holds the same runs, so does a copy with
+	// a byte-order mark, Windows line ends or its dates edited: they count
+	// once, and the side says so
 	cp := writeToy(t, dir, "copy.txt", toyRuns(1, same))
 	link := filepath.Join(dir, "link.txt")
 	require.NoError(t, os.Symlink(six, link))
-	for _, again := range []string{cp, link} {
-		_, err = Load("A", []string{six, again}, []results.Suite{toy})
-		assert.EqualError(t, err, "A: "+six+" run 1 and "+again+" run 1 are one run (the same configuration and figures, read twice): each run counts once")
+	bom := writeToy(t, dir, "bom.txt", "\ufeff"+strings.ReplaceAll(toyRuns(1, same), "\n", "\r\n"))
+	dated := writeToy(t, dir, "dated.txt", strings.ReplaceAll(toyRuns(1, same), "2026-11-22", "2025-01-01"))
+	for _, again := range []string{cp, link, bom, dated} {
+		s, err := Load("A", []string{six, again}, []results.Suite{toy})
+		require.NoError(t, err)
+		assert.Len(t, s.Sets[0].Runs, 6, again)
+		require.Len(t, s.Notes, 6, again)
+		assert.Equal(t, "A: "+again+" (toy run 1) repeats "+six+" (toy run 1) (the same measurements, whatever its configuration lines say): counted once", s.Notes[0])
 	}
 	twice := writeToy(t, dir, "twice.txt", toyRuns(1, same)+toyRuns(1, same))
-	_, err = Load("A", []string{twice}, []results.Suite{toy})
-	assert.EqualError(t, err, "A: "+twice+" run 1 and "+twice+" run 7 are one run (the same configuration and figures, read twice): each run counts once")
+	s, err = Load("A", []string{twice}, []results.Suite{toy})
+	require.NoError(t, err)
+	assert.Len(t, s.Sets[0].Runs, 6)
+	assert.Equal(t, "A: "+twice+" (toy run 7) repeats "+twice+" (toy run 1) (the same measurements, whatever its configuration lines say): counted once", s.Notes[0])
 }
 
 // TestPartial checks that a restricted run has no figures but
@@ -254,7 +264,24 @@ func TestGate(t *testing.T) {
 	_, err = Gate(base, load(t, "new", writeToy(t, dir, "copy.txt", toyRuns(1, same))), GateOptions{MaxDrop: 5, Experiments: true})
 	var one *RefusalError
 	require.ErrorAs(t, err, &one, "a run gated against itself")
-	assert.Contains(t, err.Error(), "base.txt run 1 and "+filepath.Join(dir, "copy.txt")+" run 1 are one run (the same configuration and figures): base and new must be measured apart")
+	assert.Contains(t, err.Error(), "base.txt run 1 and "+filepath.Join(dir, "copy.txt")+" run 1 are one run (the same measurements): base and new must be measured apart")
+
+	// four copies of one launch, their dates and commits edited, a side
+	// each: one launch a side, too few to judge, and said
+	copies := func(label, name, text string) *Side {
+		var paths []string
+		for i := range 4 {
+			edited := strings.ReplaceAll(text, "date: 2026-11-22T10:", fmt.Sprintf("beff-commit: %d\ndate: 2026-11-2%dT10:", i, i))
+			paths = append(paths, writeToy(t, dir, fmt.Sprintf("%s%d.txt", name, i), edited))
+		}
+		return load(t, label, paths...)
+	}
+	oneBase, oneNew := copies("base", "b", toyLaunches("vm", nil, 100)), copies("new", "n", toyLaunches("vm", nil, 50))
+	assert.Len(t, oneBase.Notes, 3)
+	assert.Contains(t, oneBase.Notes[0], "b1.txt (toy run 1) repeats "+filepath.Join(dir, "b0.txt")+" (toy run 1) (the same measurements, whatever its configuration lines say): counted once")
+	_, err = Gate(oneBase, oneNew, GateOptions{MaxDrop: 5})
+	require.ErrorAs(t, err, &one)
+	assert.Contains(t, err.Error(), "too few samples: base has 1 toy launch (3 more runs repeat others: counted once) and new 1 (3 more runs repeat others: counted once)")
 
 	few := load(t, "few", writeToy(t, dir, "few.txt", resultstest.Launches(2, 3, 3, "full", func(run, k int) float64 { return float64(run + 1) })))
 	_, err = Gate(few, few, GateOptions{MaxDrop: 5, Experiments: true})
@@ -323,8 +350,13 @@ func TestModes(t *testing.T) {
 
 // toyLaunches is a toy file of one launch per value of vs (size 2: x=1
 // and x=2 both take the value), on host, with the toy-seed of each
-// launch from seeds (none when nil).
+// launch from seeds (none when nil). The iterations of a line differ by
+// host and launch, as the figures of two launches do where one value
+// stands for many: launches of equal values are not one launch read
+// twice.
 func toyLaunches(host string, seeds []int, vs ...float64) string {
+	h := fnv.New32a()
+	h.Write([]byte(host))
 	var b strings.Builder
 	fmt.Fprintf(&b, "mpi-procs: 2\nmpi-hosts: %s (2)\nmpi-library: Toy MPI 1.0, built today\ntoy-size: 2\nbeff-mode: full\n", host)
 	for i, v := range vs {
@@ -333,7 +365,7 @@ func toyLaunches(host string, seeds []int, vs ...float64) string {
 			fmt.Fprintf(&b, "toy-seed: %d\n", seeds[i])
 		}
 		for k := 1; k <= 2; k++ {
-			fmt.Fprintf(&b, "BenchmarkToy/x=%d \t1\t%g MB/s\n", k, v)
+			fmt.Fprintf(&b, "BenchmarkToy/x=%d \t%d\t%g MB/s\n", k, 1+i+int(h.Sum32()%1000)*100, v)
 		}
 	}
 	return b.String()

@@ -113,7 +113,7 @@ func Gate(base, newer *Side, opt GateOptions) (*GateResult, error) {
 		return nil, err
 	}
 	if a, b := results.SameRun(append(base.runs(), newer.runs()...)); a != nil {
-		return nil, &RefusalError{fmt.Sprintf("%s and %s are one run (the same configuration and figures): %s and %s must be measured apart",
+		return nil, &RefusalError{fmt.Sprintf("%s and %s are one run (the same measurements): %s and %s must be measured apart",
 			runName(a.File, a.Index), runName(b.File, b.Index), base.Label, newer.Label)}
 	}
 	g := &GateResult{Base: base, New: newer, MaxDrop: opt.MaxDrop, Machines: machines, Why: map[*Row][]string{}}
@@ -188,6 +188,24 @@ func checkMachines(base, newer *Side, across bool) (string, error) {
 	return strings.Join(d, "; "), nil
 }
 
+// Mixed says which of machine and MPI library the side's runs do not
+// share ("machine: 2 values: vm (2); n1 (2)"), "" when they share both.
+func (s *Side) Mixed() string {
+	var d []string
+	for _, x := range []struct {
+		what string
+		v    [][]string
+	}{
+		{"machine", distinct([]*Side{s}, machineOf)},
+		{"MPI library", shortLibraries(distinct([]*Side{s}, func(r *results.Run) string { return r.FileConfig[results.KeyLibrary] }))},
+	} {
+		if len(x.v[0]) > 1 {
+			d = append(d, x.what+": "+several(x.v[0]))
+		}
+	}
+	return strings.Join(d, "; ")
+}
+
 // machineOf names the machine of a run: its Slurm cluster (whose jobs get
 // other nodes each time), else its hosts with their processes.
 func machineOf(r *results.Run) string {
@@ -248,11 +266,22 @@ func checkSamples(base, newer *Side) error {
 		}
 		if p := MinP(n, m); p >= Alpha {
 			return &RefusalError{fmt.Sprintf(
-				"too few samples: %s has %d %s launch%s and %s %d (a launch is one mpirun; its -test.count runs are one sample); with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); launch each side at least %d times (make bench RUNS=%d)",
-				base.Label, n, b.Suite.ID().Name, pluralEs(n), newer.Label, m, n, m, Alpha, n+m, n, p, minRuns(), minRuns()+1)}
+				"too few samples: %s has %d %s launch%s%s and %s %d%s (a launch is one mpirun; its -test.count runs are one sample); with %d and %d samples the Mann–Whitney U test cannot give p < %v (its smallest p is 2/C(%d,%d) = %.3g); launch each side at least %d times (make bench RUNS=%d)",
+				base.Label, n, b.Suite.ID().Name, pluralEs(n), b.repeatsSaid(), newer.Label, m, newer.Sets[i].repeatsSaid(), n, m, Alpha, n+m, n, p, minRuns(), minRuns()+1)}
 		}
 	}
 	return nil
+}
+
+// repeatsSaid says how many runs of the set repeat others, "" for none.
+func (set *Set) repeatsSaid() string {
+	if set.repeats == 0 {
+		return ""
+	}
+	if set.repeats == 1 {
+		return " (1 more run repeats another: counted once)"
+	}
+	return fmt.Sprintf(" (%d more runs repeat others: counted once)", set.repeats)
 }
 
 func pluralEs(n int) string {

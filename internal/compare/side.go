@@ -47,6 +47,7 @@ type Set struct {
 	draw       []string
 	restricted int
 	why        string // the fold error of the first restricted run
+	repeats    int    // runs left out as repeats of others
 }
 
 // Load reads the results files paths as one side labelled label: it folds
@@ -75,6 +76,7 @@ func Load(label string, paths []string, suites []results.Suite) (*Side, error) {
 // FromFiles is Load of files already read (their names as given).
 func FromFiles(label string, files []*results.File, suites []results.Suite) (*Side, error) {
 	s := &Side{Label: label}
+	seen := results.Seen{}
 	for _, su := range suites {
 		s.Sets = append(s.Sets, &Set{Suite: su})
 	}
@@ -87,14 +89,10 @@ func FromFiles(label string, files []*results.File, suites []results.Suite) (*Si
 			s.Partial = append(s.Partial, f.Name+": "+why)
 		}
 		for _, set := range s.Sets {
-			if err := set.add(f.RunsOf(set.Suite)); err != nil {
+			if err := s.add(set, f.RunsOf(set.Suite), seen); err != nil {
 				return nil, err
 			}
 		}
-	}
-	if a, b := results.SameRun(s.runs()); a != nil {
-		return nil, fmt.Errorf("%s: %s and %s are one run (the same configuration and figures, read twice): each run counts once",
-			label, runName(a.File, a.Index), runName(b.File, b.Index))
 	}
 	for _, set := range s.Sets {
 		if set.restricted > 0 {
@@ -138,9 +136,15 @@ func checkUnits(sides []*Side) error {
 	return nil
 }
 
-// add folds the runs and adds them to the set.
-func (set *Set) add(runs []*results.Run) error {
+// add folds the runs and adds them to the set; a run seen before is
+// counted once, with a note.
+func (s *Side) add(set *Set, runs []*results.Run, seen results.Seen) error {
 	for _, r := range runs {
+		if first := seen.Again(r); first != nil {
+			s.Notes = append(s.Notes, s.Label+": "+results.RepeatNote(r, first))
+			set.repeats++
+			continue
+		}
 		p, err := set.Suite.Fold(r)
 		if err != nil {
 			if !errors.Is(err, results.ErrRestricted) {
@@ -200,6 +204,20 @@ func (s *Side) runs() []*results.Run {
 		out = append(out, set.Runs...)
 	}
 	return out
+}
+
+// NoteShared notes on each side the runs it shares with an earlier side
+// (a copy of a file given on both): their difference there is nil by
+// construction.
+func NoteShared(sides []*Side) {
+	seen := results.Seen{}
+	for _, s := range sides {
+		for _, r := range s.runs() { // distinct within the side (Side.add)
+			if first := seen.Again(r); first != nil {
+				s.Notes = append(s.Notes, fmt.Sprintf("%s: %s repeats %s of another side (the same measurements): the sides share it", s.Label, r.Where(), first.Where()))
+			}
+		}
+	}
 }
 
 // runName names run index of file.

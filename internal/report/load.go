@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,9 @@ type Site struct {
 	Files   []string // the input files in order, skipped ones included
 	Entries []*Entry // in file order, then by index
 	Skipped []Skipped
+	// Repeats say which runs were left out as repeats of earlier ones
+	// (results.RepeatNote).
+	Repeats []string
 
 	pageInfos []suiteInfo // the suites with pages (withPages)
 	pageIndex []int
@@ -60,13 +64,15 @@ type Entry struct {
 func Load(paths []string, suites []results.Suite) *Site {
 	s := &Site{Suites: suites}
 	ids := map[string]bool{}
+	seen := results.Seen{}
 	for _, path := range paths {
 		s.Files = append(s.Files, path)
-		entries, err := loadFile(path, suites)
+		entries, repeats, err := loadFile(path, suites, seen)
 		if err != nil {
 			s.Skipped = append(s.Skipped, Skipped{File: path, Err: err})
 			continue
 		}
+		s.Repeats = append(s.Repeats, repeats...)
 		base := slug(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 		// One base name may occur in several directories: number them.
 		stem := base
@@ -82,26 +88,66 @@ func Load(paths []string, suites []results.Suite) *Site {
 	return s
 }
 
-// loadFile reads and folds one file.
-func loadFile(path string, suites []results.Suite) ([]*Entry, error) {
+// loadFile reads and folds one file: an entry is the k-th run of each
+// suite within one job (Run.Job), so that the jobs of a concatenated file
+// are entries of their own, in the order they start in the file. A run
+// that repeats an earlier one (seen) is left out, with a note.
+func loadFile(path string, suites []results.Suite, seen results.Seen) ([]*Entry, []string, error) {
 	f, err := results.ReadFile(path, suites)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var entries []*Entry
+	folded := make([][]results.Folded, len(suites))
 	for i, s := range suites {
 		for _, r := range f.RunsOf(s) {
 			p, err := s.Fold(r)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			for len(entries) < r.Index {
-				entries = append(entries, &Entry{File: path, Index: len(entries) + 1, Folded: make([]results.Folded, len(suites))})
-			}
-			entries[r.Index-1].Folded[i] = p
+			folded[i] = append(folded[i], p)
 		}
 	}
-	return entries, nil
+	entries, repeats := jobEntries(path, folded, seen)
+	return entries, repeats, nil
+}
+
+// jobEntries groups the folded runs of a file (per suite, in order) into
+// entries: the k-th run of each suite within one job.
+func jobEntries(path string, folded [][]results.Folded, seen results.Seen) ([]*Entry, []string) {
+	type slot struct {
+		job string
+		k   int
+	}
+	at := map[slot]*Entry{}
+	first := map[*Entry]int{} // the first line of the entry's runs
+	var entries []*Entry
+	var repeats []string
+	for i, runs := range folded {
+		count := map[string]int{}
+		for _, p := range runs {
+			r := p.Source()
+			if again := seen.Again(r); again != nil {
+				repeats = append(repeats, results.RepeatNote(r, again))
+				continue
+			}
+			job := r.Job()
+			count[job]++
+			e := at[slot{job, count[job]}]
+			if e == nil {
+				e = &Entry{File: path, Folded: make([]results.Folded, len(folded))}
+				at[slot{job, count[job]}] = e
+				entries = append(entries, e)
+				first[e] = r.Line
+			}
+			e.Folded[i] = p
+			first[e] = min(first[e], r.Line)
+		}
+	}
+	slices.SortStableFunc(entries, func(a, b *Entry) int { return first[a] - first[b] })
+	for i, e := range entries {
+		e.Index = i + 1
+	}
+	return entries, repeats
 }
 
 // slug keeps the letters and digits of s (lower-cased) and turns every other

@@ -78,6 +78,7 @@ type indexPage struct {
 	RunIs   string // what a run of the site is
 	Rows    []row
 	Skipped []skippedRow
+	Repeats []string
 }
 
 type skippedRow struct{ File, Reason string }
@@ -156,6 +157,7 @@ func (s *Site) indexPage(info pageInfo) indexPage {
 	for _, sk := range s.Skipped {
 		p.Skipped = append(p.Skipped, skippedRow{File: sk.File, Reason: sk.Error()})
 	}
+	p.Repeats = s.Repeats
 	return p
 }
 

@@ -65,6 +65,12 @@ func writeFiles(t *testing.T, files ...string) []string {
 
 func value(run, k int) float64 { return float64(100*(run+1) + k) }
 
+// shifted is value plus d: the runs of another launch (runs of equal
+// figures are one launch read twice, and count once).
+func shifted(d float64) func(run, k int) float64 {
+	return func(run, k int) float64 { return value(run, k) + d }
+}
+
 // TestLoad: a file with two runs makes two entries; a file that does not
 // fold is skipped as a whole; IDs are unique.
 func TestLoad(t *testing.T) {
@@ -97,7 +103,7 @@ func TestRenderWithoutPages(t *testing.T) {
 	require.NoError(t, err)
 	index := string(files["index.html"])
 	assert.Contains(t, index, "<h1>toy results</h1>")
-	assert.Contains(t, index, "A run is the k-th toy run of a file.")
+	assert.Contains(t, index, "A run is the k-th toy run of one job in a file (a file that joins several jobs gives a run for each).")
 	assert.Contains(t, index, `<div class="verdict">toy <details class="reasons"><summary><span class="notvalid">NOT VALID</span> (1)</summary>`+"\n"+`<ul class="reasons"><li>short run</li></ul>`, "each suite's validity")
 	run := string(files["runs/short-1.html"])
 	assert.Contains(t, run, "toy = 101.00 MB/s\nNOT VALID: short run\n")
@@ -111,7 +117,7 @@ func TestRenderWithoutPages(t *testing.T) {
 // TestRenderWithPages: the suite's columns, section, controls, data and
 // script go where the pages put them.
 func TestRenderWithPages(t *testing.T) {
-	paths := writeFiles(t, "a.txt", resultstest.File(2, 2, 1, "full", value), "b.txt", resultstest.File(4, 2, 1, "full", value))
+	paths := writeFiles(t, "a.txt", resultstest.File(2, 2, 1, "full", value), "b.txt", resultstest.File(4, 2, 1, "full", shifted(0.25)))
 	site := Load(paths, []results.Suite{toyPages{}})
 	files, err := site.Render(Options{Now: now, Library: stubLibrary})
 	require.NoError(t, err)
@@ -139,7 +145,7 @@ func TestRenderWithPages(t *testing.T) {
 	require.NoError(t, json.Unmarshal(reporttest.ScriptJSON(t, cmp, "compare-data"), &cd))
 	require.Len(t, cd.Runs, 2)
 	assert.JSONEq(t, `"runs/b-1.html"`, string(cd.Runs[1]["href"]))
-	assert.JSONEq(t, `{"mean":101.5}`, string(cd.Runs[1]["toy"]))
+	assert.JSONEq(t, `{"mean":101.75}`, string(cd.Runs[1]["toy"]))
 	js := string(files["assets/report.js"])
 	assert.True(t, strings.HasSuffix(js, "}());\n\n/* toy */\n\nbeffReport.start();\n"), "the suite's script, then the start")
 
@@ -153,14 +159,14 @@ func TestRenderWithPages(t *testing.T) {
 // oldest; among equal dates the later input wins); the index lists all,
 // without a link where there is no page, and says so.
 func TestRunPages(t *testing.T) {
-	dated := func(procs, runs int, date string) string {
-		return strings.ReplaceAll(resultstest.File(procs, 1, runs, "full", value), "2026-11-22T10:00:00Z", date)
+	dated := func(procs, runs int, date string, d float64) string {
+		return strings.ReplaceAll(resultstest.File(procs, 1, runs, "full", shifted(d)), "2026-11-22T10:00:00Z", date)
 	}
 	paths := writeFiles(t,
-		"old.txt", dated(2, 1, "2026-11-20T10:00:00Z"),
-		"new.txt", dated(2, 2, "2026-11-23T10:00:00Z"),
-		"bad.txt", dated(2, 1, "yesterday"),
-		"same.txt", dated(2, 1, "2026-11-20T10:00:00Z"))
+		"old.txt", dated(2, 1, "2026-11-20T10:00:00Z", 0),
+		"new.txt", dated(2, 2, "2026-11-23T10:00:00Z", 0.25),
+		"bad.txt", dated(2, 1, "yesterday", 0.5),
+		"same.txt", dated(2, 1, "2026-11-20T10:00:00Z", 0.75))
 	site := Load(paths, []results.Suite{toyPages{}})
 	files, err := site.Render(Options{Now: now, Library: stubLibrary, RunPages: 3})
 	require.NoError(t, err)
@@ -254,12 +260,11 @@ func TestSlug(t *testing.T) {
 
 func TestIDsUnique(t *testing.T) {
 	dir := t.TempDir()
-	text := []byte(resultstest.File(1, 1, 1, "full", value))
 	a := filepath.Join(dir, "x.txt")
-	require.NoError(t, os.WriteFile(a, text, 0o644))
+	require.NoError(t, os.WriteFile(a, []byte(resultstest.File(1, 1, 1, "full", value)), 0o644))
 	require.NoError(t, os.Mkdir(filepath.Join(dir, "b"), 0o755))
 	b := filepath.Join(dir, "b", "x.txt")
-	require.NoError(t, os.WriteFile(b, text, 0o644))
+	require.NoError(t, os.WriteFile(b, []byte(resultstest.File(1, 1, 1, "full", shifted(1))), 0o644))
 	site := Load([]string{a, b}, []results.Suite{resultstest.Suite{}})
 	require.Len(t, site.Entries, 2)
 	assert.Equal(t, "x-1", site.Entries[0].ID)
@@ -292,4 +297,26 @@ func TestSiteFiles(t *testing.T) {
 	assert.Equal(t, template.HTML("<label>x</label>\n"), c)
 	assert.Equal(t, "/* x */\n", string(f.Script()))
 	assert.Panics(t, func() { NewSiteFiles(fstest.MapFS{}, nil) }, "no templates")
+}
+
+// TestLoadJobs: a file that joins two jobs (another machine's run
+// appended) gives an entry per job, each with its own machine, in the
+// order they start; a copy of a file with its date edited is the same
+// run, left out with a note.
+func TestLoadJobs(t *testing.T) {
+	other := strings.ReplaceAll(resultstest.File(4, 1, 2, "full", shifted(0.5)), "toyhost", "bighost")
+	paths := writeFiles(t,
+		"joined.txt", resultstest.File(2, 1, 1, "full", value)+other,
+		"copy.txt", strings.Replace(resultstest.File(2, 1, 1, "full", value), "2026-11-22", "2026-12-24", 1))
+	site := Load(paths, []results.Suite{resultstest.Suite{}})
+	require.Empty(t, site.Skipped)
+	require.Len(t, site.Entries, 3)
+	for i, want := range []string{"toyhost (2)", "bighost (4)", "bighost (4)"} {
+		assert.Equal(t, want, site.Entries[i].Hosts(), i)
+		assert.Equal(t, i+1, site.Entries[i].Index)
+	}
+	assert.Equal(t, []string{paths[1] + " (toy run 1) repeats " + paths[0] + " (toy run 1) (the same measurements, whatever its configuration lines say): counted once"}, site.Repeats)
+	files, err := site.Render(Options{Now: now, Library: stubLibrary})
+	require.NoError(t, err)
+	assert.Contains(t, string(files["index.html"]), `<h2 id="repeats">Repeated runs</h2>`)
 }

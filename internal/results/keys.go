@@ -31,6 +31,15 @@ const (
 	KeyPartial = "beff-partial"
 )
 
+// JobKeys are the configuration keys that describe the job as a whole
+// (the harness and Go's testing write them once, at the start): runs of
+// one file that differ in one of them come from different jobs, as in a
+// concatenation of two files.
+var JobKeys = []string{"goos", "goarch", "pkg", "cpu", KeyVersion, KeyCommit, KeyGoVersion, KeyDate, KeyLibrary,
+	KeyThread, KeyProcs, KeyHosts, KeyProcsPerNode, KeyOversub, KeyPreload, KeyMode, KeyRankOrder,
+	KeySlurmJob, KeySlurmCluster, KeySlurmPartition, KeySlurmNodes, KeySlurmTasks, KeySlurmDistribution,
+	KeySlurmMem, KeySlurmTopology}
+
 // Values of KeyMode.
 const (
 	ModeFull  = "full"

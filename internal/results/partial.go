@@ -152,9 +152,10 @@ func savedMetrics(rec *benchfmt.Result) []Metric {
 // from an earlier job's output (skampi-resumed, beff-resumed, …).
 const ResumedSuffix = "-resumed"
 
-// jobKeys describe a job without deciding what it measures: a resume
-// need not share them (b_eff's keys share their prefix).
-var jobKeys = map[string]bool{KeyVersion: true, KeyCommit: true, KeyGoVersion: true, KeyDate: true, KeyPartial: true, KeyMode: true}
+// notMeasured are keys that describe a job without deciding what it
+// measures: a resume need not share them (b_eff's keys share their
+// prefix).
+var notMeasured = map[string]bool{KeyVersion: true, KeyCommit: true, KeyGoVersion: true, KeyDate: true, KeyPartial: true, KeyMode: true}
 
 // Counts returns how many lines the partial holds of each name.
 func (p *PartialOutput) Counts() map[string]int {
@@ -191,7 +192,7 @@ func diffConfig(cfg, want map[string]string, prefixes []string) []string {
 	}
 	for k := range cfg {
 		for _, pre := range prefixes {
-			if strings.HasPrefix(k, pre) && !strings.HasSuffix(k, ResumedSuffix) && !jobKeys[k] {
+			if strings.HasPrefix(k, pre) && !strings.HasSuffix(k, ResumedSuffix) && !notMeasured[k] {
 				keys[k] = true
 			}
 		}

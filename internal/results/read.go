@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -202,6 +203,10 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 	if fileName == "" {
 		fileName = "<input>"
 	}
+	r, err := skipBOM(r, fileName)
+	if err != nil {
+		return nil, err
+	}
 	in := LimitLines(r, fileName).(*lineLimit)
 	rd := &reader{f: &File{Name: fileName, folded: map[string]int{}}, suites: suites, groups: map[Suite]map[string]*group{}, in: in, watch: configWatch{in: in, epoch: -1}}
 	br := benchfmt.NewReader(in, fileName)
@@ -230,6 +235,21 @@ func Read(r io.Reader, fileName string, suites []Suite) (*File, error) {
 		return nil, &InputError{fileName, 0, "not beff output: no " + JoinWith(names, "or") + " results"}
 	}
 	return rd.f, nil
+}
+
+// skipBOM returns r without a UTF-8 byte-order mark at its start (an
+// editor's, which would otherwise become part of the first key), and
+// refuses a UTF-16 or UTF-32 one: such a file would read as no results.
+func skipBOM(r io.Reader, fileName string) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, []byte("\xef\xbb\xbf")):
+		br.Discard(3)
+	case bytes.HasPrefix(head, []byte("\xff\xfe")), bytes.HasPrefix(head, []byte("\xfe\xff")), bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff")):
+		return nil, &InputError{fileName, 1, "encoded as UTF-16 or UTF-32 (it starts with that byte-order mark); beff reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8"}
+	}
+	return br, nil
 }
 
 // unit takes a unit's direction from its Unit line (better=higher or

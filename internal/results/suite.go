@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // A Suite is what the generic layers (reading, fold, compare, report) need
@@ -194,11 +195,57 @@ type Conformer interface {
 	Suite
 	// Reference names the reference code ("b_eff_io 2.1").
 	Reference() string
-	// ReadReference reads the figures of one run of the reference code
-	// from its output files, whose paths begin with prefix (prefix.prot,
-	// prefix.sum, …), in the order the comparison lists them.
-	ReadReference(prefix string) ([]Figure, error)
-	// Conformance returns the figures of a folded run that ReadReference
-	// also reads, named alike.
-	Conformance(f Folded) []Figure
+	// ReadReference reads one run of the reference code from its output
+	// files, whose paths begin with prefix (prefix.prot, prefix.sum, …):
+	// its figures in the order the comparison lists them, and its setup.
+	ReadReference(prefix string) (Conformance, error)
+	// Conformance returns what of a folded run ReadReference also reads,
+	// named alike.
+	Conformance(f Folded) Conformance
+}
+
+// A Conformance is what beff conformance takes from one run, the
+// reference code's or beff's: its figures and its setup, the settings
+// that make two runs comparable (processes, Lmax, …), each named and
+// written alike for both: runs whose setups differ in a key both have
+// are not set side by side.
+type Conformance struct {
+	Figures []Figure
+	Setup   []Setting
+}
+
+// Setup keys every Conformer gives.
+const (
+	SetupProcs = "processes" // the number of processes
+	SetupMode  = "mode"      // ModeFull or a short mode; a reference code runs in full
+)
+
+// CommonSetup is the setup of a beff run that every suite has: its
+// processes and mode.
+func CommonSetup(c *Common) []Setting {
+	return []Setting{{SetupProcs, strconv.Itoa(c.N)}, {SetupMode, c.Mode}}
+}
+
+// ReferenceSetup is CommonSetup of a reference code's run on procs
+// processes (0: not known, left out).
+func ReferenceSetup(procs int) []Setting {
+	s := []Setting{{SetupMode, ModeFull}}
+	if procs > 0 {
+		s = append(s, Setting{SetupProcs, strconv.Itoa(procs)})
+	}
+	return s
+}
+
+// SetupDiffers names the keys of the setup that a and b both have with
+// different values ("processes 4 against 2"), none when they agree.
+func SetupDiffers(a, b []Setting) []string {
+	var d []string
+	for _, x := range a {
+		for _, y := range b {
+			if x.Key == y.Key && x.Value != y.Value {
+				d = append(d, fmt.Sprintf("%s %s against %s", x.Key, x.Value, y.Value))
+			}
+		}
+	}
+	return d
 }

@@ -31,15 +31,31 @@ var refLines = []struct {
 	{"lat-pingpong", "latency, ping-pong", "us", regexp.MustCompile(`^Ping-pong latency:\s*(\S+) microsec`), false},
 }
 
+// refLmax is the summary's line of Lmax, in MiB without decimals.
+var refLmax = regexp.MustCompile(`^Lmax:\s*(\d+) MB\s*$`)
+
+// SetupLmax is the setup key of Lmax, in MiB without decimals as the
+// reference code prints it.
+const SetupLmax = "Lmax"
+
+// lmaxSetup is Lmax (bytes) as the reference code prints it.
+func lmaxSetup(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
 // ReadReference reads the figures of a run of the reference code 3.6.0.1
 // from its summary prefix.short: b_eff, b_eff at Lmax (all patterns and
 // rings only, for all processes), the ping-pong bandwidth at Lmax and the
-// three latencies. A summary without b_eff is an error.
-func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
+// three latencies; its setup is its processes and Lmax. A summary without
+// b_eff is an error.
+func (*Suite) ReadReference(prefix string) (results.Conformance, error) {
 	path := prefix + ".short"
 	got := map[string]float64{}
 	procs := 0
+	lmax := ""
 	err := results.ScanFile(path, func(line string, _ int) error {
+		if m := refLmax.FindStringSubmatch(line); m != nil {
+			mib, _ := strconv.ParseFloat(m[1], 64)
+			lmax = fmt.Sprintf("%.0f MiB", mib)
+		}
 		for i, l := range refLines {
 			m := l.re.FindStringSubmatch(line)
 			if m == nil {
@@ -57,12 +73,15 @@ func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return results.Conformance{}, err
 	}
 	if _, ok := got["beff"]; !ok || procs < 1 {
-		return nil, fmt.Errorf("%s: no b_eff: the reference code's run did not finish", path)
+		return results.Conformance{}, fmt.Errorf("%s: no b_eff: the reference code's run did not finish", path)
 	}
-	var figs []results.Figure
+	c := results.Conformance{Setup: results.ReferenceSetup(procs)}
+	if lmax != "" {
+		c.Setup = append(c.Setup, results.Setting{Key: SetupLmax, Value: lmax})
+	}
 	for _, l := range refLines {
 		v, ok := got[l.name]
 		if !ok {
@@ -71,23 +90,24 @@ func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 		if l.scale {
 			v *= float64(procs)
 		}
-		figs = append(figs, results.Figure{Name: l.name, Label: l.label, Value: v, Unit: l.unit})
+		c.Figures = append(c.Figures, results.Figure{Name: l.name, Label: l.label, Value: v, Unit: l.unit})
 	}
-	return figs, nil
+	return c, nil
 }
 
 // Conformance returns the figures of a folded b_eff run that the reference
-// code prints, named alike: b_eff at Lmax of the rings for all processes.
-func (*Suite) Conformance(f results.Folded) []results.Figure {
+// code prints, named alike (b_eff at Lmax of the rings for all
+// processes), and its setup.
+func (*Suite) Conformance(f results.Folded) results.Conformance {
 	p := f.(*Folded)
 	n := float64(p.Run.Config.N)
 	v := map[string]float64{"beff": p.Beff, "beff-lmax": p.BeffLmax, "beff-lmax-rings": p.BeffLmaxRingsPerProc * n,
 		"pingpong-bw-lmax": p.PingPongLmax, "lat-rings-random": p.LatRingsRandom, "lat-rings": p.LatRings, "lat-pingpong": p.LatPingPong}
-	var figs []results.Figure
+	c := results.Conformance{Setup: append(results.CommonSetup(&p.Run.Config.Common), results.Setting{Key: SetupLmax, Value: lmaxSetup(p.Run.Config.Lmax)})}
 	for _, l := range refLines {
 		if v[l.name] > 0 {
-			figs = append(figs, results.Figure{Name: l.name, Label: l.label, Value: v[l.name], Unit: l.unit})
+			c.Figures = append(c.Figures, results.Figure{Name: l.name, Label: l.label, Value: v[l.name], Unit: l.unit})
 		}
 	}
-	return figs
+	return c
 }

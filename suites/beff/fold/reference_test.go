@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beff"
 )
@@ -16,8 +17,9 @@ import (
 // TestReadReference reads the summary of a run of the reference code
 // 3.6.0.1 on this machine (2 processes, MEMORY_PER_PROCESSOR=1024).
 func TestReadReference(t *testing.T) {
-	figs, err := New().ReadReference("testdata/ref-3.6-np2")
+	ref, err := New().ReadReference("testdata/ref-3.6-np2")
 	require.NoError(t, err)
+	figs := ref.Figures
 	require.Len(t, figs, 7)
 	assert.Equal(t, "beff", figs[0].Name)
 	m := resultstest.FigureMap(figs)
@@ -28,6 +30,7 @@ func TestReadReference(t *testing.T) {
 	assert.Equal(t, 0.546, m["lat-rings-random"])
 	assert.Equal(t, 0.273*2, m["lat-rings"], "the summary's ring latency leaves out the factor of the processes")
 	assert.Equal(t, 0.435, m["lat-pingpong"])
+	assert.Equal(t, []results.Setting{{Key: results.SetupMode, Value: results.ModeFull}, {Key: results.SetupProcs, Value: "2"}, {Key: SetupLmax, Value: "8 MiB"}}, ref.Setup)
 }
 
 func TestReadReferenceBad(t *testing.T) {
@@ -55,14 +58,18 @@ func TestConformance(t *testing.T) {
 	data, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
 	p := mustFold(t, string(data))[0]
-	figs := New().Conformance(p)
+	run := New().Conformance(p)
+	figs := run.Figures
 	ref, err := New().ReadReference("testdata/ref-3.6-np2")
 	require.NoError(t, err)
-	require.Len(t, figs, len(ref))
-	for i := range ref {
-		assert.Equal(t, ref[i].Name, figs[i].Name)
-		assert.Equal(t, ref[i].Unit, figs[i].Unit)
+	require.Len(t, figs, len(ref.Figures))
+	for i := range ref.Figures {
+		assert.Equal(t, ref.Figures[i].Name, figs[i].Name)
+		assert.Equal(t, ref.Figures[i].Unit, figs[i].Unit)
 	}
+	// the short run on 2 processes differs from the reference code's run
+	// in its mode and Lmax
+	assert.Equal(t, []string{"mode " + results.ModeShort + " against full", "Lmax 0 MiB against 8 MiB"}, results.SetupDiffers(run.Setup, ref.Setup))
 	m := resultstest.FigureMap(figs)
 	assert.Equal(t, p.Beff, m["beff"])
 	assert.Equal(t, p.BeffLmaxRingsPerProc*2, m["beff-lmax-rings"])

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
@@ -24,7 +25,59 @@ var (
 	refAccess    = regexp.MustCompile(`total access method:.*\sb_eff_io_(write|rewrite|read)=\s*(\S+) MB/s`)
 	refPartition = regexp.MustCompile(`^\s*total partition: n=(\d+)\s.*\sb_eff_io=\s*(\S+) MB/s`)
 	refBeffIO    = regexp.MustCompile(`^\s*b_eff_io := maximum over all bw_partition =\s*(\S+) MB/s`)
+	// the header: memory per process, partitions, scheduled time and
+	// total memory
+	refMem  = regexp.MustCompile(`^MEMORY_PER_PROCESSOR =\s*(\d+) MBytes`)
+	refArgs = regexp.MustCompile(`^-N\s+([\d,]+)\s+T=(\d+), MT=(\d+) MBytes`)
 )
+
+// Setup keys of b_eff_io beside the reference code, as beff writes them.
+const (
+	SetupPartitions = "partitions"
+	SetupT          = "T"
+	SetupMem        = "memory per process"
+	SetupTotalMem   = "total memory"
+)
+
+// setup is the b_eff_io setup of partitions, T (s) and memory per
+// process and in total (MiB; 0: unknown, left out).
+func setup(partitions []int, t float64, mem, total int64) []results.Setting {
+	var parts []string
+	for _, n := range partitions {
+		parts = append(parts, strconv.Itoa(n))
+	}
+	s := []results.Setting{{Key: SetupPartitions, Value: strings.Join(parts, ",")}, {Key: SetupT, Value: fmt.Sprintf("%g s", t)}}
+	if mem > 0 {
+		s = append(s, results.Setting{Key: SetupMem, Value: fmt.Sprintf("%d MiB", mem)})
+	}
+	if total > 0 {
+		s = append(s, results.Setting{Key: SetupTotalMem, Value: fmt.Sprintf("%d MiB", total)})
+	}
+	return s
+}
+
+// refSetup reads the setup from a header line of the protocol into *s.
+func refSetup(line string, s *[]results.Setting) {
+	if m := refMem.FindStringSubmatch(line); m != nil {
+		mem, _ := strconv.ParseInt(m[1], 10, 64)
+		*s = append(*s, results.Setting{Key: SetupMem, Value: fmt.Sprintf("%d MiB", mem)})
+	}
+	m := refArgs.FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	var parts []int
+	for _, f := range strings.Split(m[1], ",") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return
+		}
+		parts = append(parts, n)
+	}
+	t, _ := strconv.ParseFloat(m[2], 64)
+	total, _ := strconv.ParseInt(m[3], 10, 64)
+	*s = append(*s, setup(parts, t, 0, total)...)
+}
 
 // refTypeNames maps the reference code's type names to beff's.
 var refTypeNames = map[string]beffio.PatternType{"scatter": beffio.Scatter, "shared": beffio.Shared,
@@ -34,14 +87,19 @@ var refTypeNames = map[string]beffio.PatternType{"scatter": beffio.Scatter, "sha
 // its protocol prefix.prot: b_eff_io, each partition's value, each access
 // method's value (the rewrite's: the scatter type's, as the reference code
 // rewrites only that type by default) and each pattern-type bandwidth, in
-// MB/s. A protocol without the final b_eff_io (a run that did not finish)
-// is an error.
-func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
+// MB/s; its setup from the protocol's head: partitions, T, memory per
+// process and in total. A protocol without the final b_eff_io (a run that
+// did not finish) is an error.
+func (*Suite) ReadReference(prefix string) (results.Conformance, error) {
 	path := prefix + ".prot"
 	var figs []refFigure
 	n := 0 // the partition of the pattern lines read last
 	var final bool
-	err := results.ScanFile(path, func(line string, _ int) error {
+	c := results.Conformance{Setup: results.ReferenceSetup(0)}
+	err := results.ScanFile(path, func(line string, k int) error {
+		if k <= refHead {
+			refSetup(line, &c.Setup)
+		}
 		var m []string
 		num := func(i int) (float64, error) {
 			x, err := strconv.ParseFloat(m[i], 64)
@@ -79,13 +137,17 @@ func (*Suite) ReadReference(prefix string) ([]results.Figure, error) {
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return results.Conformance{}, err
 	}
 	if !final {
-		return nil, fmt.Errorf("%s: no final b_eff_io: the reference code's run did not finish", path)
+		return results.Conformance{}, fmt.Errorf("%s: no final b_eff_io: the reference code's run did not finish", path)
 	}
-	return sorted(figs), nil
+	c.Figures = sorted(figs)
+	return c, nil
 }
+
+// refHead is the most lines of the protocol's head, which has the setup.
+const refHead = 20
 
 // set stores a regexp match in *m and reports whether there was one.
 func set(m *[]string, match []string) bool {
@@ -97,8 +159,9 @@ func set(m *[]string, match []string) bool {
 // reference code also prints: the 2.1 formula (under both rules), the
 // partitions' values by it, the access-method values (the rewrite's: the
 // scatter type's) and the pattern-type bandwidths, the reads with the
-// removal of the files in their time where it was measured.
-func (*Suite) Conformance(f results.Folded) []results.Figure {
+// removal of the files in their time where it was measured; and its
+// setup.
+func (*Suite) Conformance(f results.Folded) results.Conformance {
 	p := f.(*Folded)
 	figs := []refFigure{beffIOFig(p.Reference)}
 	for _, part := range p.Partitions {
@@ -125,7 +188,9 @@ func (*Suite) Conformance(f results.Folded) []results.Figure {
 			}
 		}
 	}
-	return sorted(figs)
+	cfg := p.Run.Config
+	return results.Conformance{Figures: sorted(figs),
+		Setup: append(results.CommonSetup(&cfg.Common), setup(cfg.Partitions, cfg.T, cfg.MemMiB, cfg.TotalMiB)...)}
 }
 
 const beffIOFigure = "b_eff_io (2.1 formula)"

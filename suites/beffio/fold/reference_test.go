@@ -16,8 +16,9 @@ import (
 // TestReadReference reads the protocol of a run of the reference code 2.1
 // on this machine (2 processes, -MB 1024 -MT 2048 -T 30).
 func TestReadReference(t *testing.T) {
-	figs, err := New().ReadReference("testdata/ref-2.1-np2")
+	ref, err := New().ReadReference("testdata/ref-2.1-np2")
 	require.NoError(t, err)
+	figs := ref.Figures
 	// per partition its value, 3 access methods, 5 + 1 + 5 types
 	require.Len(t, figs, 1+2*(1+3+11))
 	assert.Equal(t, "beffio", figs[0].Name)
@@ -31,6 +32,8 @@ func TestReadReference(t *testing.T) {
 	assert.Equal(t, 1158.749, m["access/n=1/acc=rewrite"])
 	assert.Equal(t, 1509.121, m["type/n=1/acc=read/type=segcoll"])
 	assert.Equal(t, 1051.725, m["type/n=2/acc=rewrite/type=scatter"])
+	assert.Equal(t, []results.Setting{{Key: results.SetupMode, Value: results.ModeFull}, {Key: SetupMem, Value: "1024 MiB"},
+		{Key: SetupPartitions, Value: "1,2"}, {Key: SetupT, Value: "30 s"}, {Key: SetupTotalMem, Value: "2048 MiB"}}, ref.Setup)
 }
 
 func TestReadReferenceBad(t *testing.T) {
@@ -64,10 +67,12 @@ func TestConformance(t *testing.T) {
 	s := ioHand()
 	s.deleteFactor = 1
 	p := mustFold(t, s.text())
-	m := resultstest.FigureMap(New().Conformance(p))
+	run := New().Conformance(p)
+	m := resultstest.FigureMap(run.Figures)
 	ref, err := New().ReadReference("testdata/ref-2.1-np2")
 	require.NoError(t, err)
-	for _, f := range ref {
+	assert.Contains(t, results.SetupDiffers(run.Setup, ref.Setup), "T 1800 s against 30 s")
+	for _, f := range ref.Figures {
 		assert.Contains(t, m, f.Name)
 	}
 	assert.Equal(t, p.Reference, m["beffio"])

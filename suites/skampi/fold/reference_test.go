@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // sko is SKaMPI 5 output as tools/skampi5/skampi5.ski makes it (the
@@ -38,8 +40,10 @@ procs= 2        8       1.1       0.1       12       1.1       1.0
 func TestReadReference(t *testing.T) {
 	prefix := filepath.Join(t.TempDir(), "ref")
 	require.NoError(t, os.WriteFile(prefix+".sko", []byte(sko), 0o644))
-	figs, err := New().ReadReference(prefix)
+	ref, err := New().ReadReference(prefix)
 	require.NoError(t, err)
+	assert.Contains(t, ref.Setup, results.Setting{Key: results.SetupProcs, Value: "2"}, "a collective's times per process")
+	figs := ref.Figures
 	var names []string
 	m := map[string]float64{}
 	for _, f := range figs {
@@ -57,6 +61,7 @@ func TestReadReference(t *testing.T) {
 		{"# begin result \"bcast\"\n   8  x  0.0  8\n", `not a length in bytes and a time`},
 		{"# begin result \"bcast\"\n   8  1.0\n", `want <bytes> <mean> <error> <repetitions>`},
 		{"# begin result \"Bcast\"\n   8  1.0 0.0 8\n", `no result of an operation beff knows`},
+		{"#P[0] unit nsec\n# begin result \"bcast\"\n   8  1000.0 0.0 8\n", `"#P[0] unit nsec": a unit beff does not know`},
 	} {
 		require.NoError(t, os.WriteFile(prefix+".sko", []byte(c.text), 0o644))
 		_, err := New().ReadReference(prefix)
@@ -71,7 +76,9 @@ func TestConformance(t *testing.T) {
 	require.NoError(t, err)
 	p := foldText(t, string(data))
 	m := map[string]float64{}
-	for _, f := range New().Conformance(p) {
+	run := New().Conformance(p)
+	assert.Contains(t, run.Setup, results.Setting{Key: results.SetupProcs, Value: "2"})
+	for _, f := range run.Figures {
 		assert.NotContains(t, m, f.Name, "once")
 		m[f.Name] = f.Value
 	}
