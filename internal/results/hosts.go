@@ -11,7 +11,7 @@ import (
 var hostPart = regexp.MustCompile(`^(.+?) \((\d{1,9})( each)?\)$`)
 
 // hostsMore is the entry that counts what an mpi-hosts line left out.
-var hostsMore = regexp.MustCompile(`^… \d+ more entries \(\d+ hosts in all\)$`)
+var hostsMore = regexp.MustCompile(`^… \d+ more entries \((\d{1,9}) hosts in all\)$`)
 
 // HostsProcs counts the processes an mpi-hosts line gives: the sum over
 // its entries; exact is false when the line left entries out (then the
@@ -39,6 +39,32 @@ func HostsProcs(line string) (n int64, exact, ok bool) {
 		}
 	}
 	return n, exact, true
+}
+
+// HostsCount counts the hosts an mpi-hosts line names (the count it
+// gives where it left entries out); ok is false for a line it cannot
+// read.
+func HostsCount(line string) (n int64, ok bool) {
+	for _, part := range splitTop(line) {
+		if m := hostsMore.FindStringSubmatch(part); m != nil {
+			all, _ := strconv.ParseInt(m[1], 10, 64)
+			return all, true
+		}
+		m := hostPart.FindStringSubmatch(part)
+		if m == nil {
+			return 0, false
+		}
+		hosts := int64(1)
+		if m[3] != "" {
+			if hosts, ok = countHostlist(m[1]); !ok {
+				return 0, false
+			}
+		}
+		if n += hosts; n > MaxProcs {
+			return n, true
+		}
+	}
+	return n, true
 }
 
 // splitTop splits s at ", " outside brackets.

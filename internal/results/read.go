@@ -297,6 +297,9 @@ func (rd *reader) line(s Suite, res *benchfmt.Result, line int) error {
 		return &InputError{rd.f.Name, line, fmt.Sprintf(format, args...)}
 	}
 	l := &Line{Full: string(res.Name), Parts: nameParts(res.Name), Metrics: metrics(res), Iters: res.Iters, Line: line}
+	if ns, ok := l.Metrics["ns/op"]; ok && !(ns > 0) {
+		return lineErr("%s: %v ns/op: testing writes a positive time or none; not written by beff, or edited", res.Name, ns)
+	}
 	name, value, err := s.ParseLine(l)
 	switch {
 	case err != nil && name == "":

@@ -329,6 +329,20 @@ func TestHostsProcs(t *testing.T) {
 	}
 }
 
+func TestHostsCount(t *testing.T) {
+	for line, want := range map[string]int64{
+		"vm (2)": 1, "a (2), b (3)": 2, "n[0001-0064,0100] (64 each), x (1)": 66,
+		"node[00001,00003,… 15283 more] (64 each)": 15285, "a (2), … 12 more entries (300 hosts in all)": 300,
+		"vm": -1, "n[5-3] (2 each)": -1,
+	} {
+		n, ok := results.HostsCount(line)
+		assert.Equal(t, want >= 0, ok, line)
+		if ok {
+			assert.Equal(t, want, n, line)
+		}
+	}
+}
+
 // TestJSONStream: the document written run by run is the one the encoder
 // writes whole, byte for byte, with and without runs and merged runs.
 func TestJSONStream(t *testing.T) {

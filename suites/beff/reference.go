@@ -23,6 +23,8 @@ const (
 	// RefShortcutReps is the number of repetitions at Lmax under the
 	// shortcut.
 	RefShortcutReps = 2
+	// Reps is the number of repetitions of every other measurement.
+	Reps = 3
 )
 
 // RefBound is the largest loop length of a repetition and method: the

@@ -85,11 +85,11 @@ type point struct {
 func (r *run) points(p *beff.Pattern, k int) []point {
 	si, left := r.st.Measured[k], len(r.st.Measured)-k // left: 1 at the largest
 	methods := p.Methods()
-	reps, forceLL := 3, 0
+	reps, forceLL := beff.Reps, 0
 	if r.shortcut.On && left <= 2 {
 		methods, forceLL = []beff.Method{r.shortcut.Best[p.Name]}, 1
 		if left == 1 {
-			reps = 2
+			reps = beff.RefShortcutReps
 		}
 	}
 	warm := 1

@@ -212,6 +212,28 @@ func checkMeasurements(run *Run, set *beff.PatternSet, want []*beff.Pattern) err
 		if !(m.NsPerOp >= 0) || math.IsInf(m.NsPerOp, 0) {
 			return lineErr(run, m, "wall time %v ns/op is not finite and ≥ 0", m.NsPerOp)
 		}
+		if err := checkStatistics(run, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStatistics checks a line's statistics against each other: the
+// worst repetition's bandwidth at most the mean, the mean at most the
+// best; 3 repetitions, fewer only at the two largest sizes (the
+// shortcut); and, under beff's rules, a wall time no shorter than its
+// repetitions' loops. The slack is that of printed digits.
+func checkStatistics(run *Run, m *Measurement) error {
+	le := func(a, b float64) bool { return a <= b*(1+2e-3)+0.005 }
+	sizes := run.Config.Sizes
+	switch {
+	case !le(m.MinMBps, m.AvgMBps) || !le(m.AvgMBps, m.MBps):
+		return lineErr(run, m, "its bandwidths are out of order (min %v, mean %v, best %v MB/s); not written by beff, or edited", m.MinMBps, m.AvgMBps, m.MBps)
+	case m.Reps > beff.Reps || m.Reps < beff.Reps && len(sizes) > 2 && m.L < sizes[len(sizes)-2]:
+		return lineErr(run, m, "%d repetitions: b_eff makes %d (fewer only at the two largest sizes, under the shortcut); not written by beff, or edited", m.Reps, beff.Reps)
+	case !run.Config.Reference && m.NsPerOp*(1+2e-3) < float64(m.Reps)*m.MsPerLoop*1e6:
+		return lineErr(run, m, "wall time %v ns/op is shorter than its %d repetitions of %v ms/loop; not written by beff, or edited", m.NsPerOp, m.Reps, m.MsPerLoop)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ type synth struct {
 }
 
 // meas is the content of one synthetic line. min-MB/s and avg-MB/s are
-// derived from mbps; ns/op is 1 ms. The line's ms/loop is the one that
+// derived from mbps; ns/op is its repetitions' loops and 1 ms. The line's ms/loop is the one that
 // gives mbps (its messages of l bytes, looplen times); with mbps 0, mbps
 // is the one msLoop gives.
 type meas struct {
@@ -100,8 +101,8 @@ func (s synth) lines() []string {
 				case v.mbps == 0 && v.msLoop > 0:
 					v.mbps = bytes / (v.msLoop * 1e3)
 				}
-				out = append(out, fmt.Sprintf("BenchmarkBeff/pat=%s/L=%d/mthd=%s \t 1\t1000000 ns/op\t%v MB/s\t%v min-MB/s\t%v avg-MB/s\t%v ms/loop\t%d looplen\t%d reps",
-					p.Name, l, m, v.mbps, v.mbps/2, v.mbps*3/4, v.msLoop, v.looplen, v.reps))
+				out = append(out, fmt.Sprintf("BenchmarkBeff/pat=%s/L=%d/mthd=%s \t 1\t%.0f ns/op\t%v MB/s\t%v min-MB/s\t%v avg-MB/s\t%v ms/loop\t%d looplen\t%d reps",
+					p.Name, l, m, 1e6+float64(v.reps)*v.msLoop*1e6, v.mbps, v.mbps/2, v.mbps*3/4, v.msLoop, v.looplen, v.reps))
 			}
 		}
 	}
@@ -109,6 +110,17 @@ func (s synth) lines() []string {
 }
 
 func (s synth) text() string { return s.config() + strings.Join(s.lines(), "\n") + "\nPASS\n" }
+
+// wall is the sum of the lines' wall times (ns/op).
+func (s synth) wall() time.Duration {
+	var ns float64
+	for _, l := range s.lines() {
+		f := strings.Fields(l)
+		v, _ := strconv.ParseFloat(f[2], 64)
+		ns += v
+	}
+	return time.Duration(ns)
+}
 
 // foldText reads text and folds every run.
 func foldText(t *testing.T, text string) ([]*Folded, error) {
@@ -173,7 +185,8 @@ func handRun() synth {
 }
 
 func TestFoldByHand(t *testing.T) {
-	ps := mustFold(t, handRun().text())
+	s := handRun()
+	ps := mustFold(t, s.text())
 	require.Len(t, ps, 1)
 	p := ps[0]
 	// b_eff = logavg(logavg(5, 5, 5, 20, 20, 20), 40) = logavg(10, 40) = 20.
@@ -194,8 +207,9 @@ func TestFoldByHand(t *testing.T) {
 	assert.InEpsilon(t, 1, p.LatPingPong, 1e-12, "latency ping-pong")
 	// 20 MB/s / (20 GFlop/s · 1000) = 0.001 byte/flop.
 	assert.InEpsilon(t, 0.001, p.Balance, 1e-12, "balance")
-	// 8 patterns (ping-pong with one method): 22 lines per size, 1 ms each.
-	assert.Equal(t, 44*time.Millisecond, p.TotalTime)
+	// 8 patterns (ping-pong with one method): 22 lines per size, 1 ms
+	// each and their loops.
+	assert.Equal(t, s.wall(), p.TotalTime)
 	assert.Contains(t, p.Notes, NoteShort)
 	assert.NotContains(t, p.Notes, NoteShortcut)
 
@@ -486,7 +500,22 @@ func TestRefusals(t *testing.T) {
 				}
 				return []string{l}
 			}),
-			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: wall time NaN ns/op is not finite and ≥ 0"},
+			"in.txt:159: Beff/pat=ring4/L=4096/mthd=alltoallv: NaN ns/op: testing writes a positive time or none; not written by beff, or edited"},
+		{"wall time of 0",
+			strings.Replace(np2, "254455 ns/op	3793.62 MB/s", "0 ns/op	3793.62 MB/s", 1),
+			"in.txt:159: Beff/pat=ring4/L=4096/mthd=alltoallv: 0 ns/op: testing writes a positive time or none; not written by beff, or edited"},
+		{"minimum above the mean",
+			strings.Replace(np2, "3648 avg-MB/s	        36.00 looplen	      3486 min-MB/s", "3648 avg-MB/s	        36.00 looplen	      3700 min-MB/s", 1),
+			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: its bandwidths are out of order (min 3700, mean 3648, best 3793.62 MB/s); not written by beff, or edited"},
+		{"mean above the best",
+			strings.Replace(np2, "3648 avg-MB/s", "3900 avg-MB/s", 1),
+			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: its bandwidths are out of order (min 3486, mean 3900, best 3793.62 MB/s); not written by beff, or edited"},
+		{"one repetition",
+			strings.Replace(np2, "0.07774 ms/loop	         3.000 reps", "0.07774 ms/loop	         1.000 reps", 1),
+			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: 1 repetitions: b_eff makes 3 (fewer only at the two largest sizes, under the shortcut); not written by beff, or edited"},
+		{"wall time below the loops",
+			strings.Replace(np2, "254455 ns/op	3793.62 MB/s", "200000 ns/op	3793.62 MB/s", 1),
+			"in.txt:159: pat=ring4/L=4096/mthd=alltoallv: wall time 200000 ns/op is shorter than its 3 repetitions of 0.07774 ms/loop; not written by beff, or edited"},
 		{"unknown pattern",
 			strings.Replace(np2, "pat=cyclic-3dim-z/L=1/mthd=sendrecv", "pat=cart4d/L=1/mthd=sendrecv", 1),
 			"in.txt:79: pat=cart4d/L=1/mthd=sendrecv: run 1: no pattern cart4d on 2 processes with 3 random patterns"},

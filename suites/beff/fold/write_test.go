@@ -16,7 +16,8 @@ import (
 )
 
 func TestWriteText(t *testing.T) {
-	p := mustFold(t, handRun().text())[0]
+	s := handRun()
+	p := mustFold(t, s.text())[0]
 	var b bytes.Buffer
 	require.NoError(t, p.WriteText(&b))
 	text := b.String()
@@ -28,7 +29,7 @@ func TestWriteText(t *testing.T) {
 	for _, want := range []string{
 		`(?m)^  latency, ping-pong +1\.000 µs$`,
 		`(?m)^  balance factor b_eff/Rmax +0\.001000 byte/flop \(Rmax = 20 GFlop/s\)$`,
-		`(?m)^  total measurement time +0\.04400 s$`,
+		`(?m)^  total measurement time +` + regexp.QuoteMeta(results.Num(s.wall().Seconds(), 4, 1)) + ` s$`,
 		`(?m)^  - ` + regexp.QuoteMeta(NoteShort) + `$`,
 		`(?m)^Pattern ring4 \(ring; 2 processes, 2 messages per iteration\)$`,
 		`(?m)^ +1 +1\.000 +2\.000 +1\.000 +alltoallv +100 +0\.1000 +1\.000 +1\.500 +2\.000$`,

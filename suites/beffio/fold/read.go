@@ -213,9 +213,10 @@ func (ms metrics) count(unit string, dst *int64, required bool) (bool, error) {
 //   - total lines: MB/s, MB, s; open-s, close-s and delete-s optional;
 //   - phase lines: s.
 //
-// Values must be finite and not negative, counts whole, sharedfp 0 or 1.
-// A bandwidth below results.RoundedMBps is taken as MB / s, as printed it
-// has fewer than three significant digits.
+// Values must be finite and not negative, counts whole, sharedfp 0 or 1,
+// a bandwidth its MB over its s (within the printed digits). A bandwidth
+// below results.RoundedMBps is taken as MB / s, as printed it has fewer
+// than three significant digits.
 func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	ms := metrics(l.Metrics)
 	m := &Measurement{Key: k, SharedFP: -1, OpenS: -1, CloseS: -1, DeleteS: -1, Line: l.Line, Metrics: l.Metrics}
@@ -227,6 +228,9 @@ func parseMetrics(l *results.Line, k beffio.Key) (*Measurement, error) {
 	}
 	if _, err := ms.get(beffio.MetricMB, &m.MB, true); err != nil {
 		return nil, err
+	}
+	if computed := m.MB / m.Seconds; m.Seconds > 0 && !(math.Abs(m.MBps-computed) <= 0.005+2e-3*computed) {
+		return nil, fmt.Errorf("%v MB/s contradicts its %v MB in %v s (%.4g MB/s); not written by beff, or edited", m.MBps, m.MB, m.Seconds, computed)
 	}
 	m.MBps = results.PreciseMBps(m.MBps, m.MB/m.Seconds) // a time of 0 gives +Inf or NaN: the printed value stays
 	if k.Pat == beffio.PatTotal {

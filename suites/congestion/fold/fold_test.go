@@ -230,6 +230,8 @@ func TestFoldRefuses(t *testing.T) {
 		{"an unknown canary", func(s *synth) { s.config[congestion.KeyCanaries] = "rr-lat,ping" }, `unknown name "ping"`},
 		{"repetitions beyond reason", func(s *synth) { s.config[congestion.KeyReps] = "100000" }, "more than 1000"},
 		{"a mix unknown", func(s *synth) { s.config[congestion.KeyMix] = "both" }, `"both"`},
+		{"more nodes than the hosts", func(s *synth) { s.config["mpi-hosts"] = "a (3), b (3)" },
+			"congestion-nodes: 3 nodes, but mpi-hosts names 2: the configuration contradicts itself"},
 		{"quantiles out of order", func(s *synth) {
 			s.value = func(n string) float64 {
 				if n == "canary=allreduce/load=isolated/rep=1" {
@@ -256,6 +258,8 @@ func TestParseLineRefuses(t *testing.T) {
 		{strings.Replace(good, "20 p90-us", "5 p90-us", 1), "out of order"},
 		{strings.Replace(good, "100 max-us", "39 max-us", 1), "out of order"},
 		{strings.Replace(good, "1000 samples", "10.5 samples", 1), "not a whole number"},
+		{strings.Replace(good, " 10 us", " 2 us", 1), "its mean 2 us is impossible beside its quantiles [10 20 30 40] and its extreme 100 (1000 samples)"},
+		{strings.Replace(good, " 10 us", " 20 us", 1), "its mean 20 us is impossible beside its quantiles"},
 		{strings.Replace(good, "load=isolated", "load=rr-bw", 1), "not a load of rr-lat"},
 		{strings.Replace(good, "rep=1", "rep=0", 1), "not a repetition"},
 		{strings.Replace(good, " 1000 samples", "", 1), "no samples metric"},
@@ -268,6 +272,21 @@ func TestParseLineRefuses(t *testing.T) {
 		if assert.Error(t, err, tc.line) {
 			assert.Contains(t, err.Error(), tc.want, tc.line)
 		}
+	}
+	// the bounds of the mean: at least 6.1 µs, at most 16.2 µs
+	for _, mean := range []string{" 6.2 us", " 16.1 us"} {
+		s := newSynth()
+		text := strings.Split(s.text(), "Benchmark")[0] + strings.Replace(good, " 10 us", mean, 1) + "\n"
+		_, err := results.Read(strings.NewReader(text), "c.txt", []results.Suite{New()})
+		assert.NoError(t, err, mean)
+	}
+	// a bandwidth canary's mean is checked as the time it stands for
+	bw := "BenchmarkCongestion/canary=rr-bw/load=isolated/rep=1 1 10 MB/s 10 p50-MB/s 5 p90-MB/s 3 p99-MB/s 2 p99.9-MB/s 1 min-MB/s 1000 samples 1 s"
+	for mean, ok := range map[string]bool{" 10 MB/s": true, " 30 MB/s": false, " 2 MB/s": false} {
+		s := newSynth()
+		text := strings.Split(s.text(), "Benchmark")[0] + strings.Replace(bw, " 10 MB/s", mean, 1) + "\n"
+		_, err := results.Read(strings.NewReader(text), "c.txt", []results.Suite{New()})
+		assert.Equal(t, ok, err == nil, "%s: %v", mean, err)
 	}
 	// the bin's half: a quantile may lie up to half a bin beyond the slowest sample
 	s := newSynth()

@@ -94,6 +94,9 @@ func (cfg *Config) readSplit(r results.ConfigReader) error {
 	if cfg.Nodes, err = posInt(r, congestion.KeyNodes, cfg.N); err != nil {
 		return err
 	}
+	if hosts, ok := results.HostsCount(r.Config[results.KeyHosts]); ok && int64(cfg.Nodes) != hosts {
+		return fmt.Errorf("%s: %d nodes, but %s names %d: the configuration contradicts itself", congestion.KeyNodes, cfg.Nodes, results.KeyHosts, hosts)
+	}
 	if !cfg.Plan.Only {
 		if cfg.Split, err = r.Need(congestion.KeySplit); err != nil {
 			return err
@@ -325,7 +328,48 @@ func parseMetrics(l *results.Line, m *Measurement) error {
 		}
 		m.Quantiles = append(m.Quantiles, v)
 	}
-	return m.checkOrder()
+	if err := m.checkOrder(); err != nil {
+		return err
+	}
+	return m.checkMean()
+}
+
+// checkMean refuses a canary's mean that no samples with its quantiles
+// and slowest sample could have. At least a share q of the samples lie
+// at or below the bin of quantile q, and at least 1 − q at or above it,
+// so the mean time lies between
+//
+//	Σ (q_{i+1} − q_i)·bottom_i + max/N   and   Σ (q_i − q_{i−1})·top_i + (1 − q_last)·max
+//
+// (q_0 = 0, bottom and top half a bin either side of a quantile). A
+// bandwidth canary's figures are times inverted: its bytes over them.
+func (m *Measurement) checkMean() error {
+	t := func(v float64) float64 {
+		if m.Bandwidth() {
+			return 1 / v
+		}
+		return v
+	}
+	qs := congestion.Quantiles
+	mean, slowest, n := t(m.Value), t(m.Extreme), m.Samples
+	var lo, hi, prev float64
+	for i, q := range qs {
+		next := 1 - 1/n
+		if i+1 < len(qs) {
+			next = qs[i+1]
+		}
+		lo += max(0, next-q) * t(m.Quantiles[i]) / binSlack
+		hi += (q - prev) * t(m.Quantiles[i]) * binSlack
+		prev = q
+	}
+	lo += slowest / n
+	hi += (1 - prev) * slowest
+	const printed = 2e-3 // the digits a figure is printed with
+	if mean < lo*(1-printed) || mean > hi*(1+printed) {
+		return fmt.Errorf("its mean %v %s is impossible beside its quantiles %v and its extreme %v (%d samples); not written by beff, or edited",
+			m.Value, m.Unit(), m.Quantiles, m.Extreme, int64(n))
+	}
+	return nil
 }
 
 // checkOrder refuses quantiles out of order, or beyond the slowest

@@ -60,6 +60,9 @@ func Fold(r *results.Run) (*Folded, error) {
 		if su == nil {
 			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
 		}
+		if err := m.checkRule(su); m.Runs <= 1 && err != nil { // a merged point's counts are medians
+			return nil, &results.InputError{FileName: r.File, Line: m.Line, Msg: m.Name + ": " + err.Error()}
+		}
 		key := skampi.CurveKey(m.Suite, skampi.Ops[m.Op].Name, m.Method)
 		c := byKey[key]
 		if c == nil {

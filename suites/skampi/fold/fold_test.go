@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ skampi-pair-min: 0 1 a a 0.300
 // collective points on 2 and 4 processes that complete the plan.
 var synthLines = []string{
 	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1 1 0.4 MB/s 10 calls 2 invalid 2.6 median-us 2.4 min-us 40 n 2.9 p90-us 3.1 p99-us 0.01 rse 1 stop 2.5 us 60 window-us",
-	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1024 1 200 MB/s 1 calls 300 invalid 5.2 median-us 4.9 min-us 1000 n 6 p90-us 9 p99-us 0.045 rse 2 stop 5.12 us 80 window-us",
+	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=1024 1 200 MB/s 1 calls 300 invalid 5.2 median-us 4.9 min-us 700 n 6 p90-us 9 p99-us 0.045 rse 2 stop 5.12 us 80 window-us",
 	"BenchmarkSkampi/suite=pp/op=send-recv/pair=max/L=32 1 10 MB/s 8 calls 0 invalid 3.2 median-us 3.1 min-us 12 n 3.3 p90-us 3.4 p99-us 0.01 rse 1 stop 3.2 us 60 window-us",
 	"BenchmarkSkampi/suite=pp-min/op=send-recv/pair=min/L=1 1 3.3 MB/s 10 calls 0 invalid 0.31 median-us 0.29 min-us 8 n 0.33 p90-us 0.35 p99-us 0.02 rse 1 stop 0.3 us 6 window-us",
 	"BenchmarkSkampi/suite=coll/op=barrier/procs=4 1 20 calls 0 invalid 7.1 median-us 6.9 min-us 16 n 7.4 p90-us 7.8 p99-us 0.005 rse 1 stop 7 us 6.9 rank-min-us 7.0 rank-med-us 9.5 rank-max-us 50 window-us",
@@ -163,7 +164,7 @@ func TestWriteText(t *testing.T) {
 		"suite=mw/op=mw-waitany/procs=4/chunks=16/L=1 -",
 		"\nPoints that did not reach their suite's ε\n",
 		"  suite=mw/op=mw-waitany/procs=4/chunks=16/L=1: stopped at the time budget after 0 valid and 12 discarded repetitions, no error (fewer than two valid repetitions)\n",
-		"  suite=pp/op=send-recv/pair=max/L=1024: stopped at the repetition maximum after 1000 valid and 300 discarded repetitions, rse 0.0450\n",
+		"  suite=pp/op=send-recv/pair=max/L=1024: stopped at the repetition maximum after 700 valid and 300 discarded repetitions, rse 0.0450\n",
 		"  suite=coll/op=allreduce/procs=2/L=1024: stopped at the time budget after 30 valid and 4 discarded repetitions, rse 0.0800\n",
 	} {
 		assert.Contains(t, out, want)
@@ -246,6 +247,7 @@ func TestMerge(t *testing.T) {
 	third := scaled("2.0")
 	third[0] = strings.Replace(third[0], " 2.4 min-us", " 1.9 min-us", 1) // a mean of 2.0 has a minimum below it
 	third[4] = strings.Replace(third[4], " 1 stop", " 2 stop", 1)         // the barrier hit the maximum once
+	third[4] = strings.Replace(third[4], " 16 n ", " 1000 n ", 1)
 	text := synthConfig + strings.Join(scaled("2.5"), "\n") + "\n" + strings.Join(scaled("4.0"), "\n") + "\n" +
 		strings.Join(append(third, "BenchmarkSkampi/suite=local/op=comm-rank 1 100 calls 0 invalid 0.03 median-us 0.029 min-us 8 n 0.031 p90-us 0.032 p99-us 0.001 rse 1 stop 0.03 us 5 window-us"), "\n") + "\n"
 	f, err := results.Read(strings.NewReader(text), "synth.txt", []results.Suite{New()})
@@ -301,6 +303,7 @@ func TestLineConsistency(t *testing.T) {
 		{" 2.5 us", " 1.5 us", "its mean 1.5 µs is below its minimum 2.4 µs"},
 		{" 200 MB/s", " 1e+308 MB/s", "1e+308 MB/s contradicts its 1024 bytes in 5.12 µs (200 MB/s)"},
 		{" 10 calls", " 0 calls", "0 calls per repetition: want at least 1"},
+		{" 3.0 rank-med-us 3.2 rank-max-us", " 3.3 rank-med-us 3.2 rank-max-us", "its processes' means are out of order (smallest 2.9, median 3.3, largest 3.2 µs)"},
 	} {
 		lines := slices.Clone(synthLines)
 		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, tc.from) })
@@ -311,6 +314,41 @@ func TestLineConsistency(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 		assert.Contains(t, err.Error(), fmt.Sprintf("synth.txt:%d: ", strings.Count(synthConfig, "\n")+i+1))
 	}
+}
+
+// TestRepetitionsAgainstRule: a point's repetitions agree with its
+// suite's min-reps and max-reps, or the line is refused.
+func TestRepetitionsAgainstRule(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{" 300 invalid", " 301 invalid", "suite=pp/op=send-recv/pair=max/L=1024: 1001 repetitions (700 valid), more than max-reps 1000 of skampi-suite-pp"},
+		{" 40 n ", " 4 n ", "suite=pp/op=send-recv/pair=max/L=1: converged with 4 valid repetitions, fewer than min-reps 8 of skampi-suite-pp"},
+		{" 700 n ", " 600 n ", "suite=pp/op=send-recv/pair=max/L=1024: stopped at max-reps 1000 of skampi-suite-pp after 900 repetitions"},
+	} {
+		lines := slices.Clone(synthLines)
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, tc.from) })
+		require.GreaterOrEqual(t, i, 0, tc.from)
+		lines[i] = strings.Replace(lines[i], tc.from, tc.to, 1)
+		f, err := results.Read(strings.NewReader(synthText(synthConfig, lines)), "synth.txt", []results.Suite{New()})
+		require.NoError(t, err)
+		_, err = Fold(f.Runs[0])
+		require.Error(t, err, tc.to)
+		assert.Equal(t, fmt.Sprintf("synth.txt:%d: %s; not written by beff, or edited", strings.Count(synthConfig, "\n")+i+1, tc.want), err.Error())
+	}
+}
+
+// TestModeAgainstSuites: a run of the default suites that says it is full
+// but whose every suite line carries short mode's budgets is refused; one
+// suite beyond them is enough to make it a full run.
+func TestModeAgainstSuites(t *testing.T) {
+	data, err := os.ReadFile("testdata/skampi-short-np2.txt")
+	require.NoError(t, err)
+	full := strings.Replace(string(data), "beff-mode: short (quick check, not a valid result)", "beff-mode: full", 1)
+	_, err = results.Read(strings.NewReader(full), "edited.txt", []results.Suite{New()})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "beff-mode: full, but every suite line carries short mode's budgets (at most 100 repetitions and 50ms a point, lengths to 4096 bytes; skampi-suite-")
+	one := strings.Replace(full, "max-reps=100 budget=50ms", "max-reps=1000 budget=50ms", 1)
+	_, err = results.Read(strings.NewReader(one), "edited.txt", []results.Suite{New()})
+	assert.NoError(t, err)
 }
 
 // formsConfig is a run of 2 processes with a non-blocking suite and a

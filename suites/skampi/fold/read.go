@@ -81,6 +81,9 @@ func parseConfig(cfg results.Config) (*Config, error) {
 	if len(c.Suites) == 0 {
 		return nil, fmt.Errorf("not SKaMPI output: no %s<name> configuration line", skampi.KeySuite)
 	}
+	if err := c.checkMode(); err != nil {
+		return nil, err
+	}
 	c.Resumed, c.Clock, c.Offsets = cfg[skampi.KeyResumed], cfg[skampi.KeyClock], cfg[skampi.KeyOffsets]
 	c.RMA = cfg[skampi.KeyRMA]
 	c.PairMax, c.PairMin, c.PairSearch = cfg[skampi.KeyPairMax], cfg[skampi.KeyPairMin], cfg[skampi.KeyPairs]
@@ -90,6 +93,24 @@ func parseConfig(cfg results.Config) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// checkMode refuses a full run of the default suites whose every suite
+// line carries the budgets short mode cuts to (skampi.Setup.shorten): its
+// mode line says what its suites did not measure.
+func (c *Config) checkMode() error {
+	if c.Short() || c.File != skampi.DefaultSuitesName {
+		return nil
+	}
+	for _, name := range c.SuiteNames() {
+		s := c.Suites[name]
+		if s.Rule.Max > skampi.ShortMax || s.Rule.Budget > skampi.ShortBudget || s.Lengths.To > skampi.ShortTo {
+			return nil
+		}
+	}
+	key, value := c.Suites[c.SuiteNames()[0]].ConfigLine()
+	return fmt.Errorf("%s: %s, but every suite line carries short mode's budgets (at most %d repetitions and %s a point, lengths to %d bytes; %s: %s): not written by beff, or edited",
+		results.KeyMode, c.Mode, skampi.ShortMax, skampi.DurationText(skampi.ShortBudget), skampi.ShortTo, key, value)
 }
 
 // SuiteNames are the names of the run's suites, sorted.
@@ -276,6 +297,28 @@ func (m *Measurement) readForms(l *results.Line) error {
 // bytes is what one timed call of the point moves (skampi.Point.Bytes).
 func (m *Measurement) bytes() float64 { return float64(m.Point.Bytes()) }
 
+// hasRanks reports whether the line has its processes' means.
+func hasRanks(l *results.Line) bool {
+	_, ok := l.Metrics[skampi.MetricRankMax]
+	return ok
+}
+
+// checkRule checks a point's repetitions against its suite's rule: no
+// more than max-reps in all, at least min-reps valid ones where it
+// converged, max-reps where it stopped there.
+func (m *Measurement) checkRule(su *skampi.Setup) error {
+	tries := m.N + m.Invalid
+	switch {
+	case tries > su.Rule.Max:
+		return fmt.Errorf("%d repetitions (%d valid), more than max-reps %d of %s%s; not written by beff, or edited", tries, m.N, su.Rule.Max, skampi.KeySuite, su.Name)
+	case m.Stop == skampi.Converged && m.N < su.Rule.Min:
+		return fmt.Errorf("converged with %d valid repetitions, fewer than min-reps %d of %s%s; not written by beff, or edited", m.N, su.Rule.Min, skampi.KeySuite, su.Name)
+	case m.Stop == skampi.HitMax && tries < su.Rule.Max:
+		return fmt.Errorf("stopped at max-reps %d of %s%s after %d repetitions; not written by beff, or edited", su.Rule.Max, skampi.KeySuite, su.Name, tries)
+	}
+	return nil
+}
+
 // consistent checks a line against itself: its times in order (min ≤
 // median ≤ p90 ≤ p99, min ≤ mean), its bandwidth the length over its time,
 // at least one call per repetition. The slack is that of printed digits.
@@ -294,6 +337,8 @@ func (m *Measurement) consistent(l *results.Line) error {
 		return fmt.Errorf("its times are out of order (min %v, median %v, p90 %v, p99 %v µs); not written by beff, or edited", m.Min, m.Median, m.P90, m.P99)
 	case !le(m.Min, m.Us):
 		return fmt.Errorf("its mean %v µs is below its minimum %v µs; not written by beff, or edited", m.Us, m.Min)
+	case hasRanks(l) && !(le(m.RankMin, m.RankMed) && le(m.RankMed, m.RankMax)):
+		return fmt.Errorf("its processes' means are out of order (smallest %v, median %v, largest %v µs); not written by beff, or edited", m.RankMin, m.RankMed, m.RankMax)
 	}
 	if _, ok := l.Metrics[skampi.MetricMBps]; ok && m.Us > 0 && m.MBps >= results.RoundedMBps {
 		if want := m.bytes() / m.Us; !(math.Abs(m.MBps-want) <= 0.05*want+0.01) {
