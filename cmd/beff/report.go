@@ -28,8 +28,11 @@ are on the comparison page; the index lists all.
 
 A file that does not read or fold completely is skipped with a message on
 stderr (file:line: reason) and listed on the index page; the other files
-make the site. DIR is replaced as a whole: it must not exist, be empty, or
-hold an earlier report.
+make the site. A run that repeats another (a copy, whatever its
+configuration lines) counts once, with a note; a file that joins several
+jobs gives a run for each. DIR must not exist, be empty, or hold an earlier
+report; its pages are replaced, and the files report did not write there
+stay (it lists its own in DIR/.beff-report-files).
 
 Exit status: 0 when the site was written (even with skipped files), 2 for
 bad usage or when no run could be read, 1 when the site could not be

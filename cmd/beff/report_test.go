@@ -149,3 +149,16 @@ func TestNaturalCompare(t *testing.T) {
 	slices.SortFunc(in, naturalCompare)
 	assert.Equal(t, []string{"A", "a06", "a007", "a7b", "b", "np2", "np2-run2", "np2-run10", "np4", "np10"}, in)
 }
+
+// TestReportLongName: a file whose name is as long as a file system
+// allows makes a page of a shorter name; the site is written.
+func TestReportLongName(t *testing.T) {
+	in := t.TempDir()
+	long := filepath.Join(in, strings.Repeat("x", 251)+".txt")
+	require.NoError(t, os.WriteFile(long, []byte(fixture(t, "short-np2.txt")), 0o644))
+	dir := filepath.Join(t.TempDir(), "site")
+	code, stdout, stderr := run("report", "-o", dir, "-now", "2026-11-21T12:00:00Z", long)
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, stdout, ": 1 run from 1 file\n")
+	assert.FileExists(t, filepath.Join(dir, "runs", strings.Repeat("x", 64)+"-1.html"))
+}

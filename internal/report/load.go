@@ -150,8 +150,13 @@ func jobEntries(path string, folded [][]results.Folded, seen results.Seen) ([]*E
 	return entries, repeats
 }
 
+// MaxSlug bounds a slug, so that no input's name makes a page's file name
+// longer than a file system allows (255 bytes); IDs stay unique by their
+// numbers.
+const MaxSlug = 64
+
 // slug keeps the letters and digits of s (lower-cased) and turns every other
-// run of characters into one '-'.
+// run of characters into one '-'; it keeps at most MaxSlug bytes.
 func slug(s string) string {
 	var b strings.Builder
 	dash := false
@@ -169,7 +174,7 @@ func slug(s string) string {
 	if b.Len() == 0 {
 		return "run"
 	}
-	return b.String()
+	return strings.TrimSuffix(b.String()[:min(b.Len(), MaxSlug)], "-")
 }
 
 // info returns the configuration line key of the entry: from the first

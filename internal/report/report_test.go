@@ -204,15 +204,41 @@ func TestWrite(t *testing.T) {
 	for _, name := range []string{"index.html", "compare.html", "runs/x-1.html", "assets/report.js", "assets/plotly-basic.min.js"} {
 		assert.FileExists(t, filepath.Join(dir, filepath.FromSlash(name)))
 	}
-	// A second report replaces the first: a stale page goes.
-	stale := filepath.Join(dir, "runs", "stale.html")
-	require.NoError(t, os.WriteFile(stale, nil, 0o644))
+	// A second report replaces the first: a page of the first that the
+	// second does not write goes; a person's files stay, where they were.
+	two := Load(writeFiles(t, "x.txt", resultstest.File(1, 1, 1, "full", value), "y.txt", resultstest.File(1, 1, 1, "full", shifted(1))),
+		[]results.Suite{resultstest.Suite{}})
+	require.NoError(t, two.Write(dir, opt))
+	stale := filepath.Join(dir, "runs", "y-1.html")
+	require.FileExists(t, stale)
+	mine := map[string]string{"notes.md": "my notes", "runs/mine.html": "my page", "deep/er/x.txt": "x"}
+	for name, text := range mine {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
 	require.NoError(t, site.Write(dir, opt))
 	assert.NoFileExists(t, stale)
 	assert.FileExists(t, filepath.Join(dir, "index.html"))
+	for name, text := range mine {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		require.NoError(t, err, name)
+		assert.Equal(t, text, string(b), name)
+	}
 	ents, err := os.ReadDir(parent)
 	require.NoError(t, err)
 	assert.Len(t, ents, 1, "no temporary directory left beside the site")
+
+	// A person's file where the new site writes one of its own: refused,
+	// nothing changed.
+	require.NoError(t, os.WriteFile(stale, []byte("mine now"), 0o644))
+	err = two.Write(dir, opt)
+	assert.ErrorIs(t, err, ErrRefusedDir)
+	assert.ErrorContains(t, err, "holds runs/y-1.html, which beff report did not write and the new site needs: move it away")
+	b, err := os.ReadFile(stale)
+	require.NoError(t, err)
+	assert.Equal(t, "mine now", string(b))
+	require.NoError(t, os.Remove(stale))
 
 	// An empty directory is fine; a directory with other files is not touched.
 	empty := filepath.Join(parent, "empty")
@@ -253,6 +279,8 @@ func TestSlug(t *testing.T) {
 		"Ünïcode":                       "n-code",
 		"results/../x":                  "results-x",
 		"<script>alert(1)</script>.txt": "script-alert-1-script-txt",
+		strings.Repeat("x", 300):        strings.Repeat("x", MaxSlug),
+		strings.Repeat("a", 63) + "-bc": strings.Repeat("a", 63),
 	} {
 		assert.Equal(t, want, slug(in), "slug(%q)", in)
 	}

@@ -3,13 +3,9 @@ package report
 import (
 	"bytes"
 	"embed"
-	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -197,101 +193,4 @@ func (s *Site) brand() string {
 		names = append(names, su.ID().Name)
 	}
 	return results.JoinWith(names, "and")
-}
-
-// A siteDir is a new site being written beside the directory it will
-// replace.
-type siteDir struct {
-	dir, tmp string
-	exists   bool // dir exists (and may be replaced)
-}
-
-// newSiteDir checks that dir may be replaced (it does not exist, is
-// empty, or holds a site) and makes the directory beside it that the
-// site is written to.
-// ErrRefusedDir is why Write refuses a directory: it holds something
-// else than a site, or is no directory.
-var ErrRefusedDir = errors.New("not replacing it")
-
-func newSiteDir(dir string) (*siteDir, error) {
-	w := &siteDir{dir: filepath.Clean(dir)}
-	if fi, err := os.Stat(w.dir); err == nil {
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("writing the site: %s exists and is not a directory: %w", w.dir, ErrRefusedDir)
-		}
-		ok, err := replaceable(w.dir)
-		if err != nil {
-			return nil, fmt.Errorf("writing the site: %w", err)
-		}
-		if !ok {
-			return nil, fmt.Errorf("writing the site: %s is neither empty nor a site of beff report: %w", w.dir, ErrRefusedDir)
-		}
-		w.exists = true
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("writing the site: %w", err)
-	}
-	parent := filepath.Dir(w.dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("writing the site: %w", err)
-	}
-	tmp, err := os.MkdirTemp(parent, ".beff-report-*")
-	if err != nil {
-		return nil, fmt.Errorf("writing the site: %w", err)
-	}
-	w.tmp = tmp
-	return w, nil
-}
-
-// put writes one file of the site.
-func (w *siteDir) put(name string, b []byte) error {
-	p := filepath.Join(w.tmp, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	return nil
-}
-
-// discard removes what is left of the new site (nothing after swapIn).
-func (w *siteDir) discard() { os.RemoveAll(w.tmp) }
-
-// swapIn puts the new site in the place of dir.
-func (w *siteDir) swapIn() error {
-	if err := os.Chmod(w.tmp, 0o755); err != nil {
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	if !w.exists {
-		if err := os.Rename(w.tmp, w.dir); err != nil {
-			return fmt.Errorf("writing the site: %w", err)
-		}
-		return nil
-	}
-	old := w.tmp + "-old"
-	if err := os.Rename(w.dir, old); err != nil {
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	defer os.RemoveAll(old)
-	if err := os.Rename(w.tmp, w.dir); err != nil {
-		os.Rename(old, w.dir) // put the old site back
-		return fmt.Errorf("writing the site: %w", err)
-	}
-	return nil
-}
-
-// replaceable reports whether dir is empty or holds a site.
-func replaceable(dir string) (bool, error) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return false, err
-	}
-	if len(ents) == 0 {
-		return true, nil
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
-	if err != nil {
-		return false, nil
-	}
-	return bytes.Contains(b, []byte(generator)), nil
 }
