@@ -196,7 +196,7 @@ FUZZTIME      ?= 30s
 TEST_FUZZTIME ?= 5s
 FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport ./cmd/beff:FuzzReadReference \
 	./internal/results:FuzzReadPartial ./suites/skampi:FuzzParseSuites ./suites/skampi:FuzzReadPartial ./suites/skampi:FuzzParseType \
-	./suites/beffio:FuzzParseHints ./suites/congestion/fold:FuzzFold
+	./suites/beffio:FuzzParseHints ./suites/congestion/fold:FuzzFold ./internal/report:FuzzSiteOver
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; log=$${TMPDIR:-/tmp}/beff-fuzz-$$name.log; count=$${TMPDIR:-/tmp}/beff-fuzz-$$name.count; \

@@ -240,6 +240,15 @@ func TestWrite(t *testing.T) {
 	assert.Equal(t, "mine now", string(b))
 	require.NoError(t, os.Remove(stale))
 
+	// A manifest that is a device is not read: refused, nothing changed.
+	m := filepath.Join(dir, manifestName)
+	require.NoError(t, os.Remove(m))
+	require.NoError(t, os.Symlink("/dev/zero", m))
+	err = site.Write(dir, opt)
+	assert.ErrorIs(t, err, ErrRefusedDir)
+	assert.FileExists(t, filepath.Join(dir, "notes.md"))
+	require.NoError(t, os.Remove(m))
+
 	// An empty directory is fine; a directory with other files is not touched.
 	empty := filepath.Join(parent, "empty")
 	require.NoError(t, os.Mkdir(empty, 0o755))

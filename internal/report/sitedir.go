@@ -11,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // A siteDir is a new site being written beside the directory it will
@@ -161,9 +163,9 @@ func replaceable(dir string) (bool, error) {
 }
 
 // othersIn lists the files of the site in dir that report did not write:
-// those its manifest does not name, or, for a site written before
-// manifests, those outside report's layout (index.html, compare.html,
-// runs/, assets/).
+// those its manifest does not name (all outside report's layout, a
+// manifest being a file anyone can edit), or, for a site written before
+// manifests, those outside report's layout.
 func othersIn(dir string) ([]string, error) {
 	own, err := manifest(dir)
 	if err != nil {
@@ -186,33 +188,39 @@ func othersIn(dir string) ([]string, error) {
 	return out, err
 }
 
+// inLayout reports whether name is where report writes its files:
+// index.html, compare.html, its manifest, runs/ and assets/.
+func inLayout(name string) bool {
+	top, _, nested := strings.Cut(name, "/")
+	return name == "index.html" || name == "compare.html" || name == manifestName || nested && (top == "runs" || top == "assets")
+}
+
 // MaxManifest bounds the bytes of a site's manifest read back: a site of
 // DefaultRunPages pages lists about 80 KB.
 const MaxManifest = 64 << 20
 
 // manifest reads the manifest of the site in dir and returns whether a
-// file is the site's own.
+// file is the site's own: named there and in report's layout (without a
+// manifest: in the layout).
 func manifest(dir string) (func(string) bool, error) {
-	f, err := os.Open(filepath.Join(dir, manifestName))
-	if errors.Is(err, fs.ErrNotExist) {
-		return func(name string) bool {
-			top, _, nested := strings.Cut(name, "/")
-			return name == "index.html" || name == "compare.html" || nested && (top == "runs" || top == "assets")
-		}, nil
+	p := filepath.Join(dir, manifestName)
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return inLayout, nil
 	}
+	f, _, err := results.OpenRegular(p) // not a pipe or a device, waited for or read for ever
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", err, ErrRefusedDir)
 	}
 	defer f.Close()
 	own := map[string]bool{manifestName: true}
 	sc := bufio.NewScanner(io.LimitReader(f, MaxManifest)) // beyond: kept, not deleted
 	for sc.Scan() {
-		if n := path.Clean(sc.Text()); n != "." {
+		if n := path.Clean(sc.Text()); inLayout(n) {
 			own[n] = true
 		}
 	}
 	if sc.Err() != nil {
-		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, manifestName), sc.Err())
+		return nil, fmt.Errorf("%s: %v: not written by beff report: %w", p, sc.Err(), ErrRefusedDir)
 	}
 	return func(name string) bool { return own[name] }, nil
 }
