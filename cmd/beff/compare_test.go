@@ -90,7 +90,7 @@ func compareInputs(t *testing.T, dir string) {
 	write("slowio.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named("BeffIO/n=2/acc=read/type=scatter/pat=total"), 0.8)})
 	write("few.txt", comparetest.Variant{Seed: 3, Runs: 3})
 	write("few2.txt", comparetest.Variant{Seed: 4, Runs: 3})
-	write("np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}, Rates: messagesOn(4, 2)})
+	write("np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)", "mpi-procs-per-node": "4"}, Rates: messagesOn(4, 2)})
 	write("beffonly.txt", comparetest.Variant{Seed: 2, Keep: func(n string) bool { return strings.HasPrefix(n, "Beff/") }})
 }
 
@@ -413,7 +413,7 @@ func skampiInputs(t *testing.T, dir string) {
 	write("skampi-same.txt", comparetest.Variant{Seed: 2})
 	write("skampi-slow.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named(slowSkampi), 0.8)})
 	write("skampi-slowlat.txt", comparetest.Variant{Seed: 2, Scale: scaleOnly(named("Skampi/suite=pingpong/op=send-recv/pair=max/L=1"), 0.8)})
-	write("skampi-np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)"}})
+	write("skampi-np4.txt", comparetest.Variant{Seed: 2, Config: map[string]string{"mpi-procs": "4", "mpi-hosts": "vm (4)", "mpi-procs-per-node": "4"}})
 }
 
 // TestGateMissing: a side with a run that lacks points of its plan, or
