@@ -107,27 +107,8 @@ func (c *Common) ReadProcs(r ConfigReader) error {
 		if on, exact, ok := HostsProcs(h); ok && (on > n || exact && on != n) {
 			return fmt.Errorf("%s: %d processes, but %s places %d: the configuration contradicts itself", KeyProcs, n, KeyHosts, on)
 		}
-		if err := checkPerNode(r, h); err != nil {
-			return err
-		}
 	}
 	c.N = int(n)
-	return nil
-}
-
-// checkPerNode checks mpi-procs-per-node, when the run has it, against
-// the most processes the hosts line places on one host.
-func checkPerNode(r ConfigReader, hosts string) error {
-	if _, ok := r.Config[KeyProcsPerNode]; !ok {
-		return nil
-	}
-	per, err := r.PosInt(KeyProcsPerNode)
-	if err != nil {
-		return err
-	}
-	if most, exact, ok := HostsMost(hosts); ok && (per < most || exact && per != most) {
-		return fmt.Errorf("%s: %d, but %s places %d processes on one host: the configuration contradicts itself", KeyProcsPerNode, per, KeyHosts, most)
-	}
 	return nil
 }
 

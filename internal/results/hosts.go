@@ -41,26 +41,6 @@ func HostsProcs(line string) (n int64, exact, ok bool) {
 	return n, exact, true
 }
 
-// HostsMost is the most processes an mpi-hosts line places on one host;
-// exact is false when the line left entries out (then it is a lower
-// bound); ok is false for a line it cannot read.
-func HostsMost(line string) (most int64, exact, ok bool) {
-	exact = true
-	for _, part := range splitTop(line) {
-		if hostsMore.MatchString(part) {
-			exact = false
-			continue
-		}
-		m := hostPart.FindStringSubmatch(part)
-		if m == nil {
-			return 0, false, false
-		}
-		procs, _ := strconv.ParseInt(m[2], 10, 64)
-		most = max(most, procs)
-	}
-	return most, exact, true
-}
-
 // HostsCount counts the hosts an mpi-hosts line names (the count it
 // gives where it left entries out); ok is false for a line it cannot
 // read.

@@ -329,23 +329,6 @@ func TestHostsProcs(t *testing.T) {
 	}
 }
 
-// TestProcsPerNode: mpi-procs-per-node agrees with the hosts line, or
-// the configuration is refused.
-func TestProcsPerNode(t *testing.T) {
-	text := resultstest.File(4, 1, 1, "full", value)
-	for hosts, ok := range map[string]bool{"a (2), b (2)": true, "a (3), b (1)": false, "a (2), … 1 more entries (2 hosts in all)": true} {
-		edited := strings.Replace(text, "mpi-hosts: toyhost (4)", "mpi-hosts: "+hosts+"\nmpi-procs-per-node: 2", 1)
-		_, err := results.Read(strings.NewReader(edited), "toy.txt", []results.Suite{toy})
-		if ok {
-			assert.NoError(t, err, hosts)
-		} else {
-			assert.ErrorContains(t, err, "mpi-procs-per-node: 2, but mpi-hosts places 3 processes on one host: the configuration contradicts itself", hosts)
-		}
-	}
-	most, exact, ok := results.HostsMost("n[1-4] (8 each), x (9)")
-	assert.Equal(t, []any{int64(9), true, true}, []any{most, exact, ok})
-}
-
 func TestHostsCount(t *testing.T) {
 	for line, want := range map[string]int64{
 		"vm (2)": 1, "a (2), b (3)": 2, "n[0001-0064,0100] (64 each), x (1)": 66,
