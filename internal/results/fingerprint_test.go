@@ -45,12 +45,23 @@ func TestFingerprint(t *testing.T) {
 }
 
 // TestJob: runs of one file differ in Job when their job's lines differ
-// (a concatenation of two files); a job's -test.count runs share it.
+// (a concatenation of two files); a job's -test.count runs share it; a
+// job does not inherit the lines of the one before it.
 func TestJob(t *testing.T) {
 	f := read(t, resultstest.File(2, 1, 2, "full", value)+strings.Replace(resultstest.File(4, 1, 1, "full", value), "toyhost", "other", 1))
 	require.Len(t, f.Runs, 3)
 	assert.Equal(t, f.Runs[0].Job(), f.Runs[1].Job())
 	assert.NotEqual(t, f.Runs[0].Job(), f.Runs[2].Job())
+
+	// a key of the first job that the second does not restate is not
+	// the second's (each job begins with beff-version)
+	first := "beff-version: 1\nslurm-job: 42\n" + resultstest.File(2, 1, 1, "full", value)
+	second := "beff-version: 1\n" + resultstest.File(2, 1, 1, "full", func(run, k int) float64 { return 7 })
+	f = read(t, first+second)
+	require.Len(t, f.Runs, 2)
+	assert.Equal(t, "42", f.Runs[0].FileConfig[results.KeySlurmJob])
+	assert.NotContains(t, f.Runs[1].FileConfig, results.KeySlurmJob)
+	assert.Equal(t, "2", f.Runs[1].FileConfig[results.KeyProcs])
 }
 
 // TestEncoding: a UTF-8 byte-order mark is passed over; a UTF-16 or

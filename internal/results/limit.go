@@ -48,7 +48,18 @@ type lineLimit struct {
 	// keep the last without a word).
 	text  []byte
 	block map[string]string
+	// job counts the jobs begun (a beff-version line begins one: the
+	// harness writes it first), setIn is the job each configuration key
+	// was last set in: in a concatenation of files a key the later job
+	// does not restate is not its own (Stale).
+	job   int
+	setIn map[string]int
 }
+
+// Stale reports whether the configuration key was set by an earlier job
+// than the one being read (a file that joins jobs, the later without the
+// key), so that the later job's runs do not take it.
+func (l *lineLimit) Stale(key string) bool { return l.job > 0 && l.setIn[key] < l.job }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	if l.err != nil {
@@ -119,8 +130,12 @@ func (l *lineLimit) takeKey() {
 		return
 	}
 	if l.block == nil {
-		l.block = map[string]string{}
+		l.block, l.setIn = map[string]string{}, map[string]int{}
 	}
+	if k == KeyVersion {
+		l.job++
+	}
+	l.setIn[k] = l.job
 	if old, seen := l.block[k]; seen && old != v {
 		l.err = &InputError{FileName: l.file, Line: l.line, Msg: fmt.Sprintf("configuration key %s given twice in one block (%s, then %s): one value per key; not written by beff, or edited",
 			k, Shorten(old, 40), Shorten(v, 40))}

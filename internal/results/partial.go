@@ -122,7 +122,7 @@ func (b *blockTracker) take(p *PartialOutput, rec *benchfmt.Result, line int) er
 	if !ok {
 		i = len(p.Blocks)
 		b.index[sig] = i
-		p.Blocks = append(p.Blocks, Block{Config: fileConfig(rec), Line: line})
+		p.Blocks = append(p.Blocks, Block{Config: fileConfig(rec, b.watch.in.Stale), Line: line})
 	}
 	p.Config = p.Blocks[i].Config
 	return nil

@@ -173,7 +173,7 @@ func (w *configWatch) changed(res *benchfmt.Result) (string, bool, error) {
 		return "", false, nil
 	}
 	w.epoch = w.in.epoch
-	sig := configSignature(res)
+	sig := configSignature(res, w.in.Stale)
 	if w.bytes += int64(len(sig)); w.bytes > 2*w.in.total+MaxConfigBytes {
 		return "", false, fmt.Errorf("the configuration changes too often for its size (%d bytes of configuration lines taken): not written by beff, or damaged", w.bytes)
 	}
@@ -379,27 +379,29 @@ func metrics(res *benchfmt.Result) map[string]float64 {
 func (rd *reader) config(res *benchfmt.Result) error {
 	sig, changed, err := rd.watch.changed(res)
 	if changed && (sig != rd.sig || rd.cfg == nil) {
-		rd.sig, rd.cfg = sig, fileConfig(res)
+		rd.sig, rd.cfg = sig, fileConfig(res, rd.in.Stale)
 	}
 	return err
 }
 
-// configSignature identifies the file configuration of res.
-func configSignature(res *benchfmt.Result) string {
+// configSignature identifies the file configuration of res, without the
+// keys of an earlier job (stale).
+func configSignature(res *benchfmt.Result, stale func(string) bool) string {
 	var b strings.Builder
 	for _, c := range res.Config {
-		if c.File {
+		if c.File && !stale(c.Key) {
 			fmt.Fprintf(&b, "%s\x00%s\x00", c.Key, c.Value)
 		}
 	}
 	return b.String()
 }
 
-// fileConfig returns the file configuration of res.
-func fileConfig(res *benchfmt.Result) Config {
+// fileConfig returns the file configuration of res, without the keys of
+// an earlier job (stale).
+func fileConfig(res *benchfmt.Result, stale func(string) bool) Config {
 	m := Config{}
 	for _, c := range res.Config {
-		if c.File {
+		if c.File && !stale(c.Key) {
 			m[c.Key] = string(c.Value)
 		}
 	}

@@ -548,7 +548,7 @@ func TestRefusals(t *testing.T) {
 func TestOversubscribed(t *testing.T) {
 	raw, err := os.ReadFile("testdata/short-np2.txt")
 	require.NoError(t, err)
-	in := "mpi-oversubscribed: yes: 4 processes on vm, which has 2 CPUs (figures check correctness, not speed)\n" + string(raw)
+	in := strings.Replace(string(raw), "mpi-procs-per-node: 2\n", "mpi-procs-per-node: 2\nmpi-oversubscribed: yes: 4 processes on vm, which has 2 CPUs (figures check correctness, not speed)\n", 1)
 	f, err := readText((in), "over.txt")
 	require.NoError(t, err)
 	require.NotEmpty(t, f.Runs)
