@@ -46,7 +46,9 @@ func TestFingerprint(t *testing.T) {
 
 // TestJob: runs of one file differ in Job when their job's lines differ
 // (a concatenation of two files); a job's -test.count runs share it; a
-// job does not inherit the lines of the one before it.
+// job does not inherit the lines of the one before it, while the lines
+// before a file's first job (a partial output's beff-partial) are the
+// first job's.
 func TestJob(t *testing.T) {
 	f := read(t, resultstest.File(2, 1, 2, "full", value)+strings.Replace(resultstest.File(4, 1, 1, "full", value), "toyhost", "other", 1))
 	require.Len(t, f.Runs, 3)
@@ -54,7 +56,7 @@ func TestJob(t *testing.T) {
 	assert.NotEqual(t, f.Runs[0].Job(), f.Runs[2].Job())
 
 	// a key of the first job that the second does not restate is not
-	// the second's (each job begins with beff-version)
+	// the second's (a job's configuration comes before its results)
 	first := "beff-version: 1\nslurm-job: 42\n" + resultstest.File(2, 1, 1, "full", value)
 	second := "beff-version: 1\n" + resultstest.File(2, 1, 1, "full", func(run, k int) float64 { return 7 })
 	f = read(t, first+second)
@@ -62,6 +64,8 @@ func TestJob(t *testing.T) {
 	assert.Equal(t, "42", f.Runs[0].FileConfig[results.KeySlurmJob])
 	assert.NotContains(t, f.Runs[1].FileConfig, results.KeySlurmJob)
 	assert.Equal(t, "2", f.Runs[1].FileConfig[results.KeyProcs])
+	f = read(t, "beff-partial: killed\n"+first)
+	assert.Equal(t, "killed", f.Runs[0].FileConfig[results.KeyPartial])
 }
 
 // TestEncoding: a UTF-8 byte-order mark is passed over; a UTF-16 or

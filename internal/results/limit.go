@@ -48,18 +48,20 @@ type lineLimit struct {
 	// keep the last without a word).
 	text  []byte
 	block map[string]string
-	// job counts the jobs begun (a beff-version line begins one: the
-	// harness writes it first), setIn is the job each configuration key
-	// was last set in: in a concatenation of files a key the later job
-	// does not restate is not its own (Stale).
-	job   int
-	setIn map[string]int
+	// job counts the jobs begun after the first (the harness writes a
+	// job's beff-version line first: after results, it begins the next
+	// job, which owns the lines since those results too), setIn is the
+	// job each configuration key was last set in: in a concatenation of
+	// files a key the later job does not restate is not its own (Stale).
+	job         int
+	setIn       map[string]int
+	afterResult bool
 }
 
 // Stale reports whether the configuration key was set by an earlier job
 // than the one being read (a file that joins jobs, the later without the
 // key), so that the later job's runs do not take it.
-func (l *lineLimit) Stale(key string) bool { return l.job > 0 && l.setIn[key] < l.job }
+func (l *lineLimit) Stale(key string) bool { return l.setIn[key] < l.job }
 
 func (l *lineLimit) Read(p []byte) (int, error) {
 	if l.err != nil {
@@ -113,8 +115,9 @@ func (l *lineLimit) endLine() {
 	if string(l.head) != resultPrefix {
 		l.epoch++
 		l.takeKey()
-	} else if len(l.block) > 0 {
+	} else {
 		clear(l.block)
+		l.afterResult = true
 	}
 	l.line++
 	l.cur = 0
@@ -132,8 +135,11 @@ func (l *lineLimit) takeKey() {
 	if l.block == nil {
 		l.block, l.setIn = map[string]string{}, map[string]int{}
 	}
-	if k == KeyVersion {
-		l.job++
+	if k == KeyVersion && l.afterResult {
+		l.job, l.afterResult = l.job+1, false
+		for b := range l.block { // the lines since the last result: this job's
+			l.setIn[b] = l.job
+		}
 	}
 	l.setIn[k] = l.job
 	if old, seen := l.block[k]; seen && old != v {
