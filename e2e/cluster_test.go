@@ -342,7 +342,7 @@ func TestClusterLink(t *testing.T) {
 
 // TestClusterPlacement runs b_eff on 2 nodes with 2 processes each, ranks
 // placed in blocks (0,1 on n0) and round-robin (0,2 on n0), and checks
-// that blocks are faster (placementRatios).
+// that the rings are faster in blocks (placementRatios).
 func TestClusterPlacement(t *testing.T) {
 	bin := mpiBinary(t, true)
 	lib := testLib(t)
@@ -365,31 +365,37 @@ func TestClusterPlacement(t *testing.T) {
 // (0,2), 2 processes on each of 2 nodes. In blocks half the neighbours of
 // the ring patterns share a node, round-robin none do, so the rings at
 // Lmax, bound by the links, are about twice as fast in blocks (2.3-3.0
-// measured). b_eff mixes in the random patterns, which placement does not
-// change on average, and its share in memory slows down when the cores are
-// busy (1.39 on a quiet machine, 1.11 in a loaded CI run): it must only be
-// higher in blocks.
-var placementRatios = map[string]float64{"beff": 1, "beff-lmax-rings-per-proc": 1.5}
+// measured, 1.66 in the worst CI run). b_eff itself is only logged: it
+// mixes in the random patterns, which placement does not change on
+// average, and its share in memory depends on how busy the two cores are
+// (1.39 on a quiet machine, 1.11 and 0.78 in loaded CI runs), so no
+// ordering of it holds on a shared runner.
+var placementRatios = map[string]float64{"beff-lmax-rings-per-proc": 1.5}
+
+// placementLogged are the figures the placement tests print beside the
+// ones they check.
+var placementLogged = []string{"beff"}
 
 // keepBetter keeps in best the better of its figure and run's, for each
-// figure of placementRatios: the tests take the better of two interleaved
-// rounds, as 4 processes share 2 cores and one disturbed run once put
-// round-robin's b_eff above blocks (0.92).
+// figure of placementRatios and placementLogged: the tests take the better
+// of two interleaved rounds, as 4 processes share 2 cores.
 func keepBetter(t *testing.T, best map[string]float64, run foldedRun) {
 	t.Helper()
-	for f := range placementRatios {
+	for _, f := range append(slices.Collect(maps.Keys(placementRatios)), placementLogged...) {
 		best[f] = max(best[f], run.figure(t, f))
 	}
 }
 
-// assertPlacement checks the better figures of two placements, blocks and
-// spread, against placementRatios.
+// assertPlacement logs the better figures of two placements, blocks and
+// spread, and checks those of placementRatios.
 func assertPlacement(t *testing.T, lib string, best map[string]map[string]float64, blocks, spread string) {
 	t.Helper()
-	for _, f := range slices.Sorted(maps.Keys(placementRatios)) {
+	for _, f := range slices.Sorted(maps.Keys(best[blocks])) {
 		b, s := best[blocks][f], best[spread][f]
 		t.Logf("%s: %s: %s %.1f MB/s, %s %.1f MB/s, ratio %.2f (better of 2 runs each)", lib, f, blocks, b, spread, s, b/s)
-		assert.Greater(t, b, placementRatios[f]*s, "%s: %s above %.1f × %s", f, blocks, placementRatios[f], spread)
+		if least, ok := placementRatios[f]; ok {
+			assert.Greater(t, b, least*s, "%s: %s above %.1f × %s", f, blocks, least, spread)
+		}
 	}
 }
 

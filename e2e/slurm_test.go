@@ -162,7 +162,7 @@ func TestSlurmBatch(t *testing.T) {
 
 // TestSlurmPlacement runs b_eff on two nodes with two tasks each, placed by
 // srun --distribution=block (ranks 0,1 on n0) and cyclic (0,2 on n0), and
-// checks that block is faster (placementRatios).
+// checks that the rings are faster in block (placementRatios).
 func TestSlurmPlacement(t *testing.T) {
 	c := startSlurm(t)
 	lib := testLib(t)
