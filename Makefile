@@ -53,8 +53,16 @@ $(error MPI=$(MPI): Debian's MPI libraries are openmpi and mpich; for another MP
 endif
 MPI_PC ?=
 export MPICC MPI_PC
+# MPI_BUILD identifies the MPI the build compiles against (beff build-id:
+# the wrapper resolved, what it adds, the mpi.h it finds), worked out once
+# when a recipe first needs it, after deps-mpi. Handed to cgo in
+# CGO_CPPFLAGS it makes a module swap rebuild: Go's build cache knows a
+# compiler by its name only.
+MPI_BUILD = $(eval MPI_BUILD := $$(shell $(GO) run ./cmd/beff build-id))$(MPI_BUILD)
 # cgo's compiler for the MPI build: the wrapper, or pkg-config's flags
-CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="$$(pkg-config --cflags $(MPI_PC))" CGO_LDFLAGS="$$(pkg-config --libs $(MPI_PC))",CC="$(MPICC)")
+# (after cgo's default -O2 -g, which CGO_CFLAGS replaces)
+CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="-O2 -g $$(pkg-config --cflags $(MPI_PC))" CGO_LDFLAGS="$$(pkg-config --libs $(MPI_PC))",CC="$(MPICC)") \
+	CGO_CPPFLAGS="$$CGO_CPPFLAGS -DBEFF_MPI_BUILD=$(MPI_BUILD)"
 # the beff command (./beff), which runs the jobs (beff run) and folds
 BEFF_RUN = ./beff run
 
@@ -160,13 +168,13 @@ bench: build
 
 ## beff, beffio, skampi: one benchmark only
 beff: build
-	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkBeff$$' -- $(ARGS)
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench b_eff -- $(ARGS)
 beffio: build
-	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkBeffIO$$' -- $(ARGS)
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench b_eff_io -- $(ARGS)
 skampi: build
-	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkSkampi$$' -- $(ARGS)
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench skampi -- $(ARGS)
 congestion: build
-	@$(BEFF_RUN) $(RUN_FLAGS) -bench '^BenchmarkCongestion$$' -- $(ARGS)
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench congestion -- $(ARGS)
 
 ## test: vet, unit tests, and the integration tests that run real MPI jobs;
 ## BEFF_REQUIRE_BROWSER=1 (the default where Chromium is installed): the

@@ -22,6 +22,11 @@ type Driver struct {
 	// rank as JSON, see Session.State) or an error, which stops the job
 	// before anything is measured.
 	Setup func(job *Job) (any, error)
+	// CheckFlags, when set, checks what of the suite's flags needs no
+	// job (ranges, names of values): beff run calls it through the test
+	// binary before it launches anything (launch.CheckBinary); Setup
+	// checks the same.
+	CheckFlags func() error
 	// Prepare, when set, runs on every rank after Setup's settings are
 	// broadcast and before the configuration is printed: the place for
 	// collective measurements the configuration reports (the SKaMPI

@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/exitcode"
+	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/mpi"
 )
 
@@ -69,7 +70,14 @@ func Main(m *testing.M) {
 
 func run(m *testing.M) int {
 	runtime.LockOSThread() // MPI is initialised and finalised on this thread
-	if err := parseFlags(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
+	err := parseFlags(os.Args[1:])
+	if os.Getenv(launch.CheckEnv) == "1" && !errors.Is(err, flag.ErrHelp) {
+		if err != nil {
+			flagErr = err.Error()
+		}
+		return checkOnly(os.Stdout)
+	}
+	if errors.Is(err, flag.ErrHelp) {
 		if mpi.LauncherRank() == 0 {
 			flag.CommandLine.SetOutput(os.Stderr)
 			flag.Usage()

@@ -109,3 +109,28 @@ func forwardSignals(p *os.Process) {
 		}
 	}()
 }
+
+const buildIDUsage = `usage: beff build-id
+
+Build-id prints, in 16 hex digits, what identifies the MPI the test
+binary's build compiles and links against: the compiler wrapper MPICC
+(default mpicc) resolved, what it adds to a compile, and the mpi.h it
+finds (or pkg-config's flags where MPI_PC names a package). make build
+hands it to cgo in CGO_CPPFLAGS, so that Go's build cache, which knows a
+compiler by its name only, rebuilds after a module swap.
+`
+
+// buildIDMain is the build-id command.
+func buildIDMain(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("beff build-id", buildIDUsage, stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	env, err := launch.CompilerEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff build-id: %v\n", err)
+		return exitBadInput
+	}
+	fmt.Fprintln(stdout, launch.BuildID(env))
+	return exitOK
+}

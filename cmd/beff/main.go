@@ -14,6 +14,7 @@
 //	conformance  put beff beside the reference codes: medians and ratios over interleaved rounds
 //	run     run the suites as an MPI job the way this machine launches one, and store the results
 //	launch  start a program as an MPI job with this machine's launcher and its family's flags
+//	build-id  identify the MPI a build compiles against (make build passes it to cgo)
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -68,6 +69,7 @@ var commands = []command{
 	{"conformance", "put beff beside the reference codes: medians and ratios over interleaved rounds", conformanceMain},
 	{"run", "run the suites as an MPI job the way this machine launches one, and store the results", runMain},
 	{"launch", "start a program as an MPI job with this machine's launcher and its family's flags", launchMain},
+	{"build-id", "identify the MPI a build compiles against (make build passes it to cgo)", buildIDMain},
 }
 
 // Exit codes: the table of package exitcode, one for every command and

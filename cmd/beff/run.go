@@ -71,6 +71,7 @@ type runOpts struct {
 	runs                 int    // launches (of each binary with -against)
 	against              string // the base binary, launched in turn with bin
 	quiet                bool   // no protocol per launch (several launches)
+	check                bool   // check the flags and the MPI only, launch nothing
 }
 
 // runMain is the run command.
@@ -78,7 +79,7 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("beff run", runUsage, stderr)
 	var o runOpts
 	fs.IntVar(&o.np, "np", 0, "processes (default: inside a Slurm allocation its tasks, or its CPUs; else this node's CPUs, at least 2)")
-	fs.StringVar(&o.bench, "bench", "^(BenchmarkBeff|BenchmarkBeffIO)$", "the -test.bench pattern: which suites run")
+	fs.StringVar(&o.bench, "bench", "b_eff,b_eff_io", "the suites to run, by name: b_eff, b_eff_io, skampi, congestion (any case; several separated by commas; all)")
 	fs.StringVar(&o.bin, "bin", "./beff.test", "the test binary, built with -tags mpi")
 	fs.StringVar(&o.dir, "results", "results", "the folder of results")
 	fs.StringVar(&o.resume, "resume", "", "the partial output of an earlier job of this configuration: what it measured is copied, the rest measured")
@@ -86,6 +87,7 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	fs.DurationVar(&o.timeout, "timeout", time.Hour, "the launcher ends the job after this long")
 	fs.StringVar(&o.hint, "hint", "", "the command that resumes a failed job, told when one fails, %s standing for its partial file (default: beff run … -resume %s)")
 	fs.IntVar(&o.runs, "runs", 1, "launches of the job (of each binary with -against), each one sample, one b_eff seed for all")
+	fs.BoolVar(&o.check, "check", false, "check the test binary's flags and that it and the launcher are of one MPI, then exit (0: good, 2: not) without launching; every run does so first")
 	fs.StringVar(&o.against, "against", "", "a base test binary to launch in turn with -bin, -runs times each, into DIR/ab-<time>/base and …/new")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -99,6 +101,11 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "beff run: -runs=%d: want 1 to %d launches\n", o.runs, maxLaunches)
 		return exitBadInput
 	}
+	var err error
+	if o.bench, err = benchPattern(o.bench, suites()); err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return exitBadInput
+	}
 	if msg := ownedFlag(o.args); msg != "" {
 		fmt.Fprintf(stderr, "beff run: %s\n", msg)
 		return exitBadInput
@@ -108,11 +115,17 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 		return exitBadInput
 	}
 	if o.resume != "" {
-		var err error
 		if o.resumed, err = resumedSuites(o.resume); err != nil {
 			fmt.Fprintf(stderr, "beff run: -resume=%s: %v (give the partial output of an earlier job, %s/partial/…)\n", o.resume, err, o.dir)
 			return exitBadInput
 		}
+	}
+	if o.check {
+		_, code := o.preflight(stderr)
+		if code == exitOK {
+			fmt.Fprintf(stderr, "beff run: %s: its flags and its MPI are good for this launcher\n", o.bin)
+		}
+		return code
 	}
 	if o.runs == 1 && o.against == "" {
 		code, _ := o.run(stdout, stderr)
@@ -138,6 +151,13 @@ func (o *runOpts) launches(stdout, stderr io.Writer) int {
 	if o.against != "" {
 		ab := filepath.Join(o.dir, "ab-"+time.Now().UTC().Format("2006-01-02T150405"))
 		sides = []side{{"base", o.against, filepath.Join(ab, "base")}, {"new", o.bin, filepath.Join(ab, "new")}}
+	}
+	for _, s := range sides {
+		one := *o
+		one.bin = s.bin
+		if _, code := one.preflight(stderr); code != exitOK {
+			return code
+		}
 	}
 	stored := make([][]string, len(sides))
 	o.quiet = true
@@ -225,10 +245,9 @@ func hasFlag(args []string, name string) bool {
 // run launches the job, then stores or keeps what it measured; it returns
 // the exit code and the stored file.
 func (o *runOpts) run(stdout, stderr io.Writer) (int, string) {
-	l, err := launch.Host.Find()
-	if err != nil {
-		fmt.Fprintf(stderr, "beff run: %v\n", err)
-		return exitBadInput, ""
+	l, code := o.preflight(stderr)
+	if code != exitOK {
+		return code, ""
 	}
 	np, err := o.procs(l)
 	if err != nil {
@@ -268,6 +287,32 @@ func (o *runOpts) run(stdout, stderr io.Writer) (int, string) {
 		fmt.Fprintf(stderr, "beff run: the launcher's stdout lost %d of %d result lines; %s has them all\n", n-oc.StdoutResults, n, part)
 	}
 	return o.store(part, np, stdout, stderr)
+}
+
+// preflight finds the launcher and checks, before anything is launched,
+// the test binary's flags and that the binary and the launcher are of one
+// MPI: one line and exit 2 when not.
+func (o *runOpts) preflight(stderr io.Writer) (*launch.Launcher, int) {
+	l, err := launch.Host.Find()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff run: %v\n", err)
+		return nil, exitBadInput
+	}
+	args := append([]string{"-test.run", "^$", "-test.bench", o.bench}, o.resumeFlags()...)
+	c, err := launch.CheckBinary(o.bin, append(args, o.args...))
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "beff run: %v; nothing was launched\n", err)
+		return nil, exitBadInput
+	case c.Err != "":
+		fmt.Fprintf(stderr, "beff run: %s: %s; nothing was launched\n", o.bin, c.Err)
+		return nil, exitBadInput
+	}
+	if why := l.Mismatch(c.Built, c.Loaded); why != "" {
+		fmt.Fprintf(stderr, "beff run: %s: rebuild it with the MPI you launch with (make build; MPICC=… names another compiler wrapper) or launch with its own (MPIEXEC=…); nothing was launched\n", why)
+		return nil, exitBadInput
+	}
+	return l, exitOK
 }
 
 // procs is the number of processes of the job.

@@ -180,3 +180,25 @@ func conformReport(t *testing.T, id *results.Identity, input string) {
 	require.NoError(t, err)
 	assert.Contains(t, string(index), id.Name, "the index names the suite")
 }
+
+func TestBenchPattern(t *testing.T) {
+	for sel, want := range map[string]string{
+		"b_eff,b_eff_io":                    "^(BenchmarkBeff|BenchmarkBeffIO)$",
+		"skampi":                            "^(BenchmarkSkampi)$",
+		"SKaMPI":                            "^(BenchmarkSkampi)$",
+		"BEFFIO congestion":                 "^(BenchmarkBeffIO|BenchmarkCongestion)$",
+		"beff_io, beff":                     "^(BenchmarkBeff|BenchmarkBeffIO)$",
+		"all":                               "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkCongestion|BenchmarkSkampi)$",
+		"BenchmarkCongestion":               "^(BenchmarkCongestion)$",
+		"^(BenchmarkBeff|BenchmarkBeffIO)$": "^(BenchmarkBeff|BenchmarkBeffIO)$", // a pattern, as before names
+		"^BenchmarkBeff$/pat=ring2":         "^BenchmarkBeff$/pat=ring2",
+	} {
+		got, err := benchPattern(sel, suites())
+		require.NoError(t, err, sel)
+		assert.Equal(t, want, got, sel)
+	}
+	for _, sel := range []string{"skampy", "", "b_eff,nothing", "^Benchmark$", "(", ","} {
+		_, err := benchPattern(sel, suites())
+		assert.ErrorContains(t, err, "names no suite; the suites are b_eff, b_eff_io, SKaMPI, congestion", "%q", sel)
+	}
+}

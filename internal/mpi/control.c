@@ -137,6 +137,27 @@ int ctl_library_version(char *buf, int len) {
 	copy_out(s, n, buf, len);
 	return rc;
 }
+/* The MPI library this binary was compiled against, from the version
+ * macros of the mpi.h it found: a string constant, readable before
+ * MPI_Init. The libraries built on MPICH define MPICH_VERSION too, so
+ * their own macros come first. */
+#define CTL_STR(x) #x
+#define CTL_XSTR(x) CTL_STR(x)
+const char *ctl_header_version(void) {
+#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION)
+	return "Open MPI " CTL_XSTR(OMPI_MAJOR_VERSION) "." CTL_XSTR(OMPI_MINOR_VERSION) "." CTL_XSTR(OMPI_RELEASE_VERSION);
+#elif defined(I_MPI_VERSION)
+	return "Intel MPI " I_MPI_VERSION;
+#elif defined(MVAPICH2_VERSION)
+	return "MVAPICH2 " MVAPICH2_VERSION;
+#elif defined(MVAPICH_VERSION)
+	return "MVAPICH " MVAPICH_VERSION;
+#elif defined(MPICH_VERSION)
+	return "MPICH " MPICH_VERSION;
+#else
+	return "MPI " CTL_XSTR(MPI_VERSION) "." CTL_XSTR(MPI_SUBVERSION);
+#endif
+}
 int ctl_processor_name(char *buf, int len) {
 	char s[MPI_MAX_PROCESSOR_NAME];
 	int n = 0;

@@ -64,6 +64,7 @@ int ctl_cart_shift(MPI_Fint c, int dir, int disp, int *src, int *dest);
 int ctl_abort(MPI_Fint c, int code);
 void ctl_error_string(int code, char *buf, int len);
 int ctl_library_version(char *buf, int len);
+const char *ctl_header_version(void);
 int ctl_processor_name(char *buf, int len);
 double ctl_wtime(void);
 double ctl_wtick(void);

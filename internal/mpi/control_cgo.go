@@ -346,6 +346,11 @@ func LibraryVersion() string {
 	return C.GoString(&buf[0])
 }
 
+// HeaderVersion names the MPI library the binary was compiled against,
+// from its mpi.h ("Open MPI 4.1.4", "MPICH 4.0.2"): a constant, known
+// before Init.
+func HeaderVersion() string { return C.GoString(C.ctl_header_version()) }
+
 // ProcessorName is MPI_Get_processor_name.
 func ProcessorName() string {
 	var buf [1024]C.char

@@ -26,6 +26,7 @@ func Abort(c Comm, code int)              {}
 func Wtime() float64                      { return 0 }
 func Wtick() float64                      { return 0 }
 func LibraryVersion() string              { return "" }
+func HeaderVersion() string               { return "" }
 func ProcessorName() string               { return "" }
 func DimsCreate(n, nd int) ([]int, error) { return nil, ErrNoMPI }
 

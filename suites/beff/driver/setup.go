@@ -36,7 +36,7 @@ var (
 var name = beff.ID.Key
 
 func init() {
-	harness.Register(&harness.Driver{ID: beff.ID, Setup: setup, Config: config})
+	harness.Register(&harness.Driver{ID: beff.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
 }
 
 // Settings are the b_eff settings rank 0 decides and broadcasts.
@@ -59,12 +59,12 @@ type Settings struct {
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
 func setup(job *harness.Job) (any, error) {
-	st := Settings{Random: 30, Target: beff.TargetLoopTime, Rmax: *flagRmax,
+	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *flagRmax,
 		TestFault: *flagTestFault, Shortcut: *flagShortcut, Reference: *flagReference}
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+	if err := checkFlags(); err != nil {
 		return nil, err
 	}
 	if err := st.decideLmax(job); err != nil {
@@ -149,6 +149,20 @@ func checkSaved(_ string, m map[string]float64) error {
 		return fmt.Errorf("not a measurement of b_eff (looplen %v, ms/loop %v, MB/s %v)", ll, t, bw)
 	}
 	return nil
+}
+
+// fullRandom is the number of random patterns of a full run.
+const fullRandom = 30
+
+// checkFlags checks what of b_eff's flags needs no job: the numbers'
+// ranges and the pattern names (of a full run, whose random patterns are
+// the most).
+func checkFlags() error {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
+		return err
+	}
+	_, err := parsePatterns(*flagPatterns, fullRandom)
+	return err
 }
 
 // flagRanges are what b_eff's numeric flags accept.

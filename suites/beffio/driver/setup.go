@@ -51,7 +51,7 @@ const ExitIO = harness.ExitIO
 var name = beffio.ID.Key
 
 func init() {
-	harness.Register(&harness.Driver{ID: beffio.ID, Setup: setup, Config: config})
+	harness.Register(&harness.Driver{ID: beffio.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
 }
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.
@@ -93,7 +93,7 @@ func setup(job *harness.Job) (any, error) {
 	if job.Short && !harness.IsSet("beffio.T") {
 		st.T = 6
 	}
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+	if err := checkFlags(); err != nil {
 		return nil, err
 	}
 	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideFS, st.decideMaxData, st.readHints, st.readResume} {
@@ -109,6 +109,16 @@ func setup(job *harness.Job) (any, error) {
 		}
 	}
 	return st, nil
+}
+
+// checkFlags checks what of b_eff_io's flags needs no job: the numbers'
+// ranges and the names of the modes.
+func checkFlags() error {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
+		return err
+	}
+	st := Settings{SharedFP: *flagSharedFP, Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop)}
+	return st.checkModes(nil)
 }
 
 // flagRanges are what b_eff_io's numeric flags accept.

@@ -38,7 +38,7 @@ var (
 var name = congestion.ID.Key
 
 func init() {
-	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, Prepare: prepareJob, Config: config})
+	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareJob, Config: config})
 }
 
 // Settings are what rank 0 decides and broadcasts.
@@ -57,6 +57,19 @@ type Settings struct {
 	NoRMA string
 }
 
+// checkFlags checks what of the flags needs no job: the numbers' ranges
+// and the names of canaries and congestors.
+func checkFlags() error {
+	if err := harness.CheckRanges(flagRanges...); err != nil {
+		return err
+	}
+	if _, err := congestion.ParseList("-congestion.canaries", *flagCanaries, congestion.CanaryNames); err != nil {
+		return err
+	}
+	_, err := congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames)
+	return err
+}
+
 // flagRanges are what the numeric flags accept.
 var flagRanges = []harness.FlagRange{
 	harness.WatchdogRange("congestion.watchdog"),
@@ -70,7 +83,7 @@ var flagRanges = []harness.FlagRange{
 
 // setup checks the flags on rank 0 and decides the settings.
 func setup(job *harness.Job) (any, error) {
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+	if err := checkFlags(); err != nil {
 		return nil, err
 	}
 	st := Settings{Len: *flagLen, BwLen: *flagBwLen, MinLoad: *flagMinLoad,

@@ -72,7 +72,7 @@ func init() {
 	for _, f := range fieldFlags {
 		flag.String(f.flag, f.def, "skampi: "+f.usage)
 	}
-	harness.Register(&harness.Driver{ID: skampi.ID, Setup: setup, Prepare: prepareRun, Config: config})
+	harness.Register(&harness.Driver{ID: skampi.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareRun, Config: config})
 }
 
 // Settings are what rank 0 decides (Setup) and the run measures before
@@ -101,7 +101,7 @@ type Settings struct {
 func setup(job *harness.Job) (any, error) {
 	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != "",
 		MarkThreads: markThreads(job.Thread)}
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+	if err := checkFlags(); err != nil {
 		return nil, err
 	}
 	st.MatrixLimit = skampi.FullPairs
@@ -154,6 +154,10 @@ func setup(job *harness.Job) (any, error) {
 	}
 	return st, err
 }
+
+// checkFlags checks what of SKaMPI's flags needs no job: the numbers'
+// ranges.
+func checkFlags() error { return harness.CheckRanges(flagRanges...) }
 
 // flagRanges are what SKaMPI's numeric flags accept (the fields of the
 // suite files check their own).
