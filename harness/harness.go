@@ -94,8 +94,10 @@ func run(m *testing.M) int {
 		return initFailed(err)
 	}
 	s := newSession()
-	local := probeLocal(s) // collective: every rank describes its node
-	oc := Decide(s.World(), func() outcome { return setupOutcome(s, provided, local) })
+	here := localMachine()
+	local := probeLocal(s, here)              // collective: every rank describes its node
+	kinds := describeMachines(s, here, local) // collective: one rank of each kind of node
+	oc := Decide(s.World(), func() outcome { return setupOutcome(s, provided, local, kinds) })
 	if oc.Err != "" {
 		s.Stop(ExitBadInput, oc.Err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/crash"
+	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -26,18 +27,21 @@ type node struct {
 	cpus      int    // CPUs online on the node
 	pid       int    // the rank's process id
 	topo      string // the rank's topology address under Slurm ("" elsewhere)
+	kind      uint64 // the node's machine.Hash
 }
 
 // hostLen is the bytes of a host name in the gathered record: Linux host
-// names have at most 64 (HOST_NAME_MAX); rank 0 gathers hostLen+32 bytes
-// per process, and topoLen for its topology address.
+// names have at most 64 (HOST_NAME_MAX); rank 0 gathers hostLen+40 bytes
+// per process (its memory, processes, CPUs, process id and kind of node
+// after it: 40 bytes), and topoLen for its topology address.
 const (
 	hostLen = 64
 	topoLen = 64
 )
 
-// probeLocal describes every rank's node to rank 0 (nil elsewhere).
-func probeLocal(s *Session) []node {
+// probeLocal describes every rank's node to rank 0 (nil elsewhere); m is
+// this node's machine.
+func probeLocal(s *Session, m machine.Machine) []node {
 	shared, err := s.World().Comm.SplitShared()
 	s.Must("MPI_Comm_split_type", err)
 	nloc, err := shared.Size()
@@ -47,9 +51,10 @@ func probeLocal(s *Session) []node {
 	if len(host) > hostLen {
 		host = host[:hostLen]
 	}
-	in := make([]byte, hostLen+32+topoLen)
+	in := make([]byte, hostLen+40+topoLen)
 	copy(in, host)
-	copy(in[hostLen+32:], topologyAddr())
+	copy(in[hostLen+40:], topologyAddr())
+	putInt64(in[hostLen+32:], int64(m.Hash()))
 	putInt64(in[hostLen:], slurmMemMiB(nodeMemMiB(), nloc))
 	putInt64(in[hostLen+8:], int64(nloc))
 	putInt64(in[hostLen+16:], int64(onlineCPUs()))
@@ -67,7 +72,7 @@ func probeLocal(s *Session) []node {
 		rec := all[r*len(in) : (r+1)*len(in)]
 		out[r] = node{host: string(bytes.TrimRight(rec[:hostLen], "\x00")),
 			memMiB: getInt64(rec[hostLen:]), procsNode: int(getInt64(rec[hostLen+8:])), cpus: int(getInt64(rec[hostLen+16:])),
-			pid: int(getInt64(rec[hostLen+24:])), topo: string(bytes.TrimRight(rec[hostLen+32:], "\x00"))}
+			pid: int(getInt64(rec[hostLen+24:])), kind: uint64(getInt64(rec[hostLen+32:])), topo: string(bytes.TrimRight(rec[hostLen+40:], "\x00"))}
 	}
 	return out
 }
@@ -120,7 +125,7 @@ type outcome struct {
 
 // setupOutcome runs on rank 0: it describes the job and sets up the
 // selected suites.
-func setupOutcome(s *Session, provided string, nodes []node) outcome {
+func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds) outcome {
 	if err := checkTestFlags(); err != nil {
 		return outcome{Err: err.Error()}
 	}
@@ -128,6 +133,7 @@ func setupOutcome(s *Session, provided string, nodes []node) outcome {
 		return outcome{Err: fmt.Sprintf("the launcher started %d processes but MPI_COMM_WORLD has %d: the binary and mpirun come from different MPI installations", n, s.Size)}
 	}
 	job := describeJob(provided, nodes)
+	job.Machines, job.MachineKinds = kinds.described, kinds.all
 	oc := outcome{Job: job}
 	if err := setupSuites(&oc.Job, selected()); err != nil {
 		var done *Done
@@ -160,6 +166,7 @@ func describeJob(provided string, nodes []node) Job {
 		Date:      time.Now().UTC().Format(time.RFC3339),
 		MemMiB:    -1,
 		Preload:   os.Getenv("LD_PRELOAD"),
+		MPIEnv:    mpiSettings(),
 		Slurm:     readSlurmJob(),
 	}
 	for i, n := range nodes {
@@ -254,6 +261,12 @@ func writeConfig(w io.Writer, job *Job) {
 	}
 	if job.Preload != "" {
 		line(results.KeyPreload, job.Preload)
+	}
+	if job.MPIEnv != "" {
+		line(machine.KeyMPIEnv, job.MPIEnv)
+	}
+	for _, kv := range machine.Record(job.Machines, job.MachineKinds) {
+		line(kv[0], kv[1])
 	}
 	mode := results.ModeFull
 	if job.Short {

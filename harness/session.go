@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -56,20 +57,25 @@ type Job struct {
 	Topology string   // the ranks' topology addresses under Slurm, summed up as mpi-hosts is ("" elsewhere)
 	// TopoAddrs is each rank's topology address under Slurm ("" elsewhere):
 	// rank 0 only, it is not broadcast.
-	TopoAddrs  []string  `json:"-"`
-	Slurm      *SlurmJob // the Slurm job, when Slurm started the processes
-	Oversub    string    // "" or how the job oversubscribes a node's CPUs
-	Preload    string    // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour
-	MemMiB     int64     // smallest node memory / processes on that node, MiB
-	TotalMiB   int64     // memory of all nodes of the job, MiB
-	RootMiB    int64     // memory of rank 0's node, MiB (0: unknown)
-	ProcsNode  int       // most processes on one node
-	Short      bool      // -test.short
-	GoVersion  string
-	Version    string
-	Commit     string
-	Date       string
-	SuiteState map[string]json.RawMessage // each selected suite's decided settings
+	TopoAddrs []string  `json:"-"`
+	Slurm     *SlurmJob // the Slurm job, when Slurm started the processes
+	Oversub   string    // "" or how the job oversubscribes a node's CPUs
+	Preload   string    // LD_PRELOAD of rank 0: libraries that change the MPI library's behaviour
+	MPIEnv    string    // rank 0's environment settings of the MPI library (machine.MPISettings)
+	// Machines are the kinds of node of the job (the first
+	// machine.MaxKinds, rank 0's first), MachineKinds how many there are.
+	Machines     []machine.Kind
+	MachineKinds int
+	MemMiB       int64 // smallest node memory / processes on that node, MiB
+	TotalMiB     int64 // memory of all nodes of the job, MiB
+	RootMiB      int64 // memory of rank 0's node, MiB (0: unknown)
+	ProcsNode    int   // most processes on one node
+	Short        bool  // -test.short
+	GoVersion    string
+	Version      string
+	Commit       string
+	Date         string
+	SuiteState   map[string]json.RawMessage // each selected suite's decided settings
 }
 
 // Procs is the number of processes of the job.

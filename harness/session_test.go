@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -59,7 +60,12 @@ func TestWriteConfig(t *testing.T) {
 	withDrivers(t, a, b)
 	job := Job{Version: "0.1.0", Commit: "abc", GoVersion: "go1.26", Date: "2026-11-26T00:00:00Z", Library: "Open MPI v4.1.4",
 		Thread: "single", Hosts: []string{"n0", "n0", "n1", "n1"}, ProcsNode: 2, Preload: "/x/yield.so", Short: true,
-		SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{}`)}}
+		SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{}`)}, MPIEnv: "UCX_TLS=rc",
+		Machines: []machine.Kind{{Machine: machine.Machine{CPU: "X", Sockets: 2, Cores: 64, Threads: 128, MemMiB: 256000, Kernel: "Linux 6.1 x86_64", OS: "Debian 12",
+			NICs: []machine.NIC{{Name: "ib0", Kind: "infiniband", Speed: "100 Gb/s", Device: "mlx5_core mlx5_0:1"}}}, Hosts: "n0"},
+			{Machine: machine.Machine{CPU: "X", Sockets: 2, Cores: 64, Threads: 128, MemMiB: 512000, Kernel: "Linux 6.1 x86_64", OS: "Debian 12",
+				NICs: []machine.NIC{{Name: "ib0", Kind: "infiniband", Speed: "100 Gb/s", Device: "mlx5_core mlx5_0:1"}}}, Hosts: "n1"}},
+		MachineKinds: 2}
 	var w bytes.Buffer
 	writeConfig(&w, &job)
 	assert.Equal(t, `beff-version: 0.1.0
@@ -74,6 +80,13 @@ mpi-procs-per-node: 2
 mpi-oversubscribed: no
 mpi-rank-order: block (consecutive ranks share a node)
 mpi-preload: /x/yield.so
+mpi-env: UCX_TLS=rc
+machine-cpu: X, 2 sockets, 64 cores, 128 threads
+machine-memory: 256000 MiB (n0); 512000 MiB (n1)
+machine-net: ib0 infiniband 100 Gb/s mlx5_core mlx5_0:1
+machine-kernel: Linux 6.1 x86_64
+machine-os: Debian 12
+machine-kinds: 2: the nodes differ
 beff-mode: short (quick check, not a valid result)
 a-size: 3
 Unit MB/s better=higher
@@ -111,7 +124,7 @@ func TestSetupOutcome(t *testing.T) {
 	assert.True(t, strings.HasPrefix(err.Error(), "internal error setting up D: index out of range ("), err.Error())
 	assert.Equal(t, 1, strings.Count(err.Error(), "\n")+1, "one line")
 
-	out := setupOutcome(s, "single", nodes)
+	out := setupOutcome(s, "single", nodes, machineKinds{})
 	assert.Empty(t, out.Err)
 	assert.Equal(t, []string{"n0"}, out.Job.Hosts)
 }

@@ -577,3 +577,32 @@ func TestGateAcrossMachines(t *testing.T) {
 	_, err = Gate(a, lib, GateOptions{MaxDrop: 10})
 	assert.ErrorContains(t, err, "MPI library: base on Toy MPI 1.0, new on Toy MPI 1.1", "the libraries by the part of their line that tells them apart")
 }
+
+// TestMachineRows: the header and the gate name the lines of the machine
+// and of its MPI's settings in which the sides differ; of the settings
+// each side shows its own.
+func TestMachineRows(t *testing.T) {
+	dir := t.TempDir()
+	withMachine := func(kernel, env string) string {
+		return "machine-cpu: X, 64 cores\nmachine-kernel: " + kernel + "\nmpi-env: " + env + "\n"
+	}
+	a := load(t, "A", writeToy(t, dir, "a.txt", withMachine("Linux 6.1", "UCX_TLS=rc OMPI_MCA_btl=^openib")+toyLaunches("vm", nil, 100, 101, 102, 103, 104)))
+	b := load(t, "B", writeToy(t, dir, "b.txt", withMachine("Linux 6.12", "UCX_TLS=rc")+toyLaunches("vm", nil, 100.5, 101.5, 102.5, 103.5, 104.5)))
+	old := load(t, "C", writeToy(t, dir, "c.txt", toyLaunches("vm", nil, 100, 101)))
+	assert.Equal(t, []ConfigRow{
+		{"kernel", []string{"Linux 6.1", "Linux 6.12"}},
+		{"MPI settings (environment)", []string{"OMPI_MCA_btl=^openib (and 1 shared)", "(none of its own)"}},
+	}, MachineRows([]*Side{a, b}))
+	assert.Equal(t, []ConfigRow{
+		{"CPU", []string{"X, 64 cores", "not recorded"}},
+		{"kernel", []string{"Linux 6.1", "not recorded"}},
+		{"MPI settings (environment)", []string{"UCX_TLS=rc OMPI_MCA_btl=^openib", "not recorded"}},
+	}, MachineRows([]*Side{a, old}), "a file of an older beff")
+	assert.Empty(t, MachineRows([]*Side{a, a}))
+	g, err := Gate(a, b, GateOptions{MaxDrop: 5})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, WriteGate(&out, g))
+	assert.Contains(t, out.String(), "note: the sides differ in kernel: A Linux 6.1, B Linux 6.12\n")
+	assert.Contains(t, out.String(), "note: the sides differ in MPI settings (environment): A OMPI_MCA_btl=^openib (and 1 shared), B (none of its own)\n")
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -138,6 +139,9 @@ func ConfigTable(sides []*Side) []ConfigRow {
 	add("machine", severalEach(hosts))
 	libs := distinct(sides, func(r *results.Run) string { return r.FileConfig[results.KeyLibrary] })
 	add("MPI library", severalEach(shortLibraries(libs)))
+	for _, r := range MachineRows(sides) {
+		add(r.What, r.Values)
+	}
 	for i, set := range sides[0].Sets {
 		su := set.Suite
 		runs := make([]string, len(sides))
@@ -163,6 +167,93 @@ func ConfigTable(sides []*Side) []ConfigRow {
 		}
 	}
 	return rows
+}
+
+// MachineRows are the lines of machine.RecordLines (CPU, memory, network,
+// kernel, operating system, kinds of node, the MPI's settings) with each
+// side's value, a long one cut; of the MPI's settings each side shows
+// those the others lack. Rows whose value all sides share are left out.
+func MachineRows(sides []*Side) []ConfigRow {
+	var rows []ConfigRow
+	for _, l := range machine.RecordLines {
+		vals := machineValues(sides, l.Key)
+		if !slices.ContainsFunc(vals, func(v string) bool { return v != vals[0] }) {
+			continue
+		}
+		if l.Key == machine.KeyMPIEnv {
+			vals = ownSettings(vals)
+		}
+		for i, v := range vals {
+			if len(v) > machineLen {
+				vals[i] = strings.ToValidUTF8(v[:machineLen], "") + "…"
+			}
+		}
+		rows = append(rows, ConfigRow{l.Label, vals})
+	}
+	return rows
+}
+
+// machineLen is the longest value of the machine's lines shown in full
+// in the table.
+const machineLen = 100
+
+// machineValues are, per side, the values of the record's line key (one
+// of machine.RecordLines): "not recorded" where a run lacks it (a file of
+// an older beff).
+func machineValues(sides []*Side, key string) []string {
+	vals := distinct(sides, func(r *results.Run) string {
+		if v := r.FileConfig[key]; v != "" {
+			return v
+		}
+		return "not recorded"
+	})
+	out := make([]string, len(vals))
+	for i, vs := range vals {
+		switch len(vs) {
+		case 0:
+			out[i] = "–"
+		case 1:
+			out[i] = vs[0]
+		default:
+			out[i] = fmt.Sprintf("%d values: %s; …", len(vs), vs[0])
+		}
+	}
+	return out
+}
+
+// ownSettings shows of each side's mpi-env value (settings separated by
+// spaces) only the settings no other side has, where every side has one
+// value: what one side set and the others did not.
+func ownSettings(vals []string) []string {
+	sets := make([][]string, len(vals))
+	for i, v := range vals {
+		if strings.Contains(v, "values: ") || v == "–" || v == "not recorded" {
+			return vals
+		}
+		sets[i] = strings.Fields(v)
+	}
+	out := make([]string, len(vals))
+	for i := range vals {
+		var own []string
+		for _, f := range sets[i] {
+			shared := true
+			for j := range sets {
+				if j != i && !slices.Contains(sets[j], f) {
+					shared = false
+				}
+			}
+			if !shared {
+				own = append(own, f)
+			}
+		}
+		out[i] = strings.Join(own, " ")
+		if len(own) == 0 {
+			out[i] = "(none of its own)"
+		} else if len(own) < len(sets[i]) {
+			out[i] += fmt.Sprintf(" (and %d shared)", len(sets[i])-len(own))
+		}
+	}
+	return out
 }
 
 // distinct are, per side, the distinct values of what its runs say (of

@@ -48,6 +48,10 @@ type GateResult struct {
 	// Machines says, when the sides are of different machines or MPI
 	// libraries and GateOptions.AcrossMachines judged them anyway, how.
 	Machines string
+	// Setup are the lines of the machine's description and its MPI's
+	// settings in which the sides differ (MachineRows): told with the
+	// verdict, as a change of them may be what changed the figures.
+	Setup []ConfigRow
 	// judged is the number of rows judged; need the launches a side with
 	// which chance could no longer explain a separation in as many rows,
 	// where chance alone left a row unresolved.
@@ -116,7 +120,7 @@ func Gate(base, newer *Side, opt GateOptions) (*GateResult, error) {
 		return nil, &RefusalError{fmt.Sprintf("%s and %s are one run (the same measurements): %s and %s must be measured apart",
 			runName(a.File, a.Index), runName(b.File, b.Index), base.Label, newer.Label)}
 	}
-	g := &GateResult{Base: base, New: newer, MaxDrop: opt.MaxDrop, Machines: machines, Why: map[*Row][]string{}}
+	g := &GateResult{Base: base, New: newer, MaxDrop: opt.MaxDrop, Machines: machines, Setup: MachineRows([]*Side{base, newer}), Why: map[*Row][]string{}}
 	var missing, undirected []string
 	tables, err := selectFigures(Compare([]*Side{base, newer}), opt.Figures)
 	if err != nil {

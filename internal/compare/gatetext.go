@@ -23,6 +23,9 @@ func WriteGate(w io.Writer, g *GateResult) error {
 	if g.Machines != "" {
 		fmt.Fprintf(bw, "note: judged across machines (-across-machines): %s\n", g.Machines)
 	}
+	for _, r := range g.Setup {
+		fmt.Fprintf(bw, "note: the sides differ in %s: %s %s, %s %s\n", r.What, g.Base.Label, r.Values[0], g.New.Label, r.Values[1])
+	}
 	maxDrop := strconv.FormatFloat(g.MaxDrop, 'f', -1, 64) + "%"
 	var counts []string
 	total := 0

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -192,6 +193,21 @@ func (e *Entry) info(key string) string {
 
 // Hosts is the mpi-hosts line of the entry: the machine.
 func (e *Entry) Hosts() string { return e.info(results.KeyHosts) }
+
+// A Fact is a labelled line of what the entry's file records.
+type Fact struct{ What, Value string }
+
+// Described are the lines of the machine and its MPI's settings the
+// entry's file records (none for a file of an older beff).
+func (e *Entry) Described() []Fact {
+	var out []Fact
+	for _, l := range machine.RecordLines {
+		if v := e.info(l.Key); v != "" {
+			out = append(out, Fact{l.Label, v})
+		}
+	}
+	return out
+}
 
 // Date is the date line of the entry.
 func (e *Entry) Date() string { return e.info(results.KeyDate) }

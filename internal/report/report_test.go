@@ -117,10 +117,13 @@ func TestRenderWithoutPages(t *testing.T) {
 // TestRenderWithPages: the suite's columns, section, controls, data and
 // script go where the pages put them.
 func TestRenderWithPages(t *testing.T) {
-	paths := writeFiles(t, "a.txt", resultstest.File(2, 2, 1, "full", value), "b.txt", resultstest.File(4, 2, 1, "full", shifted(0.25)))
+	paths := writeFiles(t, "a.txt", "machine-cpu: Toy <CPU>, 2 cores\nmpi-env: UCX_TLS=rc\n"+resultstest.File(2, 2, 1, "full", value), "b.txt", resultstest.File(4, 2, 1, "full", shifted(0.25)))
 	site := Load(paths, []results.Suite{toyPages{}})
 	files, err := site.Render(Options{Now: now, Library: stubLibrary})
 	require.NoError(t, err)
+	assert.Contains(t, string(files["runs/a-1.html"]), `<tr><th scope="row">CPU</th><td>Toy &lt;CPU&gt;, 2 cores</td></tr>`+"\n"+
+		`<tr><th scope="row">MPI settings (environment)</th><td>UCX_TLS=rc</td></tr>`, "the machine's lines on the run page")
+	assert.NotContains(t, string(files["runs/b-1.html"]), `<th scope="row">CPU</th>`, "none where the file records none")
 	index := string(files["index.html"])
 	assert.Contains(t, index, `<th scope="col" data-type="num" data-rank="toy.toy" data-better="higher" data-label="toy mean">toy mean <span class="unit">MB/s</span></th>`+"\n"+
 		`<th scope="col" data-type="num" data-rank="toy.nothing" data-better="" data-label="never there">never there <span class="unit">parsecs</span></th>`)

@@ -1,5 +1,7 @@
 package results
 
+import "github.com/beff-suite/beff/internal/machine"
+
 // Configuration keys that every run carries, whatever its suite: the
 // harness writes them at the top of the output, the readers take the job's
 // description from them. A suite's own keys live in its package.
@@ -38,7 +40,8 @@ const (
 var JobKeys = []string{"goos", "goarch", "pkg", "cpu", KeyVersion, KeyCommit, KeyGoVersion, KeyDate, KeyLibrary,
 	KeyThread, KeyProcs, KeyHosts, KeyProcsPerNode, KeyOversub, KeyPreload, KeyMode, KeyRankOrder,
 	KeySlurmJob, KeySlurmCluster, KeySlurmPartition, KeySlurmNodes, KeySlurmTasks, KeySlurmDistribution,
-	KeySlurmMem, KeySlurmTopology}
+	KeySlurmMem, KeySlurmTopology, machine.KeyCPU, machine.KeyMemory, machine.KeyNet, machine.KeyKernel, machine.KeyOS,
+	machine.KeyKinds, machine.KeyMPIEnv}
 
 // Values of KeyMode.
 const (
