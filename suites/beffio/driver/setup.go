@@ -26,7 +26,7 @@ import (
 // Flags of b_eff_io.
 var (
 	flagT          = flag.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)")
-	flagDir        = flag.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, removed afterwards)")
+	flagDir        = flag.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, $TMPDIR or /tmp, removed afterwards, with at most 8 GiB written there)")
 	flagPartitions = flag.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)")
 	flagMem        = flag.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)")
 	flagTotalMem   = flag.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)")
@@ -35,7 +35,7 @@ var (
 	flagStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
 	flagDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
 	flagHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
-	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID")
+	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start, at most 8 GiB in the temporary directory, the default -beffio.dir; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID")
 	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
 	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
 	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
@@ -128,7 +128,7 @@ var flagRanges = []harness.FlagRange{
 	{Flag: "beffio.mem", Min: 1, Max: 1 << 30, Unit: "MiB", Zero: "the memory per process of the smallest node"},
 	{Flag: "beffio.totalmem", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "the job's memory"},
 	{Flag: "beffio.cache", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "the job's memory"},
-	{Flag: "beffio.maxdata", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "half of the free space"},
+	{Flag: "beffio.maxdata", Min: 1, Max: 1 << 40, Unit: "MiB", Zero: "half of the free space, in the temporary directory at most 8 GiB"},
 }
 
 // decideRules takes the paper's rules, or with -beffio.reference the
@@ -268,8 +268,14 @@ func (st *Settings) decideFS(*harness.Job) error {
 // that the write and the rewrite put at most 1 GiB on the file system.
 const QuickMaxData int64 = 400 * beffio.MiB
 
-// decideMaxData takes -beffio.maxdata, or half of the free space (of a
-// quick run at most QuickMaxData).
+// TempMaxData is the data budget in the system's temporary directory,
+// where b_eff_io writes unless -beffio.dir names the file system under
+// test: a first run on a shared node must not fill the node's /tmp.
+const TempMaxData int64 = 8 << 10 * beffio.MiB
+
+// decideMaxData takes -beffio.maxdata, or half of the free space: at most
+// TempMaxData in the temporary directory, of a quick run at most
+// QuickMaxData.
 func (st *Settings) decideMaxData(job *harness.Job) error {
 	if *flagMaxData > 0 { // in its range (flagRanges)
 		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
@@ -278,6 +284,9 @@ func (st *Settings) decideMaxData(job *harness.Job) error {
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(st.Parent, &fs); err == nil {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
+	}
+	if *flagDir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
+		st.MaxData, st.MaxDataWhy = TempMaxData, "8 GiB in the temporary directory (-beffio.dir names the file system to measure)"
 	}
 	if job.Short && (st.MaxData == 0 || st.MaxData > QuickMaxData) {
 		st.MaxData, st.MaxDataWhy = QuickMaxData, "a quick run's budget: 1 GiB written with the rewrite"

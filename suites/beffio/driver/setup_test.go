@@ -33,6 +33,10 @@ func TestSetup(t *testing.T) {
 			assert.Equal(t, beffio.RulesPaper, st.Rules)
 			assert.Equal(t, "off", st.DropCaches)
 			assert.Positive(t, st.MaxData)
+			assert.LessOrEqual(t, st.MaxData, TempMaxData, "at most 8 GiB in the temporary directory")
+		}},
+		{Name: "a directory of the user's", Flags: map[string]string{"beffio.dir": dir}, Check: func(t *testing.T, st Settings) {
+			assert.Equal(t, "half of the free space at the start", st.MaxDataWhy, "the file system under test: no 8 GiB bound")
 		}},
 		// before any case that sets -beffio.rewrite or -beffio.stop: a flag
 		// once set stays set for harness.IsSet
