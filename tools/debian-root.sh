@@ -73,7 +73,7 @@ up() {
 		xargs -0 cp --parents -t "$dir/beff")
 	cp -a "$top/internal/report/assets/vendor/." "$dir/beff/internal/report/assets/vendor/" 2>/dev/null || true
 	rm -f "$dir.debootstrap.log"
-	echo "debian-root: $suite in $dir: $(chroot "$dir" sh -c 'mpirun.openmpi --version | head -1; mpichversion | head -1' | tr '\n' ' ')"
+	echo "debian-root: $suite in $dir: $(chroot "$dir" sh -c 'mpirun.openmpi --version | head -1; mpichversion | head -1' | tr '\n' ' ')$(chroot "$dir" "$(goroot "$dir")/bin/go" version)"
 }
 
 run() {
