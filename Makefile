@@ -6,8 +6,8 @@
 #   make congestion [NP=…] [MPIRUN_ARGS=…]      the canaries isolated and under congestors (its own job; from 3 nodes, see docs/congestion.md)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make test-mpi                               the tests that run MPI only
-#   make trixie-test                            build and run in a Debian 13 root made here (Open MPI 5, MPICH 4.2; root, debootstrap)
-#   make module-test                            as a user without root, apt or pkg-config, with an MPI from a prefix on PATH (root to set it up)
+#   make trixie-test                            build and run in a Debian 13 root made here (Open MPI 5, MPICH 4.2, Go 1.25; root, debootstrap),
+#                                               then as a user without root, apt or pkg-config, with Lmod: module load, make bench, module swap
 #   make fuzz [FUZZTIME=30s]                    each fuzz target for FUZZTIME
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
 #   make slurm-test                             the suites under Slurm (srun, sbatch, scancel, a node lost) on emulated nodes (root; tools/cluster.sh slurm)
@@ -66,7 +66,7 @@ CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="-O2 -g $$(pkg-config --cflags $(MPI_PC))" C
 # the beff command (./beff), which runs the jobs (beff run) and folds
 BEFF_RUN = ./beff run
 
-.PHONY: all bench beff beffio skampi congestion test test-mpi fuzz cluster-test slurm-test scale-test trixie-test module-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
+.PHONY: all bench beff beffio skampi congestion test test-mpi fuzz cluster-test slurm-test scale-test trixie-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 

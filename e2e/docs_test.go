@@ -218,3 +218,66 @@ func TestExitCodesDoc(t *testing.T) {
 	}
 	assert.Equal(t, exitCodesDoc(), text[start:end], "README.md's exit codes are not package exitcode's: BEFF_UPDATE_DOCS=1 go test -run '^TestExitCodesDoc$' ./e2e")
 }
+
+// makeCall finds the target of a make command in a line of code: `make
+// bench`, `salloc … make beff`, `make --no-print-directory build`, `make
+// MPI=mpich test-mpi`.
+var makeCall = regexp.MustCompile(`(?:^|[\s;&|(])make((?:\s+(?:-\S+|[A-Z_]+=\S+))*)\s+([a-z][a-z0-9-]*)`)
+
+// TestMakeTargets: every make target the Makefile's help, the README, the
+// docs and the scripts show as a command is a rule of the Makefile.
+func TestMakeTargets(t *testing.T) {
+	text, err := os.ReadFile("Makefile")
+	require.NoError(t, err)
+	rules := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^([a-z][a-z0-9-]*):`).FindAllStringSubmatch(string(text), -1) {
+		rules[m[1]] = true
+	}
+	var code []string // lines of code and commands
+	for _, l := range strings.Split(string(text), "\n") {
+		if c, ok := strings.CutPrefix(l, "#   "); ok {
+			code = append(code, c)
+		}
+	}
+	pages, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
+	inline := regexp.MustCompile("`([^`\n]+)`")
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		require.NoError(t, err)
+		fenced := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "```") {
+				fenced = !fenced
+				continue
+			}
+			if fenced {
+				code = append(code, l)
+				continue
+			}
+			for _, m := range inline.FindAllStringSubmatch(l, -1) {
+				code = append(code, m[1])
+			}
+		}
+	}
+	scripts, err := filepath.Glob("tools/*.s*")
+	require.NoError(t, err)
+	for _, s := range scripts { // their commands, not their comments or word lists
+		b, err := os.ReadFile(s)
+		require.NoError(t, err)
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "make ") {
+				code = append(code, l)
+			}
+		}
+	}
+	seen := 0
+	for _, c := range code {
+		for _, m := range makeCall.FindAllStringSubmatch(c, -1) {
+			seen++
+			assert.True(t, rules[m[2]], "make %s is shown as a command (%q) but the Makefile has no rule %s", m[2], c, m[2])
+		}
+	}
+	assert.Greater(t, seen, 50, "the commands were found")
+}
