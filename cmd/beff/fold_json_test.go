@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
+	congestionfold "github.com/beff-suite/beff/suites/congestion/fold"
 	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
@@ -256,4 +258,49 @@ func TestFoldJSONNonFinite(t *testing.T) {
 	decodeDoc(t, stdout)
 	var v any
 	require.NoError(t, json.NewDecoder(bytes.NewReader([]byte(stdout))).Decode(&v))
+}
+
+// jsonFields are the JSON names of the fields of t and of every struct it
+// holds (through pointers, slices and maps), each with the Go type that
+// has it.
+func jsonFields(t reflect.Type, seen map[reflect.Type]bool, out map[string]string) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return
+	}
+	seen[t] = true
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			jsonFields(f.Type, seen, out)
+			continue
+		}
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = t.Name()
+		jsonFields(f.Type, seen, out)
+	}
+}
+
+// TestFoldJSONDoc: docs/fold-json.md names every field of the JSON
+// document, the envelope's and each suite's, as `name`.
+func TestFoldJSONDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/fold-json.md")
+	require.NoError(t, err)
+	fields := map[string]string{}
+	seen := map[reflect.Type]bool{}
+	for _, v := range []any{results.JSONDoc{}, befffold.JSONBeff{}, beffiofold.JSONBeffIO{}, skampifold.JSONSkampi{}, congestionfold.JSONCongestion{}} {
+		jsonFields(reflect.TypeOf(v), seen, fields)
+	}
+	require.Greater(t, len(fields), 100, "the fields were found")
+	for name, of := range fields {
+		assert.Contains(t, string(doc), "`"+name+"`", "docs/fold-json.md does not name the field %s of %s", name, of)
+	}
 }
