@@ -281,3 +281,46 @@ func TestMakeTargets(t *testing.T) {
 	}
 	assert.Greater(t, seen, 50, "the commands were found")
 }
+
+// TestAddingASuiteDoc: docs/adding-a-suite.md names every place outside
+// its folder that the last suite of cmd/beff/suites.go needed — each file
+// that imports one of its packages, its make target and its page — with
+// the suite's name as <name> (e2e/<name>_test.go for e2e/congestion_test.go).
+func TestAddingASuiteDoc(t *testing.T) {
+	list, err := os.ReadFile("cmd/beff/suites.go")
+	require.NoError(t, err)
+	folds := regexp.MustCompile(`(?m)^\s+(\w+)fold\.New\(\),`).FindAllStringSubmatch(string(list), -1)
+	require.NotEmpty(t, folds)
+	name := folds[len(folds)-1][1]
+	doc, err := os.ReadFile("docs/adding-a-suite.md")
+	require.NoError(t, err)
+	places := []string{"docs/" + name + ".md", "docs/flags.md", "docs/fold-json.md", "README.md"}
+	makefile, err := os.ReadFile("Makefile")
+	require.NoError(t, err)
+	if regexp.MustCompile(`(?m)^` + name + `:`).Match(makefile) {
+		places = append(places, "make "+name)
+	}
+	imports := `"github.com/beff-suite/beff/suites/` + name
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == "suites/"+name || path == "results" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".go") {
+			b, err := os.ReadFile(path)
+			if err == nil && strings.Contains(string(b), imports) {
+				places = append(places, path)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, len(places), 6, "the places were found")
+	for _, p := range places {
+		general := strings.ReplaceAll(p, name, "<name>")
+		assert.True(t, strings.Contains(string(doc), "`"+general+"`") || strings.Contains(string(doc), "`"+p+"`"),
+			"docs/adding-a-suite.md does not name %s, which the suite %s needed (as `%s`)", p, name, general)
+	}
+}

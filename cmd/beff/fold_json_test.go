@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -294,9 +296,17 @@ func jsonFields(t reflect.Type, seen map[reflect.Type]bool, out map[string]strin
 func TestFoldJSONDoc(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/fold-json.md")
 	require.NoError(t, err)
+	details := map[string]any{"beff": befffold.JSONBeff{}, "beff_io": beffiofold.JSONBeffIO{}, "skampi": skampifold.JSONSkampi{},
+		"congestion": congestionfold.JSONCongestion{}}
+	var keys []string
+	for _, s := range suites() {
+		keys = append(keys, s.ID().JSONKey)
+	}
+	assert.ElementsMatch(t, keys, slices.Collect(maps.Keys(details)), "a details type for every suite")
 	fields := map[string]string{}
 	seen := map[reflect.Type]bool{}
-	for _, v := range []any{results.JSONDoc{}, befffold.JSONBeff{}, beffiofold.JSONBeffIO{}, skampifold.JSONSkampi{}, congestionfold.JSONCongestion{}} {
+	jsonFields(reflect.TypeOf(results.JSONDoc{}), seen, fields)
+	for _, v := range details {
 		jsonFields(reflect.TypeOf(v), seen, fields)
 	}
 	require.Greater(t, len(fields), 100, "the fields were found")
