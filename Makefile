@@ -202,9 +202,10 @@ test-mpi: deps-mpi
 ## package: commit it, it is a regression case from then on
 FUZZTIME      ?= 30s
 TEST_FUZZTIME ?= 5s
-FUZZ_TARGETS := ./cmd/beff:FuzzFold ./cmd/beff:FuzzCompare ./cmd/beff:FuzzReport ./cmd/beff:FuzzReadReference \
-	./internal/results:FuzzReadPartial ./suites/skampi:FuzzParseSuites ./suites/skampi:FuzzReadPartial ./suites/skampi:FuzzParseType \
-	./suites/beffio:FuzzParseHints ./suites/congestion/fold:FuzzFold ./internal/report:FuzzSiteOver
+# FUZZ_TARGETS: every fuzz target of the module, found in its test files
+# (package:Name), none listed by hand
+FUZZ_TARGETS := $(shell grep -rH --include='*_test.go' --exclude-dir=vendor --exclude-dir=testdata --exclude-dir=.git \
+	-o '^func Fuzz[A-Za-z0-9_]*' . | sed -E 's|^\./(.*)/[^/]*_test\.go:func (Fuzz.*)|./\1:\2|' | sort)
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; log=$${TMPDIR:-/tmp}/beff-fuzz-$$name.log; count=$${TMPDIR:-/tmp}/beff-fuzz-$$name.count; \
