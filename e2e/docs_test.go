@@ -45,7 +45,7 @@ var flagGroups = []struct{ prefix, title, intro string }{
 func flagsDoc() string {
 	var b strings.Builder
 	b.WriteString("# Flags of the test binary\n\n")
-	b.WriteString("<!-- Written by TestFlagsDoc from the binary's own flags (BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' ./e2e); edit the flags' usage, not this page. -->\n\n")
+	b.WriteString("<!-- Written by TestFlagsDoc from the binary's own flags (BEFF_UPDATE=1 go test -run '^TestFlagsDoc$' ./e2e); edit the flags' usage, not this page. -->\n\n")
 	b.WriteString("The flags of `beff.test` (and of `go test -bench` of the module's root package) beside Go's own `-test.*` flags\n")
 	b.WriteString("(`-test.bench`, `-test.short` for a quick run, `-test.count`, …). Give them after `--` to `beff run`\n")
 	b.WriteString("(`make bench ARGS='…'`) or straight to the binary under `mpirun`. Only rank 0 checks them; a bad value is one\n")
@@ -98,16 +98,16 @@ func groupOf(name string) string {
 }
 
 // TestFlagsDoc: docs/flags.md lists every flag of the binary as the
-// flags themselves describe it (BEFF_UPDATE_DOCS=1 rewrites it), and the
+// flags themselves describe it (BEFF_UPDATE=1 rewrites it), and the
 // README points to it.
 func TestFlagsDoc(t *testing.T) {
 	got := flagsDoc()
-	if os.Getenv("BEFF_UPDATE_DOCS") == "1" {
+	if os.Getenv("BEFF_UPDATE") == "1" {
 		require.NoError(t, os.WriteFile(flagsDocPath, []byte(got), 0o644))
 	}
 	want, err := os.ReadFile(flagsDocPath)
 	require.NoError(t, err)
-	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE_DOCS=1 go test -run '^TestFlagsDoc$' ./e2e", flagsDocPath)
+	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE=1 go test -run '^TestFlagsDoc$' ./e2e", flagsDocPath)
 	flag.VisitAll(func(f *flag.Flag) {
 		if !strings.HasPrefix(f.Name, "test.") {
 			assert.Contains(t, got, "`-"+f.Name, "every flag is on the page")
@@ -196,7 +196,7 @@ func exitCodesDoc() string {
 }
 
 // TestExitCodesDoc: the README's table of exit codes is package
-// exitcode's (BEFF_UPDATE_DOCS=1 rewrites it), and no code has two rows.
+// exitcode's (BEFF_UPDATE=1 rewrites it), and no code has two rows.
 func TestExitCodesDoc(t *testing.T) {
 	seen := map[int]bool{}
 	for _, c := range exitcode.Table {
@@ -211,12 +211,12 @@ func TestExitCodesDoc(t *testing.T) {
 	require.GreaterOrEqual(t, at, 0, "the README has the table")
 	start := at + strings.Index(text[at:], "\n") + 1
 	end := start + strings.Index(text[start:], "\n\n") + 1
-	if os.Getenv("BEFF_UPDATE_DOCS") == "1" {
+	if os.Getenv("BEFF_UPDATE") == "1" {
 		text = text[:start] + exitCodesDoc() + text[end:]
 		end = start + len(exitCodesDoc())
 		require.NoError(t, os.WriteFile("README.md", []byte(text), 0o644))
 	}
-	assert.Equal(t, exitCodesDoc(), text[start:end], "README.md's exit codes are not package exitcode's: BEFF_UPDATE_DOCS=1 go test -run '^TestExitCodesDoc$' ./e2e")
+	assert.Equal(t, exitCodesDoc(), text[start:end], "README.md's exit codes are not package exitcode's: BEFF_UPDATE=1 go test -run '^TestExitCodesDoc$' ./e2e")
 }
 
 // makeCall finds the target of a make command in a line of code: `make
@@ -323,4 +323,40 @@ func TestAddingASuiteDoc(t *testing.T) {
 		assert.True(t, strings.Contains(string(doc), "`"+general+"`") || strings.Contains(string(doc), "`"+p+"`"),
 			"docs/adding-a-suite.md does not name %s, which the suite %s needed (as `%s`)", p, name, general)
 	}
+}
+
+// TestSharedFixtures: a fixture that several packages read from their
+// testdata (a results file, a suite file, a reference output) is one
+// file: every copy of a name is byte-identical (BEFF_UPDATE=1 rewrites
+// the copies of a fixture made from code together).
+func TestSharedFixtures(t *testing.T) {
+	copies := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "fuzz" || d.Name() == "results" || (strings.HasPrefix(d.Name(), ".") && path != ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.Contains(filepath.ToSlash(path), "testdata/") {
+			copies[d.Name()] = append(copies[d.Name()], path)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	shared := 0
+	for name, paths := range copies {
+		if len(paths) < 2 {
+			continue
+		}
+		shared++
+		first, err := os.ReadFile(paths[0])
+		require.NoError(t, err)
+		for _, p := range paths[1:] {
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			assert.True(t, string(b) == string(first), "%s and %s are copies of the fixture %s but differ", paths[0], p, name)
+		}
+	}
+	assert.Greater(t, shared, 5, "the shared fixtures were found")
 }

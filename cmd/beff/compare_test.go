@@ -255,7 +255,7 @@ func TestCompareUsage(t *testing.T) {
 
 // TestCompareGolden compares the output of compare and gate on the
 // synthetic runs with testdata/compare/NAME.stdout. On a mismatch it
-// writes NAME.got-stdout next to it; -update rewrites NAME.stdout.
+// writes NAME.got-stdout next to it; BEFF_UPDATE=1 rewrites NAME.stdout.
 func TestCompareGolden(t *testing.T) {
 	goldenDir, err := filepath.Abs("testdata/compare")
 	require.NoError(t, err)

@@ -25,7 +25,7 @@ import (
 // TestGoldenJSON compares the output of fold -json with
 // testdata/fold/NAME.json (paths relative to this package), for the
 // variants beyond each suite's own file (TestSuitesConform). On a
-// mismatch it writes NAME.json.got-stdout next to it; -update rewrites
+// mismatch it writes NAME.json.got-stdout next to it; BEFF_UPDATE=1 rewrites
 // NAME.json.
 func TestGoldenJSON(t *testing.T) {
 	tests := []struct {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +19,6 @@ import (
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files testdata/fold/*.stdout")
-
 // run runs beffMain and returns its exit code, stdout and stderr.
 func run(args ...string) (int, string, string) {
 	var stdout, stderr bytes.Buffer
@@ -32,7 +29,7 @@ func run(args ...string) (int, string, string) {
 // TestGolden compares the output of fold with testdata/fold/NAME.stdout
 // (paths relative to this package) for the variants beyond each
 // suite's own file (TestSuitesConform). On a mismatch it writes
-// NAME.got-stdout next to it; -update rewrites NAME.stdout.
+// NAME.got-stdout next to it; BEFF_UPDATE=1 rewrites NAME.stdout.
 func TestGolden(t *testing.T) {
 	tests := []struct {
 		name string
@@ -56,16 +53,16 @@ func TestGolden(t *testing.T) {
 }
 
 // checkGolden compares stdout with the golden file (rewritten with
-// -update); on a mismatch it writes stdout to got and shows the first
+// BEFF_UPDATE=1); on a mismatch it writes stdout to got and shows the first
 // differing line.
 func checkGolden(t *testing.T, golden, got, stdout string) {
 	t.Helper()
-	if *update {
+	if resultstest.Update() {
 		require.NoError(t, os.WriteFile(golden, []byte(stdout), 0o644))
 		return
 	}
 	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run with -update to create it")
+	require.NoError(t, err, "run with BEFF_UPDATE=1 to create it")
 	if string(want) == stdout {
 		os.Remove(got)
 		return

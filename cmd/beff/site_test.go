@@ -15,6 +15,7 @@ import (
 
 	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/report/reporttest"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beff"
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
@@ -264,19 +265,19 @@ func TestSiteSkipped(t *testing.T) {
 
 // TestGolden compares the index page of testdata/hostile.txt with
 // testdata/index.html; on a mismatch it writes testdata/index.got-html,
-// -update rewrites the golden file.
+// BEFF_UPDATE=1 rewrites the golden file.
 func TestSiteGolden(t *testing.T) {
 	files, err := report.Load([]string{"testdata/hostile.txt", "testdata/io-synthetic.txt", "testdata/absent.txt"}, suites()).
 		Render(report.Options{Now: now, Library: stubLibrary})
 	require.NoError(t, err)
 	got := files["index.html"]
 	golden, gotPath := "testdata/index.html", "testdata/index.got-html"
-	if *update {
+	if resultstest.Update() {
 		require.NoError(t, os.WriteFile(golden, got, 0o644))
 		return
 	}
 	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "run with -update to create it")
+	require.NoError(t, err, "run with BEFF_UPDATE=1 to create it")
 	if string(want) == string(got) {
 		os.Remove(gotPath)
 		return

@@ -2,7 +2,6 @@ package fold
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -19,8 +18,6 @@ import (
 	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/beffio"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/io-synthetic.txt")
 
 // An ioSynth describes a synthetic BenchmarkBeffIO output. Every call moves
 // one memory chunk L (reps = 1 for every pattern, so that the segment size
@@ -614,15 +611,15 @@ func TestFoldRefusals(t *testing.T) {
 }
 
 // TestIOSyntheticFile keeps testdata/io-synthetic.txt equal to ioHand's
-// text (-update rewrites it); cmd/beff's golden test reads a copy of its own.
+// text (BEFF_UPDATE=1 rewrites it and its copies in other packages).
 func TestIOSyntheticFile(t *testing.T) {
 	const path = "testdata/io-synthetic.txt"
 	text := ioHand().text()
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	if resultstest.Update() {
+		resultstest.WriteShared(t, "io-synthetic.txt", []byte(text))
 	}
 	data, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./suites/beffio/fold -run TestIOSyntheticFile -update")
+	require.NoError(t, err, "run BEFF_UPDATE=1 go test ./suites/beffio/fold -run TestIOSyntheticFile")
 	assert.Equal(t, text, string(data))
 }
 
