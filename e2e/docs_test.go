@@ -3,6 +3,8 @@ package e2e
 import (
 	"flag"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -359,4 +361,40 @@ func TestSharedFixtures(t *testing.T) {
 		}
 	}
 	assert.Greater(t, shared, 5, "the shared fixtures were found")
+}
+
+// TestPackageDocs: every package of the module says what it is in a
+// package comment.
+func TestPackageDocs(t *testing.T) {
+	dirs := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (d.Name() == "testdata" || d.Name() == "vendor" || d.Name() == "results" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			dirs[filepath.Dir(path)] = true
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, len(dirs), 20)
+	for dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		documented := false
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly|parser.ParseComments)
+			require.NoError(t, err)
+			if file.Doc != nil && (strings.HasPrefix(file.Doc.Text(), "Package ") || strings.HasPrefix(file.Doc.Text(), "Command ")) {
+				documented = true
+			}
+		}
+		assert.True(t, documented, "package %s has no package comment (// Package … or // Command …)", dir)
+	}
 }
