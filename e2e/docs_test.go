@@ -398,3 +398,78 @@ func TestPackageDocs(t *testing.T) {
 		assert.True(t, documented, "package %s has no package comment (// Package … or // Command …)", dir)
 	}
 }
+
+// TestArchitectureDoc: docs/architecture.md's table of packages has a row
+// for every package of the module (a suite's as suites/<s>, …/driver,
+// …/fold), and each row's imports name every package of beff it imports
+// (its non-test files; e2e's tests); cmd/beff's row lists every command.
+func TestArchitectureDoc(t *testing.T) {
+	doc, err := os.ReadFile("docs/architecture.md")
+	require.NoError(t, err)
+	rows := map[string]string{} // package (generalized) → its imports cell
+	tick := regexp.MustCompile("`([^`]+)`")
+	for _, l := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(l, " | ")
+		if !strings.HasPrefix(l, "| `") || len(cells) < 3 {
+			continue
+		}
+		for _, m := range tick.FindAllStringSubmatch(cells[0], -1) {
+			rows[m[1]] = cells[1]
+		}
+	}
+	general := func(p string) string {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "github.com/beff-suite/beff"), "/")
+		if rest, ok := strings.CutPrefix(p, "suites/"); ok {
+			_, sub, _ := strings.Cut(rest, "/")
+			return strings.TrimSuffix("suites/<s>/"+sub, "/")
+		}
+		return p
+	}
+	imports := map[string]map[string]bool{}
+	err = filepath.WalkDir(".", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (d.Name() == "testdata" || d.Name() == "vendor" || d.Name() == "results" || d.Name() == "tools" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || dir == "." || strings.HasSuffix(dir, "test") && dir != "e2e" ||
+			strings.HasSuffix(path, "_test.go") && dir != "e2e" {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		pkg := general(dir)
+		if imports[pkg] == nil {
+			imports[pkg] = map[string]bool{}
+		}
+		for _, im := range f.Imports {
+			if p := strings.Trim(im.Path.Value, `"`); strings.HasPrefix(p, "github.com/beff-suite/beff/") {
+				imports[pkg][general(p)] = true
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, len(imports), 10)
+	for pkg, ims := range imports {
+		cell, ok := rows[pkg]
+		if !assert.True(t, ok, "docs/architecture.md has no row for %s", pkg) || pkg == "cmd/beff" {
+			continue
+		}
+		for im := range ims {
+			if im == pkg || strings.HasPrefix(im, "suites/") && strings.Contains(cell, "the drivers") {
+				continue
+			}
+			assert.Contains(t, cell, "`"+im+"`", "docs/architecture.md: %s imports %s, which its row does not name", pkg, im)
+		}
+	}
+	main, err := os.ReadFile("cmd/beff/main.go")
+	require.NoError(t, err)
+	cmdRow := regexp.MustCompile("(?m)^\\| `cmd/beff/` \\|(.*)$").FindSubmatch(doc)
+	require.NotNil(t, cmdRow)
+	for _, m := range regexp.MustCompile(`(?m)^\s+\{"([a-z-]+)", "`).FindAllSubmatch(main, -1) {
+		assert.Contains(t, string(cmdRow[1]), "`"+string(m[1])+"`", "docs/architecture.md's cmd/beff/ row does not name the command %s", m[1])
+	}
+}
