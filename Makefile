@@ -71,18 +71,16 @@ BEFF_RUN = ./beff run
 all: test
 
 ## deps-mpi: an MPI library: the one on PATH (a compiler wrapper and a
-## launcher), else Debian's (as root: apt), else one message that says
+## launcher, as beff mpi finds them: the launcher knowledge is the beff
+## command's), else Debian's (as root: apt), else one message that says
 ## what to load, and exit 2. It never installs beside an MPI on PATH.
 deps-mpi:
-	@if [ -n "$(MPI_PC)" ] && pkg-config --exists "$(MPI_PC)" 2>/dev/null || command -v $(firstword $(MPICC)) >/dev/null 2>&1; then \
-		if [ -n "$$MPIEXEC$$SLURM_JOB_ID" ] || command -v mpiexec >/dev/null 2>&1 || command -v mpirun >/dev/null 2>&1 || \
-			ls "$$(dirname "$$(command -v $(firstword $(MPICC)))")"/mpiexec* >/dev/null 2>&1; then \
-			echo "deps: MPI present: $$(command -v $(firstword $(MPICC)) || echo "pkg-config $(MPI_PC)")"; exit 0; fi; \
-	fi; \
+	@out=$$($(GO) run ./cmd/beff mpi 2>&1); rc=$$?; out=$$(echo "$$out" | grep -v '^exit status '); \
+	if [ $$rc = 0 ]; then echo "deps: MPI present: $${out#beff mpi: }"; exit 0; fi; \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ -z "$(filter-out mpicc mpicc.openmpi mpicc.mpich,$(MPICC))" ]; then \
 		$(MAKE) --no-print-directory apt PKGS="$(MPI_PKGS)"; \
 	else \
-		echo "deps: no MPI found: no compiler wrapper $(MPICC) with a launcher (mpiexec, mpirun, MPIEXEC or srun) on PATH." >&2; \
+		echo "deps: no MPI found: $${out#beff mpi: }" >&2; \
 		echo "deps: load your MPI (module load openmpi, module load mpich, …) or set MPICC=/path/to/mpicc (and MPIEXEC=/path/to/mpiexec); on Debian, sudo make deps installs Open MPI." >&2; \
 		exit 2; \
 	fi

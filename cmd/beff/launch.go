@@ -134,3 +134,33 @@ func buildIDMain(stdout, stderr io.Writer, args []string) int {
 	fmt.Fprintln(stdout, launch.BuildID(env))
 	return exitOK
 }
+
+const mpiUsage = `usage: beff mpi
+
+Mpi says which MPI beff builds with and launches with here: the compiler
+wrapper (MPICC, default mpicc; or the pkg-config package MPI_PC) and the
+launcher (srun inside a Slurm allocation, else MPIEXEC, else the one
+beside the wrapper, else mpiexec or mpirun on PATH), with the launcher's
+family and version. Exit 2, with what to load, when either is missing
+(make's deps-mpi asks it).
+`
+
+// mpiMain is the mpi command.
+func mpiMain(stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("beff mpi", mpiUsage, stderr)
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	env, err := launch.CompilerEnv()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff mpi: %v\n", err)
+		return exitBadInput
+	}
+	l, err := launch.Host.Find()
+	if err != nil {
+		fmt.Fprintf(stderr, "beff mpi: %v\n", err)
+		return exitBadInput
+	}
+	fmt.Fprintf(stdout, "beff mpi: %s; launcher %s: %s\n", strings.Join(env, " "), l.Path, l.Version)
+	return exitOK
+}

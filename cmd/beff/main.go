@@ -15,6 +15,7 @@
 //	run     run the suites as an MPI job the way this machine launches one, and store the results
 //	launch  start a program as an MPI job with this machine's launcher and its family's flags
 //	build-id  identify the MPI a build compiles against (make build passes it to cgo)
+//	mpi     say which MPI beff builds with and launches with here
 //
 // Run "beff <command> -h" for the flags of a command.
 package main
@@ -70,6 +71,7 @@ var commands = []command{
 	{"run", "run the suites as an MPI job the way this machine launches one, and store the results", runMain},
 	{"launch", "start a program as an MPI job with this machine's launcher and its family's flags", launchMain},
 	{"build-id", "identify the MPI a build compiles against (make build passes it to cgo)", buildIDMain},
+	{"mpi", "say which MPI beff builds with and launches with here", mpiMain},
 }
 
 // Exit codes: the table of package exitcode, one for every command and
