@@ -1,94 +1,11 @@
 //go:build mpi
 
-/* skampi.c: the table of the SKaMPI suite's operations (mpi.LoopOps names
- * them by their index), the timed loop that runs a batch of them, and the
+/* skampi.c: the names of the SKaMPI suite's operations (mpi.LoopOps names
+ * them by their index in sk_ops, the table skampi_optab.c written from
+ * suites/skampi/ops.go), the timed loop that runs a batch of them, and the
  * preparing of a run. The operations live in the files of their family
  * (skampi_*.c); what they share is skampi_ctx.h; the public face skampi.h. */
 #include "skampi_ctx.h"
-
-#define OP(n, f) {n, f, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0}
-
-#define OPB(n, f) {n, f, 0, 1, 0, M_BLOCK, -1, PER_PROC, 0}
-
-#define OPR(n, f) {n, f, 0, 0, 1, M_BLOCK, -1, PER_PROC, 0}
-
-#define ONB(n, f) {n, f, 0, 0, 0, M_NB, -1, PER_PROC, 0}
-
-#define ONBB(n, f) {n, f, 0, 1, 0, M_NB, -1, PER_PROC, 0}
-
-#define OPS(n, f, id) {n, f, 0, 0, 0, M_PERSIST, MPI4_##id, PER_PROC, 0}
-
-#define OPSB(n, f, id) {n, f, 0, 1, 0, M_PERSIST, MPI4_##id, PER_PROC, 0}
-
-#define ONH(n, f, mode) {n, f, 0, 1, 0, mode, -1, PER_NBR, 0}
-
-const optab sk_ops[SKAMPI_NOPS] = {
-	OP("send-recv", sk_op_send_recv), OP("send-recv-anytag", sk_op_send_recv_anytag),
-	OP("send-irecv", sk_op_send_irecv), OP("send-iprobe-recv", sk_op_send_iprobe_recv),
-	OP("ssend-recv", sk_op_ssend_recv), OP("isend-recv", sk_op_isend_recv),
-	OP("issend-recv", sk_op_issend_recv), {"bsend-recv", sk_op_bsend_recv, 1, 0, 0, M_BLOCK, -1, PER_PROC, 0},
-	OP("sendrecv", sk_op_sendrecv), OP("sendrecv-replace", sk_op_sendrecv_replace),
-	OP("barrier", sk_op_barrier), OP("bcast", sk_op_bcast), OP("reduce", sk_op_reduce),
-	OP("allreduce", sk_op_allreduce), OPB("reduce-scatter-block", sk_op_reduce_scatter_block),
-	OP("scan", sk_op_scan), OP("exscan", sk_op_exscan), OPB("gather", sk_op_gather),
-	OPB("gatherv", sk_op_gatherv), OPB("scatter", sk_op_scatter), OPB("scatterv", sk_op_scatterv),
-	OPB("allgather", sk_op_allgather), OPB("allgatherv", sk_op_allgatherv),
-	OPB("alltoall", sk_op_alltoall), OPB("alltoallv", sk_op_alltoallv),
-	OP("comm-split", sk_op_comm_split), OP("comm-dup", sk_op_comm_dup), OP("memcpy", sk_op_memcpy),
-	OP("bcast-sendrecv", sk_op_bcast_sendrecv), OPB("gather-sendrecv", sk_op_gather_sendrecv),
-	OPB("gather-irecv", sk_op_gather_irecv), OP("allreduce-reduce-bcast", sk_op_allreduce_reduce_bcast),
-	OPB("alltoall-isend-irecv", sk_op_alltoall_isend_irecv),
-	OPB("mw-wait", sk_op_mw_wait), OPB("mw-waitany", sk_op_mw_waitany), OPB("mw-recv-any", sk_op_mw_recv_any),
-	OPB("mw-send", sk_op_mw_send), OPB("mw-ssend", sk_op_mw_ssend), OPB("mw-isend", sk_op_mw_isend),
-	{"mw-bsend", sk_op_mw_bsend, 1, 1, 0, M_BLOCK, -1, PER_PROC, 0},
-	OP("wtime", sk_op_wtime), OP("comm-rank", sk_op_comm_rank), OP("comm-size", sk_op_comm_size),
-	OP("iprobe", sk_op_iprobe), OP("buffer-attach", sk_op_buffer_attach),
-	OP("type-create", sk_op_type_create),
-	OPR("put", sk_op_put), OPR("get", sk_op_get), OPR("acc-sum", sk_op_acc_sum), OPR("acc-replace", sk_op_acc_replace),
-	OPR("acc-max", sk_op_acc_max), OPR("get-acc", sk_op_get_acc), OPR("fetch-and-op", sk_op_fetch_and_op),
-	OPR("compare-and-swap", sk_op_compare_and_swap), OPR("put-bw", sk_op_put_bw), OPR("get-bw", sk_op_get_bw),
-	OPR("win-fence", sk_op_win_fence), OPR("win-pscw", sk_op_win_pscw), OPR("win-lock", sk_op_win_lock),
-	OPR("win-fence-delayed", sk_op_win_fence_delayed), OPR("win-pscw-delayed", sk_op_win_pscw_delayed),
-	OPR("win-lock-delayed", sk_op_win_lock_delayed), {"put-all-one", sk_op_put_all, 0, 1, 1, M_BLOCK, -1, PER_PROC, 0},
-	OPR("put-all-own", sk_op_put_all),
-	OPB("reduce-scatter", sk_op_reduce_scatter), OPB("alltoallw", sk_op_alltoallw),
-	{"send-recv-persistent", sk_op_send_recv_persistent, 0, 0, 0, M_PERSIST, -1, PER_PROC, 0},
-	{"isendrecv", sk_op_isendrecv, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV, PER_PROC, 0},
-	{"isendrecv-replace", sk_op_isendrecv_replace, 0, 0, 0, M_BLOCK, MPI4_ISENDRECV_REPLACE, PER_PROC, 0},
-	ONB("ibarrier", sk_op_barrier), ONB("ibcast", sk_op_bcast), ONB("ireduce", sk_op_reduce),
-	ONB("iallreduce", sk_op_allreduce), ONBB("ireduce-scatter-block", sk_op_reduce_scatter_block),
-	ONBB("ireduce-scatter", sk_op_reduce_scatter), ONB("iscan", sk_op_scan), ONB("iexscan", sk_op_exscan),
-	ONBB("igather", sk_op_gather), ONBB("igatherv", sk_op_gatherv), ONBB("iscatter", sk_op_scatter),
-	ONBB("iscatterv", sk_op_scatterv), ONBB("iallgather", sk_op_allgather), ONBB("iallgatherv", sk_op_allgatherv),
-	ONBB("ialltoall", sk_op_alltoall), ONBB("ialltoallv", sk_op_alltoallv), ONBB("ialltoallw", sk_op_alltoallw),
-	OPS("barrier-persistent", sk_op_barrier, BARRIER_INIT), OPS("bcast-persistent", sk_op_bcast, BCAST_INIT),
-	OPS("reduce-persistent", sk_op_reduce, REDUCE_INIT), OPS("allreduce-persistent", sk_op_allreduce, ALLREDUCE_INIT),
-	OPSB("reduce-scatter-block-persistent", sk_op_reduce_scatter_block, REDUCE_SCATTER_BLOCK_INIT),
-	OPSB("reduce-scatter-persistent", sk_op_reduce_scatter, REDUCE_SCATTER_INIT),
-	OPS("scan-persistent", sk_op_scan, SCAN_INIT), OPS("exscan-persistent", sk_op_exscan, EXSCAN_INIT),
-	OPSB("gather-persistent", sk_op_gather, GATHER_INIT), OPSB("gatherv-persistent", sk_op_gatherv, GATHERV_INIT),
-	OPSB("scatter-persistent", sk_op_scatter, SCATTER_INIT), OPSB("scatterv-persistent", sk_op_scatterv, SCATTERV_INIT),
-	OPSB("allgather-persistent", sk_op_allgather, ALLGATHER_INIT),
-	OPSB("allgatherv-persistent", sk_op_allgatherv, ALLGATHERV_INIT),
-	OPSB("alltoall-persistent", sk_op_alltoall, ALLTOALL_INIT), OPSB("alltoallv-persistent", sk_op_alltoallv, ALLTOALLV_INIT),
-	OPSB("alltoallw-persistent", sk_op_alltoallw, ALLTOALLW_INIT),
-	ONH("neighbor-allgather", sk_op_neighbor_allgather, M_BLOCK),
-	ONH("neighbor-allgatherv", sk_op_neighbor_allgatherv, M_BLOCK),
-	ONH("neighbor-alltoall", sk_op_neighbor_alltoall, M_BLOCK),
-	ONH("neighbor-alltoallv", sk_op_neighbor_alltoallv, M_BLOCK),
-	ONH("neighbor-alltoallw", sk_op_neighbor_alltoallw, M_BLOCK),
-	ONH("ineighbor-allgather", sk_op_neighbor_allgather, M_NB),
-	ONH("ineighbor-allgatherv", sk_op_neighbor_allgatherv, M_NB),
-	ONH("ineighbor-alltoall", sk_op_neighbor_alltoall, M_NB),
-	ONH("ineighbor-alltoallv", sk_op_neighbor_alltoallv, M_NB),
-	ONH("ineighbor-alltoallw", sk_op_neighbor_alltoallw, M_NB),
-	ONH("neighbor-allgather-isend-irecv", sk_op_neighbor_allgather_isend_irecv, M_BLOCK),
-	ONH("neighbor-alltoall-isend-irecv", sk_op_neighbor_alltoall_isend_irecv, M_BLOCK),
-	{"psend-precv", sk_op_psend_precv, 0, 1, 0, M_PERSIST, MPI4_PSEND_INIT, PER_PART, 0},
-	{"send-recv-c", sk_op_send_recv_c, 0, 0, 0, M_BLOCK, MPI4_SEND_C, PER_PROC, 1},
-};
-
-_Static_assert(sizeof sk_ops / sizeof sk_ops[0] == SKAMPI_NOPS, "SKAMPI_NOPS is the length of the table");
 
 const char *skampi_op_name(int i) { return i >= 0 && i < SKAMPI_NOPS ? sk_ops[i].name : ""; }
 

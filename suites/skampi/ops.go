@@ -53,8 +53,8 @@ const (
 const VaryNone Vary = 0
 
 // An Op is one row of the operation table: an operation, how it is timed
-// and what its points vary. Its index in Ops is its number in C (the
-// table skampi_op_names of internal/mpi/skampi.c, same order).
+// and what its points vary. Its index in Ops is its number in C: the C
+// table internal/mpi/skampi_optab.c is written from Ops (optab.go).
 type Op struct {
 	Name    string
 	Pattern MeasurePattern
@@ -129,7 +129,9 @@ func (o Op) Persistent() bool { return o.Family == FamilyPersistent || o.Family 
 // RMABurst is the puts or gets of a bandwidth call, as OSU's window size.
 const RMABurst = 64
 
-// Ops is the operation table, in the order of the C table.
+// Ops is the operation table, the one declaration of every operation:
+// the C table that the timed loop runs them by is written from it
+// (OpTableC), its order the operations' numbers.
 var Ops = slices.Concat(baseOps, forms(FamilyNonblocking), forms(FamilyPersistent), neighborOps(), partitionedOps)
 
 // baseOps are the operations written out one by one; forms adds the
@@ -211,8 +213,8 @@ var baseOps = []Op{
 	{Name: "isendrecv-replace", Pattern: PingPong, Call: "MPI_Isendrecv_replace, MPI_Wait on both sides", Vary: VaryLength, Elem: 1, Exchange: true, Of: "sendrecv-replace", Needs: "MPI_Isendrecv_replace"},
 }
 
-// partitionedOps are MPI 4's partitioned point-to-point operations (after
-// the neighborhood collectives in the C table).
+// partitionedOps are MPI 4's partitioned point-to-point operations and
+// the large-count ping-pong (after the neighborhood collectives).
 var partitionedOps = []Op{
 	{Name: "psend-precv", Pattern: PingPong, Call: "MPI_Psend_init / MPI_Precv_init requests; MPI_Start, MPI_Pready of every partition (by the threads of the line) / MPI_Parrived until the last, MPI_Wait; chunks partitions of L bytes",
 		Vary: VaryLength | VaryChunks, Elem: 1, Blocks: true, Family: FamilyPartitioned, Needs: "MPI_Psend_init"},
@@ -221,7 +223,7 @@ var partitionedOps = []Op{
 }
 
 // formOf are the blocking collectives with a non-blocking and a
-// persistent form, in the order of the C table's forms.
+// persistent form, in the order of their forms in Ops.
 var formOf = []string{"barrier", "bcast", "reduce", "allreduce", "reduce-scatter-block", "reduce-scatter",
 	"scan", "exscan", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv", "alltoall",
 	"alltoallv", "alltoallw"}
