@@ -23,7 +23,6 @@ import (
 	"testing"
 
 	"github.com/beff-suite/beff/internal/launch"
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,7 +42,7 @@ func mpiBinary(t *testing.T, tags bool) string {
 	if os.Getenv("BEFF_SKIP_MPI") == "1" {
 		t.Skip("BEFF_SKIP_MPI=1")
 	}
-	if n, ok := mpi.LauncherSize(); ok && n > 1 {
+	if n, ok := launch.JobSize(); ok && n > 1 {
 		t.Skip("inside an MPI job: the end-to-end tests launch their own")
 	}
 	testLib(t)

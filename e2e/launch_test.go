@@ -102,15 +102,11 @@ func output(cmd *exec.Cmd) ([]byte, error) {
 	return out, err
 }
 
-// rankEnvs are the environment variables that hold a process's rank,
-// one of them under each launcher.
-var rankEnvs = []string{"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID"}
-
 // rankOf reports whether the environment of a process (NUL-separated, as
 // /proc/<pid>/environ) says it is rank of a job.
 func (l mpiLib) rankOf(environ string, rank int) bool {
 	env := strings.Split(environ, "\x00")
-	for _, k := range rankEnvs {
+	for _, k := range launch.RankEnvs {
 		if slices.Contains(env, k+"="+strconv.Itoa(rank)) {
 			return true
 		}

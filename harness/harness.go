@@ -78,7 +78,7 @@ func run(m *testing.M) int {
 		return checkOnly(os.Stdout)
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		if mpi.LauncherRank() == 0 {
+		if launch.Rank() == 0 {
 			flag.CommandLine.SetOutput(os.Stderr)
 			flag.Usage()
 		}
@@ -145,7 +145,7 @@ func run(m *testing.M) int {
 // the others wait a moment before they exit, since mpirun ends the job
 // (and may drop rank 0's message) when the first process exits non-zero.
 func initFailed(err error) int {
-	if mpi.LauncherRank() == 0 {
+	if launch.Rank() == 0 {
 		fmt.Fprintf(os.Stderr, "beff: -mpi.thread=%s: %v\n", *mpiThread, err)
 	} else {
 		time.Sleep(time.Second)
@@ -162,15 +162,15 @@ func initFailed(err error) int {
 // requested benchmarks are refused; plain tests run.
 func noMPI(m *testing.M) int {
 	if flagErr != "" {
-		if mpi.LauncherRank() == 0 {
+		if launch.Rank() == 0 {
 			fmt.Fprintf(os.Stderr, "beff: %s\n", flagErr)
 		} else {
 			time.Sleep(time.Second)
 		}
 		return ExitBadInput
 	}
-	if n, ok := mpi.LauncherSize(); ok && n > 1 {
-		if mpi.LauncherRank() == 0 {
+	if n, ok := launch.JobSize(); ok && n > 1 {
+		if launch.Rank() == 0 {
 			fmt.Fprintf(os.Stderr, "beff: started as one of %d MPI processes, but %v\n", n, mpi.ErrNoMPI)
 		} else {
 			time.Sleep(time.Second) // the launcher ends the job at the first exit: rank 0 speaks first

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/crash"
+	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/machine"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
@@ -129,7 +130,7 @@ func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds)
 	if err := checkTestFlags(); err != nil {
 		return outcome{Err: err.Error()}
 	}
-	if n, ok := mpi.LauncherSize(); ok && n != s.Size {
+	if n, ok := launch.JobSize(); ok && n != s.Size {
 		return outcome{Err: fmt.Sprintf("the launcher started %d processes but MPI_COMM_WORLD has %d: the binary and mpirun come from different MPI installations", n, s.Size)}
 	}
 	job := describeJob(provided, nodes)

@@ -167,29 +167,6 @@ func names[T interface{ String() string }](v []T) []string {
 	return out
 }
 
-// TestLauncherEnvironment: the job's size and this process's rank as the
-// launchers' environments give them, the first one set winning.
-func TestLauncherEnvironment(t *testing.T) {
-	for _, k := range []string{"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS",
-		"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"} {
-		t.Setenv(k, "") // set, but not a number: passed over
-	}
-	_, ok := LauncherSize()
-	assert.False(t, ok)
-	assert.Equal(t, 0, LauncherRank())
-	t.Setenv("SLURM_NTASKS", "16")
-	t.Setenv("SLURM_PROCID", "5")
-	n, ok := LauncherSize()
-	assert.True(t, ok)
-	assert.Equal(t, 16, n)
-	assert.Equal(t, 5, LauncherRank())
-	t.Setenv("PMI_SIZE", "4")
-	t.Setenv("PMI_RANK", "3")
-	n, _ = LauncherSize()
-	assert.Equal(t, 4, n, "MPICH's before Slurm's")
-	assert.Equal(t, 3, LauncherRank())
-}
-
 // TestServeFunnels: while Serve runs, calls from other goroutines run on
 // the serving goroutine one at a time, and Serve returns work's code;
 // without Serve a call runs where it is made.

@@ -39,8 +39,6 @@ package mpi
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strconv"
 )
 
 // Comm is a communicator, as its MPI Fortran handle.
@@ -70,34 +68,6 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s (MPI error %d)", e.C
 
 // ErrNoMPI is returned by Init when beff was built without the mpi tag.
 var ErrNoMPI = errors.New("beff was built without MPI: build with -tags mpi (for example: go test -c -tags mpi -o beff.test .), which needs an MPI library (Debian: apt-get install openmpi-bin libopenmpi-dev) and pkg-config")
-
-// LauncherSize returns the number of processes the MPI launcher says the job
-// has, from the environment (Open MPI, PMIx, MPICH/Hydra, Slurm), and whether
-// it found one. A binary built without MPI uses it to notice that it was
-// started as one of several processes.
-func LauncherSize() (int, bool) {
-	for _, k := range []string{"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"} {
-		if v, ok := os.LookupEnv(k); ok {
-			if n, err := strconv.Atoi(v); err == nil {
-				return n, true
-			}
-		}
-	}
-	return 0, false
-}
-
-// LauncherRank returns this process's rank as the launcher's environment
-// gives it, or 0.
-func LauncherRank() int {
-	for _, k := range []string{"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"} {
-		if v, ok := os.LookupEnv(k); ok {
-			if n, err := strconv.Atoi(v); err == nil {
-				return n
-			}
-		}
-	}
-	return 0
-}
 
 // File is an MPI file handle (Fortran handle); Info an MPI_Info.
 type (
