@@ -8,13 +8,13 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 )
 
-// A Driver is a suite's MPI side, its hook into Main: the suite's driver
-// package registers it from an init function; Main sets it up only when
+// A Driver is a suite's MPI side as the harness keeps it, untyped
+// (a suite registers a typed Suite, which becomes one); Main sets it up only when
 // -test.bench selects its benchmark, so a run of one suite neither checks
 // the flags nor prints the configuration of another.
 type Driver struct {
 	// ID names the suite: its Key keys the suite's settings
-	// (Session.State), its Benchmark() is the top-level benchmark
+	// (Settings), its Benchmark() is the top-level benchmark
 	// function that runs it, its Units are the unit lines printed for it.
 	ID *results.Identity
 	// Setup runs on rank 0 only, after the job is known; it checks the
@@ -47,8 +47,9 @@ func (d *Done) Error() string { return "done without measuring" }
 
 var suites []*Driver
 
-// Register adds a suite's driver; call it from an init function.
-func Register(s *Driver) { suites = append(suites, s) }
+// RegisterDriver adds a suite's untyped driver (Register adds a typed
+// Suite through it).
+func RegisterDriver(s *Driver) { suites = append(suites, s) }
 
 // selected returns the registered suites whose benchmark -test.bench
 // selects and -test.skip does not skip, in registration order.

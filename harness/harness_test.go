@@ -95,10 +95,11 @@ func TestSetupSuites(t *testing.T) {
 	b := &Driver{ID: &results.Identity{Key: "b", Name: "B"}, Setup: func(job *Job) (any, error) { return nil, assert.AnError }}
 	job := Job{Hosts: []string{"h", "h"}}
 	assert.NoError(t, setupSuites(&job, []*Driver{a}))
-	var got st
-	assert.NoError(t, job.State("a", &got))
+	got, err := Settings[st]{key: "a"}.ofJob(&job)
+	assert.NoError(t, err)
 	assert.Equal(t, 2, got.X)
-	assert.Error(t, job.State("b", &got), "not set up")
+	_, err = Settings[st]{key: "b"}.ofJob(&job)
+	assert.Error(t, err, "not set up")
 	assert.ErrorIs(t, setupSuites(&job, []*Driver{a, b}), assert.AnError)
 }
 

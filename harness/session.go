@@ -81,15 +81,6 @@ type Job struct {
 // Procs is the number of processes of the job.
 func (j *Job) Procs() int { return len(j.Hosts) }
 
-// State decodes the decided settings of the named suite into v.
-func (j *Job) State(name string, v any) error {
-	raw, ok := j.SuiteState[name]
-	if !ok {
-		return fmt.Errorf("no settings for suite %q", name)
-	}
-	return json.Unmarshal(raw, v)
-}
-
 // newSession makes the session of MPI_COMM_WORLD; stdout is silenced on
 // every rank but 0.
 func newSession() *Session {
@@ -123,9 +114,6 @@ func (s *Session) IsRoot() bool { return s.Rank == 0 }
 
 // World is the group of every process of the job.
 func (s *Session) World() *Group { return s.world }
-
-// State decodes the decided settings of the named suite into v.
-func (s *Session) State(name string, v any) error { return s.Job.State(name, v) }
 
 // Logf writes a progress or diagnostic line to stderr on rank 0. The
 // "[beff]" prefix keeps the line from parsing as a benchfmt configuration

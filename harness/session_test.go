@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -133,19 +134,19 @@ func TestSetupOutcome(t *testing.T) {
 // Setup and replaces its settings with what it returns.
 func TestPrepareKeepsWhatEveryRankMeasured(t *testing.T) {
 	type st struct{ Seen, Measured int }
-	a := &Driver{ID: &results.Identity{Key: "a", Name: "A"},
-		Prepare: func(s *Session) any {
-			var in st
-			require.NoError(t, s.State("a", &in))
-			return st{in.Seen, 42}
-		}}
-	withDrivers(t, a)
+	withDrivers(t)
+	h := Register(Suite[st]{ID: &results.Identity{Key: "a", Name: "A"},
+		Prepare: func(s *Session, in st) st { return st{in.Seen, 42} },
+		Config:  func(job *Job, in st) []string { return []string{fmt.Sprintf("a-seen: %d", in.Seen)} }})
 	s := soloSession(Job{Hosts: []string{"n0"}, SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{"Seen":7}`)}}, &bytes.Buffer{})
 	prepare(s)
-	var got st
-	require.NoError(t, s.State("a", &got))
+	got, err := h.Of(s)
+	require.NoError(t, err)
 	assert.Equal(t, st{7, 42}, got)
-	assert.ErrorContains(t, s.State("b", &got), `no settings for suite "b"`)
+	assert.Equal(t, []string{"a-seen: 7"}, h.Lines(&s.Job))
+	assert.Nil(t, h.Lines(&Job{}), "no settings, no lines")
+	_, err = Settings[st]{key: "b"}.Of(s)
+	assert.ErrorContains(t, err, `no settings for suite "b"`)
 }
 
 // TestProgress: the count of -test.count repetitions, a line at most every

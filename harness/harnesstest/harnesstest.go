@@ -318,7 +318,7 @@ type SetupCase[S any] struct {
 }
 
 // CheckSetup runs setup on a copy of job under each case's flags.
-func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) (any, error), cases []SetupCase[S]) {
+func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) (S, error), cases []SetupCase[S]) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -336,7 +336,7 @@ func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) 
 			case err != nil:
 				t.Fatalf("error: %v", err)
 			default:
-				c.Check(t, got.(S))
+				c.Check(t, got)
 			}
 		})
 	}

@@ -177,10 +177,10 @@ func (r *run) selected(p *beff.Pattern) bool {
 func newRun(b *testing.B, s *harness.Session) *run {
 	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: mpi.Measure}
-	if err := s.State(name, &r.st); err != nil {
+	var err error
+	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
-	var err error
 	r.periodic, err = r.world.Comm.CartCreate([]int{s.Size}, []bool{true}, true)
 	s.Must("creating the 1-D periodic topology", err)
 	r.owned = append(r.owned, r.periodic)

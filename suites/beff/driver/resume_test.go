@@ -22,7 +22,7 @@ func partialBeff(t *testing.T, lines ...string) string {
 	harnesstest.SetFlags(t, map[string]string{"beff.seed": "77", "beff.resume": "", "beff.reference": "false", "beff.mem": "0"})
 	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	var b strings.Builder
 	fmt.Fprintf(&b, "mpi-library: Open MPI v4.1.4\nmpi-thread: single\nmpi-procs: 2\nmpi-hosts: vm (2)\nbeff-mode: short (quick check, not a valid result)\n")
 	for _, l := range st.lines() {
@@ -47,7 +47,7 @@ func TestResumeBeff(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
 	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	assert.Equal(t, uint64(77), st.Seed, "the file's seed")
 	require.NotNil(t, st.Resume)
 	assert.Equal(t, 1, st.Resume.Total())
@@ -60,8 +60,8 @@ func TestResumeBeff(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": extra})
 	v, err = setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	require.NotNil(t, v.(Settings).Resume)
-	assert.Equal(t, 1, v.(Settings).Resume.Total())
+	require.NotNil(t, v.Resume)
+	assert.Equal(t, 1, v.Resume.Total())
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
 
 	f := &fakeLoop{lens: map[int][]int{}, perIter: func(int, int) float64 { return 1e-6 }}

@@ -35,9 +35,8 @@ var (
 // name keys the suite's settings in the job.
 var name = beff.ID.Key
 
-func init() {
-	harness.Register(&harness.Driver{ID: beff.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
-}
+// settings reads the settings rank 0 decided (setup) in the benchmark body.
+var settings = harness.Register(harness.Suite[Settings]{ID: beff.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
 
 // Settings are the b_eff settings rank 0 decides and broadcasts.
 type Settings struct {
@@ -58,20 +57,20 @@ type Settings struct {
 }
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
-func setup(job *harness.Job) (any, error) {
+func setup(job *harness.Job) (Settings, error) {
 	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *flagRmax,
 		TestFault: *flagTestFault, Shortcut: *flagShortcut, Reference: *flagReference}
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
 	if err := checkFlags(); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.decideLmax(job); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if job.Procs() < 2 {
-		return nil, fmt.Errorf("b_eff on 1 process: every message would stay inside the process, nothing crosses a network; start it with at least 2 (mpirun -np 2 …)")
+		return Settings{}, fmt.Errorf("b_eff on 1 process: every message would stay inside the process, nothing crosses a network; start it with at least 2 (mpirun -np 2 …)")
 	}
 	st.Sizes = beff.Sizes(st.Lmax)
 	st.Measured = make([]int, len(st.Sizes))
@@ -83,13 +82,13 @@ func setup(job *harness.Job) (any, error) {
 	}
 	var err error
 	if st.Seed, err = harness.DecideSeed("beff.seed", *flagSeed); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if st.Patterns, err = parsePatterns(*flagPatterns, st.Random); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.readResume(job); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	return st, nil
 }
@@ -228,11 +227,7 @@ func parsePatterns(list string, random int) ([]string, error) {
 }
 
 // config returns the configuration lines of b_eff.
-func config(job *harness.Job) []string {
-	var st Settings
-	if err := job.State(name, &st); err != nil {
-		return nil
-	}
+func config(job *harness.Job, st Settings) []string {
 	lines := st.lines()
 	if st.Resume != nil {
 		lines = append(lines, beff.KeyResumed+": "+st.Resume.Describe("measurements"))

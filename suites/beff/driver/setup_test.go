@@ -84,6 +84,6 @@ func TestConfig(t *testing.T) {
 		beff.KeyTarget + ": 1",
 		beff.KeyRmax + ": 12.5",
 		beff.KeyPatterns + ": ring2,pingpong",
-	}, config(job))
-	assert.Nil(t, config(&harness.Job{}), "not set up: no lines")
+	}, settings.Lines(job))
+	assert.Nil(t, settings.Lines(&harness.Job{}), "not set up: no lines")
 }

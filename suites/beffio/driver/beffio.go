@@ -64,7 +64,8 @@ func (p *partition) maxTime(t float64) float64 {
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
 	r := &run{s: s, world: s.World(), clock: mpi.Wtime, ioCalls: mpi.RunCalls}
-	if err := s.State(name, &r.st); err != nil {
+	var err error
+	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
 	r.table = beffio.Table(r.st.MPART)
@@ -79,7 +80,6 @@ func Benchmark(b *testing.B) {
 	for _, p := range r.table {
 		maxMem = max(maxMem, p.Mem)
 	}
-	var err error
 	r.buf, err = mpi.NewBuffer(maxMem)
 	s.Must("allocating the I/O buffer", err)
 	defer r.buf.Free()

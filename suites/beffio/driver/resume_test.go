@@ -28,7 +28,7 @@ func partialIO(t *testing.T) string {
 	harnesstest.SetFlags(t, map[string]string{"beffio.partitions": "1,2", "beffio.resume": ""})
 	v, err := setup(ioResumeJob())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	var b strings.Builder
 	b.WriteString("mpi-library: Open MPI v4.1.4\nmpi-thread: single\nmpi-procs: 2\nmpi-hosts: h (2)\nbeff-mode: short (quick check, not a valid result)\n")
 	for _, l := range st.lines() {
@@ -51,7 +51,7 @@ func TestResumeIO(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"beffio.resume": path})
 	v, err := setup(ioResumeJob())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	assert.Equal(t, []int{1}, st.Copied, "partition 1 is whole, partition 2 is measured again")
 	require.NotNil(t, st.Resume)
 	whole := len(beffio.PartitionKeys(1, st.Rewrite, beffio.Table(st.MPART)))
@@ -61,7 +61,7 @@ func TestResumeIO(t *testing.T) {
 	}
 	job := ioResumeJob()
 	require.NoError(t, setupState(job, st))
-	lines := config(job)
+	lines := settings.Lines(job)
 	assert.Equal(t, fmt.Sprintf("%s: %d lines of partitions 1 copied from %s", beffio.KeyResumed, whole, path), lines[len(lines)-1])
 
 	// a pattern line of partition 1 deleted: the partition is not whole
@@ -73,7 +73,7 @@ func TestResumeIO(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"beffio.resume": holed})
 	v, err = setup(ioResumeJob())
 	require.NoError(t, err)
-	st = v.(Settings)
+	st = v
 	assert.Empty(t, st.Copied)
 	assert.Nil(t, st.Resume)
 	harnesstest.SetFlags(t, map[string]string{"beffio.resume": path})

@@ -50,9 +50,8 @@ const ExitIO = harness.ExitIO
 // name keys the suite's settings in the job.
 var name = beffio.ID.Key
 
-func init() {
-	harness.Register(&harness.Driver{ID: beffio.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
-}
+// settings reads the settings rank 0 decided (setup) in the benchmark body.
+var settings = harness.Register(harness.Suite[Settings]{ID: beffio.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.
 type Settings struct {
@@ -86,7 +85,7 @@ type Settings struct {
 }
 
 // setup checks the flags of b_eff_io on rank 0 and decides the settings.
-func setup(job *harness.Job) (any, error) {
+func setup(job *harness.Job) (Settings, error) {
 	st := Settings{TestFault: *flagTestFault, SharedFP: *flagSharedFP, T: *flagT, Parent: *flagDir,
 		MemMiB: *flagMem, TotalMiB: *flagTotalMem, CacheMiB: *flagCache, Keep: *flagKeep,
 		Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop), DropCaches: "off"}
@@ -94,11 +93,11 @@ func setup(job *harness.Job) (any, error) {
 		st.T = 6
 	}
 	if err := checkFlags(); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideFS, st.decideMaxData, st.readHints, st.readResume} {
 		if err := check(job); err != nil {
-			return nil, err
+			return Settings{}, err
 		}
 	}
 	if *flagDropCaches {
@@ -386,11 +385,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 }
 
 // config returns the configuration lines of b_eff_io.
-func config(job *harness.Job) []string {
-	var st Settings
-	if err := job.State(name, &st); err != nil {
-		return nil
-	}
+func config(job *harness.Job, st Settings) []string {
 	lines := st.lines()
 	if st.Resume != nil {
 		lines = append(lines, beffio.KeyResumed+": "+st.Resume.Describe(fmt.Sprintf("lines of partitions %s", joinInts(st.Copied))))

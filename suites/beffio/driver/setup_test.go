@@ -88,7 +88,7 @@ func TestConfig(t *testing.T) {
 	st, err := setup(job)
 	require.NoError(t, err)
 	require.NoError(t, setupState(job, st))
-	lines := config(job)
+	lines := settings.Lines(job)
 	require.Len(t, lines, 15, "with the file system of /tmp")
 	assert.Equal(t, beffio.KeyT+": 150", lines[0])
 	assert.Regexp(t, `^`+beffio.KeyFS+`: \S+ \S+`, lines[14], "its type and source")

@@ -42,7 +42,8 @@ func Benchmark(b *testing.B) {
 
 func newRun(b *testing.B, s *harness.Session) *run {
 	r := &run{s: s, world: s.World(), canary: mpi.RunCanary, congestor: mpi.RunCongestor, split: s.World().Comm.Split}
-	if err := s.State(name, &r.st); err != nil {
+	var err error
+	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
 	r.prepare()

@@ -157,7 +157,9 @@ func TestNoWindowLeavesRMAOut(t *testing.T) {
 	job := harness.Job{Hosts: hosts, SuiteState: map[string]json.RawMessage{name: raw}}
 	got := make([]Settings, 6)
 	harnesstest.Fine(t, harnesstest.Run(t, 6, job, func(s *harness.Session) {
-		got[s.Rank] = prepareJob(s).(Settings)
+		own, err := settings.Of(s) // each rank its own copy, as each process has
+		s.Must("reading the settings", err)
+		got[s.Rank] = prepareJob(s, own)
 	}))
 	for r := range got {
 		assert.Equal(t, []string{"bcast"}, got[r].Plan.Congestors, "rank %d", r)
@@ -165,5 +167,5 @@ func TestNoWindowLeavesRMAOut(t *testing.T) {
 		assert.Equal(t, "MPI_ERR_WIN", got[r].NoRMA)
 	}
 	job.SuiteState[name], _ = json.Marshal(got[0])
-	assert.Contains(t, config(&job), "congestion-rma: rma-incast left out: MPI_Win_create failed (MPI_ERR_WIN)")
+	assert.Contains(t, settings.Lines(&job), "congestion-rma: rma-incast left out: MPI_Win_create failed (MPI_ERR_WIN)")
 }

@@ -37,9 +37,8 @@ var (
 // name keys the suite's settings in the job.
 var name = congestion.ID.Key
 
-func init() {
-	harness.Register(&harness.Driver{ID: congestion.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareJob, Config: config})
-}
+// settings reads the settings rank 0 decided (setup) in the benchmark body.
+var settings = harness.Register(harness.Suite[Settings]{ID: congestion.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareJob, Config: config})
 
 // Settings are what rank 0 decides and broadcasts.
 type Settings struct {
@@ -82,9 +81,9 @@ var flagRanges = []harness.FlagRange{
 }
 
 // setup checks the flags on rank 0 and decides the settings.
-func setup(job *harness.Job) (any, error) {
+func setup(job *harness.Job) (Settings, error) {
 	if err := checkFlags(); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	st := Settings{Len: *flagLen, BwLen: *flagBwLen, MinLoad: *flagMinLoad,
 		Plan: congestion.Plan{Time: *flagTime, Reps: *flagReps, Only: *flagOnly}}
@@ -97,31 +96,31 @@ func setup(job *harness.Job) (any, error) {
 	var err error
 	if !st.Plan.Only {
 		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *flagCanaries, congestion.CanaryNames); err != nil {
-			return nil, err
+			return Settings{}, err
 		}
 	}
 	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	seed, err := harness.DecideSeed("congestion.seed", *flagSeed)
 	if err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	st.Split = congestion.SplitOptions{By: *flagSplit, Share: *flagShare, Congestors: len(st.Plan.Congestors),
 		Mix: *flagMix, Only: st.Plan.Only, Seed: seed}
 	if *flagCanaryNodes != "" {
 		if st.Plan.Only {
-			return nil, fmt.Errorf("-congestion.canary-nodes with -congestion.congestors-only: there are no canaries")
+			return Settings{}, fmt.Errorf("-congestion.canary-nodes with -congestion.congestors-only: there are no canaries")
 		}
 		for _, h := range strings.Split(*flagCanaryNodes, ",") {
 			st.Split.CanaryNodes = append(st.Split.CanaryNodes, strings.TrimSpace(h))
 		}
 	}
 	if err := st.split(job); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.readResume(job); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	per, root := memory(st.Len, st.BwLen, job.Procs())
 	return st, job.CheckMemory("congestion", harness.BaseBytes+per+root, "lower -congestion.bw-len or -congestion.len")
@@ -138,9 +137,7 @@ var rmaProbe = func(s *harness.Session) (ok bool, why, err error) { return mpi.R
 // a window is made and freed on all processes first; where that fails
 // (Open MPI 4 over TCP makes none across nodes), rank 0 leaves the
 // congestor out, splits the processes again and says why.
-func prepareJob(s *harness.Session) any {
-	var st Settings
-	s.Must("reading the congestion settings", s.State(name, &st))
+func prepareJob(s *harness.Session, st Settings) Settings {
 	if !slices.Contains(st.Plan.Congestors, rmaIncast) {
 		return st
 	}
@@ -240,11 +237,7 @@ func canaryBuffer(bwLen int64) int64 { return mpi.CanaryBuffer(max(bwLen, conges
 const rootBytesPerProc = 96
 
 // config returns the configuration lines.
-func config(job *harness.Job) []string {
-	var st Settings
-	if err := job.State(name, &st); err != nil {
-		return nil
-	}
+func config(job *harness.Job, st Settings) []string {
 	lines := st.lines()
 	if st.NoRMA != "" {
 		lines = append(lines, congestion.KeyNoRMA+": rma-incast left out: MPI_Win_create failed ("+st.NoRMA+")")

@@ -66,7 +66,7 @@ func TestSetupDecides(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"congestion.seed": "9"})
 	v, err := setup(job6())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	assert.Equal(t, congestion.MixEach, st.Plan.Mix)
 	assert.Equal(t, congestion.SplitProcs, st.Described.By)
 	assert.Equal(t, 3, st.Described.CanaryProcs)

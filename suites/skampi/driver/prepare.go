@@ -42,9 +42,7 @@ type Prepared struct {
 // slowest and the fastest round trip, round by round of disjoint pairs),
 // the clock offsets to rank 0 and the cost of a clock read; rank 0
 // decides what the run keeps.
-func prepareRun(s *harness.Session) any {
-	var st Settings
-	s.Must("reading the SKaMPI settings", s.State(name, &st))
+func prepareRun(s *harness.Session, st Settings) Settings {
 	w := s.World()
 	search := pairSearch(s, st.MatrixLimit)
 	global, err := mpi.WtimeIsGlobal()

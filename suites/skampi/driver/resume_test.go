@@ -26,13 +26,13 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 	harnesstest.SetFlags(t, map[string]string{"skampi.suites": file})
 	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	raw, err := json.Marshal(v.(Settings))
+	raw, err := json.Marshal(v)
 	require.NoError(t, err)
 	job := harnesstest.ShortJob()
 	job.SuiteState = map[string]json.RawMessage{name: raw}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mpi-library: %s\nmpi-thread: single\nmpi-procs: 2\nmpi-hosts: vm (2)\nbeff-mode: %s\n", job.Library, results.ModeShort)
-	for _, l := range config(job) {
+	for _, l := range settings.Lines(job) {
 		b.WriteString(l + "\n")
 	}
 	for _, l := range []int{1, 8, 64} {
@@ -53,7 +53,7 @@ func TestResume(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": path})
 	v, err := setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	require.NotNil(t, st.Resume)
 	assert.Positive(t, st.Resume.Points)
 	assert.Regexp(t, `^\d+ curves \(\d+ points\) copied from `+path+`$`, st.Resume.describe())
@@ -96,7 +96,7 @@ func TestResume(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"skampi.resume": holed})
 	v, err = setup(harnesstest.ShortJob())
 	require.NoError(t, err)
-	st = v.(Settings)
+	st = v
 	require.NotNil(t, st.Resume)
 	assert.Empty(t, st.Resume.Done, "no curve copied")
 	assert.Equal(t, 0, st.Resume.Points)

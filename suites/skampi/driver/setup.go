@@ -72,8 +72,10 @@ func init() {
 	for _, f := range fieldFlags {
 		flag.String(f.flag, f.def, "skampi: "+f.usage)
 	}
-	harness.Register(&harness.Driver{ID: skampi.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareRun, Config: config})
 }
+
+// settings reads the settings rank 0 decided (setup) in the benchmark body.
+var settings = harness.Register(harness.Suite[Settings]{ID: skampi.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareRun, Config: config})
 
 // Settings are what rank 0 decides (Setup) and the run measures before
 // its first point (Prepare), the same on every rank.
@@ -98,11 +100,11 @@ type Settings struct {
 
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
-func setup(job *harness.Job) (any, error) {
+func setup(job *harness.Job) (Settings, error) {
 	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != "",
 		MarkThreads: markThreads(job.Thread)}
 	if err := checkFlags(); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	st.MatrixLimit = skampi.FullPairs
 	if *flagTestRanks > 0 {
@@ -110,11 +112,11 @@ func setup(job *harness.Job) (any, error) {
 	}
 	data, err := st.readFile()
 	if err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	n, err := planProcs(job)
 	if err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
 	for _, f := range fieldFlags {
@@ -124,30 +126,30 @@ func setup(job *harness.Job) (any, error) {
 		}
 	}
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.keepOps(n); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.keepProvided(job.Library, mpi.Provides()); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.keepWorking(job.Library); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.checkLibrary(job.Library, os.Getenv("OMPI_MCA_osc")); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if err := st.checkPoints(); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	need := skampi.Need(st.curves(), n, harness.BaseBytes)
 	st.Buffer = need.Buffer
 	if *flagPlan {
-		return nil, &harness.Done{Text: st.planText(need, job)}
+		return Settings{}, &harness.Done{Text: st.planText(need, job)}
 	}
 	if err := checkMemory(need, job); err != nil {
-		return nil, err
+		return Settings{}, err
 	}
 	if *flagResume != "" {
 		st.Resume, err = readResume(*flagResume, st.want(job), st.curves())
@@ -431,9 +433,7 @@ func (st *Settings) curves() []skampi.Curve {
 }
 
 // config returns the configuration lines of the suite.
-func config(job *harness.Job) []string {
-	var st Settings
-	job.State(name, &st)
+func config(job *harness.Job, st Settings) []string {
 	p := st.Prep
 	file := st.File
 	if file != skampi.DefaultSuitesName {

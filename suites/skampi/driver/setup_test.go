@@ -26,7 +26,7 @@ func fourProcs() *harness.Job {
 func TestSetupDefault(t *testing.T) {
 	v, err := setup(fourProcs())
 	require.NoError(t, err)
-	st := v.(Settings)
+	st := v
 	assert.Equal(t, skampi.DefaultSuitesName, st.File)
 	assert.Len(t, st.FileSum, 16)
 	assert.NotEmpty(t, st.Suites)
@@ -41,7 +41,7 @@ func TestSetupOps(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "bcast,barrier"})
 	v, err := setup(fourProcs())
 	require.NoError(t, err)
-	for _, su := range v.(Settings).Suites {
+	for _, su := range v.Suites {
 		for _, op := range su.Ops {
 			assert.Contains(t, []string{"bcast", "barrier"}, skampi.Ops[op].Name, "suite %s", su.Name)
 		}
@@ -91,7 +91,7 @@ func TestSetupRefusals(t *testing.T) {
 	assert.ErrorContains(t, err, "compare-and-swap on an MPI_Win_allocate window crashes Open MPI v4.1.4 (osc/rdma")
 	v, err := setup(&harness.Job{Hosts: []string{"a", "b"}, Library: "MPICH Version: 4.0.2", MemMiB: 2048, ProcsNode: 1})
 	require.NoError(t, err, "MPICH has no such crash")
-	assert.Len(t, v.(Settings).Suites, 1)
+	assert.Len(t, v.Suites, 1)
 
 	harnesstest.SetFlags(t, map[string]string{"skampi.suites": "", "skampi.mem": "1"})
 	_, err = setup(fourProcs())
@@ -100,7 +100,7 @@ func TestSetupRefusals(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"skampi.mem": "0", "skampi.testmatrix-ranks": "4"})
 	v, err = setup(fourProcs())
 	require.NoError(t, err)
-	assert.Equal(t, 4, v.(Settings).MatrixLimit)
+	assert.Equal(t, 4, v.MatrixLimit)
 	harnesstest.SetFlags(t, map[string]string{"skampi.testmatrix-ranks": "2000"})
 	_, err = setup(fourProcs())
 	assert.ErrorContains(t, err, "-skampi.testmatrix-ranks=2000: out of range")

@@ -18,8 +18,8 @@ import (
 // done; a refined curve's lengths come in the order they were chosen.
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
-	var st Settings
-	if err := s.State(name, &st); err != nil {
+	st, err := settings.Of(s)
+	if err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range st.Notes {
