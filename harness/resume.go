@@ -23,11 +23,6 @@ type Resume struct {
 	used   map[string]int
 }
 
-// savedLines holds on rank 0 the lines ReadResume read, per benchmark:
-// the settings that carry a Resume to every rank (as JSON) do not carry
-// them.
-var savedLines = map[string]map[string][]results.Saved{}
-
 // ReadResume reads the partial output file for benchmark bench on rank 0
 // (flag names the flag in errors) and checks it against the configuration
 // of this run, which want returns (it may adopt settings from the file's
@@ -38,7 +33,10 @@ var savedLines = map[string]map[string][]results.Saved{}
 //
 // check, when not nil, checks each line (its name and metrics by unit)
 // before it is copied.
-func ReadResume(flag, file, bench string, want func(file map[string]string) (map[string]string, error), check func(name string, m map[string]float64) error, prefixes ...string) (*Resume, error) {
+//
+// The lines themselves stay with the job on rank 0 (Job.saved): the
+// settings that carry a Resume to every rank (as JSON) do not carry them.
+func (j *Job) ReadResume(flag, file, bench string, want func(file map[string]string) (map[string]string, error), check func(name string, m map[string]float64) error, prefixes ...string) (*Resume, error) {
 	data, err := results.ReadInput(file)
 	if err != nil {
 		return nil, fmt.Errorf("-%s: %v", flag, err)
@@ -63,7 +61,10 @@ func ReadResume(flag, file, bench string, want func(file map[string]string) (map
 		}
 		saved[s.Name] = append(saved[s.Name], s)
 	}
-	savedLines[bench] = saved
+	if j.saved == nil {
+		j.saved = map[string]map[string][]results.Saved{}
+	}
+	j.saved[bench] = saved
 	r := &Resume{File: file, Bench: bench, Counts: p.Counts()}
 	seen := map[string]bool{}
 	for _, s := range p.Points {
@@ -132,11 +133,11 @@ func (r *Resume) Next(name string) bool {
 	return true
 }
 
-// Write writes, on rank 0, the occurrence of name that Next has just
-// granted as the sub-benchmark b (its metrics as saved, ns/op included),
-// and returns its metrics by unit (nil on other ranks).
-func (r *Resume) Write(b *testing.B, name string) map[string]float64 {
-	list := savedLines[r.Bench][name]
+// Write writes, on rank 0 of session s, the occurrence of name that Next
+// has just granted as the sub-benchmark b (its metrics as saved, ns/op
+// included), and returns its metrics by unit (nil on other ranks).
+func (r *Resume) Write(b *testing.B, s *Session, name string) map[string]float64 {
+	list := s.Job.saved[r.Bench][name]
 	k := r.used[name] - 1
 	if k < 0 || k >= len(list) {
 		return nil

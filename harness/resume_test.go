@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,18 +37,18 @@ func wantOf(w map[string]string) func(map[string]string) (map[string]string, err
 // partial marker do not count.
 func TestReadResume(t *testing.T) {
 	p := writePartial(t, partialOut)
-	r, err := ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	r, err := (&Job{}).ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
 	require.NoError(t, err)
 	assert.Equal(t, map[string]int{"x=1": 2, "x=2": 1}, r.Counts)
 	assert.Equal(t, []string{"x=1", "x=2"}, r.Order)
 	assert.Equal(t, 3, r.Total())
 	assert.Equal(t, "3 lines copied from "+p, r.Describe("lines"))
 
-	_, err = ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "4"}), nil, "toy-")
+	_, err = (&Job{}).ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "4"}), nil, "toy-")
 	assert.EqualError(t, err, "-toy.resume="+p+": not the configuration of this run:\n"+
 		"  mpi-procs: the file has \"2\", this run \"4\"\n  toy-size: the file has \"3\", not in this run")
 
-	_, err = ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}),
+	_, err = (&Job{}).ReadResume("toy.resume", p, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}),
 		func(name string, m map[string]float64) error {
 			if m["MB/s"] > 6 {
 				return assert.AnError
@@ -57,27 +58,27 @@ func TestReadResume(t *testing.T) {
 	assert.ErrorContains(t, err, "BenchmarkToy/x=1: "+assert.AnError.Error())
 	assert.ErrorContains(t, err, p+":8: ", "the file and line of the refused line")
 
-	_, err = ReadResume("toy.resume", p, "Nothing", wantOf(nil), nil)
+	_, err = (&Job{}).ReadResume("toy.resume", p, "Nothing", wantOf(nil), nil)
 	assert.EqualError(t, err, "-toy.resume: "+p+": no line of BenchmarkNothing to resume from")
 
 	// an earlier job of another configuration in front of this one's
 	// lines: the whole file must be of this run
 	foreign := "mpi-procs: 64\ntoy-size: 3\nBenchmarkToy/x=1 1 10 ns/op 5 MB/s\nBenchmarkToy/x=2 1 20 ns/op 6 MB/s\n\n"
 	mixed := writePartial(t, foreign+partialOut)
-	_, err = ReadResume("toy.resume", mixed, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	_, err = (&Job{}).ReadResume("toy.resume", mixed, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
 	assert.EqualError(t, err, "-toy.resume="+mixed+": not the configuration of this run:\n"+
 		"  the lines from line 3 on (2 configurations in the file):\n  mpi-procs: the file has \"64\", this run \"2\"")
 	// the same configuration twice (a job's output put after another's
 	// of the same configuration) is one block
 	again := writePartial(t, "mpi-procs: 2\ntoy-size: 3\nBenchmarkToy/x=1 1 10 ns/op 5 MB/s\n\n"+partialOut)
-	r, err = ReadResume("toy.resume", again, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	r, err = (&Job{}).ReadResume("toy.resume", again, "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
 	require.NoError(t, err)
 	assert.Equal(t, 4, r.Total())
 
-	_, err = ReadResume("toy.resume", writePartial(t, "BenchmarkToy/x=1 1 NaN ns/op\nBenchmarkToy/x=2 1 1 ns/op\n"), "Toy", wantOf(nil), nil)
+	_, err = (&Job{}).ReadResume("toy.resume", writePartial(t, "BenchmarkToy/x=1 1 NaN ns/op\nBenchmarkToy/x=2 1 1 ns/op\n"), "Toy", wantOf(nil), nil)
 	assert.ErrorContains(t, err, ":1: x=1: NaN ns/op is not a finite number")
 
-	_, err = ReadResume("toy.resume", "/dev/zero", "Toy", wantOf(nil), nil)
+	_, err = (&Job{}).ReadResume("toy.resume", "/dev/zero", "Toy", wantOf(nil), nil)
 	assert.ErrorContains(t, err, "-toy.resume: /dev/zero: not a regular file")
 }
 
@@ -100,7 +101,8 @@ func TestResumeNext(t *testing.T) {
 // metrics as the sub-benchmark's, in turn, ns/op as saved; a name not
 // granted writes nothing.
 func TestResumeWrite(t *testing.T) {
-	r, err := ReadResume("toy.resume", writePartial(t, partialOut), "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
+	s := soloSession(Job{}, &bytes.Buffer{})
+	r, err := s.Job.ReadResume("toy.resume", writePartial(t, partialOut), "Toy", wantOf(map[string]string{"mpi-procs": "2", "toy-size": "3"}), nil, "toy-")
 	require.NoError(t, err)
 	var got []map[string]float64
 	testing.Benchmark(func(b *testing.B) {
@@ -108,9 +110,9 @@ func TestResumeWrite(t *testing.T) {
 			return // testing runs the function again with a larger b.N
 		}
 		for r.Next("x=1") {
-			got = append(got, r.Write(b, "x=1"))
+			got = append(got, r.Write(b, s, "x=1"))
 		}
-		got = append(got, r.Write(b, "x=3"))
+		got = append(got, r.Write(b, s, "x=3"))
 	})
 	assert.Equal(t, []map[string]float64{{"MB/s": 5, "ns/op": 10}, {"MB/s": 7, "ns/op": 30}, nil}, got, "the two saved occurrences in file order; x=3 was cut")
 }

@@ -76,6 +76,9 @@ type Job struct {
 	Commit       string
 	Date         string
 	SuiteState   map[string]json.RawMessage // each selected suite's decided settings
+	// saved are, on rank 0 only (not broadcast), the lines of the partial
+	// outputs ReadResume read: per benchmark, per sub-benchmark name.
+	saved map[string]map[string][]results.Saved
 }
 
 // Procs is the number of processes of the job.

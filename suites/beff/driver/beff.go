@@ -158,7 +158,7 @@ func (r *run) timeLeft() float64 {
 // and, on rank 0, takes its loop state from it, as if it had been
 // measured now.
 func (r *run) copySaved(b *testing.B, pt point, name string) {
-	if m := r.st.Resume.Write(b, name); m != nil {
+	if m := r.st.Resume.Write(b, r.s, name); m != nil {
 		k := loopKey{pt.p.Name, pt.m}
 		s := r.loops[k]
 		if s == nil {

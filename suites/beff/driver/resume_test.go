@@ -45,7 +45,8 @@ func TestResumeBeff(t *testing.T) {
 	ring := beff.Name("ring2", 1, beff.Sendrecv)
 	path := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
-	v, err := setup(harnesstest.ShortJob())
+	job := harnesstest.ShortJob() // rank 0's job keeps the saved lines
+	v, err := setup(job)
 	require.NoError(t, err)
 	st := v
 	assert.Equal(t, uint64(77), st.Seed, "the file's seed")
@@ -65,7 +66,7 @@ func TestResumeBeff(t *testing.T) {
 	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
 
 	f := &fakeLoop{lens: map[int][]int{}, perIter: func(int, int) float64 { return 1e-6 }}
-	harnesstest.Fine(t, harnesstest.Run(t, 1, harness.Job{}, func(s *harness.Session) {
+	harnesstest.Fine(t, harnesstest.Run(t, 1, *job, func(s *harness.Session) {
 		r := testRun(s, f)
 		r.st.Resume = st.Resume
 		p := beff.RingPattern(1, 0)

@@ -113,7 +113,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := harness.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
+	r, err := job.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
 	if err != nil {
 		return err
 	}

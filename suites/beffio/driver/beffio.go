@@ -410,7 +410,7 @@ func (r *run) copySaved(b *testing.B, key beffio.Key) {
 	prefix := fmt.Sprintf("n=%d/acc=%s/", key.N, key.Access)
 	for _, name := range r.st.Resume.Order {
 		if strings.HasPrefix(name, prefix) && r.st.Resume.Next(name) {
-			b.Run(name, func(b *testing.B) { r.st.Resume.Write(b, name) })
+			b.Run(name, func(b *testing.B) { r.st.Resume.Write(b, r.s, name) })
 		}
 	}
 }

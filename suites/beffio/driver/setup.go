@@ -359,7 +359,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return w, nil
 	}
-	r, err := harness.ReadResume("beffio.resume", *flagResume, beffio.Bench, want, nil, "beffio-")
+	r, err := job.ReadResume("beffio.resume", *flagResume, beffio.Bench, want, nil, "beffio-")
 	if err != nil || r == nil {
 		return err
 	}

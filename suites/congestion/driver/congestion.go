@@ -220,11 +220,11 @@ func (r *run) phaseTime() float64 { return r.st.Plan.Time + congestion.PhaseSlac
 // copySaved writes the lines of a phase that an earlier job measured
 // (-congestion.resume copies whole repetitions: all of them are saved).
 func (r *run) copySaved(b *testing.B, first string, rest []string) {
-	b.Run(first, func(b *testing.B) { r.st.Resume.Write(b, first) })
+	b.Run(first, func(b *testing.B) { r.st.Resume.Write(b, r.s, first) })
 	r.progress.Add(1, r.phaseTime())
 	for _, n := range rest {
 		if r.st.Resume.Next(n) {
-			b.Run(n, func(b *testing.B) { r.st.Resume.Write(b, n) })
+			b.Run(n, func(b *testing.B) { r.st.Resume.Write(b, r.s, n) })
 		}
 		r.progress.Add(1, 0)
 	}

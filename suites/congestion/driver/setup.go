@@ -203,7 +203,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := harness.ReadResume("congestion.resume", *flagResume, congestion.Bench, want, checkSaved, "congestion-")
+	r, err := job.ReadResume("congestion.resume", *flagResume, congestion.Bench, want, checkSaved, "congestion-")
 	if err != nil {
 		return err
 	}
