@@ -307,7 +307,7 @@ func TestAddingASuiteDoc(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (path == "suites/"+name || path == "results" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+		if d.IsDir() && (path == "suites/"+name || path == "results" || path == "vendor" || strings.HasPrefix(d.Name(), ".")) && path != "." {
 			return filepath.SkipDir
 		}
 		if strings.HasSuffix(path, ".go") {
@@ -337,7 +337,7 @@ func TestSharedFixtures(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (d.Name() == "fuzz" || d.Name() == "results" || (strings.HasPrefix(d.Name(), ".") && path != ".")) {
+		if d.IsDir() && (d.Name() == "fuzz" || d.Name() == "results" || d.Name() == "vendor" || (strings.HasPrefix(d.Name(), ".") && path != ".")) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.Contains(filepath.ToSlash(path), "testdata/") {
