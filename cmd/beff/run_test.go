@@ -172,3 +172,35 @@ func TestRunOwnsFlags(t *testing.T) {
 	}
 	assert.Empty(t, ownedFlag([]string{"-test.short", "-beff.mem=64", "-outdir", "x"}), "flags of its own are the job's")
 }
+
+// TestMPICommands: build-id and mpi say what they find, or, without a
+// compiler wrapper, why not in one line with exit 2; the build id is 16
+// hex digits that follow the wrapper.
+func TestMPICommands(t *testing.T) {
+	t.Setenv("MPI_PC", "")
+	t.Setenv("MPICC", "no-such-mpicc")
+	for _, cmd := range []string{"build-id", "mpi"} {
+		code, stdout, stderr := run(cmd)
+		assert.Equal(t, exitBadInput, code, cmd)
+		assert.Empty(t, stdout, cmd)
+		assert.Equal(t, "beff "+cmd+": no MPI compiler wrapper no-such-mpicc on PATH: load your MPI (module load …) or set MPICC\n", stderr)
+	}
+	// a wrapper of our own: what it shows and the mpi.h it finds are the id
+	dir := t.TempDir()
+	wrapper := func(name, shows string) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\ncase \"$1\" in -show) echo '"+shows+"';; -E) echo 'int MPI_Init;';; *) exit 1;; esac\n"), 0o755))
+	}
+	// one wrapper's name, as a module swap leaves it, wrapping another MPI
+	t.Setenv("MPICC", filepath.Join(dir, "mpicc"))
+	id := func(shows string) string {
+		wrapper("mpicc", shows)
+		code, stdout, stderr := run("build-id")
+		require.Equal(t, exitOK, code, stderr)
+		assert.Regexp(t, `^[0-9a-f]{16}\n$`, stdout)
+		return stdout
+	}
+	a := id("gcc -I/opt/openmpi/include -L/opt/openmpi/lib -lmpi")
+	b := id("gcc -I/opt/mpich/include -L/opt/mpich/lib -lmpich")
+	assert.NotEqual(t, a, b, "another MPI behind the same name: another id")
+	assert.Equal(t, a, id("gcc -I/opt/openmpi/include -L/opt/openmpi/lib -lmpi"), "the same MPI again: the same id")
+}
