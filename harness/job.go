@@ -56,9 +56,13 @@ func probeLocal(s *Session, m machine.Machine) []node {
 	copy(in, host)
 	copy(in[hostLen+40:], topologyAddr())
 	putInt64(in[hostLen+32:], int64(m.Hash()))
-	putInt64(in[hostLen:], slurmMemMiB(nodeMemMiB(), nloc))
+	putInt64(in[hostLen:], slurmMemMiB(m.MemMiB, nloc))
 	putInt64(in[hostLen+8:], int64(nloc))
-	putInt64(in[hostLen+16:], int64(onlineCPUs()))
+	cpus := m.Threads // the node's online CPUs: runtime.NumCPU sees only the affinity mask, which mpirun's binding narrows
+	if cpus == 0 {
+		cpus = runtime.NumCPU()
+	}
+	putInt64(in[hostLen+16:], int64(cpus))
 	putInt64(in[hostLen+24:], int64(os.Getpid()))
 	var all []byte
 	if s.IsRoot() {
@@ -76,45 +80,6 @@ func probeLocal(s *Session, m machine.Machine) []node {
 			pid: int(getInt64(rec[hostLen+24:])), kind: uint64(getInt64(rec[hostLen+32:])), topo: string(bytes.TrimRight(rec[hostLen+40:], "\x00"))}
 	}
 	return out
-}
-
-// onlineCPUs counts the node's online CPUs from sysfs (runtime.NumCPU sees
-// only the affinity mask, which mpirun's binding narrows to one core).
-func onlineCPUs() int {
-	b, err := os.ReadFile("/sys/devices/system/cpu/online")
-	if err != nil {
-		return runtime.NumCPU()
-	}
-	n := 0
-	for _, r := range strings.Split(strings.TrimSpace(string(b)), ",") {
-		lo, hi, found := strings.Cut(r, "-")
-		a, err1 := strconv.Atoi(lo)
-		z := a
-		var err2 error
-		if found {
-			z, err2 = strconv.Atoi(hi)
-		}
-		if err1 != nil || err2 != nil {
-			return runtime.NumCPU()
-		}
-		n += z - a + 1
-	}
-	return n
-}
-
-// nodeMemMiB reads MemTotal of this node from /proc/meminfo (0 if unknown).
-func nodeMemMiB() int64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
-			kb, _ := strconv.ParseInt(f[1], 10, 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // An outcome is what rank 0 decides at start-up: the job, or why it stops.

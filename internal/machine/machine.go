@@ -131,34 +131,53 @@ func (r reader) memMiB() int64 {
 // topology counts the sockets, cores and threads of the online CPUs from
 // sysfs (0 where it does not say).
 func (r reader) topology() (sockets, cores, threads int) {
-	online := parseList(r.word("sys/devices/system/cpu/online"), maxCPUs)
+	list := r.word("sys/devices/system/cpu/online")
+	threads = min(countList(list), maxCPUs) // a node of more CPUs than that is not believed
 	pkgs, cs := map[string]bool{}, map[string]bool{}
-	for _, c := range online {
+	for _, c := range parseList(list, maxCPUs) {
 		dir := fmt.Sprintf("sys/devices/system/cpu/cpu%d/topology/", c)
 		pkg, core := r.word(dir+"physical_package_id"), r.word(dir+"core_id")
 		if pkg == "" || core == "" {
-			return 0, 0, len(online)
+			return 0, 0, threads
 		}
 		pkgs[pkg], cs[pkg+"/"+core] = true, true
 	}
-	return len(pkgs), len(cs), len(online)
+	return len(pkgs), len(cs), threads
 }
 
-// parseList reads a CPU list "0-3,8,10-11", at most limit numbers.
-func parseList(s string, limit int) []int {
-	var out []int
+// cpuRanges reads a CPU list "0-3,8,10-11" as its ranges (nil when it
+// does not read).
+func cpuRanges(s string) [][2]int {
+	var out [][2]int
 	for _, part := range strings.Split(s, ",") {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err1 := strconv.Atoi(lo)
-		z := a
-		var err2 error
+		z, err2 := a, error(nil)
 		if isRange {
 			z, err2 = strconv.Atoi(hi)
 		}
 		if err1 != nil || err2 != nil || a < 0 || z < a {
-			return out
+			return nil
 		}
-		for c := a; c <= z && len(out) < limit; c++ {
+		out = append(out, [2]int{a, z})
+	}
+	return out
+}
+
+// countList counts the CPUs of a list.
+func countList(s string) int {
+	n := 0
+	for _, r := range cpuRanges(s) {
+		n += r[1] - r[0] + 1
+	}
+	return n
+}
+
+// parseList lists the CPUs of a list, at most limit of them.
+func parseList(s string, limit int) []int {
+	var out []int
+	for _, r := range cpuRanges(s) {
+		for c := r[0]; c <= r[1] && len(out) < limit; c++ {
 			out = append(out, c)
 		}
 	}
