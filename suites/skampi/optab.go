@@ -2,6 +2,7 @@ package skampi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,13 +47,13 @@ type cRow struct {
 }
 
 // cRow is the operation's row: its function is sk_op_<name> (dashes as
-// underscores), a form's or put-all's that of the operation it is a form
-// of; its mode, MPI 4 call and blocks follow from its family.
+// underscores), a form's that of the operation it is a form of (isForm),
+// put-all's the one they share; its mode, MPI 4 call and blocks follow
+// from its family.
 func (o Op) cRow() cRow {
 	fn := o.Name
 	switch {
-	case o.Family == FamilyNonblocking || o.Family == FamilyPersistent && o.Name == o.Of+"-persistent" && o.Name != "send-recv-persistent",
-		o.Family == FamilyNeighborhood && o.Of != "":
+	case o.isForm():
 		fn = o.Of
 	case strings.HasPrefix(o.Name, "put-all-"):
 		fn = "put-all"
@@ -78,6 +79,19 @@ func (o Op) cRow() cRow {
 		r.per = "PER_PART"
 	}
 	return r
+}
+
+// isForm says whether the operation is a non-blocking or persistent form
+// that forms makes, or a non-blocking neighborhood collective: the same
+// exchange as its blocking operation, run by that operation's function.
+func (o Op) isForm() bool {
+	switch o.Family {
+	case FamilyNonblocking, FamilyPersistent:
+		return slices.Contains(formOf, o.Of)
+	case FamilyNeighborhood:
+		return o.Of != ""
+	}
+	return false
 }
 
 func bit(b bool) int {
