@@ -285,7 +285,7 @@ func (st *Settings) decideMaxData(job *harness.Job) error {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
 	}
 	if *flagDir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
-		st.MaxData, st.MaxDataWhy = TempMaxData, "8 GiB in the temporary directory (-beffio.dir names the file system to measure)"
+		st.MaxData, st.MaxDataWhy = TempMaxData, fmt.Sprintf("%d GiB in the temporary directory (-beffio.dir names the file system to measure)", TempMaxData>>30)
 	}
 	if job.Short && (st.MaxData == 0 || st.MaxData > QuickMaxData) {
 		st.MaxData, st.MaxDataWhy = QuickMaxData, "a quick run's budget: 1 GiB written with the rewrite"
