@@ -72,6 +72,7 @@ type runOpts struct {
 	against              string // the base binary, launched in turn with bin
 	quiet                bool   // no protocol per launch (several launches)
 	check                bool   // check the flags and the MPI only, launch nothing
+	checked              bool   // the binaries were checked (preflight) before the first launch
 }
 
 // runMain is the run command.
@@ -159,6 +160,7 @@ func (o *runOpts) launches(stdout, stderr io.Writer) int {
 			return code
 		}
 	}
+	o.checked = true // once, not before every launch
 	stored := make([][]string, len(sides))
 	o.quiet = true
 	for k := 1; k <= o.runs; k++ {
@@ -297,6 +299,9 @@ func (o *runOpts) preflight(stderr io.Writer) (*launch.Launcher, int) {
 	if err != nil {
 		fmt.Fprintf(stderr, "beff run: %v\n", err)
 		return nil, exitBadInput
+	}
+	if o.checked {
+		return l, exitOK
 	}
 	args := append([]string{"-test.run", "^$", "-test.bench", o.bench}, o.resumeFlags()...)
 	c, err := launch.CheckBinary(o.bin, append(args, o.args...))
