@@ -56,10 +56,13 @@ func hostSummary(hosts []string) string {
 }
 
 // boundLine joins parts up to hostLineMost bytes and counts what is left.
-func boundLine(parts []string, hosts int) string {
+func boundLine(parts []string, hosts int) string { return boundTo(parts, hosts, hostLineMost) }
+
+// boundTo joins parts up to most bytes and counts what is left.
+func boundTo(parts []string, hosts, most int) string {
 	var b strings.Builder
 	for i, p := range parts {
-		if b.Len()+len(p)+2 > hostLineMost-64 {
+		if b.Len()+len(p)+2 > most-64 {
 			fmt.Fprintf(&b, ", … %d more entries (%d hosts in all)", len(parts)-i, hosts)
 			break
 		}

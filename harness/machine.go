@@ -111,24 +111,12 @@ func kindHosts(hosts []string) string {
 	if len(names) > listHosts {
 		parts = hostlist(names)
 	}
-	var b strings.Builder
-	for i, p := range parts {
-		if i == 0 && len(p) > kindHostsLen {
-			p = strings.ToValidUTF8(p[:kindHostsLen], "") + "…"
-		}
-		if b.Len()+len(p) > kindHostsLen+len("…") {
-			fmt.Fprintf(&b, ", … (%d hosts in all)", len(names))
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(p)
+	room := kindHostsLen - 64 - 2 // what boundTo lets a part have
+	if first := parts[0]; len(first) > room { // one hostlist expression longer than the line
+		all := fmt.Sprintf("… (%d hosts in all)", len(names))
+		parts = []string{strings.ToValidUTF8(first[:room-len(all)], "") + all}
 	}
-	if len(parts) == 1 && strings.HasSuffix(b.String(), "…") {
-		fmt.Fprintf(&b, " (%d hosts in all)", len(names))
-	}
-	return b.String()
+	return boundTo(parts, len(names), kindHostsLen)
 }
 
 // localMachine describes this process's node.
