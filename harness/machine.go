@@ -111,7 +111,7 @@ func kindHosts(hosts []string) string {
 	if len(names) > listHosts {
 		parts = hostlist(names)
 	}
-	room := kindHostsLen - 64 - 2 // what boundTo lets a part have
+	room := kindHostsLen - 64 - 2             // what boundTo lets a part have
 	if first := parts[0]; len(first) > room { // one hostlist expression longer than the line
 		all := fmt.Sprintf("… (%d hosts in all)", len(names))
 		parts = []string{strings.ToValidUTF8(first[:room-len(all)], "") + all}
