@@ -22,7 +22,7 @@ import (
 type Group struct {
 	s    *Session
 	c    Collectives // Comm, or an in-process fake (NewGroup)
-	Comm mpi.Comm    // the communicator, for the timed loops of internal/mpi (CommNull in a fake)
+	Comm mpi.Comm    // the communicator, for the suites' timed loops (CommNull in a fake)
 	Rank int         // of this process in Comm
 	Size int
 }

@@ -167,3 +167,25 @@ int ctl_processor_name(char *buf, int len) {
 }
 double ctl_wtime(void) { return MPI_Wtime(); }
 double ctl_wtick(void) { return MPI_Wtick(); }
+
+int ctl_rma_probe(MPI_Fint comm, int allocate, int *ok, int *rc) {
+	MPI_Comm c = MPI_Comm_f2c(comm);
+	MPI_Win win = MPI_WIN_NULL;
+	void *base = NULL;
+	if (allocate) *rc = MPI_Win_allocate(4096, 1, MPI_INFO_NULL, c, &base, &win);
+	else {
+		base = malloc(4096);
+		*rc = base ? MPI_Win_create(base, 4096, 1, MPI_INFO_NULL, c, &win) : MPI_ERR_NO_MEM;
+	}
+	int mine = *rc == 0;
+	if (mine) MPI_Win_free(&win);
+	if (!allocate) free(base);
+	return MPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, c);
+}
+
+int ctl_wtime_is_global(int *global) {
+	int *v, flag;
+	int rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v, &flag);
+	*global = !rc && flag && *v;
+	return rc;
+}

@@ -67,6 +67,13 @@ int ctl_library_version(char *buf, int len);
 const char *ctl_header_version(void);
 int ctl_processor_name(char *buf, int len);
 double ctl_wtime(void);
+/* ctl_rma_probe makes and frees a window of a page on comm, from
+ * MPI_Win_allocate or MPI_Win_create, and sets *ok on every rank to
+ * whether every rank could; *rc is this rank's error (0 if none). */
+int ctl_rma_probe(MPI_Fint comm, int allocate, int *ok, int *rc);
+
+/* ctl_wtime_is_global sets *global to MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD. */
+int ctl_wtime_is_global(int *global);
 double ctl_wtick(void);
 
 /* ---- MPI-IO files ---- */

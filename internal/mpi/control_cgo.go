@@ -25,6 +25,11 @@ var (
 	ProcNull int
 )
 
+// CallError is the error of the MPI call named call that returned the
+// MPI error code rc: nil for MPI_SUCCESS, else an *Error with the
+// library's error string. The suites' cgo loops report through it.
+func CallError(call string, rc int) error { return mpiErr(call, C.int(rc)) }
+
 func mpiErr(call string, rc C.int) error {
 	if rc == 0 {
 		return nil
@@ -51,7 +56,7 @@ func Init(level string) (string, error) {
 		return "", fmt.Errorf("MPI thread level %q: want single, funneled, serialized or multiple", level)
 	}
 	var provided C.int
-	if err := mpiErr("MPI_Init_thread", onMain(func() C.int { return C.ctl_init(req, &provided) })); err != nil {
+	if err := mpiErr("MPI_Init_thread", OnMain(func() C.int { return C.ctl_init(req, &provided) })); err != nil {
 		return "", err
 	}
 	World, Self, CommNull = Comm(C.ctl_comm_world()), Comm(C.ctl_comm_self()), Comm(C.ctl_comm_null())
@@ -69,7 +74,7 @@ func Finalize() error {
 	if C.ctl_initialized() == 0 || C.ctl_finalized() != 0 {
 		return nil
 	}
-	return mpiErr("MPI_Finalize", onMain(func() C.int { return C.ctl_finalize() }))
+	return mpiErr("MPI_Finalize", OnMain(func() C.int { return C.ctl_finalize() }))
 }
 
 // Exit ends the process with code through the C library's exit, which
@@ -83,26 +88,26 @@ func Exit(code int) {
 
 // Abort calls MPI_Abort on c; it does not return when MPI is up.
 func Abort(c Comm, code int) {
-	onMain(func() C.int { C.ctl_abort(C.MPI_Fint(c), C.int(code)); return 0 })
+	OnMain(func() C.int { C.ctl_abort(C.MPI_Fint(c), C.int(code)); return 0 })
 }
 
 // Rank returns the rank of the calling process in c.
 func (c Comm) Rank() (int, error) {
 	var r C.int
-	err := mpiErr("MPI_Comm_rank", onMain(func() C.int { return C.ctl_rank(C.MPI_Fint(c), &r) }))
+	err := mpiErr("MPI_Comm_rank", OnMain(func() C.int { return C.ctl_rank(C.MPI_Fint(c), &r) }))
 	return int(r), err
 }
 
 // Size returns the number of processes in c.
 func (c Comm) Size() (int, error) {
 	var s C.int
-	err := mpiErr("MPI_Comm_size", onMain(func() C.int { return C.ctl_size(C.MPI_Fint(c), &s) }))
+	err := mpiErr("MPI_Comm_size", OnMain(func() C.int { return C.ctl_size(C.MPI_Fint(c), &s) }))
 	return int(s), err
 }
 
 // Barrier is MPI_Barrier.
 func (c Comm) Barrier() error {
-	return mpiErr("MPI_Barrier", onMain(func() C.int { return C.ctl_barrier(C.MPI_Fint(c)) }))
+	return mpiErr("MPI_Barrier", OnMain(func() C.int { return C.ctl_barrier(C.MPI_Fint(c)) }))
 }
 
 // QuietBarrier is a barrier that waits asleep: MPI_Ibarrier, tested every
@@ -111,7 +116,7 @@ func (c Comm) Barrier() error {
 // to arrive leaves up to poll later than it would from MPI_Barrier.
 func (c Comm) QuietBarrier(poll time.Duration) error {
 	us := C.int(min(max(poll, time.Microsecond), time.Second) / time.Microsecond)
-	return mpiErr("MPI_Ibarrier", onMain(func() C.int { return C.ctl_quiet_barrier(C.MPI_Fint(c), us) }))
+	return mpiErr("MPI_Ibarrier", OnMain(func() C.int { return C.ctl_quiet_barrier(C.MPI_Fint(c), us) }))
 }
 
 // BcastBytes broadcasts buf from root; every rank passes a buffer of the
@@ -122,7 +127,7 @@ func (c Comm) BcastBytes(buf []byte, root int) error {
 	}
 	p := C.CBytes(buf)
 	defer C.free(p)
-	if err := mpiErr("MPI_Bcast", onMain(func() C.int { return C.ctl_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root)) })); err != nil {
+	if err := mpiErr("MPI_Bcast", OnMain(func() C.int { return C.ctl_bcast_bytes(C.MPI_Fint(c), p, C.int(len(buf)), C.int(root)) })); err != nil {
 		return err
 	}
 	copy(buf, unsafe.Slice((*byte)(p), len(buf)))
@@ -165,7 +170,7 @@ func (c Comm) ReduceFloat64(in, out []float64, op ReduceOp, root int) error {
 	defer fi()
 	po, fo := cF64(out)
 	defer fo()
-	rc := onMain(func() C.int { return C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
+	rc := OnMain(func() C.int { return C.ctl_reduce_f64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
 	if err := mpiErr(call, rc); err != nil {
 		return err
 	}
@@ -194,9 +199,9 @@ func (c Comm) i64(call string, in, out []int64, op ReduceOp, root int) error {
 	defer fo()
 	var rc C.int
 	if root < 0 {
-		rc = onMain(func() C.int { return C.ctl_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op)) })
+		rc = OnMain(func() C.int { return C.ctl_allreduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op)) })
 	} else {
-		rc = onMain(func() C.int { return C.ctl_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
+		rc = OnMain(func() C.int { return C.ctl_reduce_i64(C.MPI_Fint(c), pi, po, C.int(len(in)), C.int(op), C.int(root)) })
 	}
 	if err := mpiErr(call, rc); err != nil {
 		return err
@@ -247,7 +252,7 @@ func (c Comm) rootBytes(call string, own, all []byte, n, root int, f func(own, a
 			pa = unsafe.Pointer(&all[0])
 		}
 	}
-	return mpiErr(call, onMain(func() C.int { return f(po, pa) }))
+	return mpiErr(call, OnMain(func() C.int { return f(po, pa) }))
 }
 
 // Split is MPI_Comm_split; a negative color means MPI_UNDEFINED (the result
@@ -258,7 +263,7 @@ func (c Comm) Split(color, key int) (Comm, error) {
 	if color < 0 {
 		col = C.ctl_undefined()
 	}
-	err := mpiErr("MPI_Comm_split", onMain(func() C.int { return C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out) }))
+	err := mpiErr("MPI_Comm_split", OnMain(func() C.int { return C.ctl_comm_split(C.MPI_Fint(c), col, C.int(key), &out) }))
 	return Comm(out), err
 }
 
@@ -272,7 +277,7 @@ func (c Comm) CreateRanges(ranges []RankRange, tag int) (Comm, error) {
 		r[3*i], r[3*i+1], r[3*i+2] = C.int(x.First), C.int(x.Last), C.int(x.Stride)
 	}
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Comm_create_group", onMain(func() C.int {
+	err := mpiErr("MPI_Comm_create_group", OnMain(func() C.int {
 		return C.ctl_comm_create_ranges(C.MPI_Fint(c), C.int(len(ranges)), (*[3]C.int)(unsafe.Pointer(&r[0])), C.int(tag), &out)
 	}))
 	return Comm(out), err
@@ -282,14 +287,14 @@ func (c Comm) CreateRanges(ranges []RankRange, tag int) (Comm, error) {
 // c that share this node's memory.
 func (c Comm) SplitShared() (Comm, error) {
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Comm_split_type", onMain(func() C.int { return C.ctl_comm_split_shared(C.MPI_Fint(c), &out) }))
+	err := mpiErr("MPI_Comm_split_type", OnMain(func() C.int { return C.ctl_comm_split_shared(C.MPI_Fint(c), &out) }))
 	return Comm(out), err
 }
 
 // Free is MPI_Comm_free; freeing CommNull does nothing.
 func (c *Comm) Free() error {
 	h := C.MPI_Fint(*c)
-	err := mpiErr("MPI_Comm_free", onMain(func() C.int { return C.ctl_comm_free(&h) }))
+	err := mpiErr("MPI_Comm_free", OnMain(func() C.int { return C.ctl_comm_free(&h) }))
 	*c = Comm(h)
 	return err
 }
@@ -297,7 +302,7 @@ func (c *Comm) Free() error {
 // DimsCreate is MPI_Dims_create(n, nd, dims) with dims all zero.
 func DimsCreate(n, nd int) ([]int, error) {
 	d := make([]C.int, nd)
-	if err := mpiErr("MPI_Dims_create", onMain(func() C.int { return C.ctl_dims_create(C.int(n), C.int(nd), &d[0]) })); err != nil {
+	if err := mpiErr("MPI_Dims_create", OnMain(func() C.int { return C.ctl_dims_create(C.int(n), C.int(nd), &d[0]) })); err != nil {
 		return nil, err
 	}
 	out := make([]int, nd)
@@ -323,7 +328,7 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 		r = 1
 	}
 	var out C.MPI_Fint
-	err := mpiErr("MPI_Cart_create", onMain(func() C.int { return C.ctl_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out) }))
+	err := mpiErr("MPI_Cart_create", OnMain(func() C.int { return C.ctl_cart_create(C.MPI_Fint(c), C.int(nd), &d[0], &p[0], r, &out) }))
 	return Comm(out), err
 }
 
@@ -331,18 +336,18 @@ func (c Comm) CartCreate(dims []int, periodic []bool, reorder bool) (Comm, error
 // displacement disp along dimension dir (ProcNull past a non-periodic edge).
 func (c Comm) CartShift(dir, disp int) (src, dest int, err error) {
 	var s, d C.int
-	err = mpiErr("MPI_Cart_shift", onMain(func() C.int { return C.ctl_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d) }))
+	err = mpiErr("MPI_Cart_shift", OnMain(func() C.int { return C.ctl_cart_shift(C.MPI_Fint(c), C.int(dir), C.int(disp), &s, &d) }))
 	return int(s), int(d), err
 }
 
 // Wtime is MPI_Wtime; Wtick is MPI_Wtick.
-func Wtime() float64 { return float64(onMain(func() C.double { return C.ctl_wtime() })) }
-func Wtick() float64 { return float64(onMain(func() C.double { return C.ctl_wtick() })) }
+func Wtime() float64 { return float64(OnMain(func() C.double { return C.ctl_wtime() })) }
+func Wtick() float64 { return float64(OnMain(func() C.double { return C.ctl_wtick() })) }
 
 // LibraryVersion is MPI_Get_library_version.
 func LibraryVersion() string {
 	var buf [8192]C.char
-	onMain(func() C.int { C.ctl_library_version(&buf[0], C.int(len(buf))); return 0 })
+	OnMain(func() C.int { C.ctl_library_version(&buf[0], C.int(len(buf))); return 0 })
 	return C.GoString(&buf[0])
 }
 
@@ -354,7 +359,7 @@ func HeaderVersion() string { return C.GoString(C.ctl_header_version()) }
 // ProcessorName is MPI_Get_processor_name.
 func ProcessorName() string {
 	var buf [1024]C.char
-	onMain(func() C.int { C.ctl_processor_name(&buf[0], C.int(len(buf))); return 0 })
+	OnMain(func() C.int { C.ctl_processor_name(&buf[0], C.int(len(buf))); return 0 })
 	return C.GoString(&buf[0])
 }
 
@@ -380,6 +385,9 @@ func NewBuffer(n int64) (*Buffer, error) {
 
 // Len is the buffer's size in bytes.
 func (b *Buffer) Len() int64 { return b.n }
+
+// Pointer is the buffer's C memory, for the timed loops' cgo calls.
+func (b *Buffer) Pointer() unsafe.Pointer { return b.p }
 
 // Bytes views the buffer as a Go slice (valid until Free).
 func (b *Buffer) Bytes() []byte { return unsafe.Slice((*byte)(b.p), b.n) }
@@ -414,4 +422,27 @@ func Singleton(level string, run func() int) int {
 	code := run()
 	Finalize()
 	return code
+}
+
+// RMAProbe makes and frees a window of a page on c (collective), from
+// MPI_Win_allocate or MPI_Win_create: ok says whether every rank could,
+// why is this rank's error; err is an error of the probe itself.
+func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) {
+	var cok, cwhy, alloc C.int
+	if allocate {
+		alloc = 1
+	}
+	rc := OnMain(func() C.int { return C.ctl_rma_probe(C.MPI_Fint(c), alloc, &cok, &cwhy) })
+	call := "MPI_Win_create"
+	if allocate {
+		call = "MPI_Win_allocate"
+	}
+	return cok != 0, mpiErr(call, cwhy), mpiErr("MPI_Allreduce", rc)
+}
+
+// WtimeIsGlobal is the attribute MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD.
+func WtimeIsGlobal() (bool, error) {
+	var g C.int
+	rc := OnMain(func() C.int { return C.ctl_wtime_is_global(&g) })
+	return g != 0, mpiErr("MPI_Comm_get_attr(MPI_WTIME_IS_GLOBAL)", rc)
 }

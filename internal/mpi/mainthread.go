@@ -35,9 +35,10 @@ func Serve(work func() int) int {
 	}
 }
 
-// onMain returns f() computed on the serving thread, or here when no
-// thread serves. f must not itself call onMain.
-func onMain[T any](f func() T) T {
+// OnMain returns f() computed on the serving thread, or here when no
+// thread serves. f must not itself call OnMain. Every cgo call into MPI
+// goes through it, the suites' timed loops included.
+func OnMain[T any](f func() T) T {
 	if mainCalls == nil {
 		return f()
 	}

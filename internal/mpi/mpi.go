@@ -1,34 +1,25 @@
 // Package mpi is beff's own small binding to the MPI C library: the control
-// plane the harness needs (ranks, barrier, broadcast, reductions,
-// communicators, Cartesian topologies, clocks, MPI-IO files) and the timed
-// loops the suites measure with, which run in C over C memory — one cgo
-// call per measurement, never one per message.
+// plane the harness and the suites need (ranks, barrier, broadcast,
+// reductions, communicators, Cartesian topologies, clocks, one-sided
+// probes, MPI-IO files), message buffers in C memory, and what the suites'
+// timed loops build on. It speaks MPI's terms and imports no suite.
 //
-// It speaks MPI's terms and imports no suite: a loop takes communicators,
-// buffers, counts and its own small enums (how a b_eff step exchanges its
-// messages, how a b_eff_io pattern lays out its calls, which operation of
-// its table SKaMPI's loop runs, how one-sided epochs are synchronised),
-// and each suite's driver maps its definitions onto them.
+// Each suite's timed loops live in the suite's own folder (suites/<s>/loops,
+// a small cgo package of its own): they include this package's control.h,
+// link against its C, run every call through OnMain, hand their buffers'
+// C memory over by Buffer.Pointer and report MPI errors with CallError.
 //
 // The files come in pairs of Go and C: control_cgo.go and control.c (the
-// control plane), file_cgo.go and file.c (MPI-IO), and one pair per loop
-// (beff_cgo.go and beff.c, beffio_cgo.go and beffio.c, skampi_cgo.go and
-// skampi.c). A loop's Go types and entry point live in a file without
-// build tag (beff.go, beffio.go, skampi.go), which calls its C code
-// through a function variable that the cgo file sets: without MPI the
-// variable stays nil and the call fails with ErrNoMPI. The enums that Go
-// and C share are one table on each side, with a test that they agree.
-// Three C files serve the SKaMPI loop: mpi4.c (with mpi4.go and
-// mpi4_cgo.go) finds MPI 4.0's calls in the running library by symbol,
-// so one build runs on libraries with and without them (Provides);
-// compute.c is the calibrated computation of overlap points; pready.c
-// the threads that mark a partitioned message's partitions ready.
+// control plane), file_cgo.go and file.c (MPI-IO), mpi4_cgo.go and mpi4.c,
+// which find MPI 4.0's calls in the running library by symbol, so that one
+// build runs on libraries with and without them (Provides; SKaMPI's loop
+// calls them through mpi4.h). The enums that Go and C share are one table
+// on each side, with a test that they agree.
 //
-// It is the only package of beff with import "C". Built with the "mpi" build
-// tag it links the MPI library found through pkg-config (Debian's mpi-c, an
-// alternative that points at Open MPI or MPICH); without the tag it is a
-// pure-Go stub whose Init reports ErrNoMPI, so that tests of the pure logic
-// build anywhere and the benchmarks refuse to run.
+// Built with the "mpi" build tag it links the MPI library the build was
+// given (mpicc, or CGO_CFLAGS and CGO_LDFLAGS from pkg-config); without the
+// tag it is a pure-Go stub (stub.go) whose Init reports ErrNoMPI, so that
+// tests of the pure logic build anywhere and the benchmarks refuse to run.
 //
 // Communicators are MPI Fortran handles (type Comm), which are plain ints in
 // every MPI library. MPI errors are returned as *Error values carrying the

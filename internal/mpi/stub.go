@@ -62,10 +62,6 @@ func (b *Buffer) Len() int64    { return int64(len(b.b)) }
 func (b *Buffer) Bytes() []byte { return b.b }
 func (b *Buffer) Free()         {}
 
-// LoopOps and LoopOpBlocks: the SKaMPI loop's table (empty without MPI).
-func LoopOps() []string    { return nil }
-func LoopOpBlocks() []bool { return nil }
-
 func InfoNull() Info { return -1 }
 
 // InfoLimits without MPI: no limit known (0).
@@ -84,3 +80,6 @@ func (i *Info) Free() error                                         { return nil
 func (f File) Hints() ([]string, error)                             { return nil, ErrNoMPI }
 
 func (f File) SetInfo(i Info) error { return ErrNoMPI }
+
+func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) { return false, nil, ErrNoMPI }
+func WtimeIsGlobal() (bool, error)                             { return false, ErrNoMPI }

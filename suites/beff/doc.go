@@ -24,5 +24,5 @@
 //
 // The measurement lives in package driver (running the plans, the loop
 // lengths and the shortcut decided on rank 0) with its C loop in
-// internal/mpi; reading and folding the results in package fold.
+// package loops; reading and folding the results in package fold.
 package beff

@@ -71,7 +71,7 @@ var ShortSizeIndexes = []int{0, 6, 12, 16, 20}
 // NextOffset returns the offset of the message after the one at off in a
 // cyclic buffer of size bufSize: off advances by l rounded up to 8 bytes and
 // wraps to 0 when the next message would not fit. It is the Go statement of
-// what the C loop does (next_off in internal/mpi/beffmpi.c).
+// what the C loop does (next_off in loops/beff.c).
 func NextOffset(off, l, bufSize int64) int64 {
 	off += (l + 7) &^ 7
 	if off+l > bufSize {

@@ -5,7 +5,7 @@
 // rule of the time-driven initial write, the file layouts, the validation
 // values, the b_eff_io formula, the limits of a run and of its validity
 // (limits.go), the hints file (hints.go) and the names of its results files
-// (names.go). The MPI-IO side lives in package driver and internal/mpi;
+// (names.go). The MPI-IO side lives in packages driver and loops;
 // reading and folding the results in package fold.
 //
 //	pattern bandwidth      = bytes of all n processes / (barrier before first call … barrier after last call and sync)
@@ -305,7 +305,7 @@ const (
 	// pattern instead of one per call; the paper's §5.4 proposal).
 	StopGeometric StopRule = "geometric"
 	// StopBarrier: after each call a barrier, rank 0 decides
-	// (internal/mpi, beffio_ref_continue), a broadcast: the reference code's
+	// (loops/beffio.c, beffio_ref_continue), a broadcast: the reference code's
 	// rule.
 	StopBarrier StopRule = "barrier"
 )

@@ -54,7 +54,7 @@ const VaryNone Vary = 0
 
 // An Op is one row of the operation table: an operation, how it is timed
 // and what its points vary. Its index in Ops is its number in C: the C
-// table internal/mpi/skampi_optab.c is written from Ops (optab.go).
+// table suites/skampi/loops/skampi_optab.c is written from Ops (optab.go).
 type Op struct {
 	Name    string
 	Pattern MeasurePattern

@@ -6,19 +6,20 @@ import (
 	"strings"
 )
 
-// The C table of the operations (internal/mpi/skampi_optab.c), which the
-// timed loop runs them by, is written from Ops: every operation is
-// declared once, here. TestOpTableC holds the file to Ops
-// (BEFF_UPDATE=1 rewrites it).
+// The C table of the operations (suites/skampi/loops/skampi_optab.c), which
+// the timed loop runs them by, and its header (skampi_ops.h: the length and
+// the rows' functions) are written from Ops: every operation is declared
+// once, here. TestOpTableC holds the files to Ops (BEFF_UPDATE=1 rewrites
+// them).
 
-// OpTableC is the text of internal/mpi/skampi_optab.c: one row of the C
+// OpTableC is the text of suites/skampi/loops/skampi_optab.c: one row of the C
 // table per operation of Ops, in its order.
 func OpTableC() string {
 	var b strings.Builder
 	b.WriteString(`//go:build mpi
 
 /* skampi_optab.c: the table of the SKaMPI suite's operations, which the
- * timed loop runs them by (mpi.LoopOps names them by their index).
+ * timed loop runs them by (loops.LoopOps names them by their index).
  * WRITTEN FROM suites/skampi/ops.go, the one declaration of every
  * operation: do not edit; BEFF_UPDATE=1 go test ./suites/skampi rewrites
  * it. Each row: name, the function of one call (skampi_*.c), needs an
@@ -36,8 +37,29 @@ func OpTableC() string {
 	return b.String()
 }
 
-// OpTableH is the line of internal/mpi/skampi.h that sizes the table.
-func OpTableH() string { return fmt.Sprintf("#define SKAMPI_NOPS %d", len(Ops)) }
+// OpTableH is the text of suites/skampi/loops/skampi_ops.h: the table's
+// length and the prototype of each function its rows name, once each.
+func OpTableH() string {
+	var b strings.Builder
+	b.WriteString(`/* skampi_ops.h: the length of the SKaMPI suite's table of operations and
+ * the function of each row (defined in the file of its family, skampi_*.c).
+ * WRITTEN FROM suites/skampi/ops.go: do not edit; BEFF_UPDATE=1 go test
+ * ./suites/skampi rewrites it. */
+#ifndef SKAMPI_OPS_H
+#define SKAMPI_OPS_H
+
+`)
+	fmt.Fprintf(&b, "#define SKAMPI_NOPS %d\n\ntypedef struct sk_ctx ctx;\n\n", len(Ops))
+	seen := map[string]bool{}
+	for _, o := range Ops {
+		if fn := o.cRow().fn; !seen[fn] {
+			seen[fn] = true
+			fmt.Fprintf(&b, "int sk_op_%s(ctx *c);\n", fn)
+		}
+	}
+	b.WriteString("\n#endif\n")
+	return b.String()
+}
 
 // A cRow is an operation's row of the C table.
 type cRow struct {

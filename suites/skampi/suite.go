@@ -329,7 +329,7 @@ func setCalls(s *Setup, v string, _ int) error {
 }
 
 // MaxChunks is the most work items of a master-worker repetition
-// (SKAMPI_MAXCHUNKS of the C side; internal/mpi's tests check it).
+// (SKAMPI_MAXCHUNKS of the C side; its loops' tests check it).
 const MaxChunks = 30000
 
 // SuiteFieldNames are the fields a suite file may give, in order.

@@ -9,6 +9,7 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beff/loops"
 )
 
 // loopKey names the loop-length state of one pattern and method.
@@ -23,10 +24,10 @@ type run struct {
 	world      *harness.Group // takes the decisions
 	st         Settings
 	set        *beff.PatternSet
-	periodic   mpi.Comm                // the 1-D periodic topology over MPI_COMM_WORLD: the barrier of every measurement
-	comm       map[string]mpi.Comm     // pattern name → its communicator (CommNull if this rank is not in it)
-	plan       map[string]mpi.BeffPlan // pattern name → this rank's exchanges
-	owned      []mpi.Comm              // communicators to free
+	periodic   mpi.Comm                  // the 1-D periodic topology over MPI_COMM_WORLD: the barrier of every measurement
+	comm       map[string]mpi.Comm       // pattern name → its communicator (CommNull if this rank is not in it)
+	plan       map[string]loops.BeffPlan // pattern name → this rank's exchanges
+	owned      []mpi.Comm                // communicators to free
 	send, recv *mpi.Buffer
 	probed     map[loopKey]bool
 	loops      map[loopKey]*beff.LoopState // rank 0 only
@@ -35,9 +36,9 @@ type run struct {
 	progress   *harness.Progress
 	shortcut   beff.ShortcutPlan // the shortcut's decision, once taken
 	at         position          // the measurement under way (rank 0's model of the time left)
-	// timed runs one timed loop: mpi.Measure, the C loop (a fake in the
+	// timed runs one timed loop: loops.Measure, the C loop (a fake in the
 	// tests of the driver's decisions).
-	timed func(m *mpi.BeffTiming) (float64, mpi.Fault, error)
+	timed func(m *loops.BeffTiming) (float64, loops.Fault, error)
 }
 
 // Benchmark is the body of BenchmarkBeff: it measures every pattern, size
@@ -175,8 +176,8 @@ func (r *run) selected(p *beff.Pattern) bool {
 }
 
 func newRun(b *testing.B, s *harness.Session) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.BeffPlan{},
-		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: mpi.Measure}
+	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
+		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: loops.Measure}
 	var err error
 	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)
@@ -250,7 +251,7 @@ func (r *run) buildPatterns() {
 			c = a3
 		}
 		r.comm[p.Name] = c
-		var pl mpi.BeffPlan
+		var pl loops.BeffPlan
 		for _, st := range p.Steps(me) {
 			pl.Dest = append(pl.Dest, mpiRank(st.Dest))
 			pl.Src = append(pl.Src, mpiRank(st.Src))

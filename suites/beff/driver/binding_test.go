@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beff/loops"
 )
 
 // TestExchanges: every method of b_eff has the exchange of its name.
@@ -16,5 +16,5 @@ func TestExchanges(t *testing.T) {
 		assert.True(t, ok, "method %s", m)
 		assert.Equal(t, m.String(), e.String(), "method %s", m)
 	}
-	assert.Len(t, exchanges, len(mpi.Exchanges))
+	assert.Len(t, exchanges, len(loops.Exchanges))
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/harness"
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beff/loops"
 )
 
 // measure is one sub-benchmark: the loop length decided on rank 0, reps
@@ -95,9 +95,9 @@ func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int)
 // repeat runs the timed loops of point pt and returns their times on this
 // rank and its first validation failure (and the repetition it came in,
 // -1 for none).
-func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
+func (r *run) repeat(pt point, l int64, ll int) ([]float64, loops.Fault, int) {
 	times := make([]float64, pt.reps)
-	var fault mpi.Fault
+	var fault loops.Fault
 	faultRep := -1
 	for rep := range times {
 		inject := r.st.TestFault && !r.injected && pt.si >= 3 && r.s.Rank == r.s.Size-1
@@ -116,10 +116,10 @@ func (r *run) repeat(pt point, l int64, ll int) ([]float64, mpi.Fault, int) {
 
 // loop runs one timed loop of pattern p on this rank and returns its time;
 // the messages go on from where the last loop left the offsets
-// (mpi.BeffTiming.Carry), or, with base, are placed as the reference code
-// places them (mpi.BeffTiming.RefBase).
-func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, mpi.Fault) {
-	mm := &mpi.BeffTiming{
+// (loops.BeffTiming.Carry), or, with base, are placed as the reference code
+// places them (loops.BeffTiming.RefBase).
+func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int, inject bool, base *int64) (float64, loops.Fault) {
+	mm := &loops.BeffTiming{
 		Barrier: r.periodic, Comm: r.comm[p.Name], Plan: r.plan[p.Name], Method: exchanges[m],
 		Len: int(l), SizeIndex: si, LoopLen: ll, Warm: warm, Send: r.send, Recv: r.recv, Inject: inject, RefBase: base,
 		Quiet: partial(p, r.s.Size),
@@ -136,7 +136,7 @@ func (r *run) loop(p *beff.Pattern, m beff.Method, si int, l int64, ll, warm int
 
 // partial says whether some of the n processes take no part in pattern p
 // (the ping-pong, a bisection of an odd n, a Cartesian pattern on fewer
-// processes): they wait for its loops asleep (mpi.BeffTiming.Quiet).
+// processes): they wait for its loops asleep (loops.BeffTiming.Quiet).
 func partial(p *beff.Pattern, n int) bool { return p.Participants() < n }
 
 // settle brings every rank together after the loops of a pattern some
@@ -186,7 +186,7 @@ func lineMetrics(l int64, messages int, ll []int, tmax []float64) ([]metric, int
 
 // validationStop gathers every rank's first validation failure to rank 0,
 // which prints the report; then every rank stops with ExitValidation.
-func (r *run) validationStop(pt point, rep int, f mpi.Fault) {
+func (r *run) validationStop(pt point, rep int, f loops.Fault) {
 	rec := []int64{f.Count, int64(rep), f.Iter, int64(f.Step), int64(f.Partner), f.Offset,
 		int64(f.ExpectFirst), int64(f.GotFirst), int64(f.ExpectLast), int64(f.GotLast)}
 	all := r.world.Gather(rec)

@@ -11,6 +11,7 @@ import (
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beff/loops"
 )
 
 // A fakeLoop stands for the C loop of b_eff: a loop of ll iterations of
@@ -23,14 +24,14 @@ type fakeLoop struct {
 	bad     map[int]bool
 }
 
-func (f *fakeLoop) timed(rank int) func(m *mpi.BeffTiming) (float64, mpi.Fault, error) {
-	return func(m *mpi.BeffTiming) (float64, mpi.Fault, error) {
+func (f *fakeLoop) timed(rank int) func(m *loops.BeffTiming) (float64, loops.Fault, error) {
+	return func(m *loops.BeffTiming) (float64, loops.Fault, error) {
 		f.mu.Lock()
 		f.lens[rank] = append(f.lens[rank], m.LoopLen)
 		f.mu.Unlock()
-		var fault mpi.Fault
+		var fault loops.Fault
 		if f.bad[rank] && m.Len >= 64 {
-			fault = mpi.Fault{Count: 1, Iter: 2, Step: 0, Partner: (rank + 1) % 3, Offset: 16, ExpectFirst: 7, GotFirst: 9}
+			fault = loops.Fault{Count: 1, Iter: 2, Step: 0, Partner: (rank + 1) % 3, Offset: 16, ExpectFirst: 7, GotFirst: 9}
 		}
 		return float64(m.LoopLen) * f.perIter(rank, m.Len), fault, nil
 	}
@@ -39,7 +40,7 @@ func (f *fakeLoop) timed(rank int) func(m *mpi.BeffTiming) (float64, mpi.Fault, 
 // testRun is a b_eff run on a simulated rank with the fake loop: sizes
 // 1, 64 and 4096, a loop time target of 5 ms, the ring of all processes.
 func testRun(s *harness.Session, f *fakeLoop) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]mpi.BeffPlan{},
+	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: f.timed(s.Rank)}
 	r.st.Sizes = []int64{1, 64, 4096}
 	r.st.Target, r.st.Shortcut = 5e-3, beff.ShortcutLimit

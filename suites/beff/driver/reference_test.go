@@ -9,8 +9,8 @@ import (
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/harness/harnesstest"
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beff"
+	"github.com/beff-suite/beff/suites/beff/loops"
 )
 
 // refTest is a reference-mode run on a simulated rank: the ring of the
@@ -24,7 +24,7 @@ func refTest(s *harness.Session, f *fakeLoop, shortcut float64) *refRun {
 	r.st.Shortcut = shortcut
 	ring := beff.RingPattern(2, 0)
 	r.set = &beff.PatternSet{N: 2, Patterns: []*beff.Pattern{ring}}
-	r.plan[ring.Name] = mpi.BeffPlan{Dest: []int{1 - s.Rank}, Src: []int{1 - s.Rank}}
+	r.plan[ring.Name] = loops.BeffPlan{Dest: []int{1 - s.Rank}, Src: []int{1 - s.Rank}}
 	x := &refRun{run: r, bw: map[refKey][]float64{}, points: map[refKey]*refPoint{}, done: map[refKey]bool{},
 		bound: make([]int, len(beff.Methods)), patterns: r.set.Patterns}
 	x.sizes = r.st.Sizes

@@ -1,7 +1,7 @@
 // Package driver runs b_eff under the harness: its flags and settings
 // (Setup, decided on rank 0), its configuration lines and the body of
 // BenchmarkBeff, which measures every pattern, size and method of the
-// definition in package beff through the timed loop of internal/mpi.
+// definition in package beff through the timed loop of its package loops.
 package driver
 
 import (

@@ -13,6 +13,7 @@ import (
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // run is one execution of BenchmarkBeffIO on this rank.
@@ -30,9 +31,9 @@ type run struct {
 	progress *harness.Progress
 	model    timeModel // the progress's time model (rank 0)
 	// clock and ioCalls are MPI_Wtime and the C loop of the calls
-	// (mpi.RunCalls); the tests of the driver's decisions give fakes.
+	// (loops.RunCalls); the tests of the driver's decisions give fakes.
 	clock   func() float64
-	ioCalls func(p *mpi.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, mpi.ChunkFault, error)
+	ioCalls func(p *loops.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, loops.ChunkFault, error)
 }
 
 // partition is what the run knows about one partition.
@@ -63,7 +64,7 @@ func (p *partition) maxTime(t float64) float64 {
 // the type's total (pat=total) and the partition's phase time (pat=phase).
 func Benchmark(b *testing.B) {
 	s := harness.Current(b)
-	r := &run{s: s, world: s.World(), clock: mpi.Wtime, ioCalls: mpi.RunCalls}
+	r := &run{s: s, world: s.World(), clock: mpi.Wtime, ioCalls: loops.RunCalls}
 	var err error
 	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)

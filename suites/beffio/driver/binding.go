@@ -1,16 +1,16 @@
 package driver
 
 import (
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // ioLayouts maps each pattern type to the binding's layout of its calls:
 // which MPI-IO calls it makes and where in the file they go.
-var ioLayouts = map[beffio.PatternType]mpi.IOLayout{
-	beffio.Scatter:   mpi.IOStrided,    // collective, a strided fileview
-	beffio.Shared:    mpi.IOOrdered,    // collective at the shared file pointer
-	beffio.Separated: mpi.IOOwnFile,    // individual, a file per process
-	beffio.Segmented: mpi.IOSegment,    // individual, a segment per process
-	beffio.SegColl:   mpi.IOSegmentAll, // collective, a segment per process
+var ioLayouts = map[beffio.PatternType]loops.IOLayout{
+	beffio.Scatter:   loops.IOStrided,    // collective, a strided fileview
+	beffio.Shared:    loops.IOOrdered,    // collective at the shared file pointer
+	beffio.Separated: loops.IOOwnFile,    // individual, a file per process
+	beffio.Segmented: loops.IOSegment,    // individual, a segment per process
+	beffio.SegColl:   loops.IOSegmentAll, // collective, a segment per process
 }

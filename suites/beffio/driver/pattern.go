@@ -7,16 +7,17 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // calls runs the calls of one pattern on this rank and keeps count of them
 // and of the chunks that failed validation.
 type calls struct {
-	c          *mpi.PatternCalls
+	c          *loops.PatternCalls
 	buf        *mpi.Buffer
-	fn         func(p *mpi.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, mpi.ChunkFault, error) // mpi.RunCalls
+	fn         func(p *loops.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, loops.ChunkFault, error) // loops.RunCalls
 	done, errs int64
-	fault      mpi.ChunkFault // the first bad chunk
+	fault      loops.ChunkFault // the first bad chunk
 }
 
 // run runs the next k calls.
@@ -47,7 +48,7 @@ type measured struct {
 func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.AccessPattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
 	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *flagWatchdog)()
-	c := &calls{buf: r.buf, fn: r.ioCalls, c: &mpi.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
+	c := &calls{buf: r.buf, fn: r.ioCalls, c: &loops.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
 		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Stamp: int(acc)}}
 	if acc == beffio.Read {
 		c.c.Stamp = int(beffio.LastWriter(r.st.Rewrite, pat.Type)) // what the write stamped
@@ -107,7 +108,7 @@ func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc 
 // position gives the file the pattern's hints and places it at the
 // pattern's region: the scatter fileview, the shared file pointer (or
 // explicit offsets) or the individual file pointer.
-func (r *run) position(p *partition, fh mpi.File, pat beffio.AccessPattern, base int64, acc beffio.Access, c *mpi.PatternCalls, where string) {
+func (r *run) position(p *partition, fh mpi.File, pat beffio.AccessPattern, base int64, acc beffio.Access, c *loops.PatternCalls, where string) {
 	var err error
 	if h := beffio.SelectHints(r.st.Hints, p.n, acc, pat.Type, pat.L); h != nil {
 		info := r.info(p.n, acc, pat.Type, pat.L)
@@ -181,7 +182,7 @@ func (r *run) untilGeometric(p *partition, c *calls, pat beffio.AccessPattern, t
 func (r *run) untilBarrier(p *partition, c *calls, pat beffio.AccessPattern, tPart, t0 float64, where string) measured {
 	target := beffio.PatternTime(tPart, pat.U, r.sumU)
 	limit := beffio.CallCap(r.st.MaxData, len(r.parts), r.table, pat, p.n)
-	u, err := mpi.RunCallsUntil(c.c, p.comm, t0, target, limit, c.buf)
+	u, err := loops.RunCallsUntil(c.c, p.comm, t0, target, limit, c.buf)
 	c.done = u.Done
 	r.agreeIO(p, where, err)
 	return measured{stop: harness.Stopped{Decisions: u.Decisions, Seconds: u.Seconds}, capped: u.Capped}
@@ -212,7 +213,7 @@ func (r *run) reportPattern(b *testing.B, p *partition, pat beffio.AccessPattern
 
 // reportErrors sums the validation errors of a pattern on every rank of
 // the partition and prints the first failure of every rank that had one.
-func (r *run) reportErrors(p *partition, where string, errs int64, f mpi.ChunkFault) int64 {
+func (r *run) reportErrors(p *partition, where string, errs int64, f loops.ChunkFault) int64 {
 	in := []int64{errs, f.Rep, f.Offset, int64(f.ExpectFirst), int64(f.GotFirst), int64(f.ExpectLast), int64(f.GotLast)}
 	total := p.g.SumAll(in[:1])[0]
 	if total == 0 {

@@ -18,6 +18,7 @@ import (
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // A fakeIO stands for MPI-IO and the clock on one simulated rank: every
@@ -32,13 +33,13 @@ type fakeIO struct {
 
 func (f *fakeIO) clock() float64 { return f.now }
 
-func (f *fakeIO) calls(p *mpi.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, mpi.ChunkFault, error) {
+func (f *fakeIO) calls(p *loops.PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, loops.ChunkFault, error) {
 	f.batches = append(f.batches, k)
 	f.now += float64(k) * f.perCall
 	if f.failAt > 0 && c0 < f.failAt && f.failAt <= c0+k {
-		return 0, mpi.ChunkFault{}, errors.New("No space left on device")
+		return 0, loops.ChunkFault{}, errors.New("No space left on device")
 	}
-	return 0, mpi.ChunkFault{}, nil
+	return 0, loops.ChunkFault{}, nil
 }
 
 // ioRun is a b_eff_io run on a simulated rank with its fake I/O, one
@@ -61,7 +62,7 @@ func geometric(t *testing.T, n int, tPart float64, maxData int64, pat beffio.Acc
 		r.st.MaxData = maxData
 		r.parts = []*partition{p}
 		r.table = beffio.Table(2 << 20)
-		c := &calls{buf: nil, fn: r.ioCalls, c: &mpi.PatternCalls{L: pat.L, Len: pat.Mem}}
+		c := &calls{buf: nil, fn: r.ioCalls, c: &loops.PatternCalls{L: pat.L, Len: pat.Mem}}
 		m := r.untilGeometric(p, c, pat, tPart, 0, "a pattern")
 		if s.IsRoot() {
 			mu.Lock()

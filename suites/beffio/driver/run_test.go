@@ -15,6 +15,7 @@ import (
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/beffio"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // TestReportErrors: the bad chunks a read found on any rank are counted
@@ -27,9 +28,9 @@ func TestReportErrors(t *testing.T) {
 		s.Log = &logs[s.Rank]
 		r, p := ioRun(s, &fakeIO{})
 		var errs int64
-		var f mpi.ChunkFault
+		var f loops.ChunkFault
 		if s.Rank == 1 {
-			errs, f = 4, mpi.ChunkFault{Rep: 2, Offset: 4096, ExpectFirst: 0xab, GotFirst: 0, ExpectLast: 0xcd, GotLast: 0xcd}
+			errs, f = 4, loops.ChunkFault{Rep: 2, Offset: 4096, ExpectFirst: 0xab, GotFirst: 0, ExpectLast: 0xcd, GotLast: 0xcd}
 		}
 		n := r.reportErrors(p, "partition 3, read, type scatter, pattern 1", errs, f)
 		mu.Lock()
@@ -42,7 +43,7 @@ func TestReportErrors(t *testing.T) {
 
 	harnesstest.Fine(t, harnesstest.Run(t, 2, harness.Job{}, func(s *harness.Session) {
 		r, p := ioRun(s, &fakeIO{})
-		assert.Zero(t, r.reportErrors(p, "x", 0, mpi.ChunkFault{}), "no bad chunk: nothing gathered, nothing said")
+		assert.Zero(t, r.reportErrors(p, "x", 0, loops.ChunkFault{}), "no bad chunk: nothing gathered, nothing said")
 	}))
 }
 

@@ -3,8 +3,8 @@ package driver
 import (
 	"testing"
 
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/beff-suite/beff/suites/congestion/loops"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -19,5 +19,5 @@ func TestBindingComplete(t *testing.T) {
 	for _, c := range congestion.CongestorNames {
 		assert.Equal(t, c, congestors[c].String())
 	}
-	assert.Equal(t, congestion.BwOutstanding, mpi.CanaryOutstanding)
+	assert.Equal(t, congestion.BwOutstanding, loops.CanaryOutstanding)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/ring"
 	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/beff-suite/beff/suites/congestion/loops"
 )
 
 // run is one execution of BenchmarkCongestion on this rank.
@@ -23,10 +24,10 @@ type run struct {
 	left, right int      // neighbors in mine: a canary's in its random ring, a congestor's in its set's worst-case cycle
 	send, recv  *mpi.Buffer
 	progress    *harness.Progress
-	// The loops of internal/mpi and the split (fakes in the tests of the
+	// The loops (package loops) and the split (fakes in the tests of the
 	// driver's decisions).
-	canary    func(r *mpi.CanaryRun) (mpi.Samples, error)
-	congestor func(r *mpi.CongestorRun) (mpi.Load, error)
+	canary    func(r *loops.CanaryRun) (loops.Samples, error)
+	congestor func(r *loops.CongestorRun) (loops.Load, error)
 	split     func(color, key int) (mpi.Comm, error)
 }
 
@@ -41,7 +42,7 @@ func Benchmark(b *testing.B) {
 }
 
 func newRun(b *testing.B, s *harness.Session) *run {
-	r := &run{s: s, world: s.World(), canary: mpi.RunCanary, congestor: mpi.RunCongestor, split: s.World().Comm.Split}
+	r := &run{s: s, world: s.World(), canary: loops.RunCanary, congestor: loops.RunCongestor, split: s.World().Comm.Split}
 	var err error
 	if r.st, err = settings.Of(s); err != nil {
 		b.Fatal(err)
@@ -54,7 +55,7 @@ func newRun(b *testing.B, s *harness.Session) *run {
 // neighbors and its buffers.
 func (r *run) prepare() {
 	r.prepareRoles()
-	n := mpi.CongestorBuffer(r.st.Len)
+	n := loops.CongestorBuffer(r.st.Len)
 	if r.role == 0 {
 		n = canaryBuffer(r.st.BwLen)
 	}
@@ -96,7 +97,7 @@ func (r *run) logPlan() {
 		r.s.Size, r.st.Described.By, r.st.Described.CanaryProcs, congestion.Ints(r.st.Described.SetProcs), p.Mix, p.Measurements(), p.Time, p.Seconds())
 	per, root := memory(r.st.Len, r.st.BwLen, r.s.Size)
 	r.s.LogMemory("congestion", harness.BaseBytes+per, harness.BaseBytes+per+root,
-		fmt.Sprintf("base %d MiB, a canary's and a congestor's buffers, 2 histograms of %d bins, rank 0's split of %d bytes per process", harness.BaseBytes>>20, mpi.HistBins, rootBytesPerProc))
+		fmt.Sprintf("base %d MiB, a canary's and a congestor's buffers, 2 histograms of %d bins, rank 0's split of %d bytes per process", harness.BaseBytes>>20, loops.HistBins, rootBytesPerProc))
 }
 
 // randomRing is a canary's left and right neighbor in the random ring of n
@@ -245,17 +246,17 @@ func (r *run) congestorLines(ph phase) (sets []int, names []string) {
 }
 
 // run measures one phase on this rank; every process leaves it together.
-func (r *run) run(ph phase) (smp mpi.Samples, ld mpi.Load) {
+func (r *run) run(ph phase) (smp loops.Samples, ld loops.Load) {
 	r.world.Barrier()
 	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *flagWatchdog)
 	var err error
 	switch k, runs := ph.sets[r.role-1]; {
 	case r.role == 0 && ph.canary != "":
-		smp, err = r.canary(&mpi.CanaryRun{Canary: canaries[ph.canary], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
+		smp, err = r.canary(&loops.CanaryRun{Canary: canaries[ph.canary], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
 			Left: r.left, Right: r.right, Len: r.canaryLen(ph.canary), Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
 		r.s.Must("the "+ph.canary+" canary", err)
 	case r.role > 0 && runs:
-		ld, err = r.congestor(&mpi.CongestorRun{Congestor: congestors[k], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
+		ld, err = r.congestor(&loops.CongestorRun{Congestor: congestors[k], Comm: r.mine, World: r.world.Comm, Loaded: ph.loaded(),
 			Left: r.left, Right: r.right, Len: r.st.Len, Duration: r.st.Plan.Time, Send: r.send, Recv: r.recv})
 		r.s.Must("the "+k+" congestor", err)
 	}

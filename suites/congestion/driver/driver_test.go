@@ -12,6 +12,7 @@ import (
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/ring"
 	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/beff-suite/beff/suites/congestion/loops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,16 +43,16 @@ func (f *fakeLoops) add(c call) {
 func testRun(s *harness.Session, st Settings, f *fakeLoops) *run {
 	r := &run{s: s, world: s.World(), st: st}
 	r.split = func(color, key int) (mpi.Comm, error) { return mpi.CommNull, nil }
-	r.canary = func(c *mpi.CanaryRun) (mpi.Samples, error) {
+	r.canary = func(c *loops.CanaryRun) (loops.Samples, error) {
 		f.add(call{s.Rank, c.Canary.String(), c.Loaded, c.Left, c.Right})
 		t := float64(1+s.Rank) * 1e-6
-		smp := mpi.Samples{Hist: make([]int64, mpi.HistBins), N: 10, Sum: 10 * t, Max: t, Elapsed: 1, Iters: 10}
-		smp.Hist[int(math.Floor(math.Log(t/mpi.HistMin)/math.Log(mpi.HistRatio)))] = 10
+		smp := loops.Samples{Hist: make([]int64, loops.HistBins), N: 10, Sum: 10 * t, Max: t, Elapsed: 1, Iters: 10}
+		smp.Hist[int(math.Floor(math.Log(t/loops.HistMin)/math.Log(loops.HistRatio)))] = 10
 		return smp, nil
 	}
-	r.congestor = func(c *mpi.CongestorRun) (mpi.Load, error) {
+	r.congestor = func(c *loops.CongestorRun) (loops.Load, error) {
 		f.add(call{s.Rank, c.Congestor.String(), c.Loaded, c.Left, c.Right})
-		return mpi.Load{Calls: 100, Bytes: 1e6, Elapsed: float64(1+s.Rank) / 10}, nil
+		return loops.Load{Calls: 100, Bytes: 1e6, Elapsed: float64(1+s.Rank) / 10}, nil
 	}
 	r.prepareRoles()
 	return r

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/beff-suite/beff/suites/congestion/loops"
 )
 
 // A metric is one value of a line.
@@ -17,20 +17,20 @@ type metric struct {
 // canaryLine gathers a canary's samples on rank 0 and returns its line's
 // metrics there (nil elsewhere); a canary that received wrong data ends
 // the job.
-func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
+func (r *run) canaryLine(c string, smp loops.Samples) []metric {
 	// one reduction to rank 0 of the histogram and the sums (counts stay
 	// exact in float64 up to 2^53 samples)
-	v := make([]float64, mpi.HistBins+3)
+	v := make([]float64, loops.HistBins+3)
 	for i, c := range smp.Hist {
 		v[i] = float64(c)
 	}
-	v[mpi.HistBins], v[mpi.HistBins+1], v[mpi.HistBins+2] = float64(smp.N), smp.Sum, float64(smp.Faults)
+	v[loops.HistBins], v[loops.HistBins+1], v[loops.HistBins+2] = float64(smp.N), smp.Sum, float64(smp.Faults)
 	all := r.world.SumTo0(v)
 	most := r.world.MaxTo0([]float64{smp.Max, smp.Elapsed})
 	if all == nil {
 		return nil
 	}
-	hist, sums := make([]int64, mpi.HistBins), all[mpi.HistBins:]
+	hist, sums := make([]int64, loops.HistBins), all[loops.HistBins:]
 	for i := range hist {
 		hist[i] = int64(all[i])
 	}
@@ -40,7 +40,7 @@ func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
 	if sums[0] == 0 {
 		r.s.Fail("the "+c+" canary", fmt.Errorf("no samples in %g s", r.st.Plan.Time))
 	}
-	h := congestion.Hist{Counts: hist, Min: mpi.HistMin, Ratio: mpi.HistRatio}
+	h := congestion.Hist{Counts: hist, Min: loops.HistMin, Ratio: loops.HistRatio}
 	return canaryMetrics(c, h, sums[0], sums[1], most[0], most[1], r.canaryLen(c))
 }
 
@@ -53,7 +53,7 @@ func (r *run) canaryLine(c string, smp mpi.Samples) []metric {
 func canaryMetrics(c string, h congestion.Hist, n, sum, slowest, elapsed float64, msg int64) []metric {
 	out := []metric{{0, "ns/op"}}
 	if congestion.Bandwidth(c) {
-		bytes := float64(2 * mpi.CanaryOutstanding * msg)
+		bytes := float64(2 * loops.CanaryOutstanding * msg)
 		out = append(out, metric{bytes / (sum / n) / 1e6, congestion.MetricMBps})
 		for _, q := range congestion.Quantiles {
 			out = append(out, metric{bytes / h.Quantile(q) / 1e6, congestion.QuantileMetric(q, true)})
@@ -77,7 +77,7 @@ func report(b *testing.B, ms []metric) {
 
 // gatherCongestors gathers on rank 0 what the congestor sets delivered
 // and returns the metrics of each set of sets, in order (nil elsewhere).
-func (r *run) gatherCongestors(sets []int, ld mpi.Load) [][]metric {
+func (r *run) gatherCongestors(sets []int, ld loops.Load) [][]metric {
 	if len(sets) == 0 {
 		return nil
 	}

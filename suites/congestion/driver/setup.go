@@ -1,7 +1,7 @@
 // Package driver runs the congestion suite under the harness: its flags
 // and settings (Setup, decided on rank 0), its configuration lines and
 // the body of BenchmarkCongestion, which measures the canaries isolated
-// and under the congestors' load through the loops of internal/mpi.
+// and under the congestors' load through its package loops.
 package driver
 
 import (
@@ -13,6 +13,7 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/congestion"
+	"github.com/beff-suite/beff/suites/congestion/loops"
 )
 
 // Flags of the congestion suite.
@@ -224,13 +225,13 @@ func checkSaved(_ string, m map[string]float64) error {
 // holds a canary's and a congestor's two buffers and two histograms;
 // rank 0 the split's tables.
 func memory(n, bwLen int64, procs int) (per, root int64) {
-	per = 2*canaryBuffer(bwLen) + 2*mpi.CongestorBuffer(n) + 2*8*mpi.HistBins
+	per = 2*canaryBuffer(bwLen) + 2*loops.CongestorBuffer(n) + 2*8*loops.HistBins
 	return per, rootBytesPerProc * int64(procs)
 }
 
 // canaryBuffer is the bytes of each of a canary's buffers: the ring
 // bandwidth's messages, or the 8-byte ones where those are longer.
-func canaryBuffer(bwLen int64) int64 { return mpi.CanaryBuffer(max(bwLen, congestion.SmallLen)) }
+func canaryBuffer(bwLen int64) int64 { return loops.CanaryBuffer(max(bwLen, congestion.SmallLen)) }
 
 // rootBytesPerProc is what rank 0 holds per process to split them: the
 // role, the order, the canary mark and the node tables.

@@ -11,20 +11,21 @@ import (
 
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 )
 
 // TestLoopOps: every operation of skampi.Ops is in the C loop's table,
 // with the same use of one block per process, and the table has no
 // other; the work items of a master-worker call are capped alike.
 func TestLoopOps(t *testing.T) {
-	blocks := mpi.LoopOpBlocks()
+	blocks := loops.LoopOpBlocks()
 	for i, o := range skampi.Ops {
 		k := loopOp(i)
 		require.GreaterOrEqual(t, k, 0, "%s: not in the C loop's table", o.Name)
 		assert.Equal(t, o.Blocks, blocks[k], "%s: a block per process", o.Name)
 	}
-	assert.Len(t, mpi.LoopOps(), len(skampi.Ops), "the C loop's table has the suite's operations only")
-	assert.Equal(t, skampi.MaxChunks, mpi.MaxChunks)
+	assert.Len(t, loops.LoopOps(), len(skampi.Ops), "the C loop's table has the suite's operations only")
+	assert.Equal(t, skampi.MaxChunks, loops.MaxChunks)
 }
 
 // TestProvides: the MPI 4 calls the loops use are all in MPICH 4, none in
@@ -68,18 +69,18 @@ func TestFormsOnOneProcess(t *testing.T) {
 		if o.Family == "" || o.Pattern != skampi.Collective || brokenIn(lib, o.Name) {
 			continue
 		}
-		for _, topo := range []mpi.Topo{mpi.TopoNone, mpi.TopoCart, mpi.TopoStencil} {
-			if (topo != mpi.TopoNone) != (o.Family == skampi.FamilyNeighborhood) {
+		for _, topo := range []loops.Topo{loops.TopoNone, loops.TopoCart, loops.TopoStencil} {
+			if (topo != loops.TopoNone) != (o.Family == skampi.FamilyNeighborhood) {
 				continue
 			}
-			b := &mpi.Batch{Op: loopOp(i), Comm: mpi.World, Len: 64, Calls: 3, Reps: 2, Send: send, Recv: recv, Full: true}
-			if topo != mpi.TopoNone { // one process: its own neighbor in every direction
+			b := &loops.Batch{Op: loopOp(i), Comm: mpi.World, Len: 64, Calls: 3, Reps: 2, Send: send, Recv: recv, Full: true}
+			if topo != loops.TopoNone { // one process: its own neighbor in every direction
 				b.Topo, b.Dims, b.Periodic = topo, []int{1, 1, 1}, true
 			}
 			if o.NonBlocking() {
-				b.Steps = mpi.ComputeSteps(2e-6)
+				b.Steps = loops.ComputeSteps(2e-6)
 			}
-			times, fault, err := mpi.RunBatch(b)
+			times, fault, err := loops.RunBatch(b)
 			if o.Needs != "" && !has[o.Needs] {
 				assert.Error(t, err, "%s without %s", o.Name, o.Needs)
 				continue
@@ -93,14 +94,14 @@ func TestFormsOnOneProcess(t *testing.T) {
 			}
 		}
 	}
-	b := &mpi.Batch{Op: loopOp(skampi.OpIndex("neighbor-alltoall")), Comm: mpi.World, Len: 64, Calls: 1, Reps: 1,
-		Send: send, Recv: recv, Topo: mpi.TopoCart, Dims: []int{2, 1}}
-	_, _, err = mpi.RunBatch(b)
+	b := &loops.Batch{Op: loopOp(skampi.OpIndex("neighbor-alltoall")), Comm: mpi.World, Len: 64, Calls: 1, Reps: 1,
+		Send: send, Recv: recv, Topo: loops.TopoCart, Dims: []int{2, 1}}
+	_, _, err = loops.RunBatch(b)
 	assert.Error(t, err, "a grid of 2 on 1 process")
-	b = &mpi.Batch{Op: loopOp(skampi.OpIndex("bcast")), Comm: mpi.World, Len: 1 << 31, Calls: 1, Reps: 1, Send: send, Recv: recv}
-	_, _, err = mpi.RunBatch(b)
+	b = &loops.Batch{Op: loopOp(skampi.OpIndex("bcast")), Comm: mpi.World, Len: 1 << 31, Calls: 1, Reps: 1, Send: send, Recv: recv}
+	_, _, err = loops.RunBatch(b)
 	require.Error(t, err)
 	assert.Regexp(t, `(?i)count`, err.Error(), "a length past an int, to an operation that passes it as one")
-	assert.Positive(t, mpi.ComputeSteps(1e-6))
-	assert.Zero(t, mpi.ComputeSteps(0))
+	assert.Positive(t, loops.ComputeSteps(1e-6))
+	assert.Zero(t, loops.ComputeSteps(0))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 )
 
 // A Result is what one point reports, decided on its communicator's rank 0.
@@ -53,8 +54,8 @@ type pointLoop struct {
 	g      *harness.Group
 	pt     skampi.Point
 	op     skampi.Op
-	batch  mpi.Batch
-	fault  mpi.SkampiFault // the first validation failure this rank saw
+	batch  loops.Batch
+	fault  loops.SkampiFault // the first validation failure this rank saw
 	faults int64
 	// Every rank: its own valid times, for the per-process mean.
 	ownSum float64
@@ -107,7 +108,7 @@ func (r *run) measure(g *harness.Group, su *skampi.Setup, pt skampi.Point) Resul
 // 0's result and this rank's mean computation per call.
 func (r *run) measureSteps(g *harness.Group, su *skampi.Setup, pt skampi.Point, steps int64) (Result, float64) {
 	pl := &pointLoop{r: r, su: su, g: g, pt: pt, op: skampi.Ops[pt.Op], t0: mpi.Wtime()}
-	pl.batch = mpi.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
+	pl.batch = loops.Batch{Op: loopOp(pt.Op), Comm: g.Comm, Len: pt.Len, Chunks: pt.Chunks, Calls: 1,
 		Send: r.send, Recv: r.recv, Yield: r.st.Yield, Steps: steps}
 	// a persistent request binds its buffers: its calls cannot cycle them
 	pl.batch.Cycle = skampi.Cold(su.Cache, pl.op.Pattern) && !pl.op.Persistent()
@@ -117,9 +118,9 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Setup, pt skampi.Point, 
 	if pl.op.Family == skampi.FamilyNeighborhood {
 		top, err := skampi.ParseTopology(su.Topology)
 		r.s.Must("the topology of "+pt.Name(), err)
-		pl.batch.Topo, pl.batch.Dims, pl.batch.Periodic = mpi.TopoCart, top.Grid(pt.Procs), top.Periodic
+		pl.batch.Topo, pl.batch.Dims, pl.batch.Periodic = loops.TopoCart, top.Grid(pt.Procs), top.Periodic
 		if top.Stencil {
-			pl.batch.Topo = mpi.TopoStencil
+			pl.batch.Topo = loops.TopoStencil
 		}
 	}
 	pl.batch.Span = su.Span
@@ -187,7 +188,7 @@ func (pl *pointLoop) warmUp() {
 
 // perCall runs the untimed batch b and returns this rank's shortest time
 // of a call (the cost of the clock read taken off); it advances b.Seq.
-func (pl *pointLoop) perCall(b *mpi.Batch) float64 {
+func (pl *pointLoop) perCall(b *loops.Batch) float64 {
 	t := pl.run(b)
 	b.Seq += int64(b.Reps * b.Calls)
 	est := math.Inf(1)
@@ -207,16 +208,16 @@ func (pl *pointLoop) decideCalls(est float64, now int, minRep float64) int {
 }
 
 // run runs a batch in C and keeps its first validation failure.
-func (pl *pointLoop) run(b *mpi.Batch) mpi.Times {
+func (pl *pointLoop) run(b *loops.Batch) loops.Times {
 	r := pl.r
-	b.Inject = mpi.InjectNone
+	b.Inject = loops.InjectNone
 	switch {
 	case r.st.TestFault && !r.injected:
-		b.Inject, r.injected = mpi.InjectByte, true
-	case r.st.TestLayout && b.Method == mpi.MethodManual:
-		b.Inject = mpi.InjectLayout
+		b.Inject, r.injected = loops.InjectByte, true
+	case r.st.TestLayout && b.Method == loops.MethodManual:
+		b.Inject = loops.InjectLayout
 	case r.st.TestLostPut && b.Full:
-		b.Inject = mpi.InjectLostPut
+		b.Inject = loops.InjectLostPut
 	}
 	t, f, err := r.loop(b)
 	r.s.Must("the SKaMPI loop", err)

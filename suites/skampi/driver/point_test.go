@@ -12,6 +12,7 @@ import (
 	"github.com/beff-suite/beff/harness/harnesstest"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 )
 
 // testSuite is the suite of a suite file with the flags' defaults, as
@@ -38,15 +39,15 @@ type fakeLoop struct {
 	reps  map[int]int   // per rank, repetitions timed (window mode)
 	call  func(rank, rep int) float64
 	late  func(rank, rep int) bool
-	fault func(rank int, b *mpi.Batch) int64
+	fault func(rank int, b *loops.Batch) int64
 	// overlap: with a computation (Steps, 1 ns each), the part of the
 	// shorter of the call and the computation that the two overlap
 	overlap float64
 	init    func(rank int) float64 // a batch's init time (persistent operations)
 }
 
-func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error) {
-	return func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error) {
+func (f *fakeLoop) run(rank int) func(b *loops.Batch) (loops.Times, loops.SkampiFault, error) {
+	return func(b *loops.Batch) (loops.Times, loops.SkampiFault, error) {
 		f.mu.Lock()
 		f.calls[rank] = append(f.calls[rank], b.Calls)
 		base := f.reps[rank]
@@ -54,7 +55,7 @@ func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault,
 			f.reps[rank] += b.Reps
 		}
 		f.mu.Unlock()
-		t := mpi.Times{Window: b.WindowLen, First: 1}
+		t := loops.Times{Window: b.WindowLen, First: 1}
 		at := 1.0
 		for k := range b.Reps {
 			d := f.call(rank, base+k)
@@ -80,7 +81,7 @@ func (f *fakeLoop) run(rank int) func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault,
 		if f.init != nil {
 			t.Init = f.init(rank)
 		}
-		var fault mpi.SkampiFault
+		var fault loops.SkampiFault
 		if f.fault != nil {
 			fault.Count = f.fault(rank, b)
 		}
@@ -157,7 +158,7 @@ func TestPointFault(t *testing.T) {
 	su := testSuite(t, "suites:\n  - name: c\n    ops: bcast\n    vary: procs\n    procs: 2\n    length: 64\n    sync: barrier\n", 2)
 	f := &fakeLoop{
 		call:  func(rank, rep int) float64 { return 5e-6 },
-		fault: func(rank int, b *mpi.Batch) int64 { return int64(rank) }, // rank 1 sees one bad message
+		fault: func(rank int, b *loops.Batch) int64 { return int64(rank) }, // rank 1 sees one bad message
 	}
 	res := measurePoint(t, 2, su, skampi.Point{Suite: "c", Op: skampi.OpIndex("bcast"), Procs: 2, Len: 64}, f)
 	assert.True(t, strings.HasPrefix(res.Fault, "validation FAILED: suite=c/op=bcast/procs=2/L=64: received messages differ from what was sent\n"), res.Fault)

@@ -11,6 +11,7 @@ import (
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 )
 
 // timerSamples is the empty measurements behind the cost of a clock read.
@@ -54,7 +55,7 @@ func prepareRun(s *harness.Session, st Settings) Settings {
 	}
 	noWindow := probeWindows(s, &st)
 	bcast := bcastTime(w)
-	timer := skampi.Median(mpi.TimerCosts(timerSamples))
+	timer := skampi.Median(loops.TimerCosts(timerSamples))
 	st.Prep = harness.Decide(w, func() Prepared {
 		p := search
 		p.Wtick, p.Timer, p.Global, p.OffsetErr, p.Bcast = mpi.Wtick(), timer, global, offErr, bcast
@@ -213,19 +214,19 @@ func retime(s *harness.Session, pr skampi.Pair, row skampi.RoundTrips) {
 	}
 }
 
-// pairRTT times rounds round trips of this rank and q (mpi.PairRTT: the
+// pairRTT times rounds round trips of this rank and q (loops.PairRTT: the
 // fastest; 0 on the side that does not initiate); the tests of the pair
 // search put a fake in its place.
 var pairRTT = func(s *harness.Session, q int, initiator bool, rounds int) (float64, error) {
-	return mpi.PairRTT(mpi.World, q, initiator, rounds)
+	return loops.PairRTT(mpi.World, q, initiator, rounds)
 }
 
 // clockOffset estimates the clock offset of peer against rank 0
-// (mpi.ClockOffset, the best of skampi.OffsetRounds ping-pongs): rank 0
+// (loops.ClockOffset, the best of skampi.OffsetRounds ping-pongs): rank 0
 // calls it with me 0 for each peer in turn, the peer with its own rank;
 // tests put a fake in its place.
 var clockOffset = func(s *harness.Session, me, peer int) (offset, rtt float64, err error) {
-	return mpi.ClockOffset(mpi.World, me, peer, skampi.OffsetRounds)
+	return loops.ClockOffset(mpi.World, me, peer, skampi.OffsetRounds)
 }
 
 // rmaProbe makes and frees a window on every rank (mpi.RMAProbe); tests

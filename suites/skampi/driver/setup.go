@@ -2,7 +2,7 @@
 // settings (Setup on rank 0), the measurements that prepare a run (pairs,
 // clock offsets: Prepare on every rank), its configuration lines and the
 // body of BenchmarkSkampi, which measures every point of the plan with the
-// timed loop of internal/mpi.
+// timed loop of package loops.
 package driver
 
 import (

@@ -8,6 +8,7 @@ import (
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 )
 
 // Benchmark is the body of BenchmarkSkampi: curve by curve of the
@@ -156,10 +157,10 @@ type run struct {
 	send, recv *mpi.Buffer
 	progress   *harness.Progress
 	injected   bool
-	// loop runs a batch: mpi.RunBatch, the C loop (a fake in the tests
+	// loop runs a batch: loops.RunBatch, the C loop (a fake in the tests
 	// of the point loop); steps calibrates the computation of overlap
-	// points: mpi.ComputeSteps.
-	loop  func(b *mpi.Batch) (mpi.Times, mpi.SkampiFault, error)
+	// points: loops.ComputeSteps.
+	loop  func(b *loops.Batch) (loops.Times, loops.SkampiFault, error)
 	steps func(seconds float64) int64
 }
 
@@ -171,7 +172,7 @@ type member struct {
 }
 
 func newRun(s *harness.Session, st *Settings) *run {
-	r := &run{s: s, st: st, loop: mpi.RunBatch, steps: mpi.ComputeSteps}
+	r := &run{s: s, st: st, loop: loops.RunBatch, steps: loops.ComputeSteps}
 	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {

@@ -1,6 +1,6 @@
 //go:build mpi
 
-package mpi_test
+package loops_test
 
 import (
 	"slices"
@@ -8,24 +8,25 @@ import (
 
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // selfBatch is a batch of 3 repetitions of 2 calls of op on the one
 // process, which reaches into its own window.
-func selfBatch(t *testing.T, op int, l int64) *mpi.Batch {
+func selfBatch(t *testing.T, op int, l int64) *loops.Batch {
 	t.Helper()
 	send, err := mpi.NewBuffer(1 << 16)
 	require.NoError(t, err)
 	recv, err := mpi.NewBuffer(1 << 16)
 	require.NoError(t, err)
 	t.Cleanup(func() { send.Free(); recv.Free() })
-	return &mpi.Batch{Op: op, Comm: mpi.World, Len: l, Calls: 2, Reps: 3, Send: send, Recv: recv}
+	return &loops.Batch{Op: op, Comm: mpi.World, Len: l, Calls: 2, Reps: 3, Send: send, Recv: recv}
 }
 
 // loopOp is the number of the named operation in the loop's table.
-func loopOp(name string) int { return slices.Index(mpi.LoopOps(), name) }
+func loopOp(name string) int { return slices.Index(loops.LoopOps(), name) }
 
 // TestRMASelf runs every one-sided operation under every
 // synchronisation on one process, the full check included: everything
@@ -41,11 +42,11 @@ func TestRMASelf(t *testing.T) {
 		if o.Vary&skampi.VaryLength != 0 {
 			l = 64
 		}
-		for _, sync := range mpi.RMASyncs {
+		for _, sync := range loops.RMASyncs {
 			for _, full := range []bool{false, true} {
 				b := selfBatch(t, loopOp(o.Name), l)
 				b.RMASync, b.RMAAllocate, b.Full = sync, true, full
-				times, f, err := mpi.RunBatch(b)
+				times, f, err := loops.RunBatch(b)
 				require.NoError(t, err, "%s %s full=%v", o.Name, sync, full)
 				assert.Zero(t, f.Count, "%s %s full=%v: %+v", o.Name, sync, full, f)
 				assert.Len(t, times.End, 3)
@@ -57,10 +58,10 @@ func TestRMASelf(t *testing.T) {
 // TestRMALostPut: a put the origin skips in the full check is found at
 // the target: its window kept the fill.
 func TestRMALostPut(t *testing.T) {
-	for _, sync := range mpi.RMASyncs {
+	for _, sync := range loops.RMASyncs {
 		b := selfBatch(t, loopOp("put"), 256)
-		b.RMASync, b.RMAAllocate, b.Full, b.Inject = sync, true, true, mpi.InjectLostPut
-		_, f, err := mpi.RunBatch(b)
+		b.RMASync, b.RMAAllocate, b.Full, b.Inject = sync, true, true, loops.InjectLostPut
+		_, f, err := loops.RunBatch(b)
 		require.NoError(t, err, sync)
 		assert.Positive(t, f.Count, "%s: the lost put is found", sync)
 		assert.Equal(t, 0xA5, f.Got, "%s: the window kept its fill", sync)

@@ -29,7 +29,7 @@ typedef struct {
 } lay;
 
 /* The state of one batch on this rank. */
-typedef struct {
+struct sk_ctx { /* ctx, declared in skampi_ops.h */
 	MPI_Comm comm;
 	int rank, size;
 	int64_t len; /* bytes */
@@ -69,7 +69,7 @@ typedef struct {
 	int *back;      /* per neighbor, the direction I lie in from it */
 	int threads;    /* partitioned: the threads that mark the partitions ready */
 	pready_pool *pool; /* partitioned: those threads, made by the setup pass */
-} ctx;
+};
 
 /* A byte the full check writes into a receive buffer before the call and
  * expects in the holes of the received layout afterwards. */
@@ -256,95 +256,12 @@ void sk_chkf(ctx *c, unsigned char *m, int64_t n, int lo, int hi);
 /* skampi_p2p.c: point to point; how an operation runs (blocking, non-blocking, persistent) */
 int sk_nb_wait(ctx *c, int rc);
 int sk_persist(ctx *c, int rc);
-int sk_op_send_recv(ctx *c);
-int sk_op_send_recv_anytag(ctx *c);
-int sk_op_send_irecv(ctx *c);
-int sk_op_send_iprobe_recv(ctx *c);
-int sk_op_ssend_recv(ctx *c);
-int sk_op_isend_recv(ctx *c);
-int sk_op_issend_recv(ctx *c);
-int sk_op_bsend_recv(ctx *c);
-int sk_op_sendrecv(ctx *c);
-int sk_op_sendrecv_replace(ctx *c);
-int sk_op_send_recv_persistent(ctx *c);
-int sk_op_isendrecv(ctx *c);
-int sk_op_isendrecv_replace(ctx *c);
-int sk_op_psend_precv(ctx *c);
-int sk_op_send_recv_c(ctx *c);
-
-/* skampi_coll.c: collectives and their hand-built references */
-int sk_op_barrier(ctx *c);
-int sk_op_bcast(ctx *c);
-int sk_op_reduce(ctx *c);
-int sk_op_allreduce(ctx *c);
-int sk_op_reduce_scatter_block(ctx *c);
-int sk_op_reduce_scatter(ctx *c);
-int sk_op_scan(ctx *c);
-int sk_op_exscan(ctx *c);
-int sk_op_gather(ctx *c);
-int sk_op_gatherv(ctx *c);
-int sk_op_scatter(ctx *c);
-int sk_op_scatterv(ctx *c);
-int sk_op_allgather(ctx *c);
-int sk_op_allgatherv(ctx *c);
-int sk_op_alltoall(ctx *c);
-int sk_op_alltoallv(ctx *c);
-int sk_op_alltoallw(ctx *c);
-int sk_op_comm_split(ctx *c);
-int sk_op_comm_dup(ctx *c);
-int sk_op_memcpy(ctx *c);
-int sk_op_bcast_sendrecv(ctx *c);
-int sk_op_gather_sendrecv(ctx *c);
-int sk_op_gather_irecv(ctx *c);
-int sk_op_allreduce_reduce_bcast(ctx *c);
-int sk_op_alltoall_isend_irecv(ctx *c);
 
 /* skampi_neighbor.c: neighborhood collectives and the batch's topology */
-int sk_op_neighbor_allgather(ctx *c);
-int sk_op_neighbor_allgatherv(ctx *c);
-int sk_op_neighbor_alltoall(ctx *c);
-int sk_op_neighbor_alltoallv(ctx *c);
-int sk_op_neighbor_alltoallw(ctx *c);
-int sk_op_neighbor_allgather_isend_irecv(ctx *c);
-int sk_op_neighbor_alltoall_isend_irecv(ctx *c);
 int sk_topo_open(const skampi_batch_t *b, ctx *c);
 int sk_topo_close(ctx *c);
 
-/* skampi_mw.c: master-worker */
-int sk_op_mw_wait(ctx *c);
-int sk_op_mw_waitany(ctx *c);
-int sk_op_mw_recv_any(ctx *c);
-int sk_op_mw_send(ctx *c);
-int sk_op_mw_ssend(ctx *c);
-int sk_op_mw_isend(ctx *c);
-int sk_op_mw_bsend(ctx *c);
-
-/* skampi_local.c: local operations */
-int sk_op_comm_rank(ctx *c);
-int sk_op_comm_size(ctx *c);
-int sk_op_iprobe(ctx *c);
-int sk_op_buffer_attach(ctx *c);
-int sk_op_type_create(ctx *c);
-int sk_op_wtime(ctx *c);
-
 /* skampi_rma.c: one-sided */
-int sk_op_put(ctx *c);
-int sk_op_put_bw(ctx *c);
-int sk_op_put_all(ctx *c);
-int sk_op_get(ctx *c);
-int sk_op_get_bw(ctx *c);
-int sk_op_acc_sum(ctx *c);
-int sk_op_acc_replace(ctx *c);
-int sk_op_acc_max(ctx *c);
-int sk_op_get_acc(ctx *c);
-int sk_op_fetch_and_op(ctx *c);
-int sk_op_compare_and_swap(ctx *c);
-int sk_op_win_fence(ctx *c);
-int sk_op_win_pscw(ctx *c);
-int sk_op_win_lock(ctx *c);
-int sk_op_win_fence_delayed(ctx *c);
-int sk_op_win_pscw_delayed(ctx *c);
-int sk_op_win_lock_delayed(ctx *c);
 int sk_rma_open(const skampi_batch_t *b, ctx *c, const optab *o, int64_t len);
 int sk_rma_close(ctx *c, opfn f);
 

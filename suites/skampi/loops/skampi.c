@@ -279,24 +279,4 @@ void skampi_timer(double *d, int n) {
 	}
 }
 
-int skampi_rma_probe(MPI_Fint comm, int allocate, int *ok, int *rc) {
-	MPI_Comm c = MPI_Comm_f2c(comm);
-	MPI_Win win = MPI_WIN_NULL;
-	void *base = NULL;
-	if (allocate) *rc = MPI_Win_allocate(4096, 1, MPI_INFO_NULL, c, &base, &win);
-	else {
-		base = malloc(4096);
-		*rc = base ? MPI_Win_create(base, 4096, 1, MPI_INFO_NULL, c, &win) : MPI_ERR_NO_MEM;
-	}
-	int mine = *rc == 0;
-	if (mine) MPI_Win_free(&win);
-	if (!allocate) free(base);
-	return MPI_Allreduce(&mine, ok, 1, MPI_INT, MPI_MIN, c);
-}
 
-int skampi_wtime_is_global(int *global) {
-	int *v, flag;
-	int rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v, &flag);
-	*global = !rc && flag && *v;
-	return rc;
-}

@@ -1,6 +1,6 @@
 //go:build mpi
 
-package mpi_test
+package loops_test
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/beffio/loops"
 )
 
 // TestFileLoop: the b_eff_io loop writes its stamped chunks through
@@ -27,8 +28,8 @@ func TestFileLoop(t *testing.T) {
 
 	fh, err := mpi.OpenFile(mpi.Self, path, mpi.OpenCreate, 0, info)
 	require.NoError(t, err)
-	calls := &mpi.PatternCalls{File: fh, Layout: mpi.IOOwnFile, Len: 8192, L: 4096, N: 1, Pattern: 7, Stamp: 0}
-	errs, _, err := mpi.RunCalls(calls, 0, 5, buf)
+	calls := &loops.PatternCalls{File: fh, Layout: loops.IOOwnFile, Len: 8192, L: 4096, N: 1, Pattern: 7, Stamp: 0}
+	errs, _, err := loops.RunCalls(calls, 0, 5, buf)
 	require.NoError(t, err)
 	assert.Zero(t, errs, "writes check nothing")
 	require.NoError(t, fh.Sync())
@@ -39,13 +40,13 @@ func TestFileLoop(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(5*8192), fi.Size(), "five calls of 8 KiB")
 
-	read := func() (int64, mpi.ChunkFault) {
+	read := func() (int64, loops.ChunkFault) {
 		fh, err := mpi.OpenFile(mpi.Self, path, mpi.OpenRead, 0, mpi.InfoNull())
 		require.NoError(t, err)
 		defer fh.Close()
 		rc := *calls
 		rc.File, rc.Read = fh, true
-		errs, f, err := mpi.RunCalls(&rc, 0, 5, buf)
+		errs, f, err := loops.RunCalls(&rc, 0, 5, buf)
 		require.NoError(t, err)
 		return errs, f
 	}
@@ -67,7 +68,7 @@ func TestFileLoop(t *testing.T) {
 	fh, err = mpi.OpenFile(mpi.Self, path, mpi.OpenRead, 0, mpi.InfoNull())
 	require.NoError(t, err)
 	stamped.File, stamped.Read = fh, true
-	errs, _, err = mpi.RunCalls(&stamped, 0, 5, buf)
+	errs, _, err = loops.RunCalls(&stamped, 0, 5, buf)
 	require.NoError(t, err)
 	assert.Equal(t, int64(10), errs, "ten disk chunks, none of the rewrite")
 	require.NoError(t, fh.Close())

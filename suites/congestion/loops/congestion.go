@@ -1,8 +1,10 @@
-package mpi
+package loops
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/beff-suite/beff/internal/mpi"
 )
 
 // A Canary is a measurement the congestion suite takes on its canary
@@ -70,12 +72,12 @@ func CongestorBuffer(n int64) int64 { return CongestorWindow * n }
 // enter the same two MPI_Ibarriers on World, see CongestorRun).
 type CanaryRun struct {
 	Canary      Canary
-	Comm, World Comm
+	Comm, World mpi.Comm
 	Loaded      bool
 	Left, Right int
 	Len         int64
 	Duration    float64
-	Send, Recv  *Buffer
+	Send, Recv  *mpi.Buffer
 }
 
 // Samples are what a canary measured on this rank.
@@ -92,12 +94,12 @@ type Samples struct {
 // canaries of World are done.
 type CongestorRun struct {
 	Congestor   Congestor
-	Comm, World Comm
+	Comm, World mpi.Comm
 	Loaded      bool
 	Left, Right int // the worst cycle: this rank's neighbours in Comm
 	Len         int64
 	Duration    float64
-	Send, Recv  *Buffer
+	Send, Recv  *mpi.Buffer
 }
 
 // Load is what a congestor delivered on this rank.
@@ -106,19 +108,10 @@ type Load struct {
 	Elapsed      float64 // seconds of loading
 }
 
-// The C loops (congestion_cgo.go); nil without MPI.
-var (
-	runCanary    func(r *CanaryRun) (Samples, error)
-	runCongestor func(r *CongestorRun) (Load, error)
-)
-
 // RunCanary runs a canary on this rank.
 func RunCanary(r *CanaryRun) (Samples, error) {
 	if err := checkLoop("canary", int(r.Canary), len(canaryNames), r.Len, CanaryBuffer(r.Len), r.Duration, r.Send, r.Recv); err != nil {
 		return Samples{}, err
-	}
-	if runCanary == nil {
-		return Samples{}, ErrNoMPI
 	}
 	return runCanary(r)
 }
@@ -128,19 +121,16 @@ func RunCongestor(r *CongestorRun) (Load, error) {
 	if err := checkLoop("congestor", int(r.Congestor), len(congestorNames), r.Len, CongestorBuffer(r.Len), r.Duration, r.Send, r.Recv); err != nil {
 		return Load{}, err
 	}
-	if runCongestor == nil {
-		return Load{}, ErrNoMPI
-	}
 	return runCongestor(r)
 }
 
 // checkLoop refuses a call the C loops cannot make.
-func checkLoop(what string, kind, kinds int, n, need int64, d float64, send, recv *Buffer) error {
+func checkLoop(what string, kind, kinds int, n, need int64, d float64, send, recv *mpi.Buffer) error {
 	switch {
 	case kind < 0 || kind >= kinds:
 		return fmt.Errorf("%s %d: no such kind", what, kind)
-	case n < 1 || n > MaxInt32:
-		return fmt.Errorf("%s: messages of %d bytes (1 to %d)", what, n, MaxInt32)
+	case n < 1 || n > mpi.MaxInt32:
+		return fmt.Errorf("%s: messages of %d bytes (1 to %d)", what, n, mpi.MaxInt32)
 	case send == nil || recv == nil || send.Len() < need || recv.Len() < need:
 		return fmt.Errorf("%s: buffers of fewer than the %d bytes it needs", what, need)
 	case !(d >= 0) || math.IsInf(d, 0):

@@ -1,6 +1,10 @@
-package mpi
+package loops
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/beff-suite/beff/internal/mpi"
+)
 
 // MaxSteps is the most exchanges one rank may have in one iteration of a
 // b_eff pattern (BEFF_MAXSTEPS in beff.h).
@@ -24,7 +28,7 @@ var exchangeNames = [...]string{"sendrecv", "alltoallv", "nonblocking"}
 func (e Exchange) String() string { return exchangeNames[e] }
 
 // BeffPlan is what one rank does in one iteration of a b_eff pattern: up to
-// MaxSteps exchanges, each with a destination and a source (ProcNull for
+// MaxSteps exchanges, each with a destination and a source (mpi.ProcNull for
 // none), in the ranks of the pattern's communicator.
 type BeffPlan struct {
 	Dest, Src []int
@@ -42,15 +46,15 @@ type Fault struct {
 
 // BeffTiming is one call of the timed b_eff loop.
 type BeffTiming struct {
-	Barrier    Comm // every process of the job takes part in its barrier
-	Comm       Comm // the pattern's communicator, CommNull if this rank is not in it
+	Barrier    mpi.Comm // every process of the job takes part in its barrier
+	Comm       mpi.Comm // the pattern's communicator, mpi.CommNull if this rank is not in it
 	Plan       BeffPlan
 	Method     Exchange
 	Len        int // message length in bytes
 	SizeIndex  int // enters the validation bytes
 	LoopLen    int // timed iterations
 	Warm       int // untimed iterations before the clock starts
-	Send, Recv *Buffer
+	Send, Recv *mpi.Buffer
 	// Carry, when set, holds the send and receive offsets where the last
 	// measurement left them: the loop goes on from there (from 0 where its
 	// first message would not fit) and stores where it stopped, so that
@@ -69,18 +73,12 @@ type BeffTiming struct {
 	Quiet bool
 }
 
-// measure is the C loop of b_eff (beff_cgo.go); nil without MPI.
-var measure func(m *BeffTiming) (float64, Fault, error)
-
 // Measure runs m in C and returns the elapsed time of the timed loop in
 // seconds (0 on a rank outside the pattern's communicator) and the
 // validation result.
 func Measure(m *BeffTiming) (float64, Fault, error) {
 	if err := m.check(); err != nil {
 		return 0, Fault{}, err
-	}
-	if measure == nil {
-		return 0, Fault{}, ErrNoMPI
 	}
 	return measure(m)
 }
@@ -94,9 +92,9 @@ func (m *BeffTiming) check() error {
 		return fmt.Errorf("measure: no buffers")
 	case m.Len < 0 || int64(m.Len) > m.Send.Len() || int64(m.Len) > m.Recv.Len():
 		return fmt.Errorf("measure: message of %d bytes does not fit the %d-byte buffers", m.Len, m.Send.Len())
-	case m.Len > MaxInt32 || m.SizeIndex < 0 || m.SizeIndex > MaxInt32:
+	case m.Len > mpi.MaxInt32 || m.SizeIndex < 0 || m.SizeIndex > mpi.MaxInt32:
 		return fmt.Errorf("measure: message of %d bytes, size %d: beyond an MPI count", m.Len, m.SizeIndex)
-	case m.LoopLen < 0 || m.Warm < 0 || m.LoopLen > MaxInt32 || m.Warm > MaxInt32 || m.Method < 0 || int(m.Method) >= len(exchangeNames):
+	case m.LoopLen < 0 || m.Warm < 0 || m.LoopLen > mpi.MaxInt32 || m.Warm > mpi.MaxInt32 || m.Method < 0 || int(m.Method) >= len(exchangeNames):
 		return fmt.Errorf("measure: loop of %d iterations (%d untimed), exchange %d", m.LoopLen, m.Warm, int(m.Method))
 	}
 	return nil

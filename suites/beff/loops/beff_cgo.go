@@ -1,25 +1,22 @@
 //go:build mpi
 
-package mpi
+package loops
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../../internal/mpi
 #include "beff.h"
 */
 import "C"
 
-func init() { measure = cMeasure }
+import "github.com/beff-suite/beff/internal/mpi"
 
-// cMeasure runs a checked measurement in C.
-func cMeasure(m *BeffTiming) (float64, Fault, error) {
+// measure runs a checked measurement in C.
+func measure(m *BeffTiming) (float64, Fault, error) {
 	var p C.beff_plan
 	p.nsteps = C.int(len(m.Plan.Dest))
 	for i := range m.Plan.Dest {
 		p.dest[i] = C.int(m.Plan.Dest[i])
 		p.src[i] = C.int(m.Plan.Src[i])
-	}
-	inject := C.int(0)
-	if m.Inject {
-		inject = 1
 	}
 	var el C.double
 	var f C.beff_fault
@@ -30,15 +27,15 @@ func cMeasure(m *BeffTiming) (float64, Fault, error) {
 	if m.Carry != nil {
 		carry = (*C.int64_t)(&m.Carry[0])
 	}
-	rc := onMain(func() C.int {
+	rc := mpi.OnMain(func() C.int {
 		return C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
-			C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.p), (*C.uchar)(m.Recv.p),
-			C.int64_t(m.Send.n), carry, base, inject, cbool(m.Quiet), &el, &f)
+			C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.Pointer()), (*C.uchar)(m.Recv.Pointer()),
+			C.int64_t(m.Send.Len()), carry, base, cbool(m.Inject), cbool(m.Quiet), &el, &f)
 	})
 	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
 		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),
 		ExpectLast: int(f.expect_last), GotLast: int(f.got_last)}
-	return float64(el), fault, mpiErr(methodCall(m.Method), rc)
+	return float64(el), fault, mpi.CallError(methodCall(m.Method), int(rc))
 }
 
 func methodCall(m Exchange) string {
@@ -70,3 +67,10 @@ func cMethods() []string {
 
 // cMaxSteps is BEFF_MAXSTEPS.
 const cMaxSteps = C.BEFF_MAXSTEPS
+
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}

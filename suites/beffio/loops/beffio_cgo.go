@@ -1,13 +1,14 @@
 //go:build mpi
 
-package mpi
+package loops
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../../internal/mpi
 #include "beffio.h"
 */
 import "C"
 
-func init() { runCalls, runCallsUntil = cRunCalls, cRunCallsUntil }
+import "github.com/beff-suite/beff/internal/mpi"
 
 // refContinue is the C loop's stop rule, beffio_ref_continue, for the
 // tests of its table.
@@ -32,26 +33,28 @@ func (p *PatternCalls) c() C.beffio_calls_t {
 	return c
 }
 
-// cRunCalls runs checked calls in C.
-func cRunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, error) {
+// runCalls runs checked calls in C.
+func runCalls(p *PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, ChunkFault, error) {
 	c := p.c()
 	var errs C.int64_t
 	var f C.beffio_fault
-	rc := onMain(func() C.int { return C.beffio_calls(&c, C.int64_t(c0), C.int64_t(k), (*C.uchar)(buf.p), &errs, &f) })
+	rc := mpi.OnMain(func() C.int {
+		return C.beffio_calls(&c, C.int64_t(c0), C.int64_t(k), (*C.uchar)(buf.Pointer()), &errs, &f)
+	})
 	fault := ChunkFault{Rep: int64(f.rep), Offset: int64(f.offset), ExpectFirst: uint64(f.expect_first),
 		GotFirst: uint64(f.got_first), ExpectLast: uint64(f.expect_last), GotLast: uint64(f.got_last)}
-	return int64(errs), fault, mpiErr(p.callName(), rc)
+	return int64(errs), fault, mpi.CallError(p.callName(), int(rc))
 }
 
-// cRunCallsUntil runs the reference code's per-call stop loop in C.
-func cRunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error) {
+// runCallsUntil runs the reference code's per-call stop loop in C.
+func runCallsUntil(p *PatternCalls, comm mpi.Comm, t0, target float64, limit int64, buf *mpi.Buffer) (UntilCalls, error) {
 	c := p.c()
 	var u C.beffio_until
-	rc := onMain(func() C.int {
-		return C.beffio_calls_until(&c, C.MPI_Fint(comm), C.double(t0), C.double(target), C.int64_t(limit), (*C.uchar)(buf.p), &u)
+	rc := mpi.OnMain(func() C.int {
+		return C.beffio_calls_until(&c, C.MPI_Fint(comm), C.double(t0), C.double(target), C.int64_t(limit), (*C.uchar)(buf.Pointer()), &u)
 	})
 	return UntilCalls{Done: int64(u.done), Decisions: int64(u.decisions), Seconds: float64(u.seconds), Capped: u.capped != 0},
-		mpiErr(p.callName(), rc)
+		mpi.CallError(p.callName(), int(rc))
 }
 
 // cLayouts are the names of the C table of layouts, in enum order.

@@ -1,6 +1,6 @@
 //go:build mpi && rmatrace
 
-package mpi
+package loops
 
 /*
 #include <mpi.h>

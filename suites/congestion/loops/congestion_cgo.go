@@ -1,51 +1,51 @@
 //go:build mpi
 
-package mpi
+package loops
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/../../../internal/mpi
 #cgo LDFLAGS: -lm
 #include "congestion.h"
 #include <stdlib.h>
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
 
-func init() {
-	runCanary = cCanary
-	runCongestor = cCongestor
-}
+	"github.com/beff-suite/beff/internal/mpi"
+)
 
 // world is the world handle of a loaded call, MPI_COMM_NULL otherwise.
-func world(c Comm, loaded bool) C.MPI_Fint {
+func world(c mpi.Comm, loaded bool) C.MPI_Fint {
 	if loaded {
 		return C.MPI_Fint(c)
 	}
 	return C.ctl_comm_null()
 }
 
-func cCanary(r *CanaryRun) (Samples, error) {
+func runCanary(r *CanaryRun) (Samples, error) {
 	o := (*C.cong_samples)(C.calloc(1, C.sizeof_cong_samples)) // 20 KiB: not on the stack of the main thread
 	defer C.free(unsafe.Pointer(o))
-	rc := onMain(func() C.int {
+	rc := mpi.OnMain(func() C.int {
 		return C.cong_canary(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Canary), C.int(r.Left), C.int(r.Right),
-			C.int64_t(r.Len), C.double(r.Duration), (*C.uchar)(r.Send.p), (*C.uchar)(r.Recv.p), o)
+			C.int64_t(r.Len), C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), o)
 	})
 	s := Samples{Hist: make([]int64, HistBins), N: int64(o.n), Sum: float64(o.sum),
 		Max: float64(o.max), Elapsed: float64(o.elapsed), Iters: int64(o.iters), Faults: int64(o.faults)}
 	for i := range s.Hist {
 		s.Hist[i] = int64(o.hist[i])
 	}
-	return s, mpiErr("the "+r.Canary.String()+" canary", rc)
+	return s, mpi.CallError("the "+r.Canary.String()+" canary", int(rc))
 }
 
-func cCongestor(r *CongestorRun) (Load, error) {
+func runCongestor(r *CongestorRun) (Load, error) {
 	var o C.cong_load
-	rc := onMain(func() C.int {
+	rc := mpi.OnMain(func() C.int {
 		return C.cong_congestor(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Congestor), C.int(r.Left), C.int(r.Right), C.int64_t(r.Len),
-			C.double(r.Duration), (*C.uchar)(r.Send.p), (*C.uchar)(r.Recv.p), &o)
+			C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), &o)
 	})
-	return Load{Calls: int64(o.calls), Bytes: int64(o.bytes), Elapsed: float64(o.elapsed)}, mpiErr("the "+r.Congestor.String()+" congestor", rc)
+	return Load{Calls: int64(o.calls), Bytes: int64(o.bytes), Elapsed: float64(o.elapsed)}, mpi.CallError("the "+r.Congestor.String()+" congestor", int(rc))
 }
 
 // cCongestionNames are the C tables of canaries and congestors, and the

@@ -1,4 +1,6 @@
-package mpi
+package loops
+
+import "github.com/beff-suite/beff/internal/mpi"
 
 // An IOLayout is how the b_eff_io loop places its calls in the file and
 // which MPI-IO calls it makes (the C table beffio_layout_names in beffio.c
@@ -31,7 +33,7 @@ func (l IOLayout) String() string { return ioLayoutNames[l] }
 
 // PatternCalls describes the calls of one b_eff_io pattern on this rank.
 type PatternCalls struct {
-	File            File
+	File            mpi.File
 	Read            bool
 	Layout          IOLayout
 	Len, L          int64 // memory chunk per call, disk chunk
@@ -49,26 +51,20 @@ type ChunkFault struct {
 	ExpectLast, GotLast   uint64
 }
 
-// runCalls is the C loop of b_eff_io (beffio_cgo.go); nil without MPI.
-var runCalls func(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, error)
-
 // RunCalls runs calls c0 … c0+k-1 of a pattern in C over buf (at least
 // Len bytes). On reads it returns the number of chunks that failed
 // validation and the first failure.
-func RunCalls(p *PatternCalls, c0, k int64, buf *Buffer) (int64, ChunkFault, error) {
+func RunCalls(p *PatternCalls, c0, k int64, buf *mpi.Buffer) (int64, ChunkFault, error) {
 	if !p.fits(buf) {
-		return 0, ChunkFault{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer"}
-	}
-	if runCalls == nil {
-		return 0, ChunkFault{}, ErrNoMPI
+		return 0, ChunkFault{}, &mpi.Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer"}
 	}
 	return runCalls(p, c0, k, buf)
 }
 
 // fits says whether the calls' chunks fit the buffer and an MPI count: a
 // memory chunk of whole disk chunks, at most buf and 2^31−1 bytes.
-func (p *PatternCalls) fits(buf *Buffer) bool {
-	return buf != nil && p.L > 0 && p.Len >= p.L && p.Len%p.L == 0 && p.Len <= buf.Len() && p.Len <= MaxInt32 &&
+func (p *PatternCalls) fits(buf *mpi.Buffer) bool {
+	return buf != nil && p.L > 0 && p.Len >= p.L && p.Len%p.L == 0 && p.Len <= buf.Len() && p.Len <= mpi.MaxInt32 &&
 		p.Layout >= 0 && int(p.Layout) < len(ioLayoutNames)
 }
 
@@ -80,9 +76,6 @@ type UntilCalls struct {
 	Capped    bool    // rank 0: the limit stopped the calls before the target
 }
 
-// runCallsUntil is the C loop of the reference stop rule (beffio_cgo.go).
-var runCallsUntil func(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error)
-
 // RunCallsUntil runs the writes of a time-driven pattern under the
 // reference code's stop rule, one decision per call, all in C: after each
 // call the processes of comm (the partition) meet in a barrier, its rank 0
@@ -90,12 +83,9 @@ var runCallsUntil func(p *PatternCalls, comm Comm, t0, target float64, limit int
 // where limit > 0), and broadcasts the decision. t0 is the pattern's start
 // on this rank's clock. A failed call does not end the loop early; its
 // error is returned at the end.
-func RunCallsUntil(p *PatternCalls, comm Comm, t0, target float64, limit int64, buf *Buffer) (UntilCalls, error) {
+func RunCallsUntil(p *PatternCalls, comm mpi.Comm, t0, target float64, limit int64, buf *mpi.Buffer) (UntilCalls, error) {
 	if p.Read || !p.fits(buf) {
-		return UntilCalls{}, &Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer, or a read"}
-	}
-	if runCallsUntil == nil {
-		return UntilCalls{}, ErrNoMPI
+		return UntilCalls{}, &mpi.Error{Call: "b_eff_io calls", Msg: "bad chunk sizes for the buffer, or a read"}
 	}
 	return runCallsUntil(p, comm, t0, target, limit, buf)
 }

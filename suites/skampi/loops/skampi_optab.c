@@ -1,7 +1,7 @@
 //go:build mpi
 
 /* skampi_optab.c: the table of the SKaMPI suite's operations, which the
- * timed loop runs them by (mpi.LoopOps names them by their index).
+ * timed loop runs them by (loops.LoopOps names them by their index).
  * WRITTEN FROM suites/skampi/ops.go, the one declaration of every
  * operation: do not edit; BEFF_UPDATE=1 go test ./suites/skampi rewrites
  * it. Each row: name, the function of one call (skampi_*.c), needs an

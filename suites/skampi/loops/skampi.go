@@ -1,15 +1,17 @@
-package mpi
+package loops
 
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/beff-suite/beff/internal/mpi"
 )
 
 // A Batch is one call of the SKaMPI loop: Reps repetitions of one
 // operation on this rank, each of Calls calls (see skampi.h).
 type Batch struct {
-	Op     int  // the operation: its index in LoopOps()
-	Comm   Comm // the point's communicator
+	Op     int      // the operation: its index in LoopOps()
+	Comm   mpi.Comm // the point's communicator
 	Len    int64
 	Chunks int // master-worker: work items per call
 	Calls  int
@@ -21,7 +23,7 @@ type Batch struct {
 	NoSync          bool // without Window: nothing before a repetition (else a barrier)
 	Offset          float64
 	WindowLen, Lead float64
-	Send, Recv      *Buffer
+	Send, Recv      *mpi.Buffer
 	Cycle           bool  // call n of the point uses the n-th part of the buffers, round them
 	Span            int64 // Cycle: over the first Span bytes of each buffer (0: all of it)
 	Seq             int64 // calls of the point before this batch
@@ -127,29 +129,19 @@ type TypeInfo struct {
 // them after the point).
 type Types struct{ p unsafe.Pointer }
 
-// The C side of typed points (skampi_cgo.go); nil without MPI.
-var (
-	newTypes  func(send, recv TypeSide) (*Types, error)
-	freeTypes func(t *Types)
-	typeInfo  func(t *Types, side int) (TypeInfo, error)
-)
-
 // NewTypes builds and commits the datatypes of both sides.
 func NewTypes(send, recv TypeSide) (*Types, error) {
 	for _, s := range []TypeSide{send, recv} {
-		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > MaxInt32 || s.Extent < 1 {
+		if len(s.Runs) < 2 || len(s.Runs)%2 != 0 || len(s.Prog) < 2 || s.Count < 1 || s.Count > mpi.MaxInt32 || s.Extent < 1 {
 			return nil, fmt.Errorf("skampi types: a side of %d runs, %d instances of extent %d", len(s.Runs)/2, s.Count, s.Extent)
 		}
-	}
-	if newTypes == nil {
-		return nil, ErrNoMPI
 	}
 	return newTypes(send, recv)
 }
 
 // Free releases the datatypes (nil is fine).
 func (t *Types) Free() {
-	if t != nil && t.p != nil && freeTypes != nil {
+	if t != nil && t.p != nil {
 		freeTypes(t)
 		t.p = nil
 	}
@@ -157,9 +149,6 @@ func (t *Types) Free() {
 
 // Info is MPI's view of side 0 (send) or 1 (receive).
 func (t *Types) Info(side int) (TypeInfo, error) {
-	if typeInfo == nil {
-		return TypeInfo{}, ErrNoMPI
-	}
 	return typeInfo(t, side)
 }
 
@@ -193,34 +182,17 @@ const MaxMessage = 1 << 40
 // (SKAMPI_MAXCHUNKS in skampi.h).
 const MaxChunks = 30000
 
-// The C side of the SKaMPI suite (skampi_cgo.go); nil without MPI.
-var (
-	runBatch     func(b *Batch) (Times, SkampiFault, error)
-	pairRTT      func(c Comm, partner int, initiator bool, rounds int) (float64, error)
-	clockOffset  func(c Comm, me, peer, rounds int) (offset, rtt float64, err error)
-	timerCosts   func(n int) []float64
-	wtimeGlobal  func() (bool, error)
-	rmaProbe     func(c Comm, allocate bool) (bool, error, error)
-	computeSteps func(seconds float64) int64
-)
-
 // ComputeSteps calibrates on this process the computation of overlap
 // points: the steps that last about seconds (0 for seconds ≤ 0, and
 // without MPI).
 func ComputeSteps(seconds float64) int64 {
-	if computeSteps == nil {
-		return 0
-	}
 	return computeSteps(seconds)
 }
 
 // RunBatch runs b in C.
 func RunBatch(b *Batch) (Times, SkampiFault, error) {
-	if b.Reps < 1 || b.Calls < 1 || b.Reps > MaxInt32 || b.Calls > MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxMessage || b.Steps < 0 || !b.gridOK() || b.Threads < 0 || b.Threads > MaxThreads {
+	if b.Reps < 1 || b.Calls < 1 || b.Reps > mpi.MaxInt32 || b.Calls > mpi.MaxInt32 || b.Chunks < 0 || b.Chunks > MaxChunks || b.Op < 0 || b.Len < 0 || b.Len > MaxMessage || b.Steps < 0 || !b.gridOK() || b.Threads < 0 || b.Threads > MaxThreads {
 		return Times{}, SkampiFault{}, fmt.Errorf("skampi batch: operation %d, %d repetitions of %d calls, %d chunks, %d bytes", b.Op, b.Reps, b.Calls, b.Chunks, b.Len)
-	}
-	if runBatch == nil {
-		return Times{}, SkampiFault{}, ErrNoMPI
 	}
 	return runBatch(b)
 }
@@ -236,7 +208,7 @@ func (b *Batch) gridOK() bool {
 	}
 	prod := 1
 	for _, d := range b.Dims {
-		if d < 1 || d > MaxInt32 || prod > MaxInt32/d {
+		if d < 1 || d > mpi.MaxInt32 || prod > mpi.MaxInt32/d {
 			return false
 		}
 		prod *= d
@@ -246,45 +218,18 @@ func (b *Batch) gridOK() bool {
 
 // PairRTT runs rounds 1-byte round trips with partner in c; the initiator
 // gets the fastest, the other side 0.
-func PairRTT(c Comm, partner int, initiator bool, rounds int) (float64, error) {
-	if pairRTT == nil {
-		return 0, ErrNoMPI
-	}
+func PairRTT(c mpi.Comm, partner int, initiator bool, rounds int) (float64, error) {
 	return pairRTT(c, partner, initiator, rounds)
 }
 
 // ClockOffset estimates, on rank 0 of c (me == 0), the clock offset of
 // peer from rounds ping-pongs: the round with the fastest round trip
 // wins, and rtt is that round trip. The peer calls it with me != 0.
-func ClockOffset(c Comm, me, peer, rounds int) (offset, rtt float64, err error) {
-	if clockOffset == nil {
-		return 0, 0, ErrNoMPI
-	}
+func ClockOffset(c mpi.Comm, me, peer, rounds int) (offset, rtt float64, err error) {
 	return clockOffset(c, me, peer, rounds)
 }
 
 // TimerCosts returns n empty measurements: two consecutive MPI_Wtime.
 func TimerCosts(n int) []float64 {
-	if timerCosts == nil {
-		return nil
-	}
 	return timerCosts(n)
-}
-
-// RMAProbe makes and frees a window of a page on c (collective), from
-// MPI_Win_allocate or MPI_Win_create: ok says whether every rank could,
-// why is this rank's error; err is an error of the probe itself.
-func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) {
-	if rmaProbe == nil {
-		return false, nil, ErrNoMPI
-	}
-	return rmaProbe(c, allocate)
-}
-
-// WtimeIsGlobal is the attribute MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD.
-func WtimeIsGlobal() (bool, error) {
-	if wtimeGlobal == nil {
-		return false, ErrNoMPI
-	}
-	return wtimeGlobal()
 }

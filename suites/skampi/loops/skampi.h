@@ -6,9 +6,10 @@
 
 #include "control.h"
 
-/* The number of operations; skampi_op_name names them in the order of
- * mpi.LoopOps; the SKaMPI driver finds its operations there by name. */
-#define SKAMPI_NOPS 117
+/* The number of operations, SKAMPI_NOPS, and their functions (written
+ * from the Go table); skampi_op_name names them in the order of
+ * loops.LoopOps; the SKaMPI driver finds its operations there by name. */
+#include "skampi_ops.h"
 const char *skampi_op_name(int i);
 /* skampi_op_blocks says whether operation i uses one block of the length
  * per process of its communicator (else one message). */
@@ -141,13 +142,6 @@ int skampi_offset(MPI_Fint comm, int me, int peer, int rounds, double *offset, d
 /* skampi_timer writes n empty measurements (two consecutive clock reads). */
 void skampi_timer(double *d, int n);
 
-/* skampi_rma_probe makes and frees a window of a page on comm, from
- * MPI_Win_allocate or MPI_Win_create, and sets *ok on every rank to
- * whether every rank could; *rc is this rank's error (0 if none). */
-int skampi_rma_probe(MPI_Fint comm, int allocate, int *ok, int *rc);
-
-/* skampi_wtime_is_global sets *global to MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD. */
-int skampi_wtime_is_global(int *global);
 
 /* The validation values (also computed by Go tests). */
 unsigned char skampi_byte1(int64_t call, int sender);

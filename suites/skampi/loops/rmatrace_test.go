@@ -1,11 +1,11 @@
 //go:build mpi && rmatrace
 
-package mpi_test
+package loops_test
 
 import (
 	"testing"
 
-	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/skampi/loops"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -16,24 +16,24 @@ import (
 func TestRMAAssertions(t *testing.T) {
 	put := loopOp("put")
 	for _, tt := range []struct {
-		sync                 mpi.RMASync
+		sync                 loops.RMASync
 		nocheck              bool
 		lock, lockAll, fence int
 	}{
-		{mpi.SyncLock, true, mpi.ModeNoCheck, -1, -1},
-		{mpi.SyncLock, false, 0, -1, -1},
-		{mpi.SyncFlush, true, -1, mpi.ModeNoCheck, -1},
-		{mpi.SyncFlushLocal, false, -1, 0, -1},
-		{mpi.SyncFence, true, -1, -1, mpi.ModeNoStore},
-		{mpi.SyncFence, false, -1, -1, 0},
+		{loops.SyncLock, true, loops.ModeNoCheck, -1, -1},
+		{loops.SyncLock, false, 0, -1, -1},
+		{loops.SyncFlush, true, -1, loops.ModeNoCheck, -1},
+		{loops.SyncFlushLocal, false, -1, 0, -1},
+		{loops.SyncFence, true, -1, -1, loops.ModeNoStore},
+		{loops.SyncFence, false, -1, -1, 0},
 	} {
-		mpi.ResetRMAAsserts()
+		loops.ResetRMAAsserts()
 		b := selfBatch(t, put, 64)
 		b.RMASync, b.RMANoCheck, b.RMAAllocate = tt.sync, tt.nocheck, true
-		_, f, err := mpi.RunBatch(b)
+		_, f, err := loops.RunBatch(b)
 		assert.NoError(t, err, tt.sync)
 		assert.Zero(t, f.Count, tt.sync)
-		lock, lockAll, fence := mpi.RMAAsserts()
+		lock, lockAll, fence := loops.RMAAsserts()
 		assert.Equal(t, []int{tt.lock, tt.lockAll, tt.fence}, []int{lock, lockAll, fence}, "%s nocheck=%v: the assertions of lock, lock-all, fence", tt.sync, tt.nocheck)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build mpi
 
-package mpi
+package loops
 
 import (
 	"testing"
