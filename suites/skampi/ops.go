@@ -184,6 +184,7 @@ var baseOps = []Op{
 	{Name: "comm-rank", Pattern: Simple, Call: "MPI_Comm_rank"},
 	{Name: "comm-size", Pattern: Simple, Call: "MPI_Comm_size"},
 	{Name: "iprobe", Pattern: Simple, Call: "MPI_Iprobe that finds nothing"},
+	{Name: "improbe", Pattern: Simple, Call: "MPI_Improbe that finds nothing"},
 	{Name: "buffer-attach", Pattern: Simple, Call: "MPI_Buffer_attach, MPI_Buffer_detach"},
 	{Name: "type-create", Pattern: Simple, Call: "MPI_Type_* building the send type, MPI_Type_commit, MPI_Type_free", Typed: true},
 

@@ -72,7 +72,7 @@ suites:
 		"suite=by-procs/op=reduce/procs=1/L=4", "suite=by-procs/op=reduce/procs=2/L=4",
 		"suite=by-procs/op=mw-send/procs=2/chunks=4/L=3"}, pointNames(suites[1]), "master-worker needs 2 processes; floats are 4 bytes")
 	assert.Equal(t, VaryNone, suites[2].Vary, "local operations vary nothing")
-	assert.Len(t, pointNames(suites[2]), 5, "the local operations but type-create, which needs a send-type")
+	assert.Len(t, pointNames(suites[2]), 6, "the local operations but type-create, which needs a send-type")
 	assert.Equal(t, "suite=local/op=wtime", pointNames(suites[2])[0])
 }
 

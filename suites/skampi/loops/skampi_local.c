@@ -1,7 +1,7 @@
 //go:build mpi
 
 /* skampi_local.c: operations that stay on the process: MPI_Wtime,
- * MPI_Comm_rank and _size, an empty MPI_Iprobe, attaching a buffer, making a
+ * MPI_Comm_rank and _size, an empty MPI_Iprobe and MPI_Improbe, attaching a buffer, making a
  * datatype. */
 #include "skampi_ctx.h"
 
@@ -24,6 +24,13 @@ int sk_op_comm_size(ctx *c) {
 int sk_op_iprobe(ctx *c) {
 	int flag;
 	int rc = MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP + 100, c->comm, &flag, MPI_STATUS_IGNORE);
+	return rc ? rc : (flag ? MPI_ERR_OTHER : 0);
+}
+
+int sk_op_improbe(ctx *c) {
+	int flag;
+	MPI_Message msg;
+	int rc = MPI_Improbe(MPI_ANY_SOURCE, TAG_STOP + 100, c->comm, &flag, &msg, MPI_STATUS_IGNORE);
 	return rc ? rc : (flag ? MPI_ERR_OTHER : 0);
 }
 

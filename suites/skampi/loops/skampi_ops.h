@@ -5,7 +5,7 @@
 #ifndef SKAMPI_OPS_H
 #define SKAMPI_OPS_H
 
-#define SKAMPI_NOPS 117
+#define SKAMPI_NOPS 118
 
 typedef struct sk_ctx ctx;
 
@@ -53,6 +53,7 @@ int sk_op_wtime(ctx *c);
 int sk_op_comm_rank(ctx *c);
 int sk_op_comm_size(ctx *c);
 int sk_op_iprobe(ctx *c);
+int sk_op_improbe(ctx *c);
 int sk_op_buffer_attach(ctx *c);
 int sk_op_type_create(ctx *c);
 int sk_op_put(ctx *c);

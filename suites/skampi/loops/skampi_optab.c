@@ -54,6 +54,7 @@ const optab sk_ops[SKAMPI_NOPS] = {
 	{"comm-rank", sk_op_comm_rank, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	{"comm-size", sk_op_comm_size, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	{"iprobe", sk_op_iprobe, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
+	{"improbe", sk_op_improbe, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	{"buffer-attach", sk_op_buffer_attach, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	{"type-create", sk_op_type_create, 0, 0, 0, M_BLOCK, -1, PER_PROC, 0},
 	{"put", sk_op_put, 0, 0, 1, M_BLOCK, -1, PER_PROC, 0},
