@@ -18,16 +18,26 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/exitcode"
-
-	// the flags of the benchmark binary: the harness's and its suites'
-	// drivers', as the root package links them
-	_ "github.com/beff-suite/beff/harness"
-	_ "github.com/beff-suite/beff/suites/beff/driver"
-	_ "github.com/beff-suite/beff/suites/beffio/driver"
-	_ "github.com/beff-suite/beff/suites/congestion/driver"
-	_ "github.com/beff-suite/beff/suites/skampi/driver"
+	beff "github.com/beff-suite/beff/suites/beff/driver"
+	beffio "github.com/beff-suite/beff/suites/beffio/driver"
+	congestion "github.com/beff-suite/beff/suites/congestion/driver"
+	skampi "github.com/beff-suite/beff/suites/skampi/driver"
 )
+
+// binaryFlags are the flags of the benchmark binary besides testing's: its
+// suites' drivers' and the harness's, put on a flag set as the root
+// package's TestMain puts them on its own.
+func binaryFlags() *flag.FlagSet {
+	fs := flag.NewFlagSet("beff.test", flag.ContinueOnError)
+	beff.New(fs)
+	beffio.New(fs)
+	skampi.New(fs)
+	congestion.New(fs)
+	harness.Flags(fs)
+	return fs
+}
 
 // flagsDocPath is the reference of every flag of the test binary besides
 // Go's own -test.* flags: written from the flags themselves, so that it
@@ -54,7 +64,7 @@ func flagsDoc() string {
 	b.WriteString("line from rank 0 and exit code 2 from every rank. Flags that say \"for tests only\" corrupt or slow a run on\n")
 	b.WriteString("purpose.\n")
 	var all []*flag.Flag
-	flag.VisitAll(func(f *flag.Flag) {
+	binaryFlags().VisitAll(func(f *flag.Flag) {
 		if !strings.HasPrefix(f.Name, "test.") {
 			all = append(all, f)
 		}
@@ -110,7 +120,7 @@ func TestFlagsDoc(t *testing.T) {
 	want, err := os.ReadFile(flagsDocPath)
 	require.NoError(t, err)
 	assert.Equal(t, string(want), got, "%s is not the binary's flags: BEFF_UPDATE=1 go test -run '^TestFlagsDoc$' ./e2e", flagsDocPath)
-	flag.VisitAll(func(f *flag.Flag) {
+	binaryFlags().VisitAll(func(f *flag.Flag) {
 		if !strings.HasPrefix(f.Name, "test.") {
 			assert.Contains(t, got, "`-"+f.Name, "every flag is on the page")
 		}

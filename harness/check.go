@@ -14,9 +14,9 @@ import (
 // CheckFlags), says which MPI it was compiled against and which it loads,
 // and returns the exit code without initialising MPI (launch.CheckBinary
 // reads it).
-func checkOnly(w io.Writer) int {
-	err := checkTestFlags()
-	for _, su := range selected() {
+func checkOnly(w io.Writer, f *flags, drivers []*Driver) int {
+	err := checkTestFlags(f)
+	for _, su := range selected(drivers) {
 		if err == nil && su.CheckFlags != nil {
 			err = su.CheckFlags()
 		}

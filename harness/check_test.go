@@ -19,19 +19,18 @@ import (
 func TestCheckOnly(t *testing.T) {
 	bad := &Driver{ID: &results.Identity{Key: "toy", Name: "toy", Bench: "Toy"}, CheckFlags: func() error { return errors.New("-toy.x=1: out of range") }}
 	other := &Driver{ID: &results.Identity{Key: "other", Name: "other", Bench: "Other"}, CheckFlags: func() error { return errors.New("never asked") }}
-	withDrivers(t, bad, other)
 	old := flag.Lookup("test.bench").Value.String()
 	t.Cleanup(func() { flag.Set("test.bench", old) })
 
 	require.NoError(t, flag.Set("test.bench", "^BenchmarkToy$"))
 	var out bytes.Buffer
-	assert.Equal(t, ExitBadInput, checkOnly(&out))
+	assert.Equal(t, ExitBadInput, checkOnly(&out, testFlags(), []*Driver{bad, other}))
 	assert.Contains(t, out.String(), launch.CheckKey+": -toy.x=1: out of range\n")
 	assert.Contains(t, out.String(), launch.BuiltKey+": ")
 	assert.Contains(t, out.String(), launch.LoadedKey+": ")
 
 	require.NoError(t, flag.Set("test.bench", "^BenchmarkNothing$"))
 	out.Reset()
-	assert.Equal(t, 0, checkOnly(&out), "the other suite's check is not asked")
+	assert.Equal(t, 0, checkOnly(&out, testFlags(), []*Driver{bad, other}), "the other suite's check is not asked")
 	assert.Contains(t, out.String(), launch.CheckKey+": "+launch.CheckOK+"\n")
 }

@@ -19,7 +19,7 @@ func TestConfigLinesAtAMillion(t *testing.T) {
 		job.PIDs = append(job.PIDs, 1000+r%perNode)
 	}
 	var b bytes.Buffer
-	writeConfig(&b, &job)
+	writeConfig(&b, &job, nil)
 	longest := ""
 	for _, l := range strings.Split(b.String(), "\n") {
 		if len(l) > len(longest) {

@@ -45,15 +45,9 @@ type Done struct{ Text string }
 
 func (d *Done) Error() string { return "done without measuring" }
 
-var suites []*Driver
-
-// RegisterDriver adds a suite's untyped driver (Register adds a typed
-// Suite through it).
-func RegisterDriver(s *Driver) { suites = append(suites, s) }
-
-// selected returns the registered suites whose benchmark -test.bench
-// selects and -test.skip does not skip, in registration order.
-func selected() []*Driver {
+// selected returns the suites of the list whose benchmark -test.bench
+// selects and -test.skip does not skip, in the list's order.
+func selected(suites []*Driver) []*Driver {
 	var out []*Driver
 	for _, s := range suites {
 		if benchSelected(flagValue("test.bench"), flagValue("test.skip"), s.ID.Benchmark()) {
@@ -66,7 +60,7 @@ func selected() []*Driver {
 // prepare runs the Prepare of every suite set up and keeps what it
 // returns as the suite's settings.
 func prepare(s *Session) {
-	for _, su := range setUp(&s.Job) {
+	for _, su := range setUp(s.drivers, &s.Job) {
 		if su.Prepare == nil {
 			continue
 		}
@@ -78,9 +72,9 @@ func prepare(s *Session) {
 	}
 }
 
-// setUp returns the suites whose settings job holds, in registration
-// order.
-func setUp(job *Job) []*Driver {
+// setUp returns the suites of the list whose settings job holds, in the
+// list's order.
+func setUp(suites []*Driver, job *Job) []*Driver {
 	var out []*Driver
 	for _, s := range suites {
 		if _, ok := job.SuiteState[s.ID.Key]; ok {

@@ -38,8 +38,8 @@ func num(v float64) string {
 
 // Check refuses the flag's value unless it is in the range: with the
 // flag's name, its value and the range.
-func (r FlagRange) Check() error {
-	f := flag.Lookup(r.Flag)
+func (r FlagRange) Check(fs *flag.FlagSet) error {
+	f := fs.Lookup(r.Flag)
 	if f == nil {
 		return fmt.Errorf("internal error: no flag -%s", r.Flag)
 	}
@@ -78,10 +78,11 @@ func flagNumber(v flag.Value) (float64, bool) {
 	return 0, false
 }
 
-// CheckRanges checks the flags in order and returns the first refusal.
-func CheckRanges(rs ...FlagRange) error {
+// CheckRanges checks the flags of fs in order and returns the first
+// refusal.
+func CheckRanges(fs *flag.FlagSet, rs ...FlagRange) error {
 	for _, r := range rs {
-		if err := r.Check(); err != nil {
+		if err := r.Check(fs); err != nil {
 			return err
 		}
 	}

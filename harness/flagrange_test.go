@@ -12,7 +12,7 @@ import (
 // refused with its name, its value and what it accepts; 0 only where it
 // means something.
 func TestRange(t *testing.T) {
-	fs := flag.CommandLine
+	fs := flag.NewFlagSet("range", flag.ContinueOnError)
 	f := fs.Float64("rangetest.f", 0, "")
 	n := fs.Int64("rangetest.n", 0, "")
 	d := fs.Duration("rangetest.d", 0, "")
@@ -39,12 +39,12 @@ func TestRange(t *testing.T) {
 		{func() { *d = 1000 * time.Hour }, dr, "-rangetest.d=1000h0m0s: out of range; want a number of s from 0.001 to 604800, or 0 (off)"},
 	} {
 		c.set()
-		err := c.r.Check()
+		err := c.r.Check(fs)
 		if c.want == "" {
 			assert.NoError(t, err)
 		} else {
 			assert.EqualError(t, err, c.want)
 		}
 	}
-	assert.EqualError(t, FlagRange{Flag: "rangetest.none"}.Check(), "internal error: no flag -rangetest.none")
+	assert.EqualError(t, FlagRange{Flag: "rangetest.none"}.Check(fs), "internal error: no flag -rangetest.none")
 }

@@ -12,23 +12,19 @@ import (
 	"time"
 )
 
-// flagErr is what parsing the command line found wrong ("" when nothing):
-// said once, by rank 0, after MPI is up (setupOutcome), so that a
-// misspelt flag on 10^5 processes prints one line, not 10^5 usages.
-var flagErr string
-
 // parseFlags parses the command line without exiting on an error (the
 // flag package's own parse prints the error and the whole usage from
 // every process): nil, flag.ErrHelp for -h, or the error in one sentence.
-// The flags' values are shared with flag.CommandLine, which parses the
-// line again when it is right, so that flag.Visit sees what was set.
-func parseFlags(args []string) error {
+// The flags' values are shared with main, the binary's flag set, which
+// parses the line again when it is right, so that its Visit sees what was
+// set.
+func parseFlags(main *flag.FlagSet, args []string) error {
 	fs := flag.NewFlagSet(os.Args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	flag.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
+	main.VisitAll(func(f *flag.Flag) { fs.Var(f.Value, f.Name, f.Usage) })
 	err := fs.Parse(args)
 	if err == nil {
-		return flag.CommandLine.Parse(args)
+		return main.Parse(args)
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		return err

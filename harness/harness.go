@@ -57,43 +57,43 @@ const (
 	ExitRecord     = exitcode.Record     // the results file (-out) could not be written
 )
 
-var mpiThread = flag.String("mpi.thread", "single", "MPI thread level to ask for: single (default: what a plain C program gets from MPI_Init; beff makes every MPI call from the thread that initialised MPI), funneled, serialized or multiple")
-
 // session is the job's session, once Main has set it up.
 var session *Session
 
-// Main is called by TestMain: it sets up MPI and the session, runs the tests
-// and benchmarks with m.Run, and exits with a code all ranks agree on.
-func Main(m *testing.M) {
-	mpi.Exit(run(m))
+// Main is called by TestMain with the flag set the binary owns (testing's
+// own flags are on flag.CommandLine, so that is the one) and the drivers
+// of its suites, whose flags are on it already: it puts the harness's
+// flags there too, sets up MPI and the session, runs the tests and
+// benchmarks with m.Run, and exits with a code all ranks agree on.
+func Main(m *testing.M, fs *flag.FlagSet, drivers ...*Driver) {
+	mpi.Exit(run(m, newFlags(fs), drivers))
 }
 
-func run(m *testing.M) int {
+func run(m *testing.M, f *flags, drivers []*Driver) int {
 	runtime.LockOSThread() // MPI is initialised and finalised on this thread
-	err := parseFlags(os.Args[1:])
+	err := parseFlags(f.fs, os.Args[1:])
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		f.err = err.Error()
+	}
 	if os.Getenv(launch.CheckEnv) == "1" && !errors.Is(err, flag.ErrHelp) {
-		if err != nil {
-			flagErr = err.Error()
-		}
-		return checkOnly(os.Stdout)
+		return checkOnly(os.Stdout, f, drivers)
 	}
 	if errors.Is(err, flag.ErrHelp) {
 		if launch.Rank() == 0 {
-			flag.CommandLine.SetOutput(os.Stderr)
-			flag.Usage()
+			f.fs.SetOutput(os.Stderr)
+			f.fs.Usage()
 		}
 		return 0
-	} else if err != nil {
-		flagErr = err.Error()
 	}
-	provided, err := mpi.Init(*mpiThread)
+	provided, err := mpi.Init(*f.thread)
 	if errors.Is(err, mpi.ErrNoMPI) {
-		return noMPI(m)
+		return noMPI(m, f.err)
 	}
 	if err != nil {
-		return initFailed(err)
+		return initFailed(err, *f.thread)
 	}
 	s := newSession()
+	s.flags, s.drivers = f, drivers
 	here := localMachine()
 	local := probeLocal(s, here)              // collective: every rank describes its node
 	kinds := describeMachines(s, here, local) // collective: one rank of each kind of node
@@ -120,7 +120,7 @@ func run(m *testing.M) int {
 	forceFlags()
 	prepare(s)
 	if s.IsRoot() {
-		writeConfig(s.Out, &s.Job)
+		writeConfig(s.Out, &s.Job, s.drivers)
 	}
 	session = s
 	s.start = time.Now()
@@ -144,9 +144,9 @@ func run(m *testing.M) int {
 // MPI no broadcast is possible: the launcher's rank 0 speaks for all, and
 // the others wait a moment before they exit, since mpirun ends the job
 // (and may drop rank 0's message) when the first process exits non-zero.
-func initFailed(err error) int {
+func initFailed(err error, thread string) int {
 	if launch.Rank() == 0 {
-		fmt.Fprintf(os.Stderr, "beff: -mpi.thread=%s: %v\n", *mpiThread, err)
+		fmt.Fprintf(os.Stderr, "beff: -mpi.thread=%s: %v\n", thread, err)
 	} else {
 		time.Sleep(time.Second)
 	}
@@ -160,7 +160,7 @@ func initFailed(err error) int {
 // noMPI handles a build without the mpi tag: a launcher with several
 // processes is refused (every process would think it is rank 0 of 1);
 // requested benchmarks are refused; plain tests run.
-func noMPI(m *testing.M) int {
+func noMPI(m *testing.M, flagErr string) int {
 	if flagErr != "" {
 		if launch.Rank() == 0 {
 			fmt.Fprintf(os.Stderr, "beff: %s\n", flagErr)
@@ -223,7 +223,7 @@ func silenceStdout() {
 // that benchmark names carry no -N suffix that depends on the rank
 // binding).
 func forceFlags() {
-	set := setFlags()
+	set := setFlags(flag.CommandLine) // testing's flags
 	if !set["test.benchtime"] {
 		flag.Set("test.benchtime", "1x")
 	}
@@ -232,25 +232,25 @@ func forceFlags() {
 	}
 }
 
-// setFlags returns the names of the flags given on the command line.
-func setFlags() map[string]bool {
+// setFlags returns the names of the flags of fs given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
-	flag.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set
 }
 
-// IsSet reports whether the flag name was given on the command line.
-func IsSet(name string) bool { return setFlags()[name] }
+// IsSet reports whether the flag name of fs was given on the command line.
+func IsSet(fs *flag.FlagSet, name string) bool { return setFlags(fs)[name] }
 
 // checkTestFlags refuses the testing flags the harness cannot honour.
-func checkTestFlags() error {
-	if flagErr != "" {
-		return errors.New(flagErr)
+func checkTestFlags(f *flags) error {
+	if f.err != "" {
+		return errors.New(f.err)
 	}
-	if err := checkProgressFlag(); err != nil {
+	if err := checkProgressFlag(*f.progress); err != nil {
 		return err
 	}
-	set := setFlags()
+	set := setFlags(flag.CommandLine) // testing's flags
 	if set["test.benchtime"] {
 		if v := flag.Lookup("test.benchtime").Value.String(); v != "1x" {
 			return fmt.Errorf("-test.benchtime=%s: beff measures with its own time-driven loop lengths and needs -test.benchtime=1x (the default here); use -test.count=N for N samples", v)

@@ -92,7 +92,7 @@ type outcome struct {
 // setupOutcome runs on rank 0: it describes the job and sets up the
 // selected suites.
 func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds) outcome {
-	if err := checkTestFlags(); err != nil {
+	if err := checkTestFlags(s.flags); err != nil {
 		return outcome{Err: err.Error()}
 	}
 	if n, ok := launch.JobSize(); ok && n != s.Size {
@@ -101,7 +101,7 @@ func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds)
 	job := describeJob(provided, nodes)
 	job.Machines, job.MachineKinds = kinds.described, kinds.all
 	oc := outcome{Job: job}
-	if err := setupSuites(&oc.Job, selected()); err != nil {
+	if err := setupSuites(&oc.Job, selected(s.drivers)); err != nil {
 		var done *Done
 		if !errors.As(err, &done) {
 			return outcome{Err: err.Error()}
@@ -109,7 +109,7 @@ func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds)
 		oc = outcome{Done: done.Text}
 	}
 	// the results file last: a job refused before leaves none
-	f, err := openOut(*outFlag)
+	f, err := openOut(*s.flags.out)
 	if err != nil {
 		return outcome{Err: err.Error()}
 	}
@@ -203,7 +203,7 @@ func setupSuites(job *Job, list []*Driver) error {
 
 // writeConfig prints the benchfmt configuration and unit lines of the run:
 // the job's, then those of the suites set up.
-func writeConfig(w io.Writer, job *Job) {
+func writeConfig(w io.Writer, job *Job, drivers []*Driver) {
 	line := func(k, v string) { fmt.Fprintf(w, "%s: %s\n", k, v) }
 	line(results.KeyVersion, job.Version)
 	line(results.KeyCommit, job.Commit)
@@ -239,7 +239,7 @@ func writeConfig(w io.Writer, job *Job) {
 		mode = results.ModeShort
 	}
 	line(results.KeyMode, mode)
-	list := setUp(job)
+	list := setUp(drivers, job)
 	for _, su := range list {
 		for _, l := range su.Config(job) {
 			fmt.Fprintln(w, l)

@@ -1,15 +1,12 @@
 package harness
 
 import (
-	"flag"
 	"fmt"
 	"math"
 	"os"
 	"strconv"
 	"time"
 )
-
-var progressFlag = flag.String("progress", "auto", "how often rank 0 writes the progress to stderr: terminal (every 2 s), log (at every tenth of the predicted time, at least once a minute: for batch logs), off, or auto (terminal when stderr is one, else log; beff run passes what its own stderr is)")
 
 // Progress modes (-progress).
 const (
@@ -28,19 +25,19 @@ const (
 )
 
 // checkProgressFlag refuses a -progress that is none of the modes.
-func checkProgressFlag() error {
-	switch *progressFlag {
+func checkProgressFlag(mode string) error {
+	switch mode {
 	case progressTerminal, progressLog, progressOff, progressAuto:
 		return nil
 	}
-	return fmt.Errorf("-progress=%s: want terminal, log, off or auto", *progressFlag)
+	return fmt.Errorf("-progress=%s: want terminal, log, off or auto", mode)
 }
 
 // progressMode is the mode of -progress, auto resolved by whether rank 0's
 // stderr is a terminal.
-func progressMode() string {
-	if *progressFlag != progressAuto {
-		return *progressFlag
+func progressMode(mode string) string {
+	if mode != progressAuto {
+		return mode
 	}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		return progressTerminal
@@ -84,7 +81,7 @@ func (s *Session) NewProgress(what string, all int) *Progress {
 	}
 	now := time.Now()
 	return &Progress{s: s, what: what, all: all * count, count: count, planned: float64(all * count),
-		mode: progressMode(), start: now, log: now}
+		mode: progressMode(s.progressFlag()), start: now, log: now}
 }
 
 // Plan sets the model's time of all measurements, seconds (each of the

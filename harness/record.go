@@ -3,7 +3,6 @@ package harness
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -26,8 +25,6 @@ import (
 // each with one write: to the file -out names, when given, and to the
 // real stdout. The file is the record; stdout is a copy that a launcher
 // reading less than a line at a time can still cut.
-
-var outFlag = flag.String("out", "", "the results file: rank 0 writes every output line to it, whole and in order, as it is measured (a new file; its directory must exist); stdout keeps a copy")
 
 // maxLine bounds what the record holds of a line that has no end yet: a
 // longer one is passed on in pieces.

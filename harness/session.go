@@ -25,6 +25,10 @@ type Session struct {
 
 	world *Group
 	start time.Time
+	// flags are the harness's own flags, drivers the suites of the
+	// binary (Main).
+	flags   *flags
+	drivers []*Driver
 	// ended, in a fake session (NewFakeSession), is called where a real
 	// one ends its process; the calling goroutine then ends.
 	ended func(code int, msg string)
@@ -226,4 +230,13 @@ func (s *Session) Must(context string, err error) {
 	if err != nil {
 		s.Fail(context, err)
 	}
+}
+
+// progressFlag is -progress ("auto" in a fake session, which has no
+// flags).
+func (s *Session) progressFlag() string {
+	if s.flags == nil {
+		return progressAuto
+	}
+	return *s.flags.progress
 }

@@ -44,12 +44,9 @@ func soloSession(job Job, log *bytes.Buffer) *Session {
 	return s
 }
 
-// withDrivers registers list for the test alone.
-func withDrivers(t *testing.T, list ...*Driver) {
-	old := suites
-	suites = list
-	t.Cleanup(func() { suites = old })
-}
+// testFlags are the harness's flags on a flag set of their own, at their
+// defaults.
+func testFlags() *flags { return newFlags(flag.NewFlagSet("test", flag.ContinueOnError)) }
 
 // TestWriteConfig: the job's lines in their order, the Slurm job's, the
 // mode, then each suite's lines and unit lines, of the suites set up only.
@@ -58,7 +55,6 @@ func TestWriteConfig(t *testing.T) {
 		Config: func(job *Job) []string { return []string{"a-size: 3"} }}
 	b := &Driver{ID: &results.Identity{Key: "b", Name: "B", Units: []string{"us better=lower"}},
 		Config: func(job *Job) []string { return []string{"b-never: 1"} }}
-	withDrivers(t, a, b)
 	job := Job{Version: "0.1.0", Commit: "abc", GoVersion: "go1.26", Date: "2026-11-26T00:00:00Z", Library: "Open MPI v4.1.4",
 		Thread: "single", Hosts: []string{"n0", "n0", "n1", "n1"}, ProcsNode: 2, Preload: "/x/yield.so", Short: true,
 		SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{}`)}, MPIEnv: "UCX_TLS=rc",
@@ -68,7 +64,7 @@ func TestWriteConfig(t *testing.T) {
 				NICs: []machine.NIC{{Name: "ib0", Kind: "infiniband", Speed: "100 Gb/s", Device: "mlx5_core mlx5_0:1"}}}, Hosts: "n1"}},
 		MachineKinds: 2}
 	var w bytes.Buffer
-	writeConfig(&w, &job)
+	writeConfig(&w, &job, []*Driver{a, b})
 	assert.Equal(t, `beff-version: 0.1.0
 beff-commit: abc
 go-version: go1.26
@@ -101,13 +97,13 @@ Unit MB/s better=higher
 func TestSetupOutcome(t *testing.T) {
 	type st struct{ N int }
 	a := &Driver{ID: &results.Identity{Key: "a", Name: "A", Bench: "A"}, Setup: func(job *Job) (any, error) { return st{len(job.Hosts)}, nil }}
-	withDrivers(t, a)
 	t.Setenv("OMPI_COMM_WORLD_SIZE", "")
 	t.Setenv("PMIX_SIZE", "")
 	t.Setenv("PMI_SIZE", "")
 	t.Setenv("MPI_LOCALNRANKS", "")
 	t.Setenv("SLURM_NTASKS", "")
 	s := soloSession(Job{}, &bytes.Buffer{})
+	s.flags, s.drivers = testFlags(), []*Driver{a}
 	nodes := []node{{host: "n0", pid: 10, memMiB: 1000, procsNode: 1, cpus: 2}}
 	job := Job{}
 	require.NoError(t, setupSuites(&job, []*Driver{a}))
@@ -134,11 +130,11 @@ func TestSetupOutcome(t *testing.T) {
 // Setup and replaces its settings with what it returns.
 func TestPrepareKeepsWhatEveryRankMeasured(t *testing.T) {
 	type st struct{ Seen, Measured int }
-	withDrivers(t)
-	h := Register(Suite[st]{ID: &results.Identity{Key: "a", Name: "A"},
+	d, h := NewDriver(Suite[st]{ID: &results.Identity{Key: "a", Name: "A"},
 		Prepare: func(s *Session, in st) st { return st{in.Seen, 42} },
 		Config:  func(job *Job, in st) []string { return []string{fmt.Sprintf("a-seen: %d", in.Seen)} }})
 	s := soloSession(Job{Hosts: []string{"n0"}, SuiteState: map[string]json.RawMessage{"a": json.RawMessage(`{"Seen":7}`)}}, &bytes.Buffer{})
+	s.drivers = []*Driver{d}
 	prepare(s)
 	got, err := h.Of(s)
 	require.NoError(t, err)
@@ -205,18 +201,18 @@ func TestCheckTestFlags(t *testing.T) {
 		t.Cleanup(func() { flag.Set(name, old) })
 	}
 	require.NoError(t, flag.Set("test.benchtime", "1x")) // what the harness gives a benchmark binary
-	require.NoError(t, checkTestFlags())
+	require.NoError(t, checkTestFlags(testFlags()))
 	for _, c := range []struct{ flag, value, back, want string }{
 		{"test.benchtime", "2s", "1x", "-test.benchtime=2s: beff measures with its own time-driven loop lengths and needs -test.benchtime=1x"},
 		{"test.cpu", "1,2", "1", "-test.cpu=1,2: beff runs every benchmark with GOMAXPROCS=1"},
 	} {
 		require.NoError(t, flag.Set(c.flag, c.value))
-		assert.True(t, IsSet(c.flag))
-		err := checkTestFlags()
+		assert.True(t, IsSet(flag.CommandLine, c.flag))
+		err := checkTestFlags(testFlags())
 		require.NoError(t, flag.Set(c.flag, c.back))
 		assert.ErrorContains(t, err, c.want)
 	}
-	assert.NoError(t, checkTestFlags(), "1x and one CPU are what beff wants")
+	assert.NoError(t, checkTestFlags(testFlags()), "1x and one CPU are what beff wants")
 }
 
 // TestProgressDue: in a terminal a line every 2 s; in a log one at every
@@ -254,8 +250,8 @@ func TestProgressETA(t *testing.T) {
 	eta, frac = n.eta(0)
 	assert.Equal(t, 4*time.Second, eta, "nothing done: the model as it is")
 	assert.Zero(t, frac)
-	assert.NoError(t, checkProgressFlag())
-	require.NoError(t, flag.Set("progress", "sometimes"))
-	defer flag.Set("progress", "auto")
-	assert.EqualError(t, checkProgressFlag(), "-progress=sometimes: want terminal, log, off or auto")
+	f := testFlags()
+	assert.NoError(t, checkProgressFlag(*f.progress))
+	require.NoError(t, f.fs.Set("progress", "sometimes"))
+	assert.EqualError(t, checkTestFlags(f), "-progress=sometimes: want terminal, log, off or auto")
 }

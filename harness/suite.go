@@ -9,7 +9,7 @@ import (
 
 // A Suite is a suite's MPI side, typed by its settings S: what rank 0
 // decides in Setup is what Prepare, Config and the benchmark body get, so
-// that a wiring mistake does not compile. Register turns it into the
+// that a wiring mistake does not compile. NewDriver turns it into the
 // harness's Driver.
 type Suite[S any] struct {
 	// ID names the suite (see Driver.ID).
@@ -29,15 +29,15 @@ type Suite[S any] struct {
 	Config func(job *Job, st S) []string
 }
 
-// A Settings is the handle of a registered suite's decided settings.
+// A Settings is the handle of a suite's decided settings.
 type Settings[S any] struct {
 	key    string
 	config func(job *Job, st S) []string
 }
 
-// Register adds a suite's driver; call it from an init function. The
-// handle it returns reads the settings in the benchmark body.
-func Register[S any](su Suite[S]) Settings[S] {
+// NewDriver makes a suite's untyped driver, which the binary's main hands
+// to Main, and the handle that reads its settings in the benchmark body.
+func NewDriver[S any](su Suite[S]) (*Driver, Settings[S]) {
 	h := Settings[S]{su.ID.Key, su.Config}
 	d := &Driver{ID: su.ID, CheckFlags: su.CheckFlags, Config: h.Lines,
 		Setup: func(job *Job) (any, error) { return su.Setup(job) }}
@@ -48,8 +48,7 @@ func Register[S any](su Suite[S]) Settings[S] {
 			return su.Prepare(s, st)
 		}
 	}
-	RegisterDriver(d)
-	return h
+	return d, h
 }
 
 // Lines are the configuration lines of the job's settings of the suite

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,10 +41,9 @@ const (
 	ExitLost     = exitcode.Lost
 )
 
-// WatchdogFlag defines the flag -<prefix>.watchdog of a suite.
-func WatchdogFlag(prefix, suite string) *time.Duration {
-	return flag.Duration(prefix+".watchdog", DefaultWatchdog, suite+": end the job when one measurement makes no progress for this long "+
-		fmt.Sprintf("(sooner: %d× its predicted time, but at least %v); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor))
+// fmtWatchdog ends the usage of a suite's -<suite>.watchdog.
+func fmtWatchdog() string {
+	return fmt.Sprintf("(sooner: %d× its predicted time, but at least %v); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor)
 }
 
 // watchLimit is how long a measurement predicted to take predicted may run

@@ -288,21 +288,20 @@ func reduce[T int64 | float64](out []T, all [][]byte, op mpi.ReduceOp, get func(
 	}
 }
 
-// SetFlags sets command-line flags (name without the dash → value) for
-// the test and restores them when it ends: a suite's Setup reads its
-// flags.
-func SetFlags(t testing.TB, kv map[string]string) {
+// SetFlags sets flags of fs (name without the dash → value) for the test
+// and restores them when it ends: a suite's Setup reads its flags.
+func SetFlags(t testing.TB, fs *flag.FlagSet, kv map[string]string) {
 	t.Helper()
 	for k, v := range kv {
-		f := flag.Lookup(k)
+		f := fs.Lookup(k)
 		if f == nil {
 			t.Fatalf("no flag -%s", k)
 		}
 		old := f.Value.String()
-		if err := flag.Set(k, v); err != nil {
+		if err := fs.Set(k, v); err != nil {
 			t.Fatalf("-%s=%s: %v", k, v, err)
 		}
-		t.Cleanup(func() { flag.Set(k, old) })
+		t.Cleanup(func() { fs.Set(k, old) })
 	}
 }
 
@@ -318,11 +317,11 @@ type SetupCase[S any] struct {
 }
 
 // CheckSetup runs setup on a copy of job under each case's flags.
-func CheckSetup[S any](t *testing.T, job *harness.Job, setup func(*harness.Job) (S, error), cases []SetupCase[S]) {
+func CheckSetup[S any](t *testing.T, fs *flag.FlagSet, job *harness.Job, setup func(*harness.Job) (S, error), cases []SetupCase[S]) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			SetFlags(t, c.Flags)
+			SetFlags(t, fs, c.Flags)
 			in := *job
 			in.Short = c.Short
 			got, err := setup(&in)

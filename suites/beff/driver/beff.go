@@ -20,6 +20,7 @@ type loopKey struct {
 
 // run is one execution of BenchmarkBeff on this rank.
 type run struct {
+	f          *flags // the suite's flags (the watchdog, the test pause)
 	s          *harness.Session
 	world      *harness.Group // takes the decisions
 	st         Settings
@@ -45,10 +46,10 @@ type run struct {
 // and method as a sub-benchmark named pat=<pattern>/L=<bytes>/mthd=<method>,
 // in the reference order (size, then pattern, then method), three
 // repetitions each.
-func Benchmark(b *testing.B) {
-	r := newRun(b, harness.Current(b))
+func (d *Driver) Benchmark(b *testing.B) {
+	r := d.newRun(b, harness.Current(b))
 	defer r.close()
-	defer r.s.Watch("b_eff", 0, "beff.watchdog", *flagWatchdog)() // between measurements
+	defer r.s.Watch("b_eff", 0, "beff.watchdog", *r.f.flagWatchdog)() // between measurements
 	if r.st.Reference {
 		r.referenceRun(b)
 		return
@@ -115,7 +116,7 @@ func (r *run) measureSize(b *testing.B, pi, k int) {
 		} else {
 			b.Run(name, func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
 		}
-		time.Sleep(*flagTestPause)
+		time.Sleep(*r.f.flagTestPause)
 		r.progress.Log()
 	}
 }
@@ -175,11 +176,11 @@ func (r *run) selected(p *beff.Pattern) bool {
 	return len(r.st.Patterns) == 0 || slices.Contains(r.st.Patterns, p.Name)
 }
 
-func newRun(b *testing.B, s *harness.Session) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
+func (d *Driver) newRun(b *testing.B, s *harness.Session) *run {
+	r := &run{f: d.f, s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: loops.Measure}
 	var err error
-	if r.st, err = settings.Of(s); err != nil {
+	if r.st, err = d.settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
 	r.periodic, err = r.world.Comm.CartCreate([]int{s.Size}, []bool{true}, true)

@@ -30,13 +30,13 @@ func TestConfigLines(t *testing.T) {
 	raw, err := json.Marshal(Settings{MemMiB: 8, Lmax: 65536, Sizes: []int64{1}, Measured: []int{0}, Shortcut: beff.ShortcutLimit})
 	require.NoError(t, err)
 	one := &harness.Job{Hosts: []string{"a", "a"}, SuiteState: map[string]json.RawMessage{name: raw}}
-	assert.NotContains(t, strings.Join(settings.Lines(one), "\n"), beff.KeyRingPaths, "one host: no paths")
+	assert.NotContains(t, strings.Join(td.settings.Lines(one), "\n"), beff.KeyRingPaths, "one host: no paths")
 	two := &harness.Job{Hosts: []string{"a", "a", "b", "b"}, TopoAddrs: []string{"s.l0.a", "s.l0.a", "s.l1.b", "s.l1.b"},
 		SuiteState: map[string]json.RawMessage{name: raw}}
-	lines := settings.Lines(two)
+	lines := td.settings.Lines(two)
 	last := lines[len(lines)-1]
 	assert.True(t, strings.HasPrefix(last, beff.KeyRingPaths+": ring2 node=4; ring4 node=4 spine=4;"), "rings of 2 stay on a node, rings of 4 cross the spine: %s", last)
-	assert.Nil(t, settings.Lines(&harness.Job{}), "no settings, no lines")
+	assert.Nil(t, td.settings.Lines(&harness.Job{}), "no settings, no lines")
 }
 
 // TestJobPath: where two ranks' messages go, from their hosts and, under

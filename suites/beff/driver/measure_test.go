@@ -40,7 +40,7 @@ func (f *fakeLoop) timed(rank int) func(m *loops.BeffTiming) (float64, loops.Fau
 // testRun is a b_eff run on a simulated rank with the fake loop: sizes
 // 1, 64 and 4096, a loop time target of 5 ms, the ring of all processes.
 func testRun(s *harness.Session, f *fakeLoop) *run {
-	r := &run{s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
+	r := &run{f: td.f, s: s, world: s.World(), comm: map[string]mpi.Comm{}, plan: map[string]loops.BeffPlan{},
 		probed: map[loopKey]bool{}, loops: map[loopKey]*beff.LoopState{}, timed: f.timed(s.Rank)}
 	r.st.Sizes = []int64{1, 64, 4096}
 	r.st.Target, r.st.Shortcut = 5e-3, beff.ShortcutLimit

@@ -45,7 +45,7 @@ func refTest(s *harness.Session, f *fakeLoop, shortcut float64) *refRun {
 // 0's run and every rank's loop lengths.
 func refSweeps(t *testing.T, shortcut float64) (*refRun, [][]int) {
 	t.Helper()
-	harnesstest.SetFlags(t, map[string]string{"beff.watchdog": "0"}) // no watchdog left running in the test binary
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.watchdog": "0"}) // no watchdog left running in the test binary
 	f := &fakeLoop{lens: map[int][]int{}, perIter: func(rank, l int) float64 { return 1e-6 + float64(l)*1e-9 }}
 	var x0 *refRun
 	var mu sync.Mutex

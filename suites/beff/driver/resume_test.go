@@ -19,8 +19,8 @@ import (
 // stopped after two measurements: its configuration lines and theirs.
 func partialBeff(t *testing.T, lines ...string) string {
 	t.Helper()
-	harnesstest.SetFlags(t, map[string]string{"beff.seed": "77", "beff.resume": "", "beff.reference": "false", "beff.mem": "0"})
-	v, err := setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.seed": "77", "beff.resume": "", "beff.reference": "false", "beff.mem": "0"})
+	v, err := td.f.setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st := v
 	var b strings.Builder
@@ -33,7 +33,7 @@ func partialBeff(t *testing.T, lines ...string) string {
 	}
 	path := filepath.Join(t.TempDir(), "partial.txt")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
-	harnesstest.SetFlags(t, map[string]string{"beff.seed": ""})
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.seed": ""})
 	return path
 }
 
@@ -44,9 +44,9 @@ func partialBeff(t *testing.T, lines ...string) string {
 func TestResumeBeff(t *testing.T) {
 	ring := beff.Name("ring2", 1, beff.Sendrecv)
 	path := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
-	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.resume": path})
 	job := harnesstest.ShortJob() // rank 0's job keeps the saved lines
-	v, err := setup(job)
+	v, err := td.f.setup(job)
 	require.NoError(t, err)
 	st := v
 	assert.Equal(t, uint64(77), st.Seed, "the file's seed")
@@ -58,12 +58,12 @@ func TestResumeBeff(t *testing.T) {
 	other := beff.Name("ring2", 2, beff.Sendrecv)
 	extra := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 1.2 min-MB/s 1.4 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps",
 		"BenchmarkBeff/"+other+" 1 0 ns/op 3 MB/s 2.4 min-MB/s 2.8 avg-MB/s 0.8 ms/loop 1000 looplen 3 reps")
-	harnesstest.SetFlags(t, map[string]string{"beff.resume": extra})
-	v, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.resume": extra})
+	v, err = td.f.setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	require.NotNil(t, v.Resume)
 	assert.Equal(t, 1, v.Resume.Total())
-	harnesstest.SetFlags(t, map[string]string{"beff.resume": path})
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.resume": path})
 
 	f := &fakeLoop{lens: map[int][]int{}, perIter: func(int, int) float64 { return 1e-6 }}
 	harnesstest.Fine(t, harnesstest.Run(t, 1, *job, func(s *harness.Session) {
@@ -81,15 +81,15 @@ func TestResumeBeff(t *testing.T) {
 		assert.Equal(t, &beff.LoopState{Len: 1000, Time: 0.8e-3, L: 1, MBps: 1.5, First: loop / 1000}, r.loops[loopKey{"ring2", beff.Sendrecv}], "the loop state of the copied line")
 	}))
 
-	harnesstest.SetFlags(t, map[string]string{"beff.mem": "16"})
-	_, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.mem": "16"})
+	_, err = td.f.setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "not the configuration of this run")
-	harnesstest.SetFlags(t, map[string]string{"beff.mem": "0", "beff.reference": "true"})
-	_, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.mem": "0", "beff.reference": "true"})
+	_, err = td.f.setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "-beff.resume: not with -beff.reference")
 
 	bad := partialBeff(t, "BenchmarkBeff/"+ring+" 1 0 ns/op 1.5 MB/s 0 ms/loop 1000 looplen 3 reps")
-	harnesstest.SetFlags(t, map[string]string{"beff.resume": bad})
-	_, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.resume": bad})
+	_, err = td.f.setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "not a measurement of b_eff")
 }

@@ -11,32 +11,64 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/beff"
 )
 
-// Flags of b_eff.
-var (
-	flagMem       = flag.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)")
-	flagLmax      = flag.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)")
-	flagSeed      = flag.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)")
-	flagRmax      = flag.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)")
-	flagPatterns  = flag.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a restricted run gives no b_eff)")
-	flagShortcut  = flag.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)")
-	flagReference = flag.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets")
-	flagTestFault = flag.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation")
-	flagTestPause = flag.Duration("beff.testpause", 0, "b_eff, for tests only: pause this long after each measurement (outside it), so that a test can interrupt a job in its middle")
-	flagWatchdog  = harness.WatchdogFlag("beff", "b_eff")
-	flagResume    = flag.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)")
-)
+// flags are the suite's flags, on the flag set the binary's main owns
+// (New puts them there).
+type flags struct {
+	fs            *flag.FlagSet
+	flagMem       *int64
+	flagLmax      *int64
+	flagSeed      *string
+	flagRmax      *float64
+	flagPatterns  *string
+	flagShortcut  *float64
+	flagReference *bool
+	flagTestFault *bool
+	flagTestPause *time.Duration
+	flagWatchdog  *time.Duration
+	flagResume    *string
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	return &flags{fs: fs,
+		flagMem:       fs.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)"),
+		flagLmax:      fs.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)"),
+		flagSeed:      fs.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)"),
+		flagRmax:      fs.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)"),
+		flagPatterns:  fs.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a restricted run gives no b_eff)"),
+		flagShortcut:  fs.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)"),
+		flagReference: fs.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets"),
+		flagTestFault: fs.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation"),
+		flagTestPause: fs.Duration("beff.testpause", 0, "b_eff, for tests only: pause this long after each measurement (outside it), so that a test can interrupt a job in its middle"),
+		flagWatchdog:  harness.WatchdogFlag(fs, "beff", "b_eff"),
+		flagResume:    fs.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)"),
+	}
+}
 
 // name keys the suite's settings in the job.
 var name = beff.ID.Key
 
-// settings reads the settings rank 0 decided (setup) in the benchmark body.
-var settings = harness.Register(harness.Suite[Settings]{ID: beff.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
+// A Driver is b_eff under the harness: its flags, on the flag set the
+// binary's main owns, and the handle of the settings rank 0 decides
+// (setup), which the benchmark body reads.
+type Driver struct {
+	*harness.Driver
+	f        *flags
+	settings harness.Settings[Settings]
+}
+
+// New puts b_eff's flags on fs and returns its driver, for harness.Main.
+func New(fs *flag.FlagSet) *Driver {
+	d := &Driver{f: newFlags(fs)}
+	d.Driver, d.settings = harness.NewDriver(harness.Suite[Settings]{ID: beff.ID, Setup: d.f.setup, CheckFlags: d.f.checkFlags, Config: config})
+	return d
+}
 
 // Settings are the b_eff settings rank 0 decides and broadcasts.
 type Settings struct {
@@ -57,16 +89,16 @@ type Settings struct {
 }
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
-func setup(job *harness.Job) (Settings, error) {
-	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *flagRmax,
-		TestFault: *flagTestFault, Shortcut: *flagShortcut, Reference: *flagReference}
+func (f *flags) setup(job *harness.Job) (Settings, error) {
+	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *f.flagRmax,
+		TestFault: *f.flagTestFault, Shortcut: *f.flagShortcut, Reference: *f.flagReference}
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
-	if err := checkFlags(); err != nil {
+	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
-	if err := st.decideLmax(job); err != nil {
+	if err := st.decideLmax(f, job); err != nil {
 		return Settings{}, err
 	}
 	if job.Procs() < 2 {
@@ -81,13 +113,13 @@ func setup(job *harness.Job) (Settings, error) {
 		st.Measured = beff.ShortSizeIndexes
 	}
 	var err error
-	if st.Seed, err = harness.DecideSeed("beff.seed", *flagSeed); err != nil {
+	if st.Seed, err = harness.DecideSeed("beff.seed", *f.flagSeed); err != nil {
 		return Settings{}, err
 	}
-	if st.Patterns, err = parsePatterns(*flagPatterns, st.Random); err != nil {
+	if st.Patterns, err = parsePatterns(*f.flagPatterns, st.Random); err != nil {
 		return Settings{}, err
 	}
-	if err := st.readResume(job); err != nil {
+	if err := st.readResume(f, job); err != nil {
 		return Settings{}, err
 	}
 	return st, nil
@@ -96,15 +128,15 @@ func setup(job *harness.Job) (Settings, error) {
 // readResume reads -beff.resume: the earlier job must have this run's
 // configuration, its seed (taken from it unless -beff.seed is given)
 // included.
-func (st *Settings) readResume(job *harness.Job) error {
-	if *flagResume == "" {
+func (st *Settings) readResume(f *flags, job *harness.Job) error {
+	if *f.flagResume == "" {
 		return nil
 	}
 	if st.Reference {
 		return fmt.Errorf("-beff.resume: not with -beff.reference (its sweeps measure all patterns of a size together)")
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		seed, ok, err := harness.ResumeSeed(file, beff.KeySeed, *flagSeed)
+		seed, ok, err := harness.ResumeSeed(file, beff.KeySeed, *f.flagSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +145,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := job.ReadResume("beff.resume", *flagResume, beff.Bench, want, checkSaved, "beff-")
+	r, err := job.ReadResume("beff.resume", *f.flagResume, beff.Bench, want, checkSaved, "beff-")
 	if err != nil {
 		return err
 	}
@@ -156,11 +188,11 @@ const fullRandom = 30
 // checkFlags checks what of b_eff's flags needs no job: the numbers'
 // ranges and the pattern names (of a full run, whose random patterns are
 // the most).
-func checkFlags() error {
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+func (f *flags) checkFlags() error {
+	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	_, err := parsePatterns(*flagPatterns, fullRandom)
+	_, err := parsePatterns(*f.flagPatterns, fullRandom)
 	return err
 }
 
@@ -176,28 +208,28 @@ var flagRanges = []harness.FlagRange{
 
 // decideLmax decides the memory per process and Lmax from -beff.mem or
 // -beff.lmax and the job's memory.
-func (st *Settings) decideLmax(job *harness.Job) error {
+func (st *Settings) decideLmax(f *flags, job *harness.Job) error {
 	var err error
-	if st.MemMiB, err = job.MemPerProc("beff.mem", *flagMem, 8); err != nil { // -beff.mem is in its range (flagRanges)
+	if st.MemMiB, err = job.MemPerProc("beff.mem", *f.flagMem, 8); err != nil { // -beff.mem is in its range (flagRanges)
 		return err
 	}
 	st.Lmax = beff.LmaxFromMem(st.MemMiB)
 	if err := beff.CheckLmax(st.Lmax); err != nil {
 		return fmt.Errorf("-beff.mem=%d MiB: %v", st.MemMiB, err)
 	}
-	if *flagLmax == 0 {
+	if *f.flagLmax == 0 {
 		return st.checkMemory(job)
 	}
-	if *flagMem != 0 {
+	if *f.flagMem != 0 {
 		return fmt.Errorf("-beff.lmax and -beff.mem both set: give one (Lmax = mem/128)")
 	}
-	if err := beff.CheckLmax(*flagLmax); err != nil {
-		return fmt.Errorf("-beff.lmax=%d: %v", *flagLmax, err)
+	if err := beff.CheckLmax(*f.flagLmax); err != nil {
+		return fmt.Errorf("-beff.lmax=%d: %v", *f.flagLmax, err)
 	}
-	if need := 12 * *flagLmax / beff.MiB; job.MemMiB > 0 && need > job.MemMiB {
-		return fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *flagLmax, need, job.MemMiB)
+	if need := 12 * *f.flagLmax / beff.MiB; job.MemMiB > 0 && need > job.MemMiB {
+		return fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *f.flagLmax, need, job.MemMiB)
 	}
-	st.Lmax = *flagLmax
+	st.Lmax = *f.flagLmax
 	st.MemMiB = (st.Lmax*128 + beff.MiB - 1) / beff.MiB
 	return st.checkMemory(job)
 }

@@ -53,24 +53,24 @@ func TestSetup(t *testing.T) {
 		{Name: "random beyond short count", Flags: map[string]string{"beff.patterns": "random04"}, Short: true, Err: `unknown pattern "random04"`},
 		{Name: "shortcut", Flags: map[string]string{"beff.shortcut-limit": "-2"}, Err: "-beff.shortcut-limit=-2: out of range; want a number of s from 0 to 86400"},
 	}
-	harnesstest.CheckSetup(t, job, setup, cases)
+	harnesstest.CheckSetup(t, td.f.fs, job, td.f.setup, cases)
 	one := *job
 	one.Hosts = []string{"a"}
-	_, err := setup(&one)
+	_, err := td.f.setup(&one)
 	assert.EqualError(t, err, "b_eff on 1 process: every message would stay inside the process, nothing crosses a network; start it with at least 2 (mpirun -np 2 …)")
 }
 
 func TestSetupUnknownMemory(t *testing.T) {
-	_, err := setup(&harness.Job{})
+	_, err := td.f.setup(&harness.Job{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "-beff.mem")
 }
 
 // TestConfig checks the configuration lines the fold reads back.
 func TestConfig(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beff.seed": "7", "beff.rmax": "12.5", "beff.patterns": "ring2,pingpong"})
 	job := &harness.Job{MemMiB: 64, Short: true, Hosts: []string{"a", "a"}}
-	st, err := setup(job)
+	st, err := td.f.setup(job)
 	require.NoError(t, err)
 	raw, err := json.Marshal(st)
 	require.NoError(t, err)
@@ -84,6 +84,6 @@ func TestConfig(t *testing.T) {
 		beff.KeyTarget + ": 1",
 		beff.KeyRmax + ": 12.5",
 		beff.KeyPatterns + ": ring2,pingpong",
-	}, settings.Lines(job))
-	assert.Nil(t, settings.Lines(&harness.Job{}), "not set up: no lines")
+	}, td.settings.Lines(job))
+	assert.Nil(t, td.settings.Lines(&harness.Job{}), "not set up: no lines")
 }

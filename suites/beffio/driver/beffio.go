@@ -18,6 +18,7 @@ import (
 
 // run is one execution of BenchmarkBeffIO on this rank.
 type run struct {
+	f     *flags // the suite's flags (the watchdog)
 	s     *harness.Session
 	world *harness.Group
 	st    Settings
@@ -62,17 +63,17 @@ func (p *partition) maxTime(t float64) float64 {
 // rewrite, read), for each partition, for each pattern type, its patterns
 // as sub-benchmarks n=<n>/acc=<acc>/type=<type>/pat=<No>/l=<l>/L=<L>, then
 // the type's total (pat=total) and the partition's phase time (pat=phase).
-func Benchmark(b *testing.B) {
+func (d *Driver) Benchmark(b *testing.B) {
 	s := harness.Current(b)
-	r := &run{s: s, world: s.World(), clock: mpi.Wtime, ioCalls: loops.RunCalls}
+	r := &run{f: d.f, s: s, world: s.World(), clock: mpi.Wtime, ioCalls: loops.RunCalls}
 	var err error
-	if r.st, err = settings.Of(s); err != nil {
+	if r.st, err = d.settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
 	r.table = beffio.Table(r.st.MPART)
 	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
 	// every rank, also one that waits while smaller partitions run
-	defer s.Watch("b_eff_io", seconds(r.st.T), "beffio.watchdog", *flagWatchdog)()
+	defer s.Watch("b_eff_io", seconds(r.st.T), "beffio.watchdog", *r.f.flagWatchdog)()
 	r.prepareDir()
 	s.OnAbort(r.cleanupLocal)
 	defer r.cleanup()
@@ -291,7 +292,7 @@ func (r *run) waitPartition(p *partition, acc beffio.Access, tPart float64) {
 				types++
 			}
 		}
-		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart*float64(max(1, types))), "beffio.watchdog", *flagWatchdog)()
+		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart*float64(max(1, types))), "beffio.watchdog", *r.f.flagWatchdog)()
 	}
 	r.world.QuietBarrier()
 }
@@ -445,7 +446,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Pa
 			os.Remove(path) // an existing file of the same name is removed first
 		}
 	}
-	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *flagWatchdog)()
+	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *r.f.flagWatchdog)()
 	ref := r.st.Rules == beffio.RulesReference
 	p.g.Barrier()
 	t0 := r.clock()

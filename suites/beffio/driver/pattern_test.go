@@ -45,7 +45,7 @@ func (f *fakeIO) calls(p *loops.PatternCalls, c0, k int64, buf *mpi.Buffer) (int
 // ioRun is a b_eff_io run on a simulated rank with its fake I/O, one
 // partition of every rank, a schedule of 10 time units.
 func ioRun(s *harness.Session, f *fakeIO) (*run, *partition) {
-	r := &run{s: s, world: s.World(), clock: f.clock, ioCalls: f.calls, sumU: 10}
+	r := &run{f: td.f, s: s, world: s.World(), clock: f.clock, ioCalls: f.calls, sumU: 10}
 	p := &partition{n: s.Size, comm: mpi.CommNull, g: s.World()}
 	return r, p
 }

@@ -25,8 +25,8 @@ func ioResumeJob() *harness.Job {
 // 2 that finished partition 1 (its three phases) and began partition 2.
 func partialIO(t *testing.T) string {
 	t.Helper()
-	harnesstest.SetFlags(t, map[string]string{"beffio.partitions": "1,2", "beffio.resume": ""})
-	v, err := setup(ioResumeJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.partitions": "1,2", "beffio.resume": ""})
+	v, err := td.f.setup(ioResumeJob())
 	require.NoError(t, err)
 	st := v
 	var b strings.Builder
@@ -48,8 +48,8 @@ func partialIO(t *testing.T) string {
 // refuses another configuration and the test fault.
 func TestResumeIO(t *testing.T) {
 	path := partialIO(t)
-	harnesstest.SetFlags(t, map[string]string{"beffio.resume": path})
-	v, err := setup(ioResumeJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.resume": path})
+	v, err := td.f.setup(ioResumeJob())
 	require.NoError(t, err)
 	st := v
 	assert.Equal(t, []int{1}, st.Copied, "partition 1 is whole, partition 2 is measured again")
@@ -61,7 +61,7 @@ func TestResumeIO(t *testing.T) {
 	}
 	job := ioResumeJob()
 	require.NoError(t, setupState(job, st))
-	lines := settings.Lines(job)
+	lines := td.settings.Lines(job)
 	assert.Equal(t, fmt.Sprintf("%s: %d lines of partitions 1 copied from %s", beffio.KeyResumed, whole, path), lines[len(lines)-1])
 
 	// a pattern line of partition 1 deleted: the partition is not whole
@@ -70,18 +70,18 @@ func TestResumeIO(t *testing.T) {
 	require.NoError(t, err)
 	holed := filepath.Join(t.TempDir(), "holed.txt")
 	require.NoError(t, os.WriteFile(holed, []byte(strings.Replace(string(data), "BenchmarkBeffIO/n=1/acc=read/", "BenchmarkBeffIO/n=3/acc=read/", 1)), 0o644))
-	harnesstest.SetFlags(t, map[string]string{"beffio.resume": holed})
-	v, err = setup(ioResumeJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.resume": holed})
+	v, err = td.f.setup(ioResumeJob())
 	require.NoError(t, err)
 	st = v
 	assert.Empty(t, st.Copied)
 	assert.Nil(t, st.Resume)
-	harnesstest.SetFlags(t, map[string]string{"beffio.resume": path})
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.resume": path})
 
-	harnesstest.SetFlags(t, map[string]string{"beffio.partitions": "2"})
-	_, err = setup(ioResumeJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.partitions": "2"})
+	_, err = td.f.setup(ioResumeJob())
 	assert.ErrorContains(t, err, "not the configuration of this run")
-	harnesstest.SetFlags(t, map[string]string{"beffio.partitions": "1,2", "beffio.testfault": "true"})
-	_, err = setup(ioResumeJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.partitions": "1,2", "beffio.testfault": "true"})
+	_, err = td.f.setup(ioResumeJob())
 	assert.EqualError(t, err, "-beffio.resume: not with -beffio.testfault")
 }

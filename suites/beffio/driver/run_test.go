@@ -155,7 +155,7 @@ func TestPrepareDir(t *testing.T) {
 // on its rank 0; the ranks outside a partition wait for its phase with
 // every other rank of the job.
 func TestPartitionTimes(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"beffio.watchdog": "0"}) // no watchdog left running in the test binary
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"beffio.watchdog": "0"}) // no watchdog left running in the test binary
 	times := make([]float64, 3)
 	var mu sync.Mutex
 	harnesstest.Fine(t, harnesstest.Run(t, 3, harness.Job{}, func(s *harness.Session) {

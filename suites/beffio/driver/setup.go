@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -23,26 +24,50 @@ import (
 	"github.com/beff-suite/beff/suites/beffio"
 )
 
-// Flags of b_eff_io.
-var (
-	flagT          = flag.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)")
-	flagDir        = flag.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, $TMPDIR or /tmp, removed afterwards, with at most 8 GiB written there)")
-	flagPartitions = flag.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)")
-	flagMem        = flag.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)")
-	flagTotalMem   = flag.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)")
-	flagKeep       = flag.Bool("beffio.keep", false, "b_eff_io: keep the files")
-	flagRewrite    = flag.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)")
-	flagStop       = flag.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)")
-	flagDropCaches = flag.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages")
-	flagHints      = flag.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size")
-	flagMaxData    = flag.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start, at most 8 GiB in the temporary directory, the default -beffio.dir; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID")
-	flagTestFault  = flag.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase")
-	flagSharedFP   = flag.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID")
-	flagWatchdog   = harness.WatchdogFlag("beffio", "b_eff_io")
-	flagReference  = flag.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition")
-	flagResume     = flag.String("beffio.resume", "", "b_eff_io: the output of an earlier job of the same configuration that did not finish (results/partial/…): the partitions whose three access phases it holds are copied, the others measured")
-	flagCache      = flag.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)")
-)
+// flags are the suite's flags, on the flag set the binary's main owns
+// (New puts them there).
+type flags struct {
+	fs             *flag.FlagSet
+	flagT          *float64
+	flagDir        *string
+	flagPartitions *string
+	flagMem        *int64
+	flagTotalMem   *int64
+	flagKeep       *bool
+	flagRewrite    *string
+	flagStop       *string
+	flagDropCaches *bool
+	flagHints      *string
+	flagMaxData    *int64
+	flagTestFault  *bool
+	flagSharedFP   *string
+	flagWatchdog   *time.Duration
+	flagReference  *bool
+	flagResume     *string
+	flagCache      *int64
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	return &flags{fs: fs,
+		flagT:          fs.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)"),
+		flagDir:        fs.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, $TMPDIR or /tmp, removed afterwards, with at most 8 GiB written there)"),
+		flagPartitions: fs.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)"),
+		flagMem:        fs.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)"),
+		flagTotalMem:   fs.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)"),
+		flagKeep:       fs.Bool("beffio.keep", false, "b_eff_io: keep the files"),
+		flagRewrite:    fs.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)"),
+		flagStop:       fs.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)"),
+		flagDropCaches: fs.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages"),
+		flagHints:      fs.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size"),
+		flagMaxData:    fs.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start, at most 8 GiB in the temporary directory, the default -beffio.dir; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID"),
+		flagTestFault:  fs.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase"),
+		flagSharedFP:   fs.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID"),
+		flagWatchdog:   harness.WatchdogFlag(fs, "beffio", "b_eff_io"),
+		flagReference:  fs.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition"),
+		flagResume:     fs.String("beffio.resume", "", "b_eff_io: the output of an earlier job of the same configuration that did not finish (results/partial/…): the partitions whose three access phases it holds are copied, the others measured"),
+		flagCache:      fs.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)"),
+	}
+}
 
 // ExitIO is the exit code of a run stopped by an I/O error.
 const ExitIO = harness.ExitIO
@@ -50,8 +75,21 @@ const ExitIO = harness.ExitIO
 // name keys the suite's settings in the job.
 var name = beffio.ID.Key
 
-// settings reads the settings rank 0 decided (setup) in the benchmark body.
-var settings = harness.Register(harness.Suite[Settings]{ID: beffio.ID, Setup: setup, CheckFlags: checkFlags, Config: config})
+// A Driver is b_eff_io under the harness: its flags, on the flag set the
+// binary's main owns, and the handle of the settings rank 0 decides
+// (setup), which the benchmark body reads.
+type Driver struct {
+	*harness.Driver
+	f        *flags
+	settings harness.Settings[Settings]
+}
+
+// New puts b_eff_io's flags on fs and returns its driver, for harness.Main.
+func New(fs *flag.FlagSet) *Driver {
+	d := &Driver{f: newFlags(fs)}
+	d.Driver, d.settings = harness.NewDriver(harness.Suite[Settings]{ID: beffio.ID, Setup: d.f.setup, CheckFlags: d.f.checkFlags, Config: config})
+	return d
+}
 
 // Settings are the b_eff_io settings rank 0 decides and broadcasts.
 type Settings struct {
@@ -85,22 +123,22 @@ type Settings struct {
 }
 
 // setup checks the flags of b_eff_io on rank 0 and decides the settings.
-func setup(job *harness.Job) (Settings, error) {
-	st := Settings{TestFault: *flagTestFault, SharedFP: *flagSharedFP, T: *flagT, Parent: *flagDir,
-		MemMiB: *flagMem, TotalMiB: *flagTotalMem, CacheMiB: *flagCache, Keep: *flagKeep,
-		Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop), DropCaches: "off"}
-	if job.Short && !harness.IsSet("beffio.T") {
+func (f *flags) setup(job *harness.Job) (Settings, error) {
+	st := Settings{TestFault: *f.flagTestFault, SharedFP: *f.flagSharedFP, T: *f.flagT, Parent: *f.flagDir,
+		MemMiB: *f.flagMem, TotalMiB: *f.flagTotalMem, CacheMiB: *f.flagCache, Keep: *f.flagKeep,
+		Rewrite: beffio.RewriteMode(*f.flagRewrite), Stop: beffio.StopRule(*f.flagStop), DropCaches: "off"}
+	if job.Short && !harness.IsSet(f.fs, "beffio.T") {
 		st.T = 6
 	}
-	if err := checkFlags(); err != nil {
+	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
-	for _, check := range []func(*harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideFS, st.decideMaxData, st.readHints, st.readResume} {
-		if err := check(job); err != nil {
+	for _, check := range []func(*flags, *harness.Job) error{st.decideRules, st.checkModes, st.decidePartitions, st.decideMemory, st.checkT, st.decideDir, st.decideFS, st.decideMaxData, st.readHints, st.readResume} {
+		if err := check(f, job); err != nil {
 			return Settings{}, err
 		}
 	}
-	if *flagDropCaches {
+	if *f.flagDropCaches {
 		st.DropCaches = "fadvise"
 		if f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0); err == nil {
 			f.Close()
@@ -112,12 +150,12 @@ func setup(job *harness.Job) (Settings, error) {
 
 // checkFlags checks what of b_eff_io's flags needs no job: the numbers'
 // ranges and the names of the modes.
-func checkFlags() error {
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+func (f *flags) checkFlags() error {
+	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	st := Settings{SharedFP: *flagSharedFP, Rewrite: beffio.RewriteMode(*flagRewrite), Stop: beffio.StopRule(*flagStop)}
-	return st.checkModes(nil)
+	st := Settings{SharedFP: *f.flagSharedFP, Rewrite: beffio.RewriteMode(*f.flagRewrite), Stop: beffio.StopRule(*f.flagStop)}
+	return st.checkModes(f, nil)
 }
 
 // flagRanges are what b_eff_io's numeric flags accept.
@@ -134,52 +172,53 @@ var flagRanges = []harness.FlagRange{
 // reference code's, which rewrite only the scatter type (unless
 // -beffio.rewrite says otherwise, as the reference's -rewrite does) and stop
 // the timed write by its barrier rule.
-func (st *Settings) decideRules(*harness.Job) error {
+func (st *Settings) decideRules(f *flags, _ *harness.Job) error {
 	st.Rules = beffio.RulesPaper
-	if !*flagReference {
+	if !*f.flagReference {
 		return nil
 	}
 	st.Rules = beffio.RulesReference
-	if !harness.IsSet("beffio.rewrite") {
+	if !harness.IsSet(f.fs, "beffio.rewrite") {
 		st.Rewrite = beffio.RewriteScatter
 	}
-	if harness.IsSet("beffio.stop") && st.Stop != beffio.StopBarrier {
-		return fmt.Errorf("-beffio.stop=%s: -beffio.reference stops the timed write by the reference code's rule (barrier); leave -beffio.stop out", *flagStop)
+	if harness.IsSet(f.fs, "beffio.stop") && st.Stop != beffio.StopBarrier {
+		return fmt.Errorf("-beffio.stop=%s: -beffio.reference stops the timed write by the reference code's rule (barrier); leave -beffio.stop out", *f.flagStop)
 	}
 	st.Stop = beffio.StopBarrier
 	return nil
 }
 
-func (st *Settings) checkModes(*harness.Job) error {
+func (st *Settings) checkModes(f *flags, _ *harness.Job) error {
 	if st.Rewrite != beffio.RewriteAll && st.Rewrite != beffio.RewriteScatter {
-		return fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *flagRewrite)
+		return fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *f.flagRewrite)
 	}
 	if st.SharedFP != "auto" && st.SharedFP != "off" {
 		return fmt.Errorf("-beffio.sharedfp=%s: want auto or off", st.SharedFP)
 	}
 	if st.Stop != beffio.StopGeometric && st.Stop != beffio.StopBarrier {
-		return fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *flagStop)
+		return fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *f.flagStop)
 	}
 	return nil
 }
 
 // decidePartitions takes -beffio.partitions or the default partitions.
-func (st *Settings) decidePartitions(job *harness.Job) error {
+func (st *Settings) decidePartitions(f *flags, job *harness.Job) error {
 	n := job.Procs()
 	st.Partitions = beffio.Partitions(n)
-	if *flagPartitions == "" {
+	given := *f.flagPartitions
+	if given == "" {
 		return nil
 	}
 	st.Partitions = nil
-	for _, f := range strings.Split(*flagPartitions, ",") {
+	for _, f := range strings.Split(given, ",") {
 		p, err := strconv.Atoi(strings.TrimSpace(f))
 		switch {
 		case err != nil || p < 1:
-			return fmt.Errorf("-beffio.partitions=%s: %q is not a positive number of processes", *flagPartitions, f)
+			return fmt.Errorf("-beffio.partitions=%s: %q is not a positive number of processes", given, f)
 		case p > n:
-			return fmt.Errorf("-beffio.partitions=%s: partition %d is larger than the job (%d processes)", *flagPartitions, p, n)
+			return fmt.Errorf("-beffio.partitions=%s: partition %d is larger than the job (%d processes)", given, p, n)
 		case slices.Contains(st.Partitions, p):
-			return fmt.Errorf("-beffio.partitions=%s: partition %d given twice", *flagPartitions, p)
+			return fmt.Errorf("-beffio.partitions=%s: partition %d given twice", given, p)
 		}
 		st.Partitions = append(st.Partitions, p)
 	}
@@ -188,7 +227,7 @@ func (st *Settings) decidePartitions(job *harness.Job) error {
 }
 
 // decideMemory decides M, MPART, the total memory and the cache size.
-func (st *Settings) decideMemory(job *harness.Job) error {
+func (st *Settings) decideMemory(_ *flags, job *harness.Job) error {
 	var err error
 	if st.MemMiB, err = job.MemPerProc("beffio.mem", st.MemMiB, 8); err != nil { // -beffio.mem is in its range (flagRanges)
 		return err
@@ -213,7 +252,7 @@ func (st *Settings) decideMemory(job *harness.Job) error {
 }
 
 // checkT refuses a T too small for the pattern set (beffio.MinT).
-func (st *Settings) checkT(*harness.Job) error {
+func (st *Settings) checkT(_ *flags, _ *harness.Job) error {
 	sumU := beffio.ScheduleSumU(beffio.Table(st.MPART), st.Rewrite)
 	minT := beffio.MinT(sumU, len(st.Partitions))
 	if math.IsNaN(st.T) || st.T < minT {
@@ -224,7 +263,7 @@ func (st *Settings) checkT(*harness.Job) error {
 
 // decideDir checks -beffio.dir, under which the run makes its own
 // directory (by default under the temporary directory).
-func (st *Settings) decideDir(*harness.Job) error {
+func (st *Settings) decideDir(_ *flags, _ *harness.Job) error {
 	if st.Parent == "" {
 		st.Parent = os.TempDir()
 		return nil
@@ -238,7 +277,7 @@ func (st *Settings) decideDir(*harness.Job) error {
 
 // decideFS describes the file system of the directory: the mount that
 // holds it and, for GlusterFS, the servers of its bricks.
-func (st *Settings) decideFS(*harness.Job) error {
+func (st *Settings) decideFS(_ *flags, _ *harness.Job) error {
 	info, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
 		return nil // not Linux: no line
@@ -275,16 +314,16 @@ const TempMaxData int64 = 8 << 10 * beffio.MiB
 // decideMaxData takes -beffio.maxdata, or half of the free space: at most
 // TempMaxData in the temporary directory, of a quick run at most
 // QuickMaxData.
-func (st *Settings) decideMaxData(job *harness.Job) error {
-	if *flagMaxData > 0 { // in its range (flagRanges)
-		st.MaxData, st.MaxDataWhy = *flagMaxData*beffio.MiB, "-beffio.maxdata"
+func (st *Settings) decideMaxData(f *flags, job *harness.Job) error {
+	if *f.flagMaxData > 0 { // in its range (flagRanges)
+		st.MaxData, st.MaxDataWhy = *f.flagMaxData*beffio.MiB, "-beffio.maxdata"
 		return nil
 	}
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(st.Parent, &fs); err == nil {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
 	}
-	if *flagDir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
+	if *f.flagDir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
 		st.MaxData, st.MaxDataWhy = TempMaxData, fmt.Sprintf("%d GiB in the temporary directory (-beffio.dir names the file system to measure)", TempMaxData>>30)
 	}
 	if job.Short && (st.MaxData == 0 || st.MaxData > QuickMaxData) {
@@ -294,22 +333,22 @@ func (st *Settings) decideMaxData(job *harness.Job) error {
 }
 
 // readHints reads the hints file of -beffio.hints.
-func (st *Settings) readHints(*harness.Job) error {
-	if *flagHints == "" {
+func (st *Settings) readHints(f *flags, _ *harness.Job) error {
+	if *f.flagHints == "" {
 		return nil
 	}
-	data, err := results.ReadInput(*flagHints)
+	data, err := results.ReadInput(*f.flagHints)
 	if err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
-	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *flagHints); err != nil {
+	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *f.flagHints); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
 	maxKey, maxVal := mpi.InfoLimits()
-	if err := beffio.CheckHintLimits(st.Hints, *flagHints, maxKey, maxVal); err != nil {
+	if err := beffio.CheckHintLimits(st.Hints, *f.flagHints, maxKey, maxVal); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
-	st.HintsFile = *flagHints
+	st.HintsFile = *f.flagHints
 	return nil
 }
 
@@ -342,8 +381,8 @@ func checkDir(dir string, need int64) error {
 // earlier job whose write, rewrite and read phases all finished: they
 // are copied, the others measured (a phase reads what the partition
 // wrote).
-func (st *Settings) readResume(job *harness.Job) error {
-	if *flagResume == "" {
+func (st *Settings) readResume(f *flags, job *harness.Job) error {
+	if *f.flagResume == "" {
 		return nil
 	}
 	if st.TestFault {
@@ -359,7 +398,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return w, nil
 	}
-	r, err := job.ReadResume("beffio.resume", *flagResume, beffio.Bench, want, nil, "beffio-")
+	r, err := job.ReadResume("beffio.resume", *f.flagResume, beffio.Bench, want, nil, "beffio-")
 	if err != nil || r == nil {
 		return err
 	}

@@ -80,15 +80,15 @@ func TestSetup(t *testing.T) {
 		{Name: "maxdata", Flags: map[string]string{"beffio.maxdata": "-1"}, Err: "-beffio.maxdata=-1"},
 		{Name: "bad hints", Flags: map[string]string{"beffio.hints": filepath.Join(dir, "absent.txt")}, Err: "-beffio.hints: open"},
 	}
-	harnesstest.CheckSetup(t, job, setup, cases)
+	harnesstest.CheckSetup(t, td.f.fs, job, td.f.setup, cases)
 }
 
 func TestConfig(t *testing.T) {
 	job := &harness.Job{Hosts: []string{"h"}, MemMiB: 1024, TotalMiB: 1024, RootMiB: 1024}
-	st, err := setup(job)
+	st, err := td.f.setup(job)
 	require.NoError(t, err)
 	require.NoError(t, setupState(job, st))
-	lines := settings.Lines(job)
+	lines := td.settings.Lines(job)
 	require.Len(t, lines, 15, "with the file system of /tmp")
 	assert.Equal(t, beffio.KeyT+": 150", lines[0])
 	assert.Regexp(t, `^`+beffio.KeyFS+`: \S+ \S+`, lines[14], "its type and source")

@@ -16,6 +16,7 @@ import (
 
 // run is one execution of BenchmarkCongestion on this rank.
 type run struct {
+	f           *flags // the suite's flags (the watchdog)
 	s           *harness.Session
 	world       *harness.Group
 	st          Settings
@@ -35,16 +36,16 @@ type run struct {
 // each a phase of every process (congestion.Plan.Steps), its lines named
 // canary=<canary>/load=<load>/rep=<k> and
 // congestor=<congestor>/load=<load>/rep=<k>.
-func Benchmark(b *testing.B) {
-	r := newRun(b, harness.Current(b))
+func (d *Driver) Benchmark(b *testing.B) {
+	r := d.newRun(b, harness.Current(b))
 	defer r.close()
 	r.measure(b)
 }
 
-func newRun(b *testing.B, s *harness.Session) *run {
-	r := &run{s: s, world: s.World(), canary: loops.RunCanary, congestor: loops.RunCongestor, split: s.World().Comm.Split}
+func (d *Driver) newRun(b *testing.B, s *harness.Session) *run {
+	r := &run{f: d.f, s: s, world: s.World(), canary: loops.RunCanary, congestor: loops.RunCongestor, split: s.World().Comm.Split}
 	var err error
-	if r.st, err = settings.Of(s); err != nil {
+	if r.st, err = d.settings.Of(s); err != nil {
 		b.Fatal(err)
 	}
 	r.prepare()
@@ -126,7 +127,7 @@ func (r *run) close() {
 
 // measure runs the plan's steps.
 func (r *run) measure(b *testing.B) {
-	defer r.s.Watch("congestion", 0, "congestion.watchdog", *flagWatchdog)()
+	defer r.s.Watch("congestion", 0, "congestion.watchdog", *r.f.flagWatchdog)()
 	p := r.st.Plan
 	for _, st := range p.Steps() {
 		switch {
@@ -248,7 +249,7 @@ func (r *run) congestorLines(ph phase) (sets []int, names []string) {
 // run measures one phase on this rank; every process leaves it together.
 func (r *run) run(ph phase) (smp loops.Samples, ld loops.Load) {
 	r.world.Barrier()
-	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *flagWatchdog)
+	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *r.f.flagWatchdog)
 	var err error
 	switch k, runs := ph.sets[r.role-1]; {
 	case r.role == 0 && ph.canary != "":

@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"math"
 	"sync"
 	"testing"
@@ -16,6 +17,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// td is the driver the tests use, its flags on a flag set of their own.
+var td = New(flag.NewFlagSet("congestion", flag.ContinueOnError))
 
 // A call is what a fake loop was asked to do on a rank.
 type call struct {
@@ -41,7 +45,7 @@ func (f *fakeLoops) add(c call) {
 
 // testRun is a run of settings st on the fake session s with fake loops.
 func testRun(s *harness.Session, st Settings, f *fakeLoops) *run {
-	r := &run{s: s, world: s.World(), st: st}
+	r := &run{f: td.f, s: s, world: s.World(), st: st}
 	r.split = func(color, key int) (mpi.Comm, error) { return mpi.CommNull, nil }
 	r.canary = func(c *loops.CanaryRun) (loops.Samples, error) {
 		f.add(call{s.Rank, c.Canary.String(), c.Loaded, c.Left, c.Right})
@@ -158,7 +162,7 @@ func TestNoWindowLeavesRMAOut(t *testing.T) {
 	job := harness.Job{Hosts: hosts, SuiteState: map[string]json.RawMessage{name: raw}}
 	got := make([]Settings, 6)
 	harnesstest.Fine(t, harnesstest.Run(t, 6, job, func(s *harness.Session) {
-		own, err := settings.Of(s) // each rank its own copy, as each process has
+		own, err := td.settings.Of(s) // each rank its own copy, as each process has
 		s.Must("reading the settings", err)
 		got[s.Rank] = prepareJob(s, own)
 	}))
@@ -168,5 +172,5 @@ func TestNoWindowLeavesRMAOut(t *testing.T) {
 		assert.Equal(t, "MPI_ERR_WIN", got[r].NoRMA)
 	}
 	job.SuiteState[name], _ = json.Marshal(got[0])
-	assert.Contains(t, settings.Lines(&job), "congestion-rma: rma-incast left out: MPI_Win_create failed (MPI_ERR_WIN)")
+	assert.Contains(t, td.settings.Lines(&job), "congestion-rma: rma-incast left out: MPI_Win_create failed (MPI_ERR_WIN)")
 }

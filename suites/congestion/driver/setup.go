@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -16,30 +17,66 @@ import (
 	"github.com/beff-suite/beff/suites/congestion/loops"
 )
 
-// Flags of the congestion suite.
-var (
-	flagTime        = flag.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)")
-	flagReps        = flag.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)")
-	flagCanaries    = flag.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated")
-	flagCongestors  = flag.String("congestion.congestors", strings.Join(congestion.DefaultCongestors, ","), "congestion: the congestors that load the network, comma-separated: incast, rma-incast, bcast, alltoall (GPCNeT's, the default) and worst-cycle (b_eff's worst-case cycle)")
-	flagSplit       = flag.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)")
-	flagShare       = flag.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries")
-	flagCanaryNodes = flag.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)")
-	flagMix         = flag.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)")
-	flagLen         = flag.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message")
-	flagBwLen       = flag.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary")
-	flagMinLoad     = flag.Float64("congestion.min-load", 0.5, "congestion: the share of what it delivers without canaries that every congestor must deliver beside each canary of time (rr-lat, allreduce), or the run is NOT VALID")
-	flagSeed        = flag.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)")
-	flagOnly        = flag.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered")
-	flagWatchdog    = harness.WatchdogFlag("congestion", "congestion")
-	flagResume      = flag.String("congestion.resume", "", "congestion: the output of an earlier job of the same configuration that did not finish (results/partial/…): its whole repetitions are copied, the rest measured (its seed is taken)")
-)
+// flags are the suite's flags, on the flag set the binary's main owns
+// (New puts them there).
+type flags struct {
+	fs              *flag.FlagSet
+	flagTime        *float64
+	flagReps        *int
+	flagCanaries    *string
+	flagCongestors  *string
+	flagSplit       *string
+	flagShare       *float64
+	flagCanaryNodes *string
+	flagMix         *string
+	flagLen         *int64
+	flagBwLen       *int64
+	flagMinLoad     *float64
+	flagSeed        *string
+	flagOnly        *bool
+	flagWatchdog    *time.Duration
+	flagResume      *string
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	return &flags{fs: fs,
+		flagTime:        fs.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)"),
+		flagReps:        fs.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)"),
+		flagCanaries:    fs.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated"),
+		flagCongestors:  fs.String("congestion.congestors", strings.Join(congestion.DefaultCongestors, ","), "congestion: the congestors that load the network, comma-separated: incast, rma-incast, bcast, alltoall (GPCNeT's, the default) and worst-cycle (b_eff's worst-case cycle)"),
+		flagSplit:       fs.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)"),
+		flagShare:       fs.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries"),
+		flagCanaryNodes: fs.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)"),
+		flagMix:         fs.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)"),
+		flagLen:         fs.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message"),
+		flagBwLen:       fs.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary"),
+		flagMinLoad:     fs.Float64("congestion.min-load", 0.5, "congestion: the share of what it delivers without canaries that every congestor must deliver beside each canary of time (rr-lat, allreduce), or the run is NOT VALID"),
+		flagSeed:        fs.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)"),
+		flagOnly:        fs.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered"),
+		flagWatchdog:    harness.WatchdogFlag(fs, "congestion", "congestion"),
+		flagResume:      fs.String("congestion.resume", "", "congestion: the output of an earlier job of the same configuration that did not finish (results/partial/…): its whole repetitions are copied, the rest measured (its seed is taken)"),
+	}
+}
 
 // name keys the suite's settings in the job.
 var name = congestion.ID.Key
 
-// settings reads the settings rank 0 decided (setup) in the benchmark body.
-var settings = harness.Register(harness.Suite[Settings]{ID: congestion.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareJob, Config: config})
+// A Driver is the congestion suite under the harness: its flags, on the
+// flag set the binary's main owns, and the handle of the settings rank 0
+// decides (setup), which the benchmark body reads.
+type Driver struct {
+	*harness.Driver
+	f        *flags
+	settings harness.Settings[Settings]
+}
+
+// New puts the suite's flags on fs and returns its driver, for
+// harness.Main.
+func New(fs *flag.FlagSet) *Driver {
+	d := &Driver{f: newFlags(fs)}
+	d.Driver, d.settings = harness.NewDriver(harness.Suite[Settings]{ID: congestion.ID, Setup: d.f.setup, CheckFlags: d.f.checkFlags, Prepare: prepareJob, Config: config})
+	return d
+}
 
 // Settings are what rank 0 decides and broadcasts.
 type Settings struct {
@@ -59,14 +96,14 @@ type Settings struct {
 
 // checkFlags checks what of the flags needs no job: the numbers' ranges
 // and the names of canaries and congestors.
-func checkFlags() error {
-	if err := harness.CheckRanges(flagRanges...); err != nil {
+func (f *flags) checkFlags() error {
+	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	if _, err := congestion.ParseList("-congestion.canaries", *flagCanaries, congestion.CanaryNames); err != nil {
+	if _, err := congestion.ParseList("-congestion.canaries", *f.flagCanaries, congestion.CanaryNames); err != nil {
 		return err
 	}
-	_, err := congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames)
+	_, err := congestion.ParseList("-congestion.congestors", *f.flagCongestors, congestion.CongestorNames)
 	return err
 }
 
@@ -82,45 +119,45 @@ var flagRanges = []harness.FlagRange{
 }
 
 // setup checks the flags on rank 0 and decides the settings.
-func setup(job *harness.Job) (Settings, error) {
-	if err := checkFlags(); err != nil {
+func (f *flags) setup(job *harness.Job) (Settings, error) {
+	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
-	st := Settings{Len: *flagLen, BwLen: *flagBwLen, MinLoad: *flagMinLoad,
-		Plan: congestion.Plan{Time: *flagTime, Reps: *flagReps, Only: *flagOnly}}
-	if job.Short && !harness.IsSet("congestion.time") {
+	st := Settings{Len: *f.flagLen, BwLen: *f.flagBwLen, MinLoad: *f.flagMinLoad,
+		Plan: congestion.Plan{Time: *f.flagTime, Reps: *f.flagReps, Only: *f.flagOnly}}
+	if job.Short && !harness.IsSet(f.fs, "congestion.time") {
 		st.Plan.Time = 0.25
 	}
-	if job.Short && !harness.IsSet("congestion.reps") {
+	if job.Short && !harness.IsSet(f.fs, "congestion.reps") {
 		st.Plan.Reps = 2
 	}
 	var err error
 	if !st.Plan.Only {
-		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *flagCanaries, congestion.CanaryNames); err != nil {
+		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *f.flagCanaries, congestion.CanaryNames); err != nil {
 			return Settings{}, err
 		}
 	}
-	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *flagCongestors, congestion.CongestorNames); err != nil {
+	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *f.flagCongestors, congestion.CongestorNames); err != nil {
 		return Settings{}, err
 	}
-	seed, err := harness.DecideSeed("congestion.seed", *flagSeed)
+	seed, err := harness.DecideSeed("congestion.seed", *f.flagSeed)
 	if err != nil {
 		return Settings{}, err
 	}
-	st.Split = congestion.SplitOptions{By: *flagSplit, Share: *flagShare, Congestors: len(st.Plan.Congestors),
-		Mix: *flagMix, Only: st.Plan.Only, Seed: seed}
-	if *flagCanaryNodes != "" {
+	st.Split = congestion.SplitOptions{By: *f.flagSplit, Share: *f.flagShare, Congestors: len(st.Plan.Congestors),
+		Mix: *f.flagMix, Only: st.Plan.Only, Seed: seed}
+	if *f.flagCanaryNodes != "" {
 		if st.Plan.Only {
 			return Settings{}, fmt.Errorf("-congestion.canary-nodes with -congestion.congestors-only: there are no canaries")
 		}
-		for _, h := range strings.Split(*flagCanaryNodes, ",") {
+		for _, h := range strings.Split(*f.flagCanaryNodes, ",") {
 			st.Split.CanaryNodes = append(st.Split.CanaryNodes, strings.TrimSpace(h))
 		}
 	}
 	if err := st.split(job); err != nil {
 		return Settings{}, err
 	}
-	if err := st.readResume(job); err != nil {
+	if err := st.readResume(f, job); err != nil {
 		return Settings{}, err
 	}
 	per, root := memory(st.Len, st.BwLen, job.Procs())
@@ -187,12 +224,12 @@ func (st *Settings) split(job *harness.Job) error {
 // run's configuration, its seed (taken from it unless -congestion.seed
 // is given) and so its split included; only its whole repetitions are
 // copied, so that every CIF pairs measurements of one job.
-func (st *Settings) readResume(job *harness.Job) error {
-	if *flagResume == "" {
+func (st *Settings) readResume(f *flags, job *harness.Job) error {
+	if *f.flagResume == "" {
 		return nil
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		seed, ok, err := harness.ResumeSeed(file, congestion.KeySeed, *flagSeed)
+		seed, ok, err := harness.ResumeSeed(file, congestion.KeySeed, *f.flagSeed)
 		if err != nil {
 			return nil, err
 		}
@@ -204,7 +241,7 @@ func (st *Settings) readResume(job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := job.ReadResume("congestion.resume", *flagResume, congestion.Bench, want, checkSaved, "congestion-")
+	r, err := job.ReadResume("congestion.resume", *f.flagResume, congestion.Bench, want, checkSaved, "congestion-")
 	if err != nil {
 		return err
 	}

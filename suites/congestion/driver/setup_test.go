@@ -41,12 +41,12 @@ func TestSetupRefuses(t *testing.T) {
 		{map[string]string{"congestion.resume": "/nonexistent"}, nil, "-congestion.resume: open /nonexistent"},
 	} {
 		t.Run(strings.TrimSpace(strings.Join(append(keys(tc.flags), tc.want), " ")), func(t *testing.T) {
-			harnesstest.SetFlags(t, tc.flags)
+			harnesstest.SetFlags(t, td.f.fs, tc.flags)
 			job := job6()
 			if tc.hosts != nil {
 				job.Hosts = tc.hosts
 			}
-			_, err := setup(job)
+			_, err := td.f.setup(job)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -63,8 +63,8 @@ func keys(m map[string]string) []string {
 
 // TestSetupDecides: the default run on 3 nodes × 2, and its lines.
 func TestSetupDecides(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"congestion.seed": "9"})
-	v, err := setup(job6())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"congestion.seed": "9"})
+	v, err := td.f.setup(job6())
 	require.NoError(t, err)
 	st := v
 	assert.Equal(t, congestion.MixEach, st.Plan.Mix)

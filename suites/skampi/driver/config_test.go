@@ -33,7 +33,7 @@ func TestConfigAtAMillion(t *testing.T) {
 	for r := range p {
 		job.Hosts = append(job.Hosts, fmt.Sprintf("n%05d", r/64))
 	}
-	lines := settings.Lines(job)
+	lines := td.settings.Lines(job)
 	longest := ""
 	for _, line := range lines {
 		if len(line) > len(longest) {

@@ -15,12 +15,12 @@ const MaxPlanProcs = 1 << 30
 
 // planProcs is the process count the run is planned for: the job's, or
 // -skampi.plan-procs with -skampi.plan.
-func planProcs(job *harness.Job) (int, error) {
-	n := *flagPlanProcs
+func (f *flags) planProcs(job *harness.Job) (int, error) {
+	n := *f.flagPlanProcs
 	switch {
-	case n == 0 || harness.IsSet("skampi.plan-procs") && n == job.Procs():
+	case n == 0 || harness.IsSet(f.fs, "skampi.plan-procs") && n == job.Procs():
 		return job.Procs(), nil
-	case !*flagPlan:
+	case !*f.flagPlan:
 		return 0, fmt.Errorf("-skampi.plan-procs=%d plans for another job size: give it with -skampi.plan (a dry run)", n)
 	case n < 1 || n > MaxPlanProcs:
 		return 0, fmt.Errorf("-skampi.plan-procs=%d: want a process count from 1 to %d", n, MaxPlanProcs)
@@ -71,9 +71,9 @@ func curveText(c skampi.Curve) string {
 
 // memLimit is the memory per process the run may use, MiB, and where the
 // figure comes from.
-func memLimit(job *harness.Job) (int64, string) {
-	if *flagMem > 0 {
-		return *flagMem, "-skampi.mem"
+func (f *flags) memLimit(job *harness.Job) (int64, string) {
+	if *f.flagMem > 0 {
+		return *f.flagMem, "-skampi.mem"
 	}
 	return job.MemMiB, fmt.Sprintf("the node's memory divided by its %d processes", job.ProcsNode)
 }
@@ -82,13 +82,13 @@ func memLimit(job *harness.Job) (int64, string) {
 // than it may use, before anything is allocated.
 // Without -skampi.mem the job's one check of the node's memory decides
 // (harness Job.CheckMemory).
-func checkMemory(need skampi.Memory, job *harness.Job) error {
+func (f *flags) checkMemory(need skampi.Memory, job *harness.Job) error {
 	const lower = "lower max-buffer or the lengths, or give -skampi.mem"
-	if *flagMem == 0 {
+	if *f.flagMem == 0 {
 		return job.CheckMemory("SKaMPI", need.RootProcess(), lower+" ("+need.String()+")")
 	}
-	if need.RootProcess() > *flagMem<<20 {
-		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (-skampi.mem): %s", need, *flagMem, lower)
+	if need.RootProcess() > *f.flagMem<<20 {
+		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (-skampi.mem): %s", need, *f.flagMem, lower)
 	}
 	return nil
 }
@@ -96,7 +96,7 @@ func checkMemory(need skampi.Memory, job *harness.Job) error {
 // planText is the dry run's output: what a run measures before its
 // first point and every planned point with their predicted times, each
 // curve's and the run's total, the memory.
-func (st *Settings) planText(need skampi.Memory, job *harness.Job) string {
+func (st *Settings) planText(f *flags, need skampi.Memory, job *harness.Job) string {
 	m := skampi.Nominal
 	var b strings.Builder
 	fmt.Fprintf(&b, "SKaMPI plan for %d processes: %s, nothing measured\n", need.Processes, st.File)
@@ -126,7 +126,7 @@ func (st *Settings) planText(need skampi.Memory, job *harness.Job) string {
 	w.Flush()
 	fmt.Fprintf(&b, "total: %d points and up to %d refined lengths, predicted at most %s\n", points, refined, time.Duration(total*float64(time.Second)).Round(time.Second))
 	fmt.Fprintf(&b, "memory: %s\n", need)
-	if limit, from := memLimit(job); limit > 0 {
+	if limit, from := f.memLimit(job); limit > 0 {
 		fmt.Fprintf(&b, "memory here: %d MiB per process (%s)\n", limit, from)
 	}
 	return b.String()

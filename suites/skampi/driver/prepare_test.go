@@ -66,7 +66,7 @@ func TestConfigLinesOfARun(t *testing.T) {
 		rttMatrix.Places[r] = skampi.Place{Host: h}
 	}
 	t.Cleanup(func() { rttMatrix = nil })
-	text := strings.Join(settings.Lines(job), "\n")
+	text := strings.Join(td.settings.Lines(job), "\n")
 	for _, want := range []string{
 		"skampi-suites: my.yaml sha256:0123456789abcdef",
 		"skampi-suite-pp: ops=send-recv vary=length lengths=1:64 step=8",

@@ -23,8 +23,8 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "s.yaml")
 	require.NoError(t, os.WriteFile(file, []byte(suites), 0o644))
-	harnesstest.SetFlags(t, map[string]string{"skampi.suites": file})
-	v, err := setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.suites": file})
+	v, err := td.f.setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	raw, err := json.Marshal(v)
 	require.NoError(t, err)
@@ -32,7 +32,7 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 	job.SuiteState = map[string]json.RawMessage{name: raw}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mpi-library: %s\nmpi-thread: single\nmpi-procs: 2\nmpi-hosts: vm (2)\nbeff-mode: %s\n", job.Library, results.ModeShort)
-	for _, l := range settings.Lines(job) {
+	for _, l := range td.settings.Lines(job) {
 		b.WriteString(l + "\n")
 	}
 	for _, l := range []int{1, 8, 64} {
@@ -50,8 +50,8 @@ func partialOutput(t *testing.T, suites string) (string, string) {
 // first; another configuration, or no such file, is refused with why.
 func TestResume(t *testing.T) {
 	_, path := partialOutput(t, "suites:\n  - name: pp\n    ops: send-recv\n    lengths: 1:64\n    step: 8\n  - name: b\n    ops: bcast\n    vary: none\n")
-	harnesstest.SetFlags(t, map[string]string{"skampi.resume": path})
-	v, err := setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.resume": path})
+	v, err := td.f.setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st := v
 	require.NotNil(t, st.Resume)
@@ -77,7 +77,7 @@ func TestResume(t *testing.T) {
 
 	other := harnesstest.ShortJob()
 	other.Hosts = []string{"vm", "vm", "vm"}
-	_, err = setup(other)
+	_, err = td.f.setup(other)
 	assert.ErrorContains(t, err, "-skampi.resume="+path+": not the configuration of this run:")
 	assert.ErrorContains(t, err, "mpi-procs")
 
@@ -93,15 +93,15 @@ func TestResume(t *testing.T) {
 	}
 	holed := filepath.Join(t.TempDir(), "holed.txt")
 	require.NoError(t, os.WriteFile(holed, []byte(strings.Join(kept, "\n")), 0o644))
-	harnesstest.SetFlags(t, map[string]string{"skampi.resume": holed})
-	v, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.resume": holed})
+	v, err = td.f.setup(harnesstest.ShortJob())
 	require.NoError(t, err)
 	st = v
 	require.NotNil(t, st.Resume)
 	assert.Empty(t, st.Resume.Done, "no curve copied")
 	assert.Equal(t, 0, st.Resume.Points)
 
-	harnesstest.SetFlags(t, map[string]string{"skampi.resume": filepath.Join(t.TempDir(), "none.txt")})
-	_, err = setup(harnesstest.ShortJob())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.resume": filepath.Join(t.TempDir(), "none.txt")})
+	_, err = td.f.setup(harnesstest.ShortJob())
 	assert.ErrorContains(t, err, "-skampi.resume: ")
 }

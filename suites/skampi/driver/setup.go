@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -23,20 +24,38 @@ import (
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
-// Flags of the SKaMPI suite. A run is planned by a suite file.
-var (
-	flagSuites    = flag.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)")
-	flagResume    = flag.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last")
-	flagOps       = flag.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent, neighborhood) or all")
-	flagTestFault = flag.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation")
-	flagTestLay   = flag.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far")
-	flagTestPut   = flag.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)")
-	flagWatchdog  = harness.WatchdogFlag("skampi", "skampi")
-	flagPlan      = flag.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring")
-	flagPlanProcs = flag.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's")
-	flagMem       = flag.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)")
-	flagTestRanks = flag.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)")
-)
+// flags are the suite's flags, on the flag set the binary's main owns
+// (New puts them there).
+type flags struct {
+	fs            *flag.FlagSet
+	flagSuites    *string
+	flagResume    *string
+	flagOps       *string
+	flagTestFault *bool
+	flagTestLay   *bool
+	flagTestPut   *bool
+	flagWatchdog  *time.Duration
+	flagPlan      *bool
+	flagPlanProcs *int
+	flagMem       *int64
+	flagTestRanks *int
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	return &flags{fs: fs,
+		flagSuites:    fs.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)"),
+		flagResume:    fs.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last"),
+		flagOps:       fs.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent, neighborhood) or all"),
+		flagTestFault: fs.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation"),
+		flagTestLay:   fs.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far"),
+		flagTestPut:   fs.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)"),
+		flagWatchdog:  harness.WatchdogFlag(fs, "skampi", "skampi"),
+		flagPlan:      fs.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring"),
+		flagPlanProcs: fs.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's"),
+		flagMem:       fs.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)"),
+		flagTestRanks: fs.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)"),
+	}
+}
 
 // fieldFlags are the flags that stand for a field of a suite: each gives
 // the field's value where neither the suite nor the file's defaults do
@@ -68,14 +87,25 @@ var fieldFlags = []struct{ flag, field, def, usage string }{
 // name keys the suite's settings in the job.
 var name = skampi.ID.Key
 
-func init() {
-	for _, f := range fieldFlags {
-		flag.String(f.flag, f.def, "skampi: "+f.usage)
-	}
+// A Driver is the SKaMPI suite under the harness: its flags, on the flag
+// set the binary's main owns, and the handle of the settings rank 0
+// decides (setup), which the benchmark body reads.
+type Driver struct {
+	*harness.Driver
+	f        *flags
+	settings harness.Settings[Settings]
 }
 
-// settings reads the settings rank 0 decided (setup) in the benchmark body.
-var settings = harness.Register(harness.Suite[Settings]{ID: skampi.ID, Setup: setup, CheckFlags: checkFlags, Prepare: prepareRun, Config: config})
+// New puts the suite's flags on fs (fieldFlags among them) and returns its
+// driver, for harness.Main.
+func New(fs *flag.FlagSet) *Driver {
+	d := &Driver{f: newFlags(fs)}
+	for _, ff := range fieldFlags {
+		fs.String(ff.flag, ff.def, "skampi: "+ff.usage)
+	}
+	d.Driver, d.settings = harness.NewDriver(harness.Suite[Settings]{ID: skampi.ID, Setup: d.f.setup, CheckFlags: d.f.checkFlags, Prepare: prepareRun, Config: config})
+	return d
+}
 
 // Settings are what rank 0 decides (Setup) and the run measures before
 // its first point (Prepare), the same on every rank.
@@ -100,35 +130,35 @@ type Settings struct {
 
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
-func setup(job *harness.Job) (Settings, error) {
-	st := Settings{TestFault: *flagTestFault, TestLayout: *flagTestLay, TestLostPut: *flagTestPut, Yield: job.Oversub != "",
+func (f *flags) setup(job *harness.Job) (Settings, error) {
+	st := Settings{TestFault: *f.flagTestFault, TestLayout: *f.flagTestLay, TestLostPut: *f.flagTestPut, Yield: job.Oversub != "",
 		MarkThreads: markThreads(job.Thread)}
-	if err := checkFlags(); err != nil {
+	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
 	st.MatrixLimit = skampi.FullPairs
-	if *flagTestRanks > 0 {
-		st.MatrixLimit = *flagTestRanks
+	if *f.flagTestRanks > 0 {
+		st.MatrixLimit = *f.flagTestRanks
 	}
-	data, err := st.readFile()
+	data, err := st.readFile(*f.flagSuites)
 	if err != nil {
 		return Settings{}, err
 	}
-	n, err := planProcs(job)
+	n, err := f.planProcs(job)
 	if err != nil {
 		return Settings{}, err
 	}
 	l := skampi.Layers{Procs: n, Base: map[string]skampi.Given{}, Over: map[string]skampi.Given{}, Short: job.Short}
-	for _, f := range fieldFlags {
-		l.Base[f.field] = skampi.Given{Value: f.def, At: "-" + f.flag}
-		if harness.IsSet(f.flag) {
-			l.Over[f.field] = skampi.Given{Value: flag.Lookup(f.flag).Value.String(), At: "-" + f.flag}
+	for _, ff := range fieldFlags {
+		l.Base[ff.field] = skampi.Given{Value: ff.def, At: "-" + ff.flag}
+		if harness.IsSet(f.fs, ff.flag) {
+			l.Over[ff.field] = skampi.Given{Value: f.fs.Lookup(ff.flag).Value.String(), At: "-" + ff.flag}
 		}
 	}
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
 		return Settings{}, err
 	}
-	if err := st.keepOps(n); err != nil {
+	if err := st.keepOps(*f.flagOps, n); err != nil {
 		return Settings{}, err
 	}
 	if err := st.keepProvided(job.Library, mpi.Provides()); err != nil {
@@ -145,21 +175,21 @@ func setup(job *harness.Job) (Settings, error) {
 	}
 	need := skampi.Need(st.curves(), n, harness.BaseBytes)
 	st.Buffer = need.Buffer
-	if *flagPlan {
-		return Settings{}, &harness.Done{Text: st.planText(need, job)}
+	if *f.flagPlan {
+		return Settings{}, &harness.Done{Text: st.planText(f, need, job)}
 	}
-	if err := checkMemory(need, job); err != nil {
+	if err := f.checkMemory(need, job); err != nil {
 		return Settings{}, err
 	}
-	if *flagResume != "" {
-		st.Resume, err = readResume(*flagResume, st.want(job), st.curves())
+	if *f.flagResume != "" {
+		st.Resume, err = readResume(*f.flagResume, st.want(job), st.curves())
 	}
 	return st, err
 }
 
 // checkFlags checks what of SKaMPI's flags needs no job: the numbers'
 // ranges.
-func checkFlags() error { return harness.CheckRanges(flagRanges...) }
+func (f *flags) checkFlags() error { return harness.CheckRanges(f.fs, flagRanges...) }
 
 // flagRanges are what SKaMPI's numeric flags accept (the fields of the
 // suite files check their own).
@@ -191,8 +221,8 @@ func (st *Settings) checkLibrary(library, osc string) error {
 }
 
 // readFile reads -skampi.suites, or takes the default file.
-func (st *Settings) readFile() ([]byte, error) {
-	st.File = *flagSuites
+func (st *Settings) readFile(file string) ([]byte, error) {
+	st.File = file
 	data := skampi.DefaultSuites
 	if st.File == "" {
 		st.File = skampi.DefaultSuitesName
@@ -210,13 +240,13 @@ func (st *Settings) readFile() ([]byte, error) {
 // keepOps applies -skampi.ops: the suites keep the operations it names
 // (suites left without any are dropped); each operation it names on its
 // own must be in some suite.
-func (st *Settings) keepOps(n int) error {
-	if *flagOps == "all" {
+func (st *Settings) keepOps(ops string, n int) error {
+	if ops == "all" {
 		return nil
 	}
-	only, err := skampi.ParseOps(*flagOps)
+	only, err := skampi.ParseOps(ops)
 	if err != nil {
-		return fmt.Errorf("-skampi.ops=%s: %v", *flagOps, err)
+		return fmt.Errorf("-skampi.ops=%s: %v", ops, err)
 	}
 	keep := map[int]bool{}
 	for _, i := range only {
@@ -236,7 +266,7 @@ func (st *Settings) keepOps(n int) error {
 		}
 	}
 	st.Suites = suites
-	for _, w := range strings.Split(*flagOps, ",") {
+	for _, w := range strings.Split(ops, ",") {
 		i := skampi.OpIndex(strings.TrimSpace(w))
 		switch o := skampi.Ops[max(i, 0)]; {
 		case i < 0 || found[i]:
@@ -247,7 +277,7 @@ func (st *Settings) keepOps(n int) error {
 		}
 	}
 	if len(suites) == 0 {
-		return fmt.Errorf("-skampi.ops=%s: nothing to measure in %s", *flagOps, st.File)
+		return fmt.Errorf("-skampi.ops=%s: nothing to measure in %s", ops, st.File)
 	}
 	return nil
 }

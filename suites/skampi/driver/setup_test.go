@@ -24,7 +24,7 @@ func fourProcs() *harness.Job {
 // TestSetupDefault: the standard run's suites for the job, the matrix kept
 // per rank up to 1,024 processes, the file named and summed.
 func TestSetupDefault(t *testing.T) {
-	v, err := setup(fourProcs())
+	v, err := td.f.setup(fourProcs())
 	require.NoError(t, err)
 	st := v
 	assert.Equal(t, skampi.DefaultSuitesName, st.File)
@@ -38,22 +38,22 @@ func TestSetupDefault(t *testing.T) {
 // that have them; an operation in no suite, or that needs more processes
 // than the job has, is refused with why.
 func TestSetupOps(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "bcast,barrier"})
-	v, err := setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.ops": "bcast,barrier"})
+	v, err := td.f.setup(fourProcs())
 	require.NoError(t, err)
 	for _, su := range v.Suites {
 		for _, op := range su.Ops {
 			assert.Contains(t, []string{"bcast", "barrier"}, skampi.Ops[op].Name, "suite %s", su.Name)
 		}
 	}
-	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "no-such-op"})
-	_, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.ops": "no-such-op"})
+	_, err = td.f.setup(fourProcs())
 	assert.ErrorContains(t, err, "-skampi.ops=no-such-op")
 
 	job := fourProcs()
 	job.Hosts = job.Hosts[:1]
-	harnesstest.SetFlags(t, map[string]string{"skampi.ops": "send-recv"})
-	_, err = setup(job)
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.ops": "send-recv"})
+	_, err = td.f.setup(job)
 	assert.ErrorContains(t, err, "-skampi.ops: send-recv is a ping-pong operation and needs 2 processes; the job has 1")
 }
 
@@ -61,8 +61,8 @@ func TestSetupOps(t *testing.T) {
 // point's predicted time, the total, the memory; -skampi.plan-procs plans
 // for another size only with it.
 func TestSetupPlan(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"skampi.plan": "true", "skampi.plan-procs": "64"})
-	_, err := setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.plan": "true", "skampi.plan-procs": "64"})
+	_, err := td.f.setup(fourProcs())
 	var done *harness.Done
 	require.True(t, errors.As(err, &done), "%v", err)
 	assert.True(t, strings.HasPrefix(done.Text, "SKaMPI plan for 64 processes: default, nothing measured\n"), done.Text[:80])
@@ -70,8 +70,8 @@ func TestSetupPlan(t *testing.T) {
 	assert.Regexp(t, `(?m)^total: \d+ points and up to \d+ refined lengths, predicted at most `, done.Text)
 	assert.Regexp(t, `(?m)^memory: `, done.Text)
 
-	harnesstest.SetFlags(t, map[string]string{"skampi.plan": "false"})
-	_, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.plan": "false"})
+	_, err = td.f.setup(fourProcs())
 	assert.EqualError(t, err, "-skampi.plan-procs=64 plans for another job size: give it with -skampi.plan (a dry run)")
 }
 
@@ -80,29 +80,29 @@ func TestSetupPlan(t *testing.T) {
 // range; and Open MPI 4's crash of compare-and-swap on an allocated
 // window, refused unless the job chose another one-sided component.
 func TestSetupRefusals(t *testing.T) {
-	harnesstest.SetFlags(t, map[string]string{"skampi.suites": filepath.Join(t.TempDir(), "none.yaml")})
-	_, err := setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.suites": filepath.Join(t.TempDir(), "none.yaml")})
+	_, err := td.f.setup(fourProcs())
 	assert.ErrorContains(t, err, "-skampi.suites: ")
 
 	file := filepath.Join(t.TempDir(), "cas.yaml")
 	require.NoError(t, os.WriteFile(file, []byte("suites:\n  - name: cas\n    ops: compare-and-swap\n    vary: none\n    rma-window: allocate\n"), 0o644))
-	harnesstest.SetFlags(t, map[string]string{"skampi.suites": file})
-	_, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.suites": file})
+	_, err = td.f.setup(fourProcs())
 	assert.ErrorContains(t, err, "compare-and-swap on an MPI_Win_allocate window crashes Open MPI v4.1.4 (osc/rdma")
-	v, err := setup(&harness.Job{Hosts: []string{"a", "b"}, Library: "MPICH Version: 4.0.2", MemMiB: 2048, ProcsNode: 1})
+	v, err := td.f.setup(&harness.Job{Hosts: []string{"a", "b"}, Library: "MPICH Version: 4.0.2", MemMiB: 2048, ProcsNode: 1})
 	require.NoError(t, err, "MPICH has no such crash")
 	assert.Len(t, v.Suites, 1)
 
-	harnesstest.SetFlags(t, map[string]string{"skampi.suites": "", "skampi.mem": "1"})
-	_, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.suites": "", "skampi.mem": "1"})
+	_, err = td.f.setup(fourProcs())
 	assert.ErrorContains(t, err, "more than the 1 MiB per process it may use (-skampi.mem)")
 
-	harnesstest.SetFlags(t, map[string]string{"skampi.mem": "0", "skampi.testmatrix-ranks": "4"})
-	v, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.mem": "0", "skampi.testmatrix-ranks": "4"})
+	v, err = td.f.setup(fourProcs())
 	require.NoError(t, err)
 	assert.Equal(t, 4, v.MatrixLimit)
-	harnesstest.SetFlags(t, map[string]string{"skampi.testmatrix-ranks": "2000"})
-	_, err = setup(fourProcs())
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.testmatrix-ranks": "2000"})
+	_, err = td.f.setup(fourProcs())
 	assert.ErrorContains(t, err, "-skampi.testmatrix-ranks=2000: out of range")
 }
 
@@ -111,16 +111,16 @@ func TestSetupRefusals(t *testing.T) {
 // what to lower.
 func TestMemoryLimit(t *testing.T) {
 	job := fourProcs()
-	limit, from := memLimit(job)
+	limit, from := td.f.memLimit(job)
 	assert.Equal(t, int64(2048), limit)
 	assert.Equal(t, "the node's memory divided by its 4 processes", from)
 	need := skampi.Memory{Buffer: 512 << 20}
-	assert.NoError(t, checkMemory(need, job))
-	harnesstest.SetFlags(t, map[string]string{"skampi.mem": "100"})
-	limit, from = memLimit(job)
+	assert.NoError(t, td.f.checkMemory(need, job))
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"skampi.mem": "100"})
+	limit, from = td.f.memLimit(job)
 	assert.Equal(t, int64(100), limit)
 	assert.Equal(t, "-skampi.mem", from)
-	assert.ErrorContains(t, checkMemory(need, job), "more than the 100 MiB per process it may use (-skampi.mem): lower max-buffer or the lengths, or give -skampi.mem")
+	assert.ErrorContains(t, td.f.checkMemory(need, job), "more than the 100 MiB per process it may use (-skampi.mem): lower max-buffer or the lengths, or give -skampi.mem")
 }
 
 // TestCurveNames: a note names a curve by its operation, a typed one with

@@ -17,18 +17,18 @@ import (
 // made for the point and freed after it, while the other ranks wait
 // asleep in a non-blocking barrier (Group.QuietBarrier). Each line is written when its point is
 // done; a refined curve's lengths come in the order they were chosen.
-func Benchmark(b *testing.B) {
+func (d *Driver) Benchmark(b *testing.B) {
 	s := harness.Current(b)
-	st, err := settings.Of(s)
+	st, err := d.settings.Of(s)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, n := range st.Notes {
 		s.Logf("SKaMPI: %s: not measured", n)
 	}
-	r := newRun(s, &st)
+	r := newRun(d.f, s, &st)
 	defer r.close()
-	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *flagWatchdog)() // between points
+	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *d.f.flagWatchdog)() // between points
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
 	r.progress.Plan(gridTime(curves))
@@ -152,6 +152,7 @@ func replay(b *testing.B, saved []skampi.Saved) {
 
 // A run is the state of BenchmarkSkampi on one rank.
 type run struct {
+	f          *flags // the suite's flags (the watchdog)
 	s          *harness.Session
 	st         *Settings
 	send, recv *mpi.Buffer
@@ -171,8 +172,8 @@ type member struct {
 	root int
 }
 
-func newRun(s *harness.Session, st *Settings) *run {
-	r := &run{s: s, st: st, loop: loops.RunBatch, steps: loops.ComputeSteps}
+func newRun(f *flags, s *harness.Session, st *Settings) *run {
+	r := &run{f: f, s: s, st: st, loop: loops.RunBatch, steps: loops.ComputeSteps}
 	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {
@@ -235,7 +236,7 @@ func (r *run) ranges(pt skampi.Point) []mpi.RankRange {
 func (r *run) point(b *testing.B, su *skampi.Setup, pt skampi.Point) Result {
 	var res Result
 	b.Run(pt.Name(), func(b *testing.B) {
-		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *flagWatchdog)()
+		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *r.f.flagWatchdog)()
 		m := r.member(pt)
 		res = Result{}
 		if m.g != nil {

@@ -1,0 +1,6 @@
+package driver
+
+import "flag"
+
+// td is the driver the tests use, its flags on a flag set of their own.
+var td = New(flag.NewFlagSet("beffio", flag.ContinueOnError))
