@@ -13,19 +13,26 @@ import (
 	"github.com/beff-suite/beff/internal/results"
 )
 
-const conformanceUsage = `usage: beff conformance DIR
+const conformanceUsage = `usage: beff conformance [-ref SUITE=PATH ... [flags]] DIR
 
-Conformance puts beff beside the reference codes (%s), from
-the runs that tools/conformance.sh stored in DIR: DIR/<suite>/round-<k>/
-holds one round of runs made one after the other on the same processes:
-the reference code's output files ref.* and beff's results files
-<variant>.txt (default.txt: beff's default rules; reference.txt: beff's
-reference mode). <suite> is the suite's JSON key (beff, beff_io, skampi).
+Conformance puts beff beside the reference codes (%s).
+With -ref it first runs the rounds into DIR: in each round, for each suite
+given a reference code, the reference code, beff with its default rules
+and beff in the reference code's settings, one after the other on the
+same processes, starting with a different one each round. A reference
+code given as C source (b_eff.c, b_eff_io.c) is compiled with MPICC
+(default mpicc) into DIR/bin; SKaMPI 5 is taken as built. Every job is
+launched as beff run launches (the launcher of the MPI on PATH), beff's
+from the test binary -bin, which must be of that MPI (make build).
 
-For every figure the reference code prints it gives the reference code's
-median over the rounds and its spread (largest / smallest: the reference
-against itself), and per variant of beff the median and the median and
-range of the ratio beff / reference within each round.
+Then, from DIR/<suite>/round-<k>/ (the reference code's output files ref.*
+and beff's results files <variant>.txt: default.txt, beff's default rules;
+reference.txt, beff in the reference code's settings), it gives for every
+figure the reference code prints the reference code's median over the
+rounds and its spread (largest / smallest: the reference against itself),
+and per variant of beff the median and the median and range of the ratio
+beff / reference within each round. <suite> is the suite's JSON key
+(beff, beff_io, skampi).
 
 Flags:
 `
@@ -56,6 +63,16 @@ func conformanceMain(stdout, stderr io.Writer, args []string) int {
 		}
 	}
 	fs := newFlags("beff conformance", fmt.Sprintf(conformanceUsage, strings.Join(names, ", ")), stderr)
+	refs := &refFlag{list: list, refs: map[string]string{}}
+	fs.Var(refs, "ref", "a suite's reference code, SUITE=PATH (b_eff=…/b_eff.c, b_eff_io=…/b_eff_io.c, skampi=…/skampi), once per suite: run the rounds")
+	o := &roundOpts{refs: refs.refs, stderr: stderr, job: runJob, compile: compileRef}
+	fs.IntVar(&o.set.Procs, "np", 2, "processes of every job")
+	fs.IntVar(&o.rounds, "rounds", 5, "rounds")
+	fs.Int64Var(&o.set.MemMiB, "mem", 1024, "memory per process in MiB: b_eff's MEMORY_PER_PROCESSOR and -beff.mem, b_eff_io's -MB and -beffio.mem")
+	fs.IntVar(&o.set.T, "T", 60, "b_eff_io's scheduled time, seconds")
+	fs.StringVar(&o.set.Dir, "scratch", "", "b_eff_io's scratch directory (default: DIR/scratch)")
+	fs.StringVar(&o.set.Files, "files", "tools/skampi5", "the directory of SKaMPI 5's input and beff's suite files for it")
+	fs.StringVar(&o.bin, "bin", "./beff.test", "the test binary, built with -tags mpi")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -63,6 +80,11 @@ func conformanceMain(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintln(stderr, "beff conformance: want one directory")
 		fs.Usage()
 		return exitBadInput
+	}
+	if len(o.refs) > 0 {
+		if code := o.start(fs.Arg(0), list); code != exitOK {
+			return code
+		}
 	}
 	var out bytes.Buffer
 	found := false

@@ -202,6 +202,38 @@ type Conformer interface {
 	// Conformance returns what of a folded run ReadReference also reads,
 	// named alike.
 	Conformance(f Folded) Conformance
+	// Round says how beff conformance runs one round of the suite beside
+	// its reference code under the settings p.
+	Round(p RoundSettings) RoundPlan
+}
+
+// RoundSettings are the settings of the rounds of beff conformance, the
+// same for the reference code and beff.
+type RoundSettings struct {
+	Procs  int    // processes
+	MemMiB int64  // memory per process, MiB
+	T      int    // seconds a time-driven reference code is scheduled for (b_eff_io's T)
+	Prefix string // the reference code's output files begin with it (ReadReference's prefix)
+	Dir    string // a scratch directory for file I/O
+	Files  string // the directory of the conformance's input files (suite files of beff and the reference)
+}
+
+// A RoundPlan is one round of a suite in beff conformance: the reference
+// code, compiled from its C source with CFlags (nil: a program already
+// built, run as given), run with Ref as its arguments; and beff's
+// variants, each the flags of the test binary (besides -test.run and
+// -test.bench), named as their results files are (default, reference).
+type RoundPlan struct {
+	CFlags   []string
+	Ref      []string
+	Variants []Variant
+}
+
+// A Variant is one run of beff in a round: its name and its flags.
+type Variant struct {
+	Name  string
+	Label string // what it is, for people
+	Flags []string
 }
 
 // A Conformance is what beff conformance takes from one run, the

@@ -111,3 +111,19 @@ func (*Suite) Conformance(f results.Folded) results.Conformance {
 	}
 	return c
 }
+
+// Round is a round of beff conformance: the reference code compiled with
+// the memory per process as its constant MEMORY_PER_PROCESSOR, writing
+// its protocol to the prefix; beff with its rules and in reference mode,
+// at the same memory.
+func (*Suite) Round(p results.RoundSettings) results.RoundPlan {
+	mem := "-beff.mem=" + strconv.FormatInt(p.MemMiB, 10)
+	return results.RoundPlan{
+		CFlags: []string{"-D", "MEMORY_PER_PROCESSOR=" + strconv.FormatInt(p.MemMiB, 10)},
+		Ref:    []string{"-f", p.Prefix},
+		Variants: []results.Variant{
+			{Name: "default", Label: "beff default", Flags: []string{mem}},
+			{Name: "reference", Label: "beff reference mode", Flags: []string{mem, "-beff.reference"}},
+		},
+	}
+}

@@ -231,3 +231,20 @@ func sorted(figs []refFigure) []results.Figure {
 	}
 	return out
 }
+
+// Round is a round of beff conformance: the reference code with the
+// memory per process, the total memory of the processes and the scheduled
+// time, its files in the scratch directory, its protocol at the prefix;
+// beff with its rules and in reference mode, with the same settings.
+func (*Suite) Round(p results.RoundSettings) results.RoundPlan {
+	mem, total, t := strconv.FormatInt(p.MemMiB, 10), strconv.FormatInt(p.MemMiB*int64(p.Procs), 10), strconv.Itoa(p.T)
+	flags := []string{"-beffio.mem=" + mem, "-beffio.totalmem=" + total, "-beffio.T=" + t, "-beffio.dir=" + p.Dir}
+	return results.RoundPlan{
+		CFlags: []string{},
+		Ref:    []string{"-MB", mem, "-MT", total, "-T", t, "-p", p.Dir, "-f", p.Prefix},
+		Variants: []results.Variant{
+			{Name: "default", Label: "beff default", Flags: flags},
+			{Name: "reference", Label: "beff reference mode", Flags: append(slices.Clone(flags), "-beffio.reference")},
+		},
+	}
+}

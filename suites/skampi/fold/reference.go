@@ -3,6 +3,7 @@ package fold
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -143,4 +144,18 @@ func (*Suite) Conformance(f results.Folded) results.Conformance {
 		}
 	}
 	return results.Conformance{Figures: figs, Setup: results.CommonSetup(&p.Config.Common)}
+}
+
+// Round is a round of beff conformance: SKaMPI 5 as built, with the input
+// skampi5.ski of the files' directory and its output at the prefix
+// (.sko); beff with the suite files that take beff's rules
+// (beff-default.yaml) and SKaMPI 5's settings (beff-skampi5.yaml).
+func (*Suite) Round(p results.RoundSettings) results.RoundPlan {
+	return results.RoundPlan{
+		Ref: []string{"-i", filepath.Join(p.Files, "skampi5.ski"), "-o", p.Prefix + ".sko"},
+		Variants: []results.Variant{
+			{Name: "default", Label: "beff default", Flags: []string{"-skampi.suites=" + filepath.Join(p.Files, "beff-default.yaml")}},
+			{Name: "reference", Label: "beff with SKaMPI 5's settings", Flags: []string{"-skampi.suites=" + filepath.Join(p.Files, "beff-skampi5.yaml")}},
+		},
+	}
 }
