@@ -253,14 +253,13 @@ func writeConfig(w io.Writer, job *Job, drivers []*Driver) {
 }
 
 // pollWarning is what the job's library needs said, decided from its
-// MPI_Get_library_version: MPICH and the libraries built on it poll
-// without giving up their core while they wait, which on an
-// oversubscribed node makes a message wait for the scheduler's tick
+// MPI_Get_library_version: a library that polls (launch.LibraryPolls) on
+// an oversubscribed node makes a message wait for the scheduler's tick
 // (milliseconds) unless a library that yields is preloaded
-// (tools/mpich-yield.c, which beff run and beff launch preload). ""
-// when there is nothing to say.
+// (launch.YieldLib, which beff run and beff launch preload). "" when there
+// is nothing to say.
 func pollWarning(job *Job) string {
-	if job.Oversub == "" || !strings.Contains(job.Library, "MPICH") || strings.Contains(job.Preload, "mpich-yield") {
+	if job.Oversub == "" || !launch.LibraryPolls(job.Library) || strings.Contains(job.Preload, launch.YieldName) {
 		return ""
 	}
 	return "MPICH polls without giving up its core, and this node is oversubscribed: a message may wait for the scheduler's tick; preload tools/mpich-yield.so (beff run does) or run no more processes than cores"

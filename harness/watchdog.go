@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/internal/exitcode"
+	"github.com/beff-suite/beff/internal/launch"
 )
 
 // The watchdog ends the job from any rank whose current measurement makes
@@ -196,13 +197,7 @@ func (s *Session) endAfter(code int, msg string, wait time.Duration) {
 		h()
 	}
 	time.Sleep(wait)
-	if code == ExitWatchdog {
-		// MPICH's hydra takes a process that exits with a code for one
-		// that ended: cut off from its node, it then waits for ever for the
-		// node's report. A process killed by a signal makes it end the job.
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
-	}
-	os.Exit(code)
+	launch.Leave(code, code == ExitWatchdog)
 }
 
 // handleTermination runs the cleanup hooks when the launcher terminates the

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
@@ -345,26 +344,15 @@ func (o *runOpts) spec(l *launch.Launcher, np int, stderr io.Writer) launch.Spec
 	return s
 }
 
-// yieldLib is the library that makes MPICH's waiting processes give up
-// their core (tools/mpich-yield.c), which an oversubscribed node needs:
-// BEFF_YIELD_LIB, else built by tools/mpich-yield.sh of this directory or
-// of the beff command's ("" when there is none).
+// yieldLib is the library that makes a polling library's waiting
+// processes give up their core (launch.YieldLib), which an oversubscribed
+// node needs; "" and a line on stderr when there is none.
 func yieldLib(stderr io.Writer) string {
-	if lib := os.Getenv("BEFF_YIELD_LIB"); lib != "" {
-		return lib
-	}
-	script := filepath.Join("tools", "mpich-yield.sh")
-	if _, err := os.Stat(script); err != nil {
-		if exe, err := os.Executable(); err == nil {
-			script = filepath.Join(filepath.Dir(exe), "tools", "mpich-yield.sh")
-		}
-	}
-	out, err := exec.Command(script).Output()
+	lib, err := launch.YieldLib()
 	if err != nil {
-		fmt.Fprintf(stderr, "beff: %s: %v: the processes poll without yielding their cores\n", script, err)
-		return ""
+		fmt.Fprintf(stderr, "beff: %v\n", err)
 	}
-	return strings.TrimSpace(string(out))
+	return lib
 }
 
 // resumeFlags are the resume flags (-<key>.resume) of the suites with
