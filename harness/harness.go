@@ -128,11 +128,11 @@ func run(m *testing.M, f *flags, drivers []*Driver) int {
 	s.logPeak()
 	// Agree on one exit code (a failed test on any rank fails the job).
 	code = int(s.World().MaxAll([]int64{int64(code)})[0])
-	if err := finishRecord(); err != nil {
+	if err := s.finishRecord(); err != nil {
 		fmt.Fprintf(os.Stderr, "beff: %v\n", err)
 		code = max(code, ExitRecord)
 	}
-	sayGoodbye()
+	s.sayGoodbye()
 	if err := mpi.Finalize(); err != nil {
 		fmt.Fprintf(os.Stderr, "beff: %v\n", err)
 		return ExitMPI

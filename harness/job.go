@@ -113,12 +113,9 @@ func setupOutcome(s *Session, provided string, nodes []node, kinds machineKinds)
 	if err != nil {
 		return outcome{Err: err.Error()}
 	}
-	outFile = f
+	s.outFile = f
 	return oc
 }
-
-// outFile is the -out file on rank 0, once setupOutcome created it.
-var outFile *os.File
 
 // describeJob is the Job before the suites' settings.
 func describeJob(provided string, nodes []node) Job {

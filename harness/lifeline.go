@@ -39,7 +39,8 @@ const (
 	tokenLen      = 16
 )
 
-var lines struct {
+// lifelines are a process's lines to its parent and children.
+type lifelines struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	parent net.Conn // the line to the parent, nil on rank 0 or without one
@@ -128,17 +129,17 @@ func (s *Session) connectParent(ip net.IP, port int, token []byte) {
 	c.SetWriteDeadline(time.Now().Add(handshakeWait))
 	c.Write(append(append([]byte(nil), token...), rk[:]...))
 	c.SetWriteDeadline(time.Time{})
-	keepLine(c)
-	lines.mu.Lock()
-	lines.parent = c
-	lines.mu.Unlock()
+	s.keepLine(c)
+	s.lines.mu.Lock()
+	s.lines.parent = c
+	s.lines.mu.Unlock()
 	go s.watchLifeline(c, parent)
 }
 
-func keepLine(c net.Conn) {
-	lines.mu.Lock()
-	lines.conns = append(lines.conns, c)
-	lines.mu.Unlock()
+func (s *Session) keepLine(c net.Conn) {
+	s.lines.mu.Lock()
+	s.lines.conns = append(s.lines.conns, c)
+	s.lines.mu.Unlock()
 }
 
 // acceptLifelines takes the connections of the children first..last: a
@@ -167,7 +168,7 @@ func (s *Session) acceptLifelines(ln net.Listener, token []byte, first, last int
 				c.Close()
 				return
 			}
-			keepLine(c)
+			s.keepLine(c)
 			go s.watchLifeline(c, rank)
 			if all {
 				ln.Close()
@@ -203,21 +204,21 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 		}
 		break
 	}
-	lines.mu.Lock()
-	ending := lines.ending
-	lines.mu.Unlock()
+	s.lines.mu.Lock()
+	ending := s.lines.ending
+	s.lines.mu.Unlock()
 	if ending {
 		return
 	}
 	if rank < s.Rank {
-		forgetParent(c) // a notice written to a dead parent is lost: say it here
+		s.forgetParent(c) // a notice written to a dead parent is lost: say it here
 	}
 	host := "?"
 	if rank < len(s.Job.Hosts) {
 		host = s.Job.Hosts[rank]
 	}
 	msg := fmt.Sprintf("lost rank %d (on %s): it ended without finishing MPI (killed or crashed)", rank, host)
-	if what := inProgress(); what != "" {
+	if what := s.inProgress(); what != "" {
 		msg += "; measurement in progress: " + what
 	}
 	s.endWith(ExitLost, msg)
@@ -225,24 +226,24 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 
 // forgetParent drops c as the line to the parent: the parent was lost.
 // (A write to a peer that has just died may still succeed.)
-func forgetParent(c net.Conn) {
-	lines.mu.Lock()
-	defer lines.mu.Unlock()
-	if lines.parent == c {
-		lines.parent = nil
+func (s *Session) forgetParent(c net.Conn) {
+	s.lines.mu.Lock()
+	defer s.lines.mu.Unlock()
+	if s.lines.parent == c {
+		s.lines.parent = nil
 	}
 }
 
 // sayGoodbye closes every lifeline of this rank with the goodbye byte: this
 // process ends on purpose.
-func sayGoodbye() {
-	lines.mu.Lock()
-	defer lines.mu.Unlock()
-	if lines.ending {
+func (s *Session) sayGoodbye() {
+	s.lines.mu.Lock()
+	defer s.lines.mu.Unlock()
+	if s.lines.ending {
 		return
 	}
-	lines.ending = true
-	for _, c := range lines.conns {
+	s.lines.ending = true
+	for _, c := range s.lines.conns {
 		c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
 		c.Write([]byte{goodbye})
 		c.Close()

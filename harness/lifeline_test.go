@@ -97,12 +97,9 @@ func TestLostParent(t *testing.T) {
 	_, err = c.Read(make([]byte, 1))
 	require.ErrorIs(t, err, io.EOF)
 
-	lines.mu.Lock()
-	saved := lines.parent
-	lines.parent = c
-	lines.mu.Unlock()
-	defer func() { lines.mu.Lock(); lines.parent = saved; lines.mu.Unlock() }()
-	assert.True(t, sendUp([]byte{noticeByte}), "the kernel takes a write to a peer that closed")
-	forgetParent(c)
-	assert.False(t, sendUp([]byte{noticeByte}), "no notice goes to a lost parent")
+	s := NewFakeSession(1, 2, Job{}, soloComm{}, func(int, string) {})
+	s.lines.parent = c
+	assert.True(t, s.sendUp([]byte{noticeByte}), "the kernel takes a write to a peer that closed")
+	s.forgetParent(c)
+	assert.False(t, s.sendUp([]byte{noticeByte}), "no notice goes to a lost parent")
 }

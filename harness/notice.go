@@ -80,7 +80,7 @@ func (n notice) line(count, size int) string {
 }
 
 // gathering is rank 0's collection of notices.
-var gathering struct {
+type gathering struct {
 	mu    sync.Mutex
 	first *notice
 	count int
@@ -89,30 +89,30 @@ var gathering struct {
 // gather takes a notice on rank 0 and ends the job with the first (the
 // others that arrive meanwhile are counted).
 func (s *Session) gather(n notice) {
-	gathering.mu.Lock()
-	defer gathering.mu.Unlock()
-	gathering.count++
-	if gathering.first != nil {
+	s.gathering.mu.Lock()
+	defer s.gathering.mu.Unlock()
+	s.gathering.count++
+	if s.gathering.first != nil {
 		return
 	}
-	gathering.first = &n
+	s.gathering.first = &n
 	go func() {
-		gathering.mu.Lock()
-		first, count := *gathering.first, gathering.count
-		gathering.mu.Unlock()
+		s.gathering.mu.Lock()
+		first, count := *s.gathering.first, s.gathering.count
+		s.gathering.mu.Unlock()
 		s.endQuoted(first.code, first.line(count, s.Size))
 	}()
 }
 
 // gathered is rank 0's line for the notices gathered so far and the
 // first one's code; false before the first.
-func gathered(size int) (string, int, bool) {
-	gathering.mu.Lock()
-	defer gathering.mu.Unlock()
-	if gathering.first == nil {
+func (s *Session) gathered(size int) (string, int, bool) {
+	s.gathering.mu.Lock()
+	defer s.gathering.mu.Unlock()
+	if s.gathering.first == nil {
 		return "", 0, false
 	}
-	return gathering.first.line(gathering.count, size), gathering.first.code, true
+	return s.gathering.first.line(s.gathering.count, size), s.gathering.first.code, true
 }
 
 // endWith ends the job for the reason msg seen on this rank: rank 0
@@ -125,7 +125,7 @@ func (s *Session) endWith(code int, msg string) {
 		s.gather(n)
 		return
 	}
-	if sendUp(n.encode()) {
+	if s.sendUp(n.encode()) {
 		s.endAfter(code, "", noticeHeadStart) // rank 0 says it
 	}
 	s.endNow(code, msg)
@@ -133,15 +133,15 @@ func (s *Session) endWith(code int, msg string) {
 
 // sendUp writes b to this rank's parent on the lifeline; false when
 // there is none or the write failed.
-func sendUp(b []byte) bool {
-	lines.mu.Lock()
-	c := lines.parent
-	lines.mu.Unlock()
+func (s *Session) sendUp(b []byte) bool {
+	s.lines.mu.Lock()
+	c := s.lines.parent
+	s.lines.mu.Unlock()
 	if c == nil {
 		return false
 	}
-	lines.sendMu.Lock()
-	defer lines.sendMu.Unlock()
+	s.lines.sendMu.Lock()
+	defer s.lines.sendMu.Unlock()
 	c.SetWriteDeadline(time.Now().Add(time.Second))
 	_, err := c.Write(b)
 	c.SetWriteDeadline(time.Time{})
@@ -159,7 +159,7 @@ func (s *Session) passOn(c net.Conn) error {
 	switch {
 	case s.IsRoot():
 		s.gather(n)
-	case !sendUp(n.encode()):
+	case !s.sendUp(n.encode()):
 		fmt.Fprintf(s.Log, "beff: %s\n", n.line(1, s.Size))
 	}
 	return nil

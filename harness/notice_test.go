@@ -45,13 +45,7 @@ func TestNotice(t *testing.T) {
 // (its line to its parent is gone) says the notice itself: the child has
 // ended quietly.
 func TestPassOnWithoutParent(t *testing.T) {
-	lines.mu.Lock()
-	saved := lines.parent
-	lines.parent = nil
-	lines.mu.Unlock()
-	defer func() { lines.mu.Lock(); lines.parent = saved; lines.mu.Unlock() }()
-
-	s := NewFakeSession(1, 4, Job{}, soloComm{}, func(int, string) {})
+	s := NewFakeSession(1, 4, Job{}, soloComm{}, func(int, string) {}) // no line to its parent
 	var log bytes.Buffer
 	s.Log = &log
 	a, b := net.Pipe()

@@ -16,7 +16,7 @@ const (
 	progressAuto     = "auto"
 )
 
-// Rates of the progress lines.
+// Rates of the progress s.lines.
 const (
 	terminalEvery = 2 * time.Second // a line in a terminal at most this often
 	logEvery      = time.Minute     // in a log, a line at least this often

@@ -30,7 +30,7 @@ import (
 // longer one is passed on in pieces.
 const maxLine = 1 << 20
 
-// A record passes rank 0's output on in whole lines.
+// A record passes rank 0's output on in whole s.lines.
 type record struct {
 	stdout *os.File // the real stdout, passed on to
 	file   *os.File // the -out file, or nil
@@ -41,9 +41,6 @@ type record struct {
 	err      error // the first failed write to file
 	measured bool  // a benchmark line was written
 }
-
-// rec is rank 0's record, once started.
-var rec *record
 
 // openOut creates the -out file on rank 0: a new file, so that no
 // earlier result is overwritten ("" and nil when -out is not given).
@@ -194,4 +191,4 @@ func (r *record) drop() {
 }
 
 // finishRecord ends rank 0's record, if any; the other ranks have none.
-func finishRecord() error { return rec.finish(2 * time.Second) }
+func (s *Session) finishRecord() error { return s.rec.finish(2 * time.Second) }

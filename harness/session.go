@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,6 +30,17 @@ type Session struct {
 	// binary (Main).
 	flags   *flags
 	drivers []*Driver
+	// outFile is the -out file on rank 0, once setupOutcome created it;
+	// rec rank 0's record of the output, once started (record.go).
+	outFile *os.File
+	rec     *record
+	// What the process keeps outside MPI: its watchdog, its lifelines,
+	// rank 0's notices, and whether it is ending (set once it ends
+	// outside the measurement: endNow).
+	dog       watch
+	lines     lifelines
+	gathering gathering
+	ending    atomic.Bool
 	// ended, in a fake session (NewFakeSession), is called where a real
 	// one ends its process; the calling goroutine then ends.
 	ended func(code int, msg string)
@@ -91,7 +103,8 @@ func (j *Job) Procs() int { return len(j.Hosts) }
 // newSession makes the session of MPI_COMM_WORLD; stdout is silenced on
 // every rank but 0.
 func newSession() *Session {
-	s := &Session{Log: quietWhenEnding{os.Stderr}, Out: os.Stdout}
+	s := &Session{Out: os.Stdout}
+	s.Log = quietWhenEnding{os.Stderr, &s.ending}
 	s.world = &Group{s: s, c: mpi.World, Comm: mpi.World}
 	var err error
 	s.Rank, err = mpi.World.Rank()
@@ -143,20 +156,20 @@ func (s *Session) Stop(code int, msg string) {
 	if s.ended != nil {
 		s.end(code, msg)
 	}
-	Checkpoint()
+	s.Checkpoint()
 	if s.IsRoot() && msg != "" {
 		fmt.Fprintln(s.Log, "beff: "+strings.TrimRight(msg, "\n"))
 	}
 	if code != 0 && code != ExitBadInput {
 		s.markPartial(firstLine(msg))
 	}
-	if err := finishRecord(); err != nil {
+	if err := s.finishRecord(); err != nil {
 		fmt.Fprintln(s.Log, "beff: "+err.Error())
 	}
 	if code == ExitBadInput {
-		rec.drop()
+		s.rec.drop()
 	}
-	sayGoodbye()
+	s.sayGoodbye()
 	mpi.Finalize()
 	mpi.Exit(code)
 }
@@ -165,16 +178,16 @@ func (s *Session) Stop(code int, msg string) {
 // any; a record that cannot start stops the job before anything is
 // measured.
 func (s *Session) startRecord() {
-	r, err := startRecord(outFile)
+	r, err := startRecord(s.outFile)
 	if err != nil {
-		if outFile != nil {
-			outFile.Close()
-			os.Remove(outFile.Name())
+		if s.outFile != nil {
+			s.outFile.Close()
+			os.Remove(s.outFile.Name())
 		}
 		fmt.Fprintln(s.Log, "beff: "+err.Error())
 		s.Abort(ExitRecord)
 	}
-	rec = r
+	s.rec = r
 }
 
 // markPartial ends rank 0's output, when the job ends before its end,
@@ -201,11 +214,11 @@ func (s *Session) Fail(context string, err error) {
 	if s.ended != nil {
 		s.end(ExitMPI, fmt.Sprintf("rank %d: %s: %v", s.Rank, context, err))
 	}
-	Checkpoint()
+	s.Checkpoint()
 	// a call fails when its peer died: let the lifeline name the lost
 	// rank first (it ends the process), rather than this symptom
 	time.Sleep(300 * time.Millisecond)
-	Checkpoint()
+	s.Checkpoint()
 	fmt.Fprintf(s.Log, "beff: rank %d: %s: %v\n", s.Rank, context, err)
 	s.markPartial(fmt.Sprintf("rank %d: %s: %v", s.Rank, context, err))
 	s.Abort(ExitMPI)
@@ -217,9 +230,9 @@ func (s *Session) Abort(code int) {
 	if s.ended != nil {
 		s.end(code, "aborted")
 	}
-	Checkpoint()
-	finishRecord()
-	sayGoodbye()
+	s.Checkpoint()
+	s.finishRecord()
+	s.sayGoodbye()
 	mpi.Abort(mpi.World, code)
 	os.Exit(code)
 }

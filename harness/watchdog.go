@@ -73,25 +73,23 @@ type watch struct {
 	started bool
 }
 
-var dog watch
-
-// ending is set once the process is ending outside the measurement (endNow).
-var ending atomic.Bool
-
 // Checkpoint blocks for good once the process is ending (endNow exits): the
 // harness's ways of stopping the job call it, and a suite calls it before
 // it creates what its cleanup hook removes.
-func Checkpoint() {
-	if ending.Load() {
+func (s *Session) Checkpoint() {
+	if s.ending.Load() {
 		select {}
 	}
 }
 
 // quietWhenEnding writes to w until the process is ending.
-type quietWhenEnding struct{ w io.Writer }
+type quietWhenEnding struct {
+	w      io.Writer
+	ending *atomic.Bool
+}
 
 func (q quietWhenEnding) Write(p []byte) (int, error) {
-	if ending.Load() {
+	if q.ending.Load() {
 		return len(p), nil
 	}
 	return q.w.Write(p)
@@ -108,44 +106,44 @@ func (s *Session) Watch(what string, predicted time.Duration, flagName string, b
 	if limit == 0 {
 		return func() {}
 	}
-	dog.mu.Lock()
-	prev := dog.current
-	dog.current = watched{what, what, flagName, bound, time.Now(), limit}
-	if !dog.started {
-		dog.started = true
+	s.dog.mu.Lock()
+	prev := s.dog.current
+	s.dog.current = watched{what, what, flagName, bound, time.Now(), limit}
+	if !s.dog.started {
+		s.dog.started = true
 		go s.watchLoop()
 	}
-	dog.mu.Unlock()
+	s.dog.mu.Unlock()
 	return func() {
-		dog.mu.Lock()
+		s.dog.mu.Lock()
 		next := prev
 		switch {
 		case prev.what == "":
-			next = dog.current
+			next = s.dog.current
 			next.what = "the step after " + what
 		case prev.base != "":
 			next.what = prev.base + " (the step after " + what + ")"
 		}
 		next.start = time.Now()
-		dog.current = next
-		dog.mu.Unlock()
+		s.dog.current = next
+		s.dog.mu.Unlock()
 	}
 }
 
 // OnAbort adds a hook that the watchdog and the termination handler run
 // before the process ends (on this rank).
 func (s *Session) OnAbort(f func()) {
-	dog.mu.Lock()
-	dog.hooks = append(dog.hooks, f)
-	dog.mu.Unlock()
+	s.dog.mu.Lock()
+	s.dog.hooks = append(s.dog.hooks, f)
+	s.dog.mu.Unlock()
 }
 
 // watchLoop checks the clock four times a second.
 func (s *Session) watchLoop() {
 	for range time.Tick(250 * time.Millisecond) {
-		dog.mu.Lock()
-		w := dog.current
-		dog.mu.Unlock()
+		s.dog.mu.Lock()
+		w := s.dog.current
+		s.dog.mu.Unlock()
 		if el := time.Since(w.start); w.what != "" && el > w.limit {
 			s.endWith(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
 				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, w.bound))
@@ -155,10 +153,10 @@ func (s *Session) watchLoop() {
 }
 
 // inProgress is the measurement in progress, or "".
-func inProgress() string {
-	dog.mu.Lock()
-	defer dog.mu.Unlock()
-	return dog.current.what
+func (s *Session) inProgress() string {
+	s.dog.mu.Lock()
+	defer s.dog.mu.Unlock()
+	return s.dog.current.what
 }
 
 // endNow prints msg with this rank, runs the cleanup hooks and exits with
@@ -180,19 +178,19 @@ func (s *Session) endQuoted(code int, msg string) {
 // endAfter is endQuoted that waits for wait after the cleanup hooks, for
 // the launcher to end this process first.
 func (s *Session) endAfter(code int, msg string, wait time.Duration) {
-	if ending.Swap(true) {
+	if s.ending.Swap(true) {
 		select {} // another goroutine is ending the process
 	}
 	if msg != "" {
 		fmt.Fprintf(os.Stderr, "beff: %s\n", msg)
 	}
 	s.markPartial(msg)
-	finishRecord()
-	sayGoodbye() // this rank named its own end
-	dog.mu.Lock()
-	hooks := dog.hooks
-	dog.hooks = nil
-	dog.mu.Unlock()
+	s.finishRecord()
+	s.sayGoodbye() // this rank named its own end
+	s.dog.mu.Lock()
+	hooks := s.dog.hooks
+	s.dog.hooks = nil
+	s.dog.mu.Unlock()
 	for _, h := range hooks {
 		h()
 	}
@@ -213,11 +211,11 @@ func (s *Session) handleTermination() {
 		if !s.IsRoot() {
 			s.endQuoted(code, "")
 		}
-		if line, c, ok := gathered(s.Size); ok {
+		if line, c, ok := s.gathered(s.Size); ok {
 			s.endQuoted(c, line) // the launcher was quicker than the gathering: say why it ends
 		}
 		msg := fmt.Sprintf("terminated (%v)", sig)
-		what := inProgress()
+		what := s.inProgress()
 		if what != "" {
 			msg += " during " + what
 		}

@@ -535,7 +535,7 @@ func fileComm(p *partition, t beffio.PatternType) mpi.Comm {
 // open opens the file of type t for access method acc with the hints
 // given for it.
 func (r *run) open(p *partition, comm mpi.Comm, path string, acc beffio.Access, t beffio.PatternType) mpi.File {
-	harness.Checkpoint() // no file is created after the cleanup hook ran
+	r.s.Checkpoint() // no file is created after the cleanup hook ran
 	mode := map[beffio.Access]mpi.OpenMode{beffio.Write: mpi.OpenCreate, beffio.Rewrite: mpi.OpenWrite, beffio.Read: mpi.OpenRead}[acc]
 	info := r.info(p.n, acc, t, 0)
 	fh, err := mpi.OpenFile(comm, path, mode, openFlags(r.st.Rules.Open(acc, r.st.Keep)), info)
