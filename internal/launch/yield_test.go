@@ -17,7 +17,7 @@ func TestLibraryPolls(t *testing.T) {
 		"Intel(R) MPI Library 2021.10 for Linux* OS": true,
 		"MVAPICH2 Version: 2.3.7":                    true,
 		"Open MPI v4.1.4, package: Debian OpenMPI":   false,
-		"":                                           false,
+		"": false,
 	} {
 		assert.Equal(t, want, LibraryPolls(version), version)
 	}
