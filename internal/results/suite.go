@@ -281,3 +281,30 @@ func SetupDiffers(a, b []Setting) []string {
 	}
 	return d
 }
+
+// A Reading ties a suite's reading of its runs to its own types: C is
+// what its ParseConfig returns (Run.Parsed keeps it), V what its
+// ParseLine returns for a line (Line.Value keeps it). A suite declares it
+// once (type reading = results.Reading[*Config, *Measurement]) and goes
+// through it both ways: Parsed and Line type what it hands the generic
+// layers, Config and Value what it gets back. A ParseConfig or ParseLine
+// of another type than its fold reads does not compile.
+type Reading[C, V any] struct{}
+
+// Parsed is ParseConfig's result, of type C.
+func (Reading[C, V]) Parsed(c C, err error) (any, error) { return c, err }
+
+// Line is ParseLine's result, its value of type V.
+func (Reading[C, V]) Line(name string, v V, err error) (string, any, error) { return name, v, err }
+
+// Config is the configuration of a run that the suite's ParseConfig read.
+func (Reading[C, V]) Config(r *Run) C {
+	c, _ := r.Parsed.(C)
+	return c
+}
+
+// Value is the value the suite's ParseLine read from a line.
+func (Reading[C, V]) Value(l *Line) V {
+	v, _ := l.Value.(V)
+	return v
+}

@@ -38,8 +38,14 @@ type Config struct {
 	Seed       string // toy-seed, "" without one
 }
 
+// reading is the toy's reading of its runs: a *Config and a float64 per
+// line.
+type reading = results.Reading[*Config, float64]
+
 // ParseConfig reads mpi-procs, toy-size and beff-mode.
-func (Suite) ParseConfig(c results.Config) (any, error) {
+func (Suite) ParseConfig(c results.Config) (any, error) { return reading{}.Parsed(parseConfig(c)) }
+
+func parseConfig(c results.Config) (*Config, error) {
 	cfg := &Config{Restricted: c["toy-restricted"] == "yes", Seed: c["toy-seed"]}
 	r := results.ConfigReader{Config: c, Suite: "toy"}
 	if err := cfg.ReadProcs(r); err != nil {
@@ -60,13 +66,15 @@ func (Suite) ParseConfig(c results.Config) (any, error) {
 // ParseLine reads x=<k> and MB/s, or in its place a time per call in
 // ns/call: a unit none of beff's suites has, for the tests of directions
 // that only the files' Unit lines declare.
-func (Suite) ParseLine(l *results.Line) (string, any, error) {
+func (Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}.Line(parseLine(l)) }
+
+func parseLine(l *results.Line) (string, float64, error) {
 	if len(l.Parts) != 1 || l.Parts[0].Key != "x" {
-		return "", nil, fmt.Errorf("not a toy name (want x=<k>)")
+		return "", 0, fmt.Errorf("not a toy name (want x=<k>)")
 	}
 	k, err := strconv.Atoi(l.Parts[0].Value)
 	if err != nil || k < 1 {
-		return "", nil, fmt.Errorf("x=%s is not a positive number", l.Parts[0].Value)
+		return "", 0, fmt.Errorf("x=%s is not a positive number", l.Parts[0].Value)
 	}
 	name := "x=" + strconv.Itoa(k)
 	v, ok := l.Metrics["MB/s"]
@@ -74,7 +82,7 @@ func (Suite) ParseLine(l *results.Line) (string, any, error) {
 		v, ok = l.Metrics[NsPerCall]
 	}
 	if !ok {
-		return name, nil, fmt.Errorf("missing metric MB/s")
+		return name, 0, fmt.Errorf("missing metric MB/s")
 	}
 	return name, v, nil
 }
@@ -88,7 +96,7 @@ type Folded struct {
 
 // Fold needs x=1 … toy-size.
 func (Suite) Fold(r *results.Run) (results.Folded, error) {
-	cfg := r.Parsed.(*Config)
+	cfg := reading{}.Config(r)
 	p := &Folded{Run: r}
 	for k := 1; k <= cfg.Size; k++ {
 		l := r.Lookup("x=" + strconv.Itoa(k))
@@ -99,7 +107,7 @@ func (Suite) Fold(r *results.Run) (results.Folded, error) {
 			}
 			return nil, err
 		}
-		p.Mean += l.Value.(float64) / float64(cfg.Size)
+		p.Mean += reading{}.Value(l) / float64(cfg.Size)
 	}
 	if cfg.Short() {
 		p.Reasons = append(p.Reasons, results.ShortReason)
@@ -112,7 +120,7 @@ func (Suite) Fold(r *results.Run) (results.Folded, error) {
 
 // Settings: the processes, the size and the seed, if any.
 func (Suite) Settings(r *results.Run) []results.Setting {
-	cfg := r.Parsed.(*Config)
+	cfg := reading{}.Config(r)
 	out := []results.Setting{{Key: results.KeyProcs, Value: strconv.Itoa(cfg.N)}, {Key: "toy-size", Value: strconv.Itoa(cfg.Size)}}
 	if cfg.Seed != "" {
 		out = append(out, results.Setting{Key: "toy-seed", Value: cfg.Seed})
@@ -131,7 +139,7 @@ func (Suite) Experiments(r *results.Run) []results.Experiment {
 		if _, ok := l.Metrics[NsPerCall]; ok {
 			unit = NsPerCall
 		}
-		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: unit, Value: l.Value.(float64), Drawn: l.Name != "x=1"})
+		out = append(out, results.Experiment{Name: "Toy/" + l.Name, Unit: unit, Value: reading{}.Value(l), Drawn: l.Name != "x=1"})
 	}
 	return out
 }

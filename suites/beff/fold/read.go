@@ -89,9 +89,9 @@ type Run struct {
 
 // runOf is the b_eff view of a run that the suite read.
 func runOf(r *results.Run) *Run {
-	run := &Run{Run: r, Config: r.Parsed.(*Config), byKey: map[Key]*Measurement{}}
+	run := &Run{Run: r, Config: reading{}.Config(r), byKey: map[Key]*Measurement{}}
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		run.Measurements = append(run.Measurements, m)
 		run.byKey[m.Key] = m
 	}

@@ -43,14 +43,21 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
+// reading is the suite's reading of its runs: its configuration and its
+// lines' measurements, the one declaration of their types.
+type reading = results.Reading[*Config, *Measurement]
+
 // ID is every name of b_eff.
 func (*Suite) ID() *results.Identity { return beff.ID }
 
 // ParseConfig reads the b_eff configuration (a *Config).
-func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
+func (*Suite) ParseConfig(c results.Config) (any, error) { return reading{}.Parsed(parseConfig(c)) }
 
 // ParseLine reads a line of BenchmarkBeff (a *Measurement).
-func (*Suite) ParseLine(l *results.Line) (string, any, error) {
+func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}.Line(parseLine(l)) }
+
+// parseLine reads a line: its name and its measurement.
+func parseLine(l *results.Line) (string, *Measurement, error) {
 	key, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err
@@ -83,7 +90,7 @@ func (p *Folded) Source() *results.Run { return p.Run.Run }
 // Settings are the settings of a b_eff run that change what it measures:
 // the processes, the message sizes and the patterns.
 func (*Suite) Settings(r *results.Run) []results.Setting {
-	c := r.Parsed.(*Config)
+	c := reading{}.Config(r)
 	patterns := "(all)"
 	if c.Patterns != nil {
 		patterns = strings.Join(c.Patterns, ",")
@@ -104,7 +111,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	out := make([]results.Experiment, 0, len(r.Lines))
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		out = append(out, results.Experiment{Name: beff.Bench + "/" + l.Name, Unit: beff.MetricMBps, Value: m.MBps,
 			Drawn: beff.IsRandomName(m.Key.Pattern)})
 	}

@@ -80,9 +80,9 @@ type Run struct {
 
 // runOf is the b_eff_io view of a run that the suite read.
 func runOf(r *results.Run) *Run {
-	run := &Run{Run: r, Config: r.Parsed.(*Config), byKey: map[beffio.Key]*Measurement{}}
+	run := &Run{Run: r, Config: reading{}.Config(r), byKey: map[beffio.Key]*Measurement{}}
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		run.Measurements = append(run.Measurements, m)
 		run.byKey[m.Key] = m
 	}

@@ -40,14 +40,21 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
+// reading is the suite's reading of its runs: its configuration and its
+// lines' measurements, the one declaration of their types.
+type reading = results.Reading[*Config, *Measurement]
+
 // ID is every name of b_eff_io.
 func (*Suite) ID() *results.Identity { return beffio.ID }
 
 // ParseConfig reads the b_eff_io configuration (a *Config).
-func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
+func (*Suite) ParseConfig(c results.Config) (any, error) { return reading{}.Parsed(parseConfig(c)) }
 
 // ParseLine reads a line of BenchmarkBeffIO (a *Measurement).
-func (*Suite) ParseLine(l *results.Line) (string, any, error) {
+func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}.Line(parseLine(l)) }
+
+// parseLine reads a line: its name and its measurement.
+func parseLine(l *results.Line) (string, *Measurement, error) {
 	key, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err
@@ -75,7 +82,7 @@ func (p *Folded) Source() *results.Run { return p.Run.Run }
 // measures: the processes, the partitions, the pattern table (MPART), the
 // rewritten types and the scheduled time.
 func (*Suite) Settings(r *results.Run) []results.Setting {
-	c := r.Parsed.(*Config)
+	c := reading{}.Config(r)
 	return []results.Setting{
 		{Key: results.KeyProcs, Value: strconv.Itoa(c.N)},
 		{Key: beffio.KeyPartitions, Value: results.JoinInts(c.Partitions)},
@@ -91,7 +98,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	var out []results.Experiment
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		if m.Pat != beffio.PatPhase {
 			out = append(out, results.Experiment{Name: m.Name(), Unit: beffio.MetricMBps, Value: m.MBps})
 		}

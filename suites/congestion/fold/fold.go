@@ -17,9 +17,9 @@ type Run struct {
 }
 
 func runOf(r *results.Run) *Run {
-	run := &Run{Run: r, Config: r.Parsed.(*Config), byName: map[string]*Measurement{}}
+	run := &Run{Run: r, Config: reading{}.Config(r), byName: map[string]*Measurement{}}
 	for _, l := range r.Lines {
-		run.byName[l.Name] = l.Value.(*Measurement)
+		run.byName[l.Name] = reading{}.Value(l)
 	}
 	return run
 }

@@ -22,14 +22,21 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
+// reading is the suite's reading of its runs: its configuration and its
+// lines' measurements, the one declaration of their types.
+type reading = results.Reading[*Config, *Measurement]
+
 // ID is every name of the suite.
 func (*Suite) ID() *results.Identity { return congestion.ID }
 
 // ParseConfig reads the configuration of a run (a *Config).
-func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
+func (*Suite) ParseConfig(c results.Config) (any, error) { return reading{}.Parsed(parseConfig(c)) }
 
 // ParseLine reads a line of BenchmarkCongestion (a *Measurement).
-func (*Suite) ParseLine(l *results.Line) (string, any, error) {
+func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}.Line(parseLine(l)) }
+
+// parseLine reads a line: its name and its measurement.
+func parseLine(l *results.Line) (string, *Measurement, error) {
 	m, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err
@@ -50,7 +57,7 @@ func (*Suite) Fold(r *results.Run) (results.Folded, error) { return Fold(r) }
 
 // Settings are what decides what a run measures.
 func (*Suite) Settings(r *results.Run) []results.Setting {
-	c := r.Parsed.(*Config)
+	c := reading{}.Config(r)
 	set := func(k, v string) results.Setting { return results.Setting{Key: k, Value: v} }
 	out := []results.Setting{
 		set(results.KeyProcs, strconv.Itoa(c.N)),
@@ -73,7 +80,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	var out []results.Experiment
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		name := m.Name()
 		name = name[:strings.LastIndex(name, "/rep=")]
 		out = append(out, results.Experiment{Name: congestion.Bench + "/" + name, Unit: m.Unit(), Value: m.Value})

@@ -52,10 +52,10 @@ func Fold(r *results.Run) (*Folded, error) {
 	if len(r.Lines) == 0 {
 		return nil, errors.New("no SKaMPI points")
 	}
-	p := &Folded{Run: r, Config: r.Parsed.(*Config)}
+	p := &Folded{Run: r, Config: reading{}.Config(r)}
 	byKey := map[string]*Curve{}
 	for _, l := range r.Lines {
-		m := l.Value.(*Measurement)
+		m := reading{}.Value(l)
 		su := p.Config.Suites[m.Suite]
 		if su == nil {
 			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
@@ -117,7 +117,7 @@ func (p *Folded) planned() int {
 func (p *Folded) missing() []string {
 	have := make(map[string]bool, len(p.Run.Lines))
 	for _, l := range p.Run.Lines {
-		have[l.Value.(*Measurement).Point.Name()] = true
+		have[reading{}.Value(l).Point.Name()] = true
 	}
 	var out []string
 	for _, c := range p.planCurves() {

@@ -31,7 +31,7 @@ func (*Suite) Merge(runs []results.Folded) (results.Folded, error) {
 			if byName[l.Name] == nil {
 				names = append(names, l.Name)
 			}
-			byName[l.Name] = append(byName[l.Name], l.Value.(*Measurement))
+			byName[l.Name] = append(byName[l.Name], reading{}.Value(l))
 		}
 	}
 	for _, n := range names {

@@ -21,14 +21,21 @@ func New() *Suite { return &Suite{} }
 
 var _ results.Suite = (*Suite)(nil)
 
+// reading is the suite's reading of its runs: its configuration and its
+// lines' measurements, the one declaration of their types.
+type reading = results.Reading[*Config, *Measurement]
+
 // ID is every name of SKaMPI.
 func (*Suite) ID() *results.Identity { return skampi.ID }
 
 // ParseConfig reads the configuration of a run (a *Config).
-func (*Suite) ParseConfig(c results.Config) (any, error) { return parseConfig(c) }
+func (*Suite) ParseConfig(c results.Config) (any, error) { return reading{}.Parsed(parseConfig(c)) }
 
 // ParseLine reads a line of BenchmarkSkampi (a *Measurement).
-func (*Suite) ParseLine(l *results.Line) (string, any, error) {
+func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}.Line(parseLine(l)) }
+
+// parseLine reads a line: its name and its measurement.
+func parseLine(l *results.Line) (string, *Measurement, error) {
 	pt, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err
@@ -51,7 +58,7 @@ func (*Suite) Fold(r *results.Run) (results.Folded, error) { return Fold(r) }
 // Settings are what decides what a run measures: the processes, the
 // mode and every suite (its configuration line).
 func (*Suite) Settings(r *results.Run) []results.Setting {
-	c := r.Parsed.(*Config)
+	c := reading{}.Config(r)
 	out := []results.Setting{
 		{Key: results.KeyProcs, Value: strconv.Itoa(c.N)},
 		{Key: results.KeyMode, Value: c.Mode},
@@ -67,7 +74,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	var out []results.Experiment
 	for _, l := range r.Lines {
-		if m := l.Value.(*Measurement); m.Has {
+		if m := (reading{}).Value(l); m.Has {
 			out = append(out, results.Experiment{Name: skampi.Bench + "/" + l.Name, Unit: skampi.MetricUs, Value: m.Us})
 		}
 	}
