@@ -237,29 +237,3 @@ func TestKeepWorkingPartitioned(t *testing.T) {
 		assert.Contains(t, opNames(st)["p"], "send-recv", lib)
 	}
 }
-
-func TestVersionBefore(t *testing.T) {
-	for _, c := range []struct {
-		v, want string
-		before  bool
-	}{
-		{"4.0.2", "4.3", true}, {"4.2.3", "4.3", true}, {"4.3", "4.3", false}, {"4.3.0", "4.3", false},
-		{"4.10", "4.3", false}, {"3.4.3", "4.3", true}, {"4", "4.3", true}, {"x.y", "4.3", false}, {"", "4.3", false},
-		{"5.0.7, package: Debian OpenMPI", "5.1", true}, {"5.1.0rc1", "5.1", false},
-	} {
-		assert.Equal(t, c.before, versionBefore(c.v, c.want), "%s < %s", c.v, c.want)
-	}
-	for lib, want := range map[string][2]string{
-		"MPICH Version: 4.0.2": {"mpich", "4.0.2"}, "MPI VERSION : CRAY MPICH version 9.0.0 (ANL base 4.1.2)": {"mpich", "4.1.2"},
-		"Open MPI v5.0.7, package: Debian OpenMPI": {"openmpi", "5.0.7, package: Debian OpenMPI"}, "Intel(R) MPI Library 2021.10": {"", ""},
-	} {
-		f, v := libraryVersion(lib)
-		assert.Equal(t, want, [2]string{f, v}, lib)
-	}
-	for _, c := range []struct {
-		v, want string
-		before  bool
-	}{} {
-		assert.Equal(t, c.before, versionBefore(c.v, c.want), "%s < %s", c.v, c.want)
-	}
-}
