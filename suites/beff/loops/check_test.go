@@ -7,24 +7,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 )
 
 // What the b_eff loop refuses before any C runs; no MPI needed.
 
-func buffers(t *testing.T, n int64) (*mpi.Buffer, *mpi.Buffer) {
-	t.Helper()
-	s, err := mpi.NewBuffer(n)
-	require.NoError(t, err)
-	r, err := mpi.NewBuffer(n)
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Free(); r.Free() })
-	return s, r
-}
-
 // TestMeasureRefuses: a b_eff loop the C code cannot run is refused with
 // what is wrong, before it reaches C.
 func TestMeasureRefuses(t *testing.T) {
-	send, recv := buffers(t, 1024)
+	send, recv := mpitest.Buffers(t, 1024)
 	ok := BeffTiming{Plan: BeffPlan{Dest: []int{1}, Src: []int{1}}, Method: ExchangeSendrecv, Len: 1024, LoopLen: 10, Send: send, Recv: recv}
 	require.NoError(t, ok.check())
 	for _, tt := range []struct {

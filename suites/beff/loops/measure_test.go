@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/beff-suite/beff/suites/beff/loops"
 	"github.com/stretchr/testify/assert"
@@ -27,21 +28,12 @@ func TestValidationBytes(t *testing.T) {
 	assert.NotEqual(t, loops.FirstByte(1, 0, 3, 1), loops.FirstByte(2, 0, 3, 1), "consecutive iterations differ")
 }
 
-func newBuffers(t *testing.T, lmax int64) (*mpi.Buffer, *mpi.Buffer) {
-	s, err := mpi.NewBuffer(beff.BufferSize(lmax))
-	require.NoError(t, err)
-	r, err := mpi.NewBuffer(beff.BufferSize(lmax))
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Free(); r.Free() })
-	return s, r
-}
-
 // TestMeasureSelfRing runs every method on a one-process ring and checks,
 // from the receive buffer, that the C loop placed the messages cyclically as
 // beff.NextOffset says and stamped them as FirstByte/LastByte say.
 func TestMeasureSelfRing(t *testing.T) {
 	const lmax = 8192
-	send, recv := newBuffers(t, lmax)
+	send, recv := mpitest.Buffers(t, beff.BufferSize(lmax))
 	for _, m := range loops.Exchanges {
 		for _, l := range []int{1, 8, 1000, lmax} {
 			t.Run(fmt.Sprintf("method=%d/L=%d", m, l), func(t *testing.T) {
@@ -84,7 +76,7 @@ func selfLoop(m loops.Exchange, l, looplen, warm int, send, recv *mpi.Buffer) *l
 // starts from 0.
 func TestMeasureCarry(t *testing.T) {
 	const lmax = 8192
-	send, recv := newBuffers(t, lmax)
+	send, recv := mpitest.Buffers(t, beff.BufferSize(lmax))
 	for _, m := range []loops.Exchange{loops.ExchangeSendrecv, loops.ExchangeNonblocking} {
 		var carry [2]int64
 		off := int64(0)
@@ -118,7 +110,7 @@ func TestMeasureCarry(t *testing.T) {
 // message at one offset of both buffers and carries it on.
 func TestMeasureRefBase(t *testing.T) {
 	const lmax = 8192
-	send, recv := newBuffers(t, lmax)
+	send, recv := mpitest.Buffers(t, beff.BufferSize(lmax))
 	for _, m := range loops.Exchanges {
 		base := int64(0)
 		clear(recv.Bytes())
@@ -136,7 +128,7 @@ func TestMeasureRefBase(t *testing.T) {
 }
 
 func TestMeasureInjectedFault(t *testing.T) {
-	send, recv := newBuffers(t, 8192)
+	send, recv := mpitest.Buffers(t, beff.BufferSize(8192))
 	for _, m := range loops.Exchanges {
 		_, f, err := loops.Measure(&loops.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
 			Plan: loops.BeffPlan{Dest: []int{0}, Src: []int{0}}, Method: m, Len: 64, SizeIndex: 2,
@@ -151,7 +143,7 @@ func TestMeasureInjectedFault(t *testing.T) {
 }
 
 func TestMeasureRejectsBadPlans(t *testing.T) {
-	send, recv := newBuffers(t, 8192)
+	send, recv := mpitest.Buffers(t, beff.BufferSize(8192))
 	_, _, err := loops.Measure(&loops.BeffTiming{Barrier: mpi.World, Comm: mpi.World,
 		Plan: loops.BeffPlan{Dest: make([]int, loops.MaxSteps+1), Src: make([]int, loops.MaxSteps+1)},
 		Len:  8, LoopLen: 1, Send: send, Recv: recv})

@@ -5,21 +5,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 )
 
 // What the congestion loops refuse before any C runs, their names and the
 // buffers they need; no MPI needed.
-
-func buffer(t *testing.T, n int64) *mpi.Buffer {
-	t.Helper()
-	b, err := mpi.NewBuffer(n)
-	require.NoError(t, err)
-	t.Cleanup(b.Free)
-	return b
-}
 
 // TestRefused: a kind out of the table, a length beyond an MPI count,
 // buffers smaller than the loop needs and a duration that is not a finite
@@ -27,7 +19,7 @@ func buffer(t *testing.T, n int64) *mpi.Buffer {
 func TestRefused(t *testing.T) {
 	const n = 64
 	canary := func() CanaryRun {
-		return CanaryRun{Canary: CanaryRingBandwidth, Len: n, Duration: 0.01, Send: buffer(t, CanaryBuffer(n)), Recv: buffer(t, CanaryBuffer(n))}
+		return CanaryRun{Canary: CanaryRingBandwidth, Len: n, Duration: 0.01, Send: mpitest.Buffer(t, CanaryBuffer(n)), Recv: mpitest.Buffer(t, CanaryBuffer(n))}
 	}
 	for _, c := range []struct {
 		edit func(r *CanaryRun)
@@ -37,7 +29,7 @@ func TestRefused(t *testing.T) {
 		{func(r *CanaryRun) { r.Canary = -1 }, "canary -1: no such kind"},
 		{func(r *CanaryRun) { r.Len = 0 }, "canary: messages of 0 bytes (1 to 2147483647)"},
 		{func(r *CanaryRun) { r.Len = mpi.MaxInt32 + 1 }, "canary: messages of 2147483648 bytes (1 to 2147483647)"},
-		{func(r *CanaryRun) { r.Send = buffer(t, n) }, "canary: buffers of fewer than the 1024 bytes it needs"},
+		{func(r *CanaryRun) { r.Send = mpitest.Buffer(t, n) }, "canary: buffers of fewer than the 1024 bytes it needs"},
 		{func(r *CanaryRun) { r.Recv = nil }, "canary: buffers of fewer than the 1024 bytes it needs"},
 		{func(r *CanaryRun) { r.Duration = -1 }, "canary: a duration of -1 s"},
 	} {
@@ -46,9 +38,9 @@ func TestRefused(t *testing.T) {
 		_, err := RunCanary(&r)
 		assert.EqualError(t, err, c.want)
 	}
-	g := CongestorRun{Congestor: CongestorIncast, Len: n, Send: buffer(t, CongestorBuffer(n)), Recv: buffer(t, CongestorBuffer(n))}
+	g := CongestorRun{Congestor: CongestorIncast, Len: n, Send: mpitest.Buffer(t, CongestorBuffer(n)), Recv: mpitest.Buffer(t, CongestorBuffer(n))}
 	bad := g
-	bad.Recv = buffer(t, CongestorBuffer(n)-1)
+	bad.Recv = mpitest.Buffer(t, CongestorBuffer(n)-1)
 	_, err := RunCongestor(&bad)
 	assert.EqualError(t, err, "congestor: buffers of fewer than the 4096 bytes it needs")
 	bad = g

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 	"github.com/beff-suite/beff/suites/congestion/loops"
 )
 
@@ -17,21 +18,11 @@ import (
 // under load is e2e's; these show that every loop runs, samples and
 // validates.
 
-func buffers(t *testing.T, n int64) (*mpi.Buffer, *mpi.Buffer) {
-	t.Helper()
-	s, err := mpi.NewBuffer(n)
-	require.NoError(t, err)
-	r, err := mpi.NewBuffer(n)
-	require.NoError(t, err)
-	t.Cleanup(func() { s.Free(); r.Free() })
-	return s, r
-}
-
 // TestCanariesAlone: each canary, isolated, samples for its duration:
 // samples in the histogram as many as it counted, none wrong.
 func TestCanariesAlone(t *testing.T) {
 	const n = 256
-	send, recv := buffers(t, loops.CanaryBuffer(n))
+	send, recv := mpitest.Buffers(t, loops.CanaryBuffer(n))
 	for _, c := range loops.Canaries {
 		s, err := loops.RunCanary(&loops.CanaryRun{Canary: c, Comm: mpi.World, World: mpi.CommNull, Len: n, Duration: 0.02, Send: send, Recv: recv})
 		require.NoError(t, err, c)
@@ -53,7 +44,7 @@ func TestCanariesAlone(t *testing.T) {
 // its calls and bytes.
 func TestCongestorsAlone(t *testing.T) {
 	const n = 512
-	send, recv := buffers(t, loops.CongestorBuffer(n))
+	send, recv := mpitest.Buffers(t, loops.CongestorBuffer(n))
 	for _, g := range loops.Congestors {
 		run := &loops.CongestorRun{Congestor: g, Comm: mpi.World, World: mpi.CommNull, Len: n, Duration: 0.02, Send: send, Recv: recv}
 		if g == loops.CongestorRMAIncast {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 	"github.com/beff-suite/beff/suites/skampi"
 	"github.com/beff-suite/beff/suites/skampi/loops"
 )
@@ -20,12 +21,7 @@ import (
 // computation is counted; an operation whose MPI 4 call the library lacks
 // is refused by the C loop.
 func TestFormsOnOneProcess(t *testing.T) {
-	send, err := mpi.NewBuffer(1 << 16)
-	require.NoError(t, err)
-	defer send.Free()
-	recv, err := mpi.NewBuffer(1 << 16)
-	require.NoError(t, err)
-	defer recv.Free()
+	send, recv := mpitest.Buffers(t, 1<<16)
 	has, lib := mpi.Provides(), strings.Join(strings.Fields(strings.SplitN(mpi.LibraryVersion(), "\n", 2)[0]), " ")
 	for _, o := range skampi.Ops {
 		if o.Family == "" || o.Pattern != skampi.Collective || skampi.BrokenIn(lib, o.Name) {
@@ -58,7 +54,7 @@ func TestFormsOnOneProcess(t *testing.T) {
 	}
 	b := &loops.Batch{Op: loopOp("neighbor-alltoall"), Comm: mpi.World, Len: 64, Calls: 1, Reps: 1,
 		Send: send, Recv: recv, Topo: loops.TopoCart, Dims: []int{2, 1}}
-	_, _, err = loops.RunBatch(b)
+	_, _, err := loops.RunBatch(b)
 	assert.Error(t, err, "a grid of 2 on 1 process")
 	b = &loops.Batch{Op: loopOp("bcast"), Comm: mpi.World, Len: 1 << 31, Calls: 1, Reps: 1, Send: send, Recv: recv}
 	_, _, err = loops.RunBatch(b)

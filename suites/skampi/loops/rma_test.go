@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/mpi/mpitest"
 	"github.com/beff-suite/beff/suites/skampi"
 	"github.com/beff-suite/beff/suites/skampi/loops"
 	"github.com/stretchr/testify/assert"
@@ -17,11 +18,7 @@ import (
 // process, which reaches into its own window.
 func selfBatch(t *testing.T, op int, l int64) *loops.Batch {
 	t.Helper()
-	send, err := mpi.NewBuffer(1 << 16)
-	require.NoError(t, err)
-	recv, err := mpi.NewBuffer(1 << 16)
-	require.NoError(t, err)
-	t.Cleanup(func() { send.Free(); recv.Free() })
+	send, recv := mpitest.Buffers(t, 1<<16)
 	return &loops.Batch{Op: op, Comm: mpi.World, Len: l, Calls: 2, Reps: 3, Send: send, Recv: recv}
 }
 
