@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -482,4 +483,54 @@ func TestArchitectureDoc(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^\s+\{"([a-z-]+)", "`).FindAllSubmatch(main, -1) {
 		assert.Contains(t, string(cmdRow[1]), "`"+string(m[1])+"`", "docs/architecture.md's cmd/beff/ row does not name the command %s", m[1])
 	}
+}
+
+// docCommand is a command of the beff command in a code block of the
+// README or the docs: `./beff VERB …`, `beff VERB …` or `go run ./cmd/beff
+// VERB …`, up to a comment.
+var docCommand = regexp.MustCompile(`^(?:\./beff|beff|go run \./cmd/beff) ([a-z][a-z-]*)((?:\s.*)?)$`)
+
+// TestDocBeffCommands: every command of the beff command that the README
+// and the docs show is a verb of the command, and each flag it gives
+// (before a --, after which the flags are the test binary's) is one of
+// that verb's.
+func TestDocBeffCommands(t *testing.T) {
+	pages, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
+	bin := beffCommand(t)
+	usage := map[string]string{}
+	seen := 0
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		require.NoError(t, err)
+		fenced := false
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(l, "```") {
+				fenced = !fenced
+				continue
+			}
+			code, _, _ := strings.Cut(l, "  #")
+			m := docCommand.FindStringSubmatch(strings.TrimSpace(code))
+			if !fenced || m == nil {
+				continue
+			}
+			verb := m[1]
+			if _, ok := usage[verb]; !ok {
+				out, _ := exec.Command(bin, verb, "-h").CombinedOutput()
+				usage[verb] = string(out)
+			}
+			assert.Contains(t, usage[verb], "usage: beff "+verb, "%s: %q: beff has no verb %s", page, l, verb)
+			own, _, _ := strings.Cut(m[2], " -- ")
+			for _, w := range strings.Fields(own) {
+				if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+					continue
+				}
+				name, _, _ := strings.Cut(strings.TrimLeft(w, "-"), "=")
+				assert.Contains(t, usage[verb], "  -"+name, "%s: %q: beff %s has no flag -%s", page, l, verb, name)
+			}
+			seen++
+		}
+	}
+	assert.Greater(t, seen, 15, "the commands were found")
 }
