@@ -135,11 +135,8 @@ func TestFlagsDoc(t *testing.T) {
 // file that exists and, with #anchor, a heading of that file (GitHub's
 // anchors: lower case, punctuation but '-' and '_' dropped, spaces '-').
 func TestDocLinks(t *testing.T) {
-	pages, err := filepath.Glob("docs/*.md")
-	require.NoError(t, err)
-	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	for _, page := range pages {
+	for _, page := range docPages(t) {
 		text, err := os.ReadFile(page)
 		require.NoError(t, err)
 		for _, m := range link.FindAllStringSubmatch(string(text), -1) {
@@ -252,24 +249,14 @@ func TestMakeTargets(t *testing.T) {
 			code = append(code, c)
 		}
 	}
-	pages, err := filepath.Glob("docs/*.md")
-	require.NoError(t, err)
-	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
 	inline := regexp.MustCompile("`([^`\n]+)`")
-	for _, page := range pages {
-		b, err := os.ReadFile(page)
-		require.NoError(t, err)
-		fenced := false
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "```") {
-				fenced = !fenced
+	for _, page := range docPages(t) {
+		for _, l := range pageLines(t, page) {
+			if l.fenced {
+				code = append(code, l.text)
 				continue
 			}
-			if fenced {
-				code = append(code, l)
-				continue
-			}
-			for _, m := range inline.FindAllStringSubmatch(l, -1) {
+			for _, m := range inline.FindAllStringSubmatch(l.text, -1) {
 				code = append(code, m[1])
 			}
 		}
@@ -495,24 +482,15 @@ var docCommand = regexp.MustCompile(`^(?:\./beff|beff|go run \./cmd/beff) ([a-z]
 // (before a --, after which the flags are the test binary's) is one of
 // that verb's.
 func TestDocBeffCommands(t *testing.T) {
-	pages, err := filepath.Glob("docs/*.md")
-	require.NoError(t, err)
-	pages = append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
 	bin := beffCommand(t)
 	usage := map[string]string{}
 	seen := 0
-	for _, page := range pages {
-		b, err := os.ReadFile(page)
-		require.NoError(t, err)
-		fenced := false
-		for _, l := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(l, "```") {
-				fenced = !fenced
-				continue
-			}
+	for _, page := range docPages(t) {
+		for _, pl := range pageLines(t, page) {
+			l := pl.text
 			code, _, _ := strings.Cut(l, "  #")
 			m := docCommand.FindStringSubmatch(strings.TrimSpace(code))
-			if !fenced || m == nil {
+			if !pl.fenced || m == nil {
 				continue
 			}
 			verb := m[1]
@@ -533,4 +511,33 @@ func TestDocBeffCommands(t *testing.T) {
 		}
 	}
 	assert.Greater(t, seen, 15, "the commands were found")
+}
+
+// docPages are the README's and the docs' pages.
+func docPages(t *testing.T) []string {
+	pages, err := filepath.Glob("docs/*.md")
+	require.NoError(t, err)
+	return append(pages, "README.md", "results/README.md", "CONTRIBUTING.md")
+}
+
+// A pageLine is a line of a page, and whether it is in a code block.
+type pageLine struct {
+	text   string
+	fenced bool
+}
+
+// pageLines are the lines of a page but the fences of its code blocks.
+func pageLines(t *testing.T, page string) []pageLine {
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	var out []pageLine
+	fenced := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			fenced = !fenced
+			continue
+		}
+		out = append(out, pageLine{l, fenced})
+	}
+	return out
 }
