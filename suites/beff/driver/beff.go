@@ -49,7 +49,7 @@ type run struct {
 func (d *Driver) Benchmark(b *testing.B) {
 	r := d.newRun(b, harness.Current(b))
 	defer r.close()
-	defer r.s.Watch("b_eff", 0, "beff.watchdog", *r.f.flagWatchdog)() // between measurements
+	defer r.s.Watch("b_eff", 0, "beff.watchdog", *r.f.watchdog)() // between measurements
 	if r.st.Reference {
 		r.referenceRun(b)
 		return
@@ -116,7 +116,7 @@ func (r *run) measureSize(b *testing.B, pi, k int) {
 		} else {
 			b.Run(name, func(b *testing.B) { r.measure(b, pt) }) // once per -test.count
 		}
-		time.Sleep(*r.f.flagTestPause)
+		time.Sleep(*r.f.testPause)
 		r.progress.Log()
 	}
 }

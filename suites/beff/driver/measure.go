@@ -19,7 +19,7 @@ import (
 func (r *run) measure(b *testing.B, pt point) {
 	k := loopKey{pt.p.Name, pt.m}
 	l := r.st.Sizes[pt.si]
-	defer r.s.Watch("b_eff "+beff.Name(pt.p.Name, l, pt.m), r.predicted(pt), "beff.watchdog", *r.f.flagWatchdog)()
+	defer r.s.Watch("b_eff "+beff.Name(pt.p.Name, l, pt.m), r.predicted(pt), "beff.watchdog", *r.f.watchdog)()
 	ll := r.decideLoopLength(k, pt.p, l, pt.forceLL)
 	times, fault, faultRep := r.repeat(pt, l, ll)
 	r.settle(pt.p)

@@ -195,7 +195,7 @@ func (x *refRun) measureOne(rep, k int, p *beff.Pattern, m beff.Method, ll int, 
 	if k >= len(x.sizes)-3 {
 		warm = 0
 	}
-	defer x.s.Watch("b_eff "+beff.Name(p.Name, l, m), time.Duration(beff.RefTimePerSweep*float64(time.Second)), "beff.watchdog", *x.f.flagWatchdog)()
+	defer x.s.Watch("b_eff "+beff.Name(p.Name, l, m), time.Duration(beff.RefTimePerSweep*float64(time.Second)), "beff.watchdog", *x.f.watchdog)()
 	inject := x.st.TestFault && !x.injected && !pre && k >= 3 && x.s.Rank == x.s.Size-1
 	t, f := x.loop(p, m, si, l, ll, warm, inject, &x.base)
 	x.injected = x.injected || inject

@@ -21,33 +21,33 @@ import (
 // flags are the suite's flags, on the flag set the binary's main owns
 // (New puts them there).
 type flags struct {
-	fs            *flag.FlagSet
-	flagMem       *int64
-	flagLmax      *int64
-	flagSeed      *string
-	flagRmax      *float64
-	flagPatterns  *string
-	flagShortcut  *float64
-	flagReference *bool
-	flagTestFault *bool
-	flagTestPause *time.Duration
-	flagWatchdog  *time.Duration
-	flagResume    *string
+	fs        *flag.FlagSet
+	mem       *int64
+	lmax      *int64
+	seed      *string
+	rmax      *float64
+	patterns  *string
+	shortcut  *float64
+	reference *bool
+	testFault *bool
+	testPause *time.Duration
+	watchdog  *time.Duration
+	resume    *string
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{fs: fs,
-		flagMem:       fs.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)"),
-		flagLmax:      fs.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)"),
-		flagSeed:      fs.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)"),
-		flagRmax:      fs.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)"),
-		flagPatterns:  fs.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a restricted run gives no b_eff)"),
-		flagShortcut:  fs.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)"),
-		flagReference: fs.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets"),
-		flagTestFault: fs.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation"),
-		flagTestPause: fs.Duration("beff.testpause", 0, "b_eff, for tests only: pause this long after each measurement (outside it), so that a test can interrupt a job in its middle"),
-		flagWatchdog:  harness.WatchdogFlag(fs, "beff", "b_eff"),
-		flagResume:    fs.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)"),
+		mem:       fs.Int64("beff.mem", 0, "b_eff: memory per process in MiB; Lmax = mem/128 (0: the node's memory divided by the processes on the node; 8 MiB with -test.short)"),
+		lmax:      fs.Int64("beff.lmax", 0, "b_eff: the largest message length in bytes, instead of -beff.mem (Lmax = mem/128)"),
+		seed:      fs.String("beff.seed", "", "b_eff: seed of the 30 random patterns (unsigned integer; default: drawn on rank 0 and printed)"),
+		rmax:      fs.Float64("beff.rmax", 0, "b_eff: Linpack Rmax of the system in GFlop/s, for the balance factor b_eff/Rmax (0: none)"),
+		patterns:  fs.String("beff.patterns", "", "b_eff: comma-separated pattern names to measure (default all; a restricted run gives no b_eff)"),
+		shortcut:  fs.Float64("beff.shortcut-limit", beff.ShortcutLimit, "b_eff: seconds the two largest sizes may be predicted to take before only the best method is measured there (the definition: 60)"),
+		reference: fs.Bool("beff.reference", false, "b_eff: the reference code 3.6.0.1's rules instead of beff's (docs/reference.md): sweeps of all patterns per repetition and size, one loop length per size, repetition and method for all patterns (0.5 s together), its shortcut prediction and its buffer offsets"),
+		testFault: fs.Bool("beff.testfault", false, "b_eff, for tests only: corrupt one received message to exercise validation"),
+		testPause: fs.Duration("beff.testpause", 0, "b_eff, for tests only: pause this long after each measurement (outside it), so that a test can interrupt a job in its middle"),
+		watchdog:  harness.WatchdogFlag(fs, "beff", "b_eff"),
+		resume:    fs.String("beff.resume", "", "b_eff: the output of an earlier job of the same configuration that did not finish (results/partial/…): its measurements are copied, the rest measured (its seed is taken)"),
 	}
 }
 
@@ -90,8 +90,8 @@ type Settings struct {
 
 // setup checks the flags of b_eff on rank 0 and decides the settings.
 func (f *flags) setup(job *harness.Job) (Settings, error) {
-	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *f.flagRmax,
-		TestFault: *f.flagTestFault, Shortcut: *f.flagShortcut, Reference: *f.flagReference}
+	st := Settings{Random: fullRandom, Target: beff.TargetLoopTime, Rmax: *f.rmax,
+		TestFault: *f.testFault, Shortcut: *f.shortcut, Reference: *f.reference}
 	if job.Short {
 		st.Random, st.Target = 3, beff.ShortTargetLoopTime
 	}
@@ -113,10 +113,10 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 		st.Measured = beff.ShortSizeIndexes
 	}
 	var err error
-	if st.Seed, err = harness.DecideSeed("beff.seed", *f.flagSeed); err != nil {
+	if st.Seed, err = harness.DecideSeed("beff.seed", *f.seed); err != nil {
 		return Settings{}, err
 	}
-	if st.Patterns, err = parsePatterns(*f.flagPatterns, st.Random); err != nil {
+	if st.Patterns, err = parsePatterns(*f.patterns, st.Random); err != nil {
 		return Settings{}, err
 	}
 	if err := st.readResume(f, job); err != nil {
@@ -129,14 +129,14 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 // configuration, its seed (taken from it unless -beff.seed is given)
 // included.
 func (st *Settings) readResume(f *flags, job *harness.Job) error {
-	if *f.flagResume == "" {
+	if *f.resume == "" {
 		return nil
 	}
 	if st.Reference {
 		return fmt.Errorf("-beff.resume: not with -beff.reference (its sweeps measure all patterns of a size together)")
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		seed, ok, err := harness.ResumeSeed(file, beff.KeySeed, *f.flagSeed)
+		seed, ok, err := harness.ResumeSeed(file, beff.KeySeed, *f.seed)
 		if err != nil {
 			return nil, err
 		}
@@ -145,7 +145,7 @@ func (st *Settings) readResume(f *flags, job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := job.ReadResume("beff.resume", *f.flagResume, beff.Bench, want, checkSaved, "beff-")
+	r, err := job.ReadResume("beff.resume", *f.resume, beff.Bench, want, checkSaved, "beff-")
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (f *flags) checkFlags() error {
 	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	_, err := parsePatterns(*f.flagPatterns, fullRandom)
+	_, err := parsePatterns(*f.patterns, fullRandom)
 	return err
 }
 
@@ -210,26 +210,26 @@ var flagRanges = []harness.FlagRange{
 // -beff.lmax and the job's memory.
 func (st *Settings) decideLmax(f *flags, job *harness.Job) error {
 	var err error
-	if st.MemMiB, err = job.MemPerProc("beff.mem", *f.flagMem, 8); err != nil { // -beff.mem is in its range (flagRanges)
+	if st.MemMiB, err = job.MemPerProc("beff.mem", *f.mem, 8); err != nil { // -beff.mem is in its range (flagRanges)
 		return err
 	}
 	st.Lmax = beff.LmaxFromMem(st.MemMiB)
 	if err := beff.CheckLmax(st.Lmax); err != nil {
 		return fmt.Errorf("-beff.mem=%d MiB: %v", st.MemMiB, err)
 	}
-	if *f.flagLmax == 0 {
+	if *f.lmax == 0 {
 		return st.checkMemory(job)
 	}
-	if *f.flagMem != 0 {
+	if *f.mem != 0 {
 		return fmt.Errorf("-beff.lmax and -beff.mem both set: give one (Lmax = mem/128)")
 	}
-	if err := beff.CheckLmax(*f.flagLmax); err != nil {
-		return fmt.Errorf("-beff.lmax=%d: %v", *f.flagLmax, err)
+	if err := beff.CheckLmax(*f.lmax); err != nil {
+		return fmt.Errorf("-beff.lmax=%d: %v", *f.lmax, err)
 	}
-	if need := 12 * *f.flagLmax / beff.MiB; job.MemMiB > 0 && need > job.MemMiB {
-		return fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *f.flagLmax, need, job.MemMiB)
+	if need := 12 * *f.lmax / beff.MiB; job.MemMiB > 0 && need > job.MemMiB {
+		return fmt.Errorf("-beff.lmax=%d: the two message buffers need %d MiB per process, more than the %d MiB available", *f.lmax, need, job.MemMiB)
 	}
-	st.Lmax = *f.flagLmax
+	st.Lmax = *f.lmax
 	st.MemMiB = (st.Lmax*128 + beff.MiB - 1) / beff.MiB
 	return st.checkMemory(job)
 }

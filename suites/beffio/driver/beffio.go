@@ -73,7 +73,7 @@ func (d *Driver) Benchmark(b *testing.B) {
 	r.table = beffio.Table(r.st.MPART)
 	r.sumU = beffio.ScheduleSumU(r.table, r.st.Rewrite)
 	// every rank, also one that waits while smaller partitions run
-	defer s.Watch("b_eff_io", seconds(r.st.T), "beffio.watchdog", *r.f.flagWatchdog)()
+	defer s.Watch("b_eff_io", seconds(r.st.T), "beffio.watchdog", *r.f.watchdog)()
 	r.prepareDir()
 	s.OnAbort(r.cleanupLocal)
 	defer r.cleanup()
@@ -292,7 +292,7 @@ func (r *run) waitPartition(p *partition, acc beffio.Access, tPart float64) {
 				types++
 			}
 		}
-		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart*float64(max(1, types))), "beffio.watchdog", *r.f.flagWatchdog)()
+		defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s (waiting outside it)", p.n, acc), seconds(tPart*float64(max(1, types))), "beffio.watchdog", *r.f.watchdog)()
 	}
 	r.world.QuietBarrier()
 }
@@ -446,7 +446,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Pa
 			os.Remove(path) // an existing file of the same name is removed first
 		}
 	}
-	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *r.f.flagWatchdog)()
+	defer r.s.Watch(fmt.Sprintf("b_eff_io partition %d, %s, type %s", p.n, acc, t), seconds(tPart), "beffio.watchdog", *r.f.watchdog)()
 	ref := r.st.Rules == beffio.RulesReference
 	p.g.Barrier()
 	t0 := r.clock()

@@ -47,7 +47,7 @@ type measured struct {
 // positioning, and the sync has a barrier before it too.
 func (r *run) pattern(b *testing.B, p *partition, fh mpi.File, path string, acc beffio.Access, pat beffio.AccessPattern, base int64, tPart float64) (int64, float64) {
 	where := fmt.Sprintf("partition %d, %s, type %s, pattern %d", p.n, acc, pat.Type, pat.No)
-	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *r.f.flagWatchdog)()
+	defer r.s.Watch("b_eff_io "+where, seconds(tPart), "beffio.watchdog", *r.f.watchdog)()
 	c := &calls{buf: r.buf, fn: r.ioCalls, c: &loops.PatternCalls{File: fh, Read: acc == beffio.Read, Layout: ioLayouts[pat.Type], Len: pat.Mem, L: pat.L,
 		N: p.n, Rank: p.g.Rank, Base: base, Lseg: p.seg.Lseg, Pattern: pat.No, Stamp: int(acc)}}
 	if acc == beffio.Read {

@@ -27,45 +27,45 @@ import (
 // flags are the suite's flags, on the flag set the binary's main owns
 // (New puts them there).
 type flags struct {
-	fs             *flag.FlagSet
-	flagT          *float64
-	flagDir        *string
-	flagPartitions *string
-	flagMem        *int64
-	flagTotalMem   *int64
-	flagKeep       *bool
-	flagRewrite    *string
-	flagStop       *string
-	flagDropCaches *bool
-	flagHints      *string
-	flagMaxData    *int64
-	flagTestFault  *bool
-	flagSharedFP   *string
-	flagWatchdog   *time.Duration
-	flagReference  *bool
-	flagResume     *string
-	flagCache      *int64
+	fs         *flag.FlagSet
+	T          *float64
+	dir        *string
+	partitions *string
+	mem        *int64
+	totalMem   *int64
+	keep       *bool
+	rewrite    *string
+	stop       *string
+	dropCaches *bool
+	hints      *string
+	maxData    *int64
+	testFault  *bool
+	sharedFP   *string
+	watchdog   *time.Duration
+	reference  *bool
+	resume     *string
+	cache      *int64
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{fs: fs,
-		flagT:          fs.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)"),
-		flagDir:        fs.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, $TMPDIR or /tmp, removed afterwards, with at most 8 GiB written there)"),
-		flagPartitions: fs.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)"),
-		flagMem:        fs.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)"),
-		flagTotalMem:   fs.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)"),
-		flagKeep:       fs.Bool("beffio.keep", false, "b_eff_io: keep the files"),
-		flagRewrite:    fs.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)"),
-		flagStop:       fs.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)"),
-		flagDropCaches: fs.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages"),
-		flagHints:      fs.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size"),
-		flagMaxData:    fs.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start, at most 8 GiB in the temporary directory, the default -beffio.dir; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID"),
-		flagTestFault:  fs.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase"),
-		flagSharedFP:   fs.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID"),
-		flagWatchdog:   harness.WatchdogFlag(fs, "beffio", "b_eff_io"),
-		flagReference:  fs.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition"),
-		flagResume:     fs.String("beffio.resume", "", "b_eff_io: the output of an earlier job of the same configuration that did not finish (results/partial/…): the partitions whose three access phases it holds are copied, the others measured"),
-		flagCache:      fs.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)"),
+		T:          fs.Float64("beffio.T", 150, "b_eff_io: scheduled time of the whole run in seconds (official results need at least 15 minutes per partition; 6 with -test.short unless given)"),
+		dir:        fs.String("beffio.dir", "", "b_eff_io: directory on the file system under test (default: a fresh directory under the system temp dir, $TMPDIR or /tmp, removed afterwards, with at most 8 GiB written there)"),
+		partitions: fs.String("beffio.partitions", "", "b_eff_io: comma-separated partition sizes (default: the rule of docs/beffio.md for the job size)"),
+		mem:        fs.Int64("beffio.mem", 0, "b_eff_io: memory per process in MiB; MPART = max(2 MiB, mem/128) (default as for b_eff)"),
+		totalMem:   fs.Int64("beffio.totalmem", 0, "b_eff_io: total memory of the system in MiB (default: the sum over the nodes of the job)"),
+		keep:       fs.Bool("beffio.keep", false, "b_eff_io: keep the files"),
+		rewrite:    fs.String("beffio.rewrite", "all", "b_eff_io: rewrite all pattern types (all, the paper) or only the scatter type (scatter, release 2)"),
+		stop:       fs.String("beffio.stop", "geometric", "b_eff_io: stop rule of the time-driven initial write: geometric (batches, few decisions) or barrier (barrier and broadcast after every call, the reference code)"),
+		dropCaches: fs.Bool("beffio.dropcaches", false, "b_eff_io: drop the page cache between the write and the read phase where permitted, else advise the kernel to drop the files' pages"),
+		hints:      fs.String("beffio.hints", "", "b_eff_io: MPI-IO hints file: lines of [partition=N] [access=A] [type=T] [l=BYTES] key=value …; rules without l apply at open, with l before each pattern of that chunk size"),
+		maxData:    fs.Int64("beffio.maxdata", 0, "b_eff_io: most data in MiB the run may put on the file system (default: half of its free space at the start, at most 8 GiB in the temporary directory, the default -beffio.dir; of a quick run at most 400 MiB); time-driven patterns that reach their share stop early and the run is NOT VALID"),
+		testFault:  fs.Bool("beffio.testfault", false, "b_eff_io, for tests only: overwrite the first 8 bytes of the first partition's scatter file before the read phase"),
+		sharedFP:   fs.String("beffio.sharedfp", "auto", "b_eff_io: shared file pointer of type 1: auto (use it; where MPI_File_seek_shared fails, e.g. without file locking, substitute explicit offsets) or off (always explicit offsets); a substitution makes the run NOT VALID"),
+		watchdog:   harness.WatchdogFlag(fs, "beffio", "b_eff_io"),
+		reference:  fs.Bool("beffio.reference", false, "b_eff_io: the reference code 2.1's rules instead of the paper's (docs/reference.md): rewrite of the scatter type only, a barrier and broadcast after every call of the timed write, unique open, the read's close removes the file and counts in its time, b_eff_io by the reference's formula, valid from 30 min per partition"),
+		resume:     fs.String("beffio.resume", "", "b_eff_io: the output of an earlier job of the same configuration that did not finish (results/partial/…): the partitions whose three access phases it holds are copied, the others measured"),
+		cache:      fs.Int64("beffio.cache", 0, "b_eff_io: file-system cache size in MiB for the 20x rule (default: the memory of rank 0's node)"),
 	}
 }
 
@@ -124,9 +124,9 @@ type Settings struct {
 
 // setup checks the flags of b_eff_io on rank 0 and decides the settings.
 func (f *flags) setup(job *harness.Job) (Settings, error) {
-	st := Settings{TestFault: *f.flagTestFault, SharedFP: *f.flagSharedFP, T: *f.flagT, Parent: *f.flagDir,
-		MemMiB: *f.flagMem, TotalMiB: *f.flagTotalMem, CacheMiB: *f.flagCache, Keep: *f.flagKeep,
-		Rewrite: beffio.RewriteMode(*f.flagRewrite), Stop: beffio.StopRule(*f.flagStop), DropCaches: "off"}
+	st := Settings{TestFault: *f.testFault, SharedFP: *f.sharedFP, T: *f.T, Parent: *f.dir,
+		MemMiB: *f.mem, TotalMiB: *f.totalMem, CacheMiB: *f.cache, Keep: *f.keep,
+		Rewrite: beffio.RewriteMode(*f.rewrite), Stop: beffio.StopRule(*f.stop), DropCaches: "off"}
 	if job.Short && !harness.IsSet(f.fs, "beffio.T") {
 		st.T = 6
 	}
@@ -138,7 +138,7 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 			return Settings{}, err
 		}
 	}
-	if *f.flagDropCaches {
+	if *f.dropCaches {
 		st.DropCaches = "fadvise"
 		if f, err := os.OpenFile("/proc/sys/vm/drop_caches", os.O_WRONLY, 0); err == nil {
 			f.Close()
@@ -154,7 +154,7 @@ func (f *flags) checkFlags() error {
 	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	st := Settings{SharedFP: *f.flagSharedFP, Rewrite: beffio.RewriteMode(*f.flagRewrite), Stop: beffio.StopRule(*f.flagStop)}
+	st := Settings{SharedFP: *f.sharedFP, Rewrite: beffio.RewriteMode(*f.rewrite), Stop: beffio.StopRule(*f.stop)}
 	return st.checkModes(f, nil)
 }
 
@@ -174,7 +174,7 @@ var flagRanges = []harness.FlagRange{
 // the timed write by its barrier rule.
 func (st *Settings) decideRules(f *flags, _ *harness.Job) error {
 	st.Rules = beffio.RulesPaper
-	if !*f.flagReference {
+	if !*f.reference {
 		return nil
 	}
 	st.Rules = beffio.RulesReference
@@ -182,7 +182,7 @@ func (st *Settings) decideRules(f *flags, _ *harness.Job) error {
 		st.Rewrite = beffio.RewriteScatter
 	}
 	if harness.IsSet(f.fs, "beffio.stop") && st.Stop != beffio.StopBarrier {
-		return fmt.Errorf("-beffio.stop=%s: -beffio.reference stops the timed write by the reference code's rule (barrier); leave -beffio.stop out", *f.flagStop)
+		return fmt.Errorf("-beffio.stop=%s: -beffio.reference stops the timed write by the reference code's rule (barrier); leave -beffio.stop out", *f.stop)
 	}
 	st.Stop = beffio.StopBarrier
 	return nil
@@ -190,13 +190,13 @@ func (st *Settings) decideRules(f *flags, _ *harness.Job) error {
 
 func (st *Settings) checkModes(f *flags, _ *harness.Job) error {
 	if st.Rewrite != beffio.RewriteAll && st.Rewrite != beffio.RewriteScatter {
-		return fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *f.flagRewrite)
+		return fmt.Errorf("-beffio.rewrite=%s: want all or scatter", *f.rewrite)
 	}
 	if st.SharedFP != "auto" && st.SharedFP != "off" {
 		return fmt.Errorf("-beffio.sharedfp=%s: want auto or off", st.SharedFP)
 	}
 	if st.Stop != beffio.StopGeometric && st.Stop != beffio.StopBarrier {
-		return fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *f.flagStop)
+		return fmt.Errorf("-beffio.stop=%s: want geometric or barrier", *f.stop)
 	}
 	return nil
 }
@@ -205,7 +205,7 @@ func (st *Settings) checkModes(f *flags, _ *harness.Job) error {
 func (st *Settings) decidePartitions(f *flags, job *harness.Job) error {
 	n := job.Procs()
 	st.Partitions = beffio.Partitions(n)
-	given := *f.flagPartitions
+	given := *f.partitions
 	if given == "" {
 		return nil
 	}
@@ -315,15 +315,15 @@ const TempMaxData int64 = 8 << 10 * beffio.MiB
 // TempMaxData in the temporary directory, of a quick run at most
 // QuickMaxData.
 func (st *Settings) decideMaxData(f *flags, job *harness.Job) error {
-	if *f.flagMaxData > 0 { // in its range (flagRanges)
-		st.MaxData, st.MaxDataWhy = *f.flagMaxData*beffio.MiB, "-beffio.maxdata"
+	if *f.maxData > 0 { // in its range (flagRanges)
+		st.MaxData, st.MaxDataWhy = *f.maxData*beffio.MiB, "-beffio.maxdata"
 		return nil
 	}
 	var fs syscall.Statfs_t
 	if err := syscall.Statfs(st.Parent, &fs); err == nil {
 		st.MaxData, st.MaxDataWhy = int64(fs.Bavail)*int64(fs.Bsize)/2, "half of the free space at the start"
 	}
-	if *f.flagDir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
+	if *f.dir == "" && (st.MaxData == 0 || st.MaxData > TempMaxData) {
 		st.MaxData, st.MaxDataWhy = TempMaxData, fmt.Sprintf("%d GiB in the temporary directory (-beffio.dir names the file system to measure)", TempMaxData>>30)
 	}
 	if job.Short && (st.MaxData == 0 || st.MaxData > QuickMaxData) {
@@ -334,21 +334,21 @@ func (st *Settings) decideMaxData(f *flags, job *harness.Job) error {
 
 // readHints reads the hints file of -beffio.hints.
 func (st *Settings) readHints(f *flags, _ *harness.Job) error {
-	if *f.flagHints == "" {
+	if *f.hints == "" {
 		return nil
 	}
-	data, err := results.ReadInput(*f.flagHints)
+	data, err := results.ReadInput(*f.hints)
 	if err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
-	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *f.flagHints); err != nil {
+	if st.Hints, err = beffio.ParseHints(bytes.NewReader(data), *f.hints); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
 	maxKey, maxVal := mpi.InfoLimits()
-	if err := beffio.CheckHintLimits(st.Hints, *f.flagHints, maxKey, maxVal); err != nil {
+	if err := beffio.CheckHintLimits(st.Hints, *f.hints, maxKey, maxVal); err != nil {
 		return fmt.Errorf("-beffio.hints: %v", err)
 	}
-	st.HintsFile = *f.flagHints
+	st.HintsFile = *f.hints
 	return nil
 }
 
@@ -382,7 +382,7 @@ func checkDir(dir string, need int64) error {
 // are copied, the others measured (a phase reads what the partition
 // wrote).
 func (st *Settings) readResume(f *flags, job *harness.Job) error {
-	if *f.flagResume == "" {
+	if *f.resume == "" {
 		return nil
 	}
 	if st.TestFault {
@@ -398,7 +398,7 @@ func (st *Settings) readResume(f *flags, job *harness.Job) error {
 		}
 		return w, nil
 	}
-	r, err := job.ReadResume("beffio.resume", *f.flagResume, beffio.Bench, want, nil, "beffio-")
+	r, err := job.ReadResume("beffio.resume", *f.resume, beffio.Bench, want, nil, "beffio-")
 	if err != nil || r == nil {
 		return err
 	}

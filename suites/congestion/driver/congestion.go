@@ -127,7 +127,7 @@ func (r *run) close() {
 
 // measure runs the plan's steps.
 func (r *run) measure(b *testing.B) {
-	defer r.s.Watch("congestion", 0, "congestion.watchdog", *r.f.flagWatchdog)()
+	defer r.s.Watch("congestion", 0, "congestion.watchdog", *r.f.watchdog)()
 	p := r.st.Plan
 	for _, st := range p.Steps() {
 		switch {
@@ -249,7 +249,7 @@ func (r *run) congestorLines(ph phase) (sets []int, names []string) {
 // run measures one phase on this rank; every process leaves it together.
 func (r *run) run(ph phase) (smp loops.Samples, ld loops.Load) {
 	r.world.Barrier()
-	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *r.f.flagWatchdog)
+	done := r.s.Watch("congestion "+ph.canary+" "+ph.load, time.Duration((r.st.Plan.Time+congestion.PhaseSlack)*float64(time.Second)), "congestion.watchdog", *r.f.watchdog)
 	var err error
 	switch k, runs := ph.sets[r.role-1]; {
 	case r.role == 0 && ph.canary != "":

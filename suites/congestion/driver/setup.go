@@ -20,41 +20,41 @@ import (
 // flags are the suite's flags, on the flag set the binary's main owns
 // (New puts them there).
 type flags struct {
-	fs              *flag.FlagSet
-	flagTime        *float64
-	flagReps        *int
-	flagCanaries    *string
-	flagCongestors  *string
-	flagSplit       *string
-	flagShare       *float64
-	flagCanaryNodes *string
-	flagMix         *string
-	flagLen         *int64
-	flagBwLen       *int64
-	flagMinLoad     *float64
-	flagSeed        *string
-	flagOnly        *bool
-	flagWatchdog    *time.Duration
-	flagResume      *string
+	fs          *flag.FlagSet
+	time        *float64
+	reps        *int
+	canaries    *string
+	congestors  *string
+	split       *string
+	share       *float64
+	canaryNodes *string
+	mix         *string
+	len         *int64
+	bwLen       *int64
+	minLoad     *float64
+	seed        *string
+	only        *bool
+	watchdog    *time.Duration
+	resume      *string
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{fs: fs,
-		flagTime:        fs.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)"),
-		flagReps:        fs.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)"),
-		flagCanaries:    fs.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated"),
-		flagCongestors:  fs.String("congestion.congestors", strings.Join(congestion.DefaultCongestors, ","), "congestion: the congestors that load the network, comma-separated: incast, rma-incast, bcast, alltoall (GPCNeT's, the default) and worst-cycle (b_eff's worst-case cycle)"),
-		flagSplit:       fs.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)"),
-		flagShare:       fs.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries"),
-		flagCanaryNodes: fs.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)"),
-		flagMix:         fs.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)"),
-		flagLen:         fs.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message"),
-		flagBwLen:       fs.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary"),
-		flagMinLoad:     fs.Float64("congestion.min-load", 0.5, "congestion: the share of what it delivers without canaries that every congestor must deliver beside each canary of time (rr-lat, allreduce), or the run is NOT VALID"),
-		flagSeed:        fs.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)"),
-		flagOnly:        fs.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered"),
-		flagWatchdog:    harness.WatchdogFlag(fs, "congestion", "congestion"),
-		flagResume:      fs.String("congestion.resume", "", "congestion: the output of an earlier job of the same configuration that did not finish (results/partial/…): its whole repetitions are copied, the rest measured (its seed is taken)"),
+		time:        fs.Float64("congestion.time", 1, "congestion: seconds of each measurement (0.25 with -test.short)"),
+		reps:        fs.Int("congestion.reps", 3, "congestion: repetitions of the whole sequence, for the spread of every figure (2 with -test.short)"),
+		canaries:    fs.String("congestion.canaries", strings.Join(congestion.CanaryNames, ","), "congestion: the canaries to measure, comma-separated"),
+		congestors:  fs.String("congestion.congestors", strings.Join(congestion.DefaultCongestors, ","), "congestion: the congestors that load the network, comma-separated: incast, rma-incast, bcast, alltoall (GPCNeT's, the default) and worst-cycle (b_eff's worst-case cycle)"),
+		split:       fs.String("congestion.split", "auto", "congestion: how the processes are split: nodes (whole nodes run canaries, GPCNeT's way), procs (every node gives some of its processes to the canaries) or auto (nodes from 4 nodes up)"),
+		share:       fs.Float64("congestion.canary-share", 0.2, "congestion: the share of the nodes (split nodes) or of each node's processes (split procs) that runs canaries"),
+		canaryNodes: fs.String("congestion.canary-nodes", "", "congestion: the hosts whose processes run the canaries, comma-separated (instead of -congestion.split)"),
+		mix:         fs.String("congestion.mix", "auto", "congestion: together (every congestor at once, each on its own processes, GPCNeT's way), each (one at a time on all congestor processes) or auto (together when every congestor gets 2 processes)"),
+		len:         fs.Int64("congestion.len", 4096, "congestion: bytes of a congestor's message"),
+		bwLen:       fs.Int64("congestion.bw-len", 131072, "congestion: bytes of a message of the ring bandwidth canary"),
+		minLoad:     fs.Float64("congestion.min-load", 0.5, "congestion: the share of what it delivers without canaries that every congestor must deliver beside each canary of time (rr-lat, allreduce), or the run is NOT VALID"),
+		seed:        fs.String("congestion.seed", "", "congestion: seed of the node shuffle and the random rings (unsigned integer; default: drawn on rank 0 and printed)"),
+		only:        fs.Bool("congestion.congestors-only", false, "congestion: no canaries: the congestors, each alone and all together, -congestion.time seconds each — a load for other jobs that says what it delivered"),
+		watchdog:    harness.WatchdogFlag(fs, "congestion", "congestion"),
+		resume:      fs.String("congestion.resume", "", "congestion: the output of an earlier job of the same configuration that did not finish (results/partial/…): its whole repetitions are copied, the rest measured (its seed is taken)"),
 	}
 }
 
@@ -100,10 +100,10 @@ func (f *flags) checkFlags() error {
 	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	if _, err := congestion.ParseList("-congestion.canaries", *f.flagCanaries, congestion.CanaryNames); err != nil {
+	if _, err := congestion.ParseList("-congestion.canaries", *f.canaries, congestion.CanaryNames); err != nil {
 		return err
 	}
-	_, err := congestion.ParseList("-congestion.congestors", *f.flagCongestors, congestion.CongestorNames)
+	_, err := congestion.ParseList("-congestion.congestors", *f.congestors, congestion.CongestorNames)
 	return err
 }
 
@@ -123,8 +123,8 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
-	st := Settings{Len: *f.flagLen, BwLen: *f.flagBwLen, MinLoad: *f.flagMinLoad,
-		Plan: congestion.Plan{Time: *f.flagTime, Reps: *f.flagReps, Only: *f.flagOnly}}
+	st := Settings{Len: *f.len, BwLen: *f.bwLen, MinLoad: *f.minLoad,
+		Plan: congestion.Plan{Time: *f.time, Reps: *f.reps, Only: *f.only}}
 	if job.Short && !harness.IsSet(f.fs, "congestion.time") {
 		st.Plan.Time = 0.25
 	}
@@ -133,24 +133,24 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	}
 	var err error
 	if !st.Plan.Only {
-		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *f.flagCanaries, congestion.CanaryNames); err != nil {
+		if st.Plan.Canaries, err = congestion.ParseList("-congestion.canaries", *f.canaries, congestion.CanaryNames); err != nil {
 			return Settings{}, err
 		}
 	}
-	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *f.flagCongestors, congestion.CongestorNames); err != nil {
+	if st.Plan.Congestors, err = congestion.ParseList("-congestion.congestors", *f.congestors, congestion.CongestorNames); err != nil {
 		return Settings{}, err
 	}
-	seed, err := harness.DecideSeed("congestion.seed", *f.flagSeed)
+	seed, err := harness.DecideSeed("congestion.seed", *f.seed)
 	if err != nil {
 		return Settings{}, err
 	}
-	st.Split = congestion.SplitOptions{By: *f.flagSplit, Share: *f.flagShare, Congestors: len(st.Plan.Congestors),
-		Mix: *f.flagMix, Only: st.Plan.Only, Seed: seed}
-	if *f.flagCanaryNodes != "" {
+	st.Split = congestion.SplitOptions{By: *f.split, Share: *f.share, Congestors: len(st.Plan.Congestors),
+		Mix: *f.mix, Only: st.Plan.Only, Seed: seed}
+	if *f.canaryNodes != "" {
 		if st.Plan.Only {
 			return Settings{}, fmt.Errorf("-congestion.canary-nodes with -congestion.congestors-only: there are no canaries")
 		}
-		for _, h := range strings.Split(*f.flagCanaryNodes, ",") {
+		for _, h := range strings.Split(*f.canaryNodes, ",") {
 			st.Split.CanaryNodes = append(st.Split.CanaryNodes, strings.TrimSpace(h))
 		}
 	}
@@ -225,11 +225,11 @@ func (st *Settings) split(job *harness.Job) error {
 // is given) and so its split included; only its whole repetitions are
 // copied, so that every CIF pairs measurements of one job.
 func (st *Settings) readResume(f *flags, job *harness.Job) error {
-	if *f.flagResume == "" {
+	if *f.resume == "" {
 		return nil
 	}
 	want := func(file map[string]string) (map[string]string, error) {
-		seed, ok, err := harness.ResumeSeed(file, congestion.KeySeed, *f.flagSeed)
+		seed, ok, err := harness.ResumeSeed(file, congestion.KeySeed, *f.seed)
 		if err != nil {
 			return nil, err
 		}
@@ -241,7 +241,7 @@ func (st *Settings) readResume(f *flags, job *harness.Job) error {
 		}
 		return job.ResumeWantLines(st.lines()), nil
 	}
-	r, err := job.ReadResume("congestion.resume", *f.flagResume, congestion.Bench, want, checkSaved, "congestion-")
+	r, err := job.ReadResume("congestion.resume", *f.resume, congestion.Bench, want, checkSaved, "congestion-")
 	if err != nil {
 		return err
 	}

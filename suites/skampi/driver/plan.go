@@ -16,11 +16,11 @@ const MaxPlanProcs = 1 << 30
 // planProcs is the process count the run is planned for: the job's, or
 // -skampi.plan-procs with -skampi.plan.
 func (f *flags) planProcs(job *harness.Job) (int, error) {
-	n := *f.flagPlanProcs
+	n := *f.planFor
 	switch {
 	case n == 0 || harness.IsSet(f.fs, "skampi.plan-procs") && n == job.Procs():
 		return job.Procs(), nil
-	case !*f.flagPlan:
+	case !*f.plan:
 		return 0, fmt.Errorf("-skampi.plan-procs=%d plans for another job size: give it with -skampi.plan (a dry run)", n)
 	case n < 1 || n > MaxPlanProcs:
 		return 0, fmt.Errorf("-skampi.plan-procs=%d: want a process count from 1 to %d", n, MaxPlanProcs)
@@ -72,8 +72,8 @@ func curveText(c skampi.Curve) string {
 // memLimit is the memory per process the run may use, MiB, and where the
 // figure comes from.
 func (f *flags) memLimit(job *harness.Job) (int64, string) {
-	if *f.flagMem > 0 {
-		return *f.flagMem, "-skampi.mem"
+	if *f.mem > 0 {
+		return *f.mem, "-skampi.mem"
 	}
 	return job.MemMiB, fmt.Sprintf("the node's memory divided by its %d processes", job.ProcsNode)
 }
@@ -84,11 +84,11 @@ func (f *flags) memLimit(job *harness.Job) (int64, string) {
 // (harness Job.CheckMemory).
 func (f *flags) checkMemory(need skampi.Memory, job *harness.Job) error {
 	const lower = "lower max-buffer or the lengths, or give -skampi.mem"
-	if *f.flagMem == 0 {
+	if *f.mem == 0 {
 		return job.CheckMemory("SKaMPI", need.RootProcess(), lower+" ("+need.String()+")")
 	}
-	if need.RootProcess() > *f.flagMem<<20 {
-		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (-skampi.mem): %s", need, *f.flagMem, lower)
+	if need.RootProcess() > *f.mem<<20 {
+		return fmt.Errorf("SKaMPI needs %s, more than the %d MiB per process it may use (-skampi.mem): %s", need, *f.mem, lower)
 	}
 	return nil
 }

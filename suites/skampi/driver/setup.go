@@ -25,33 +25,33 @@ import (
 // flags are the suite's flags, on the flag set the binary's main owns
 // (New puts them there).
 type flags struct {
-	fs            *flag.FlagSet
-	flagSuites    *string
-	flagResume    *string
-	flagOps       *string
-	flagTestFault *bool
-	flagTestLay   *bool
-	flagTestPut   *bool
-	flagWatchdog  *time.Duration
-	flagPlan      *bool
-	flagPlanProcs *int
-	flagMem       *int64
-	flagTestRanks *int
+	fs          *flag.FlagSet
+	suites      *string
+	resume      *string
+	ops         *string
+	testFault   *bool
+	testLayout  *bool
+	testLostPut *bool
+	watchdog    *time.Duration
+	plan        *bool
+	planFor     *int
+	mem         *int64
+	testRanks   *int
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
 	return &flags{fs: fs,
-		flagSuites:    fs.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)"),
-		flagResume:    fs.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last"),
-		flagOps:       fs.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent, neighborhood) or all"),
-		flagTestFault: fs.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation"),
-		flagTestLay:   fs.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far"),
-		flagTestPut:   fs.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)"),
-		flagWatchdog:  harness.WatchdogFlag(fs, "skampi", "skampi"),
-		flagPlan:      fs.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring"),
-		flagPlanProcs: fs.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's"),
-		flagMem:       fs.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)"),
-		flagTestRanks: fs.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)"),
+		suites:      fs.String("skampi.suites", "", "skampi: the suite file (YAML, docs/skampi.md) that plans the run; empty for the standard run (suites/skampi/default.yaml)"),
+		resume:      fs.String("skampi.resume", "", "skampi: a partial output of the same configuration: its finished curves are copied, the rest measured, the one that was running when it stopped last"),
+		ops:         fs.String("skampi.ops", "all", "skampi: measure only these operations of the suites, comma-separated: names, patterns (ping-pong, collective, master-worker, simple, one-sided), families (nonblocking, persistent, neighborhood) or all"),
+		testFault:   fs.Bool("skampi.testfault", false, "skampi, for tests only: corrupt one received message to exercise validation"),
+		testLayout:  fs.Bool("skampi.testfault-layout", false, "skampi, for tests only: the manual method's unpacking puts the middle run of every message a byte too far"),
+		testLostPut: fs.Bool("skampi.testfault-rma", false, "skampi, for tests only: a one-sided origin skips its put in the check at the end of a point (a lost put)"),
+		watchdog:    harness.WatchdogFlag(fs, "skampi", "skampi"),
+		plan:        fs.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring"),
+		planFor:     fs.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's"),
+		mem:         fs.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)"),
+		testRanks:   fs.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)"),
 	}
 }
 
@@ -129,16 +129,16 @@ type Settings struct {
 // setup reads the suite file and the flags on rank 0 and decides the
 // settings.
 func (f *flags) setup(job *harness.Job) (Settings, error) {
-	st := Settings{TestFault: *f.flagTestFault, TestLayout: *f.flagTestLay, TestLostPut: *f.flagTestPut, Yield: job.Oversub != "",
+	st := Settings{TestFault: *f.testFault, TestLayout: *f.testLayout, TestLostPut: *f.testLostPut, Yield: job.Oversub != "",
 		MarkThreads: markThreads(job.Thread)}
 	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
 	st.MatrixLimit = skampi.FullPairs
-	if *f.flagTestRanks > 0 {
-		st.MatrixLimit = *f.flagTestRanks
+	if *f.testRanks > 0 {
+		st.MatrixLimit = *f.testRanks
 	}
-	data, err := st.readFile(*f.flagSuites)
+	data, err := st.readFile(*f.suites)
 	if err != nil {
 		return Settings{}, err
 	}
@@ -156,7 +156,7 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if st.Suites, st.Notes, err = skampi.ParseSuites(st.File, data, l); err != nil {
 		return Settings{}, err
 	}
-	if err := st.keepOps(*f.flagOps, n); err != nil {
+	if err := st.keepOps(*f.ops, n); err != nil {
 		return Settings{}, err
 	}
 	if err := st.keepProvided(job.Library, mpi.Provides()); err != nil {
@@ -173,14 +173,14 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	}
 	need := skampi.Need(st.curves(), n, harness.BaseBytes)
 	st.Buffer = need.Buffer
-	if *f.flagPlan {
+	if *f.plan {
 		return Settings{}, &harness.Done{Text: st.planText(f, need, job)}
 	}
 	if err := f.checkMemory(need, job); err != nil {
 		return Settings{}, err
 	}
-	if *f.flagResume != "" {
-		st.Resume, err = readResume(*f.flagResume, st.want(job), st.curves())
+	if *f.resume != "" {
+		st.Resume, err = readResume(*f.resume, st.want(job), st.curves())
 	}
 	return st, err
 }

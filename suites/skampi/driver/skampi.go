@@ -28,7 +28,7 @@ func (d *Driver) Benchmark(b *testing.B) {
 	}
 	r := newRun(d.f, s, &st)
 	defer r.close()
-	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *d.f.flagWatchdog)() // between points
+	defer s.Watch("SKaMPI", 0, "skampi.watchdog", *d.f.watchdog)() // between points
 	curves := st.order()
 	r.progress = s.NewProgress("SKaMPI", gridPoints(curves))
 	r.progress.Plan(gridTime(curves))
@@ -236,7 +236,7 @@ func (r *run) ranges(pt skampi.Point) []mpi.RankRange {
 func (r *run) point(b *testing.B, su *skampi.Setup, pt skampi.Point) Result {
 	var res Result
 	b.Run(pt.Name(), func(b *testing.B) {
-		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *r.f.flagWatchdog)()
+		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *r.f.watchdog)()
 		m := r.member(pt)
 		res = Result{}
 		if m.g != nil {
