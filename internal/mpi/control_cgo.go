@@ -272,6 +272,9 @@ func (c Comm) Split(color, key int) (Comm, error) {
 // tag), the others take no part, so a point's communicator costs the
 // processes outside it nothing.
 func (c Comm) CreateRanges(ranges []RankRange, tag int) (Comm, error) {
+	if len(ranges) == 0 {
+		return CommNull, &Error{Call: "MPI_Comm_create_group", Code: -1, Msg: "a group of no ranges"}
+	}
 	r := make([]C.int, 3*len(ranges))
 	for i, x := range ranges {
 		r[3*i], r[3*i+1], r[3*i+2] = C.int(x.First), C.int(x.Last), C.int(x.Stride)

@@ -83,3 +83,4 @@ func (f File) SetInfo(i Info) error { return ErrNoMPI }
 
 func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) { return false, nil, ErrNoMPI }
 func WtimeIsGlobal() (bool, error)                             { return false, ErrNoMPI }
+func Provides() map[string]bool                                { return map[string]bool{} }
