@@ -29,7 +29,7 @@ static void add_sample(cong_samples *o, double t) {
 }
 
 /* The first byte of message k of iteration it from sender. */
-static unsigned char mark(int64_t it, int k, int sender) {
+static unsigned char stamp(int64_t it, int k, int sender) {
 	return (unsigned char)(1 + (it * 31 + k * 7 + (int64_t)sender * 13) % 251);
 }
 
@@ -45,7 +45,7 @@ typedef struct {
 /* ring_lat is one iteration of the ring latency: 8 bytes to the right and
  * from the left, then to the left and from the right; half its time. */
 static int ring_lat(canary *c, int64_t it, double *t) {
-	c->sbuf[0] = mark(it, 0, c->me);
+	c->sbuf[0] = stamp(it, 0, c->me);
 	double t0 = MPI_Wtime();
 	int rc = MPI_Sendrecv(c->sbuf, (int)c->len, MPI_BYTE, c->right, TAG_RIGHT, c->rbuf, (int)c->len,
 	                      MPI_BYTE, c->left, TAG_RIGHT, c->comm, MPI_STATUS_IGNORE);
@@ -53,7 +53,7 @@ static int ring_lat(canary *c, int64_t it, double *t) {
 		rc = MPI_Sendrecv(c->sbuf, (int)c->len, MPI_BYTE, c->left, TAG_LEFT, c->rbuf + c->len,
 		                  (int)c->len, MPI_BYTE, c->right, TAG_LEFT, c->comm, MPI_STATUS_IGNORE);
 	*t = (MPI_Wtime() - t0) / 2;
-	c->o->faults += (c->rbuf[0] != mark(it, 0, c->left)) + (c->rbuf[c->len] != mark(it, 0, c->right));
+	c->o->faults += (c->rbuf[0] != stamp(it, 0, c->left)) + (c->rbuf[c->len] != stamp(it, 0, c->right));
 	return rc;
 }
 
@@ -62,7 +62,7 @@ static int ring_lat(canary *c, int64_t it, double *t) {
 static int ring_bw(canary *c, int64_t it, double *t) {
 	enum { W = CONG_BW_OUTSTANDING };
 	MPI_Request rq[4 * W];
-	for (int k = 0; k < 2 * W; k++) c->sbuf[k * c->len] = mark(it, k, c->me);
+	for (int k = 0; k < 2 * W; k++) c->sbuf[k * c->len] = stamp(it, k, c->me);
 	double t0 = MPI_Wtime();
 	int rc = MPI_SUCCESS;
 	for (int k = 0; k < W && rc == MPI_SUCCESS; k++) {
@@ -78,8 +78,8 @@ static int ring_bw(canary *c, int64_t it, double *t) {
 	if (rc == MPI_SUCCESS) rc = MPI_Waitall(4 * W, rq, MPI_STATUSES_IGNORE);
 	*t = MPI_Wtime() - t0;
 	for (int k = 0; k < W; k++) {
-		c->o->faults += c->rbuf[k * c->len] != mark(it, k, c->left);
-		c->o->faults += c->rbuf[(W + k) * c->len] != mark(it, W + k, c->right);
+		c->o->faults += c->rbuf[k * c->len] != stamp(it, k, c->left);
+		c->o->faults += c->rbuf[(W + k) * c->len] != stamp(it, W + k, c->right);
 	}
 	return rc;
 }
