@@ -1,0 +1,53 @@
+package links
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestPlanAtScale: the plan's time grows with the members, as the rounds
+// do; at 10^3, 10^4 and 10^5 nodes under the default settings it is at
+// most 3.4 minutes, 34 minutes and 5.6 hours; the full matrix stops at
+// FullMatrix members.
+func TestPlanAtScale(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		most  float64
+		pairs int64
+		full  bool
+	}{
+		{2, 0.202, 1, true},
+		{6, 1.01, 15, true},
+		{1000, 201, 499_500, true},
+		{1024, 206, 523_776, true},
+		{1025, 207, 524_800, false},
+		{10_000, 2011, 49_995_000, false},
+		{100_000, 20_110, 4_999_950_000, false},
+	} {
+		p := NewPlan(c.n, DefaultSettings)
+		assert.Equal(t, Rounds(c.n), p.Rounds, "n=%d", c.n)
+		assert.Equal(t, c.pairs, p.Pairs, "n=%d", c.n)
+		assert.InDelta(t, c.most, p.Seconds, c.most*0.01, "n=%d", c.n)
+		assert.Equal(t, c.full, p.Full, "n=%d", c.n)
+	}
+	assert.Zero(t, NewPlan(1, DefaultSettings).Seconds, "one member: nothing to measure")
+}
+
+func TestSettingsCheck(t *testing.T) {
+	assert.NoError(t, DefaultSettings.Check())
+	for _, c := range []struct {
+		edit func(*Settings)
+		want string
+	}{
+		{func(s *Settings) { s.LatReps = 0 }, "0 ping-pongs"},
+		{func(s *Settings) { s.BwLen = 1 << 31 }, "a bandwidth message of 2147483648 bytes"},
+		{func(s *Settings) { s.BwReps = -1 }, "-1 bandwidth messages"},
+		{func(s *Settings) { s.Cap = 0 }, "a cap of 0 s"},
+		{func(s *Settings) { s.Cap = 1e9 }, "a cap of 1e+09 s"},
+	} {
+		s := DefaultSettings
+		c.edit(&s)
+		assert.ErrorContains(t, s.Check(), c.want)
+	}
+}
