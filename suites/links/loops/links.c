@@ -1,0 +1,135 @@
+//go:build mpi
+
+/* links.c: one measurement of a pair of processes: a ping-pong latency,
+ * a one-way bandwidth either way, or both ways at once. The member that
+ * decides (the lower one, or the sender of LINKS_BACK) marks its last
+ * message with TAG_LAST, so that the pair stops together without a
+ * message of its own; every message carries stamps of its sender and
+ * number in its first and last byte, checked on receipt. */
+#include "links.h"
+
+const char *const links_meas_names[LINKS_NMEAS] = {"lat", "forth", "back", "both"};
+
+enum { TAG_MORE = 21, TAG_LAST = 22, TAG_ACK = 23, TAG_TIME = 24 };
+
+static unsigned char first(int k, int sender) { return (unsigned char)(1 + (k * 31 + sender * 7) % 251); }
+static unsigned char last(int k, int sender) { return (unsigned char)(2 + (k * 17 + sender * 13) % 249); }
+
+static void stamp(unsigned char *b, int64_t len, int k, int me) {
+	b[0] = first(k, me);
+	if (len > 1) b[len - 1] = last(k, me);
+}
+
+static void check(const unsigned char *b, int64_t len, int k, int from, int64_t *faults) {
+	if (b[0] != first(k, from) || (len > 1 && b[len - 1] != last(k, from))) (*faults)++;
+}
+
+/* done says whether message k is the last: reps made, or the cap passed. */
+static int done(int k, int reps, double t0, double cap) { return k + 1 >= reps || MPI_Wtime() - t0 >= cap; }
+
+/* pingpong: the lower member pings, the higher answers. */
+static int pingpong(MPI_Comm c, int me, int p, int lower, int64_t len, int reps, double cap, unsigned char *s,
+                    unsigned char *r, double *sec, int *count, int64_t *faults) {
+	int rc = MPI_SUCCESS, n = (int)len;
+	if (lower) {
+		double t0 = MPI_Wtime();
+		int k = 0;
+		for (;; k++) {
+			int end = done(k, reps, t0, cap);
+			stamp(s, len, k, me);
+			rc = MPI_Send(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, c);
+			if (rc == MPI_SUCCESS) rc = MPI_Recv(r, n, MPI_BYTE, p, TAG_MORE, c, MPI_STATUS_IGNORE);
+			if (rc != MPI_SUCCESS) return rc;
+			check(r, len, k, p, faults);
+			if (end) break;
+		}
+		*sec = MPI_Wtime() - t0;
+		*count = k + 1;
+		return rc;
+	}
+	for (int k = 0;; k++) {
+		MPI_Status st;
+		rc = MPI_Recv(r, n, MPI_BYTE, p, MPI_ANY_TAG, c, &st);
+		if (rc != MPI_SUCCESS) return rc;
+		check(r, len, k, p, faults);
+		stamp(s, len, k, me);
+		rc = MPI_Send(s, n, MPI_BYTE, p, TAG_MORE, c);
+		if (rc != MPI_SUCCESS || st.MPI_TAG == TAG_LAST) return rc;
+	}
+}
+
+/* stream: the sender sends until its last message, the receiver acks it;
+ * the sender's time runs from its first message to the ack. */
+static int stream(MPI_Comm c, int me, int p, int sender, int64_t len, int reps, double cap, unsigned char *s,
+                  unsigned char *r, double *sec, int *count, int64_t *faults) {
+	int rc = MPI_SUCCESS, n = (int)len;
+	char ack = 0;
+	if (sender) {
+		double t0 = MPI_Wtime();
+		int k = 0;
+		for (;; k++) {
+			int end = done(k, reps, t0, cap);
+			stamp(s, len, k, me);
+			rc = MPI_Send(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, c);
+			if (rc != MPI_SUCCESS) return rc;
+			if (end) break;
+		}
+		rc = MPI_Recv(&ack, 1, MPI_CHAR, p, TAG_ACK, c, MPI_STATUS_IGNORE);
+		*sec = MPI_Wtime() - t0;
+		*count = k + 1;
+		return rc;
+	}
+	int k = 0;
+	for (;; k++) {
+		MPI_Status st;
+		rc = MPI_Recv(r, n, MPI_BYTE, p, MPI_ANY_TAG, c, &st);
+		if (rc != MPI_SUCCESS) return rc;
+		check(r, len, k, p, faults);
+		if (st.MPI_TAG == TAG_LAST) break;
+	}
+	*count = k + 1;
+	return MPI_Send(&ack, 1, MPI_CHAR, p, TAG_ACK, c);
+}
+
+/* both: each message of the lower member crosses one of the higher's. */
+static int both(MPI_Comm c, int me, int p, int lower, int64_t len, int reps, double cap, unsigned char *s,
+                unsigned char *r, double *sec, int *count, int64_t *faults) {
+	int rc = MPI_SUCCESS, n = (int)len, k = 0;
+	double t0 = MPI_Wtime();
+	for (;; k++) {
+		int end = lower && done(k, reps, t0, cap);
+		MPI_Status st;
+		stamp(s, len, k, me);
+		rc = MPI_Sendrecv(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, r, n, MPI_BYTE, p, MPI_ANY_TAG, c, &st);
+		if (rc != MPI_SUCCESS) return rc;
+		check(r, len, k, p, faults);
+		if (lower ? end : st.MPI_TAG == TAG_LAST) break;
+	}
+	*sec = MPI_Wtime() - t0;
+	*count = k + 1;
+	return rc;
+}
+
+int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
+               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults) {
+	MPI_Comm c = MPI_Comm_f2c(comm);
+	int me, rc = MPI_Comm_rank(c, &me);
+	*seconds = 0;
+	*count = 0;
+	*faults = 0;
+	if (rc != MPI_SUCCESS) return rc;
+	if (len < 1 || len > INT32_MAX || reps < 1 || partner == me) return MPI_ERR_ARG;
+	switch (meas) {
+	case LINKS_LAT: return pingpong(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
+	case LINKS_FORTH: return stream(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
+	case LINKS_BACK: {
+		double sent = 0;
+		rc = stream(c, me, partner, !lower, len, reps, cap, sbuf, rbuf, &sent, count, faults);
+		if (rc != MPI_SUCCESS) return rc;
+		if (!lower) return MPI_Send(&sent, 1, MPI_DOUBLE, partner, TAG_TIME, c);
+		return MPI_Recv(seconds, 1, MPI_DOUBLE, partner, TAG_TIME, c, MPI_STATUS_IGNORE);
+	}
+	case LINKS_BOTH: return both(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
+	}
+	return MPI_ERR_ARG;
+}

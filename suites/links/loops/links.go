@@ -1,0 +1,76 @@
+package loops
+
+import (
+	"fmt"
+
+	"github.com/beff-suite/beff/internal/mpi"
+)
+
+// A Measure is one of the four measurements of a pair (LINKS_LAT… in
+// links.h, in this order).
+type Measure int
+
+const (
+	Latency Measure = iota // a ping-pong: the lower member pings
+	Forth                  // the lower member sends, the higher receives
+	Back                   // the higher member sends, the lower receives
+	Both                   // both send and receive at once
+)
+
+// Measures lists them in value order.
+var Measures = []Measure{Latency, Forth, Back, Both}
+
+var measureNames = [...]string{"lat", "forth", "back", "both"}
+
+func (m Measure) String() string { return measureNames[m] }
+
+// A Pair is one measurement of one pair of processes of Comm: this
+// process and Partner, Lower when this one is the lower member. Reps
+// exchanges of Len bytes, fewer when the deciding member's clock passes
+// Cap seconds.
+type Pair struct {
+	Comm       mpi.Comm
+	Partner    int
+	Lower      bool
+	Measure    Measure
+	Len        int64
+	Reps       int
+	Cap        float64
+	Send, Recv *mpi.Buffer
+}
+
+// A Result is what the measurement gave: on the lower member the seconds
+// it took and the exchanges made (nothing on the higher one); on both,
+// the received messages whose stamps were wrong.
+type Result struct {
+	Seconds float64
+	Count   int
+	Faults  int64
+}
+
+// Run runs the measurement; both members call it together.
+func Run(p *Pair) (Result, error) {
+	if err := p.check(); err != nil {
+		return Result{}, err
+	}
+	return run(p)
+}
+
+// check refuses a measurement the C loop cannot run.
+func (p *Pair) check() error {
+	switch {
+	case p.Measure < 0 || int(p.Measure) >= len(measureNames):
+		return fmt.Errorf("links: measurement %d: no such kind", int(p.Measure))
+	case p.Len < 1 || p.Len > mpi.MaxInt32:
+		return fmt.Errorf("links: messages of %d bytes (1 to %d)", p.Len, mpi.MaxInt32)
+	case p.Reps < 1 || p.Reps > mpi.MaxInt32:
+		return fmt.Errorf("links: %d exchanges (1 to %d)", p.Reps, mpi.MaxInt32)
+	case !(p.Cap > 0):
+		return fmt.Errorf("links: a cap of %v s", p.Cap)
+	case p.Partner < 0:
+		return fmt.Errorf("links: partner %d", p.Partner)
+	case p.Send == nil || p.Recv == nil || p.Send.Len() < p.Len || p.Recv.Len() < p.Len:
+		return fmt.Errorf("links: buffers of fewer than the %d bytes a message needs", p.Len)
+	}
+	return nil
+}

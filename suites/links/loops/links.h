@@ -1,0 +1,26 @@
+/* links.h: the links suite's timed loop: one measurement of one pair of
+ * processes (links.c), on the binding's control.h. */
+#ifndef BEFF_LINKS_H
+#define BEFF_LINKS_H
+
+#include "control.h"
+
+/* The measurements of a pair, in the order of loops.Measure (a Go test
+ * checks the names). */
+enum links_meas { LINKS_LAT, LINKS_FORTH, LINKS_BACK, LINKS_BOTH, LINKS_NMEAS };
+extern const char *const links_meas_names[LINKS_NMEAS];
+
+/* links_pair runs measurement meas of the pair of this process and partner
+ * in comm: reps exchanges (ping-pongs of len bytes, or messages of len
+ * bytes each way), fewer when the lower member's clock (the sender's for
+ * LINKS_BACK) passes cap seconds: it marks the last message, so both
+ * sides stop after the same one. lower says whether this process is the
+ * lower member (it starts the ping-pongs; LINKS_FORTH sends from it,
+ * LINKS_BACK to it). On the lower member *seconds is the measurement's
+ * time (for LINKS_BACK the higher member's, sent over) and *count the
+ * exchanges; on both *faults counts the received messages whose stamps
+ * were wrong. sbuf and rbuf hold len bytes each. */
+int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
+               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults);
+
+#endif

@@ -1,0 +1,9 @@
+//go:build !mpi
+
+package loops
+
+import "github.com/beff-suite/beff/internal/mpi"
+
+// Without MPI the loop runs nothing: it fails with mpi.ErrNoMPI.
+
+func run(p *Pair) (Result, error) { return Result{}, mpi.ErrNoMPI }
