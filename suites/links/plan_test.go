@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/beff-suite/beff/internal/results"
 )
 
 // TestPlanAtScale: the plan's time grows with the members, as the rounds
@@ -49,5 +51,25 @@ func TestSettingsCheck(t *testing.T) {
 		s := DefaultSettings
 		c.edit(&s)
 		assert.ErrorContains(t, s.Check(), c.want)
+	}
+}
+
+// TestNames: a pair's name and a member's, read back; a host ending in
+// -<digits> stays inside the name, not at its end.
+func TestNames(t *testing.T) {
+	assert.Equal(t, "a=3/b=17", PairName(3, 17))
+	assert.Equal(t, "host=node-12/member=4", MemberName("node-12", 4))
+	assert.Equal(t, "host=a_b/member=0", MemberName("a/b", 0))
+	a, b, err := ParsePair([]results.Part{{Key: "a", Value: "3"}, {Key: "b", Value: "17"}})
+	assert.NoError(t, err)
+	assert.Equal(t, [2]int{3, 17}, [2]int{a, b})
+	for _, bad := range [][]results.Part{
+		{{Key: "a", Value: "3"}},
+		{{Key: "a", Value: "7"}, {Key: "b", Value: "3"}},
+		{{Key: "a", Value: "x"}, {Key: "b", Value: "3"}},
+		{{Key: "b", Value: "1"}, {Key: "a", Value: "3"}},
+	} {
+		_, _, err := ParsePair(bad)
+		assert.Error(t, err, "%v", bad)
 	}
 }

@@ -84,6 +84,10 @@ func medianMAD(v []float64) (med, mad float64) {
 	return med, median(dev)
 }
 
+// MedianMAD is the median of v and the median of the absolute deviations
+// from it (NaN for none); v is left as it is.
+func MedianMAD(v []float64) (med, mad float64) { return medianMAD(slices.Clone(v)) }
+
 // median of sorted v.
 func median(v []float64) float64 {
 	n := len(v)

@@ -10,7 +10,7 @@
 
 const char *const links_meas_names[LINKS_NMEAS] = {"lat", "forth", "back", "both"};
 
-enum { TAG_MORE = 21, TAG_LAST = 22, TAG_ACK = 23, TAG_TIME = 24 };
+enum { TAG_MORE = 21, TAG_LAST = 22, TAG_ACK = 23, TAG_TIME = 24, TAG_SHARE = 25 };
 
 static unsigned char first(int k, int sender) { return (unsigned char)(1 + (k * 31 + sender * 7) % 251); }
 static unsigned char last(int k, int sender) { return (unsigned char)(2 + (k * 17 + sender * 13) % 249); }
@@ -132,4 +132,10 @@ int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int
 	case LINKS_BOTH: return both(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
 	}
 	return MPI_ERR_ARG;
+}
+
+int links_share(MPI_Fint comm, int partner, int lower, double *v, int n) {
+	MPI_Comm c = MPI_Comm_f2c(comm);
+	if (lower) return MPI_Send(v, n, MPI_DOUBLE, partner, TAG_SHARE, c);
+	return MPI_Recv(v, n, MPI_DOUBLE, partner, TAG_SHARE, c, MPI_STATUS_IGNORE);
 }

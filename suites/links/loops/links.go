@@ -74,3 +74,16 @@ func (p *Pair) check() error {
 	}
 	return nil
 }
+
+// Values are what the lower member of a pair measured, one per Measure:
+// the latency in µs, the bandwidths in MB/s.
+type Values [len(measureNames)]float64
+
+// Share hands the lower member's values to the higher member of the pair
+// (both call it): both then hold every link of theirs.
+func Share(c mpi.Comm, partner int, lower bool, v *Values) error {
+	if partner < 0 {
+		return fmt.Errorf("links: partner %d", partner)
+	}
+	return share(c, partner, lower, v)
+}

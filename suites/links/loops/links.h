@@ -23,4 +23,8 @@ extern const char *const links_meas_names[LINKS_NMEAS];
 int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
                unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults);
 
+/* links_share hands the lower member's n values of the pair's
+ * measurements to the higher member: both then hold every link of theirs. */
+int links_share(MPI_Fint comm, int partner, int lower, double *v, int n);
+
 #endif

@@ -25,6 +25,22 @@ func run(p *Pair) (Result, error) {
 	return Result{Seconds: float64(sec), Count: int(count), Faults: int64(faults)}, mpi.CallError("the links "+p.Measure.String()+" loop", int(rc))
 }
 
+func share(c mpi.Comm, partner int, lower bool, v *Values) error {
+	l := C.int(0)
+	if lower {
+		l = 1
+	}
+	var cv [len(measureNames)]C.double
+	for i, x := range v {
+		cv[i] = C.double(x)
+	}
+	rc := mpi.OnMain(func() C.int { return C.links_share(C.MPI_Fint(c), C.int(partner), l, &cv[0], C.int(len(cv))) })
+	for i := range v {
+		v[i] = float64(cv[i])
+	}
+	return mpi.CallError("handing a pair's values over", int(rc))
+}
+
 // cMeasures are the names of the C table of measurements, in enum order.
 func cMeasures() []string {
 	out := make([]string, C.LINKS_NMEAS)

@@ -53,4 +53,10 @@ func TestPairOfTwo(t *testing.T) {
 			require.NoError(t, mpi.World.Barrier())
 		}
 	}
+	v := loops.Values{}
+	if me == 0 {
+		v = loops.Values{1.5, 900, 800, 1700}
+	}
+	require.NoError(t, loops.Share(mpi.World, 1-me, me == 0, &v))
+	assert.Equal(t, loops.Values{1.5, 900, 800, 1700}, v, "both members hold the pair's values")
 }

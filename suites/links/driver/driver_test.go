@@ -1,0 +1,200 @@
+package driver
+
+import (
+	"flag"
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/harness/harnesstest"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/links"
+	"github.com/beff-suite/beff/suites/links/loops"
+)
+
+// td is the driver the tests use, its flags on a flag set of their own.
+var td = New(flag.NewFlagSet("links", flag.ContinueOnError))
+
+// TestMemberRanks: at the level of nodes each host's first rank, in the
+// order of the hosts' first ranks; at the level of processes every rank.
+func TestMemberRanks(t *testing.T) {
+	hosts := []string{"a", "a", "b", "c", "b", "c", "d"}
+	assert.Equal(t, []int{0, -1, 1, 2, -1, -1, 3}, memberRanks(hosts, links.LevelNodes))
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6}, memberRanks(hosts, links.LevelProcs))
+}
+
+// TestSetup: the settings from the flags and the job, and what is
+// refused with one message.
+func TestSetup(t *testing.T) {
+	job := &harness.Job{Hosts: []string{"n0", "n0", "n1", "n1", "n2", "n2"}}
+	harnesstest.CheckSetup(t, td.f.fs, job, td.f.setup, []harnesstest.SetupCase[Settings]{
+		{Name: "defaults", Check: func(t *testing.T, st Settings) {
+			assert.Equal(t, links.LevelNodes, st.Level)
+			assert.Equal(t, 3, st.Members)
+			assert.Equal(t, 3, st.Idle)
+			assert.True(t, st.Full)
+			assert.Equal(t, links.DefaultSettings, st.Meas)
+			assert.Equal(t, links.NewPlan(3, links.DefaultSettings), st.Plan)
+		}},
+		{Name: "processes", Flags: map[string]string{"links.level": "procs", "links.matrix": "members"}, Check: func(t *testing.T, st Settings) {
+			assert.Equal(t, 6, st.Members)
+			assert.Zero(t, st.Idle)
+			assert.False(t, st.Full)
+		}},
+		{Name: "settings", Flags: map[string]string{"links.len": "4096", "links.reps": "3", "links.lat-reps": "7", "links.cap": "10ms"}, Check: func(t *testing.T, st Settings) {
+			assert.Equal(t, links.Settings{LatReps: 7, BwLen: 4096, BwReps: 3, Cap: 0.01}, st.Meas)
+		}},
+		{Name: "level", Flags: map[string]string{"links.level": "racks"}, Err: "-links.level=racks: want nodes or procs"},
+		{Name: "matrix", Flags: map[string]string{"links.matrix": "half"}, Err: "-links.matrix=half: want full, members or auto"},
+		{Name: "no reps", Flags: map[string]string{"links.reps": "0"}, Err: "-links.reps=0: out of range"},
+		{Name: "no cap", Flags: map[string]string{"links.cap": "0s"}, Err: "-links.cap=0s: out of range"},
+		{Name: "huge message", Flags: map[string]string{"links.len": "4294967296"}, Err: "-links.len=4294967296: out of range"},
+	})
+	one := &harness.Job{Hosts: []string{"n0", "n0"}}
+	_, err := td.f.setup(one)
+	assert.EqualError(t, err, "links on 1 nodes: a link needs two; run on at least 2 nodes, or give -links.level=procs")
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.level": "procs"})
+	st, err := td.f.setup(one)
+	require.NoError(t, err)
+	assert.Equal(t, 2, st.Members)
+}
+
+// TestConfig: the configuration lines say the level, the members, the
+// measurements and the plan.
+func TestConfig(t *testing.T) {
+	st := Settings{Level: links.LevelNodes, Members: 6, Idle: 6, Full: true, Meas: links.DefaultSettings, Plan: links.NewPlan(6, links.DefaultSettings)}
+	assert.Equal(t, []string{"links-level: nodes", "links-members: 6", "links-idle-procs: 6", "links-lat-reps: 100", "links-len: 1048576",
+		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 2", "links-matrix: full"}, config(nil, st))
+}
+
+// fakeNet is a network of n members whose link a–b has latency 1 + a + b
+// µs and bandwidth 1000 MB/s each way (full duplex), but the links of
+// member slow at a quarter.
+type fakeNet struct {
+	mu     sync.Mutex
+	shared map[[2]int]chan loops.Values // what the lower members hand over
+	calls  int
+	slow   int
+}
+
+// pipe is the channel of the pair a < b.
+func (f *fakeNet) pipe(a, b int) chan loops.Values {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.shared[[2]int{a, b}]
+	if !ok {
+		c = make(chan loops.Values, 1)
+		f.shared[[2]int{a, b}] = c
+	}
+	return c
+}
+
+// testRun is a run of every process as a member, on fake loops.
+func testRun(s *harness.Session, st Settings, f *fakeNet) *run {
+	r := &run{f: td.f, s: s, st: st}
+	r.split = func(color, key int) (mpi.Comm, error) { return mpi.CommNull, nil }
+	r.newGroup = func(mpi.Comm) *harness.Group { return s.World() }
+	r.pair = func(p *loops.Pair) (loops.Result, error) {
+		f.mu.Lock()
+		f.calls++
+		f.mu.Unlock()
+		if !p.Lower {
+			return loops.Result{}, nil
+		}
+		a, b := s.Rank, p.Partner
+		bw := 1000.0
+		if a == f.slow || b == f.slow {
+			bw = 250
+		}
+		n := float64(p.Reps)
+		switch p.Measure {
+		case loops.Latency:
+			return loops.Result{Seconds: 2 * n * float64(1+a+b) * 1e-6, Count: p.Reps}, nil
+		}
+		return loops.Result{Seconds: float64(p.Len) * n / (bw * 1e6), Count: p.Reps}, nil
+	}
+	r.share = func(c mpi.Comm, partner int, lower bool, v *loops.Values) error {
+		a, b := s.Rank, partner
+		if !lower {
+			a, b = b, a
+		}
+		if lower {
+			f.pipe(a, b) <- *v
+		} else {
+			*v = <-f.pipe(a, b)
+		}
+		return nil
+	}
+	return r
+}
+
+// TestRoundsAndMembers: 4 members (processes) measure their 3 rounds of 2
+// pairs; rank 0 gets a line per pair, 6 in all, each pair once, with its
+// values; every member then summarizes its 3 links, the slow member's
+// links at a quarter.
+func TestRoundsAndMembers(t *testing.T) {
+	st := Settings{Level: links.LevelProcs, Members: 4, Full: true, Meas: links.Settings{LatReps: 10, BwLen: 1 << 20, BwReps: 4, Cap: 1},
+		Plan: links.NewPlan(4, links.Settings{Cap: 1})}
+	f := &fakeNet{shared: map[[2]int]chan loops.Values{}, slow: 3}
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.watchdog": "0"}) // no watchdog left running in the test binary
+	var pairs []pairLine
+	var members []memberLine
+	var mu sync.Mutex
+	harnesstest.Fine(t, harnesstest.Run(t, 4, harness.Job{Hosts: []string{"a", "b", "c", "d"}}, func(s *harness.Session) {
+		r := testRun(s, st, f)
+		r.prepare()
+		defer r.close()
+		for k := range st.Plan.Rounds {
+			if l := r.round(k); l != nil {
+				mu.Lock()
+				pairs = append(pairs, l...)
+				mu.Unlock()
+			}
+		}
+		if m := r.members(); m != nil {
+			members = m
+		}
+	}))
+	require.Len(t, pairs, 6)
+	seen := map[[2]int]bool{}
+	for _, p := range pairs {
+		assert.Less(t, p.a, p.b)
+		assert.False(t, seen[[2]int{p.a, p.b}], "each pair once")
+		seen[[2]int{p.a, p.b}] = true
+		assert.InDelta(t, float64(1+p.a+p.b), p.v[loops.Latency], 1e-9, "latency of %d–%d", p.a, p.b)
+		want := 1000.0
+		if p.b == 3 {
+			want = 250
+		}
+		assert.InDelta(t, want, p.v[loops.Forth], 1e-6)
+		assert.InDelta(t, want, p.v[loops.Back], 1e-6)
+		assert.InDelta(t, 2*want, p.v[loops.Both], 1e-6, "both ways count the bytes of both")
+	}
+	assert.Equal(t, 6*2*len(loops.Measures), f.calls, "both members of every pair ran every measurement")
+	require.Len(t, members, 4)
+	for i, m := range members {
+		assert.Equal(t, []string{"a", "b", "c", "d"}[i], m.host)
+		assert.Equal(t, 3, m.links)
+		if i == 3 {
+			assert.InDelta(t, 250, m.bw, 1e-6, "the slow member's links")
+		} else {
+			assert.InDelta(t, 1000, m.bw, 1e-6)
+			assert.Equal(t, 3, m.minBwTo, "member %d: its slowest link leads to the slow member", i)
+			assert.InDelta(t, 250, m.minBw, 1e-6)
+		}
+	}
+	assert.InDelta(t, 1+0+3.0, members[0].worstLat, 1e-9, "member 0's slowest latency is to 3")
+	assert.Equal(t, 3, members[0].worstLatTo)
+}
+
+// TestValue: a measurement's figure from its seconds and count.
+func TestValue(t *testing.T) {
+	assert.InDelta(t, 5.0, value(loops.Latency, 8, loops.Result{Seconds: 1e-3, Count: 100}), 1e-12, "half a round trip, µs")
+	assert.InDelta(t, 100.0, value(loops.Forth, 1e6, loops.Result{Seconds: 1, Count: 100}), 1e-9)
+	assert.InDelta(t, 200.0, value(loops.Both, 1e6, loops.Result{Seconds: 1, Count: 100}), 1e-9)
+	assert.True(t, math.IsNaN(value(loops.Back, 1e6, loops.Result{})), "nothing measured")
+}

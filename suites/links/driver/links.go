@@ -1,0 +1,291 @@
+package driver
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/suites/links"
+	"github.com/beff-suite/beff/suites/links/loops"
+)
+
+// A run is one rank's part of a links job.
+type run struct {
+	f        *flags // the suite's flags (the watchdog)
+	s        *harness.Session
+	st       Settings
+	member   int            // this rank's member number, −1 when it measures nothing
+	group    *harness.Group // the members (nil elsewhere)
+	own      []link         // every link of this member, as measured
+	faults   int64          // received messages whose stamps were wrong
+	progress *harness.Progress
+	// The loop and the split (fakes in the tests of the driver's
+	// decisions).
+	pair     func(p *loops.Pair) (loops.Result, error)
+	share    func(c mpi.Comm, partner int, lower bool, v *loops.Values) error
+	split    func(color, key int) (mpi.Comm, error)
+	newGroup func(c mpi.Comm) *harness.Group
+	comm     mpi.Comm
+	bufs     [2]*mpi.Buffer
+}
+
+// A link is one of this member's links: the other member and the values.
+type link struct {
+	to int
+	v  loops.Values
+}
+
+// Benchmark is the body of BenchmarkLinks: every pair of members
+// measured round by round; a line per pair (full matrix) or per member.
+func (d *Driver) Benchmark(b *testing.B) {
+	s := harness.Current(b)
+	st, err := d.settings.Of(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &run{f: d.f, s: s, st: st, pair: loops.Run, share: loops.Share, split: s.World().Comm.Split, newGroup: s.Group}
+	r.prepare()
+	defer r.close()
+	defer s.Watch("links", 0, "links.watchdog", *r.f.watchdog)() // between rounds
+	if r.group != nil {
+		for k := range r.st.Plan.Rounds {
+			writePairs(b, r.round(k))
+		}
+		writeMembers(b, r.members())
+	}
+	s.World().QuietBarrier() // a node's other processes wait for the end asleep
+	if r.progress != nil {
+		r.progress.Finish()
+	}
+}
+
+// prepare gives every rank its member number (decided on rank 0), the
+// members their communicator and buffers, rank 0 its progress.
+func (r *run) prepare() {
+	var all []int64
+	if r.s.IsRoot() {
+		for _, m := range memberRanks(r.s.Job.Hosts, r.st.Level) {
+			all = append(all, int64(m))
+		}
+	}
+	r.member = int(r.s.World().Scatter(all))
+	color := 0
+	if r.member < 0 {
+		color = -1
+	}
+	var err error
+	r.comm, err = r.split(color, r.member)
+	r.s.Must("MPI_Comm_split of the members", err)
+	if r.member < 0 {
+		return
+	}
+	r.group = r.newGroup(r.comm)
+	n := max(r.st.Meas.BwLen, links.LatLen)
+	for i := range r.bufs {
+		r.bufs[i], err = mpi.NewBuffer(n)
+		r.s.Must("allocating the message buffers", err)
+	}
+	if r.s.IsRoot() {
+		p := r.st.Plan
+		r.progress = r.s.NewProgress("links", p.Rounds)
+		r.progress.Plan(p.Seconds)
+		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %s",
+			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, time.Duration(p.Seconds*float64(time.Second)).Round(time.Second))
+	}
+}
+
+func (r *run) close() {
+	for _, b := range r.bufs {
+		b.Free()
+	}
+	r.comm.Free() // CommNull on a rank that is no member: nothing to free
+}
+
+// roundTime is the most one round takes, for the watchdog.
+func (r *run) roundTime() time.Duration {
+	return time.Duration((links.PerPair*r.st.Meas.Cap + links.RoundSync) * float64(time.Second))
+}
+
+// round measures this member's pair of round k, if it has one; with the
+// full matrix rank 0 gathers the round's pairs and returns them.
+func (r *run) round(k int) []pairLine {
+	defer r.s.Watch(fmt.Sprintf("links round %d", k+1), r.roundTime(), "links.watchdog", *r.f.watchdog)()
+	me := r.group.Rank
+	partner := links.Partner(r.st.Members, k, me)
+	var v loops.Values
+	if partner >= 0 {
+		v = r.measure(partner, links.Lower(me, partner))
+		r.own = append(r.own, link{partner, v})
+	}
+	var out []pairLine
+	if r.st.Full {
+		rec := []int64{int64(partner), 0, 0, 0, 0}
+		for i, x := range v {
+			rec[1+i] = int64(math.Float64bits(x))
+		}
+		if all := r.group.Gather(rec); all != nil {
+			out = pairLines(all)
+		}
+	}
+	if r.progress != nil {
+		r.progress.Done()
+	}
+	return out
+}
+
+// measure runs the four measurements of this member's pair and hands
+// the values to the higher member; a wrong stamp ends the job.
+func (r *run) measure(partner int, lower bool) loops.Values {
+	var v loops.Values
+	for _, m := range loops.Measures {
+		p := &loops.Pair{Comm: r.comm, Partner: partner, Lower: lower, Measure: m, Len: r.st.Meas.BwLen,
+			Reps: r.st.Meas.BwReps, Cap: r.st.Meas.Cap, Send: r.bufs[0], Recv: r.bufs[1]}
+		if m == loops.Latency {
+			p.Len, p.Reps = links.LatLen, r.st.Meas.LatReps
+		}
+		res, err := r.pair(p)
+		r.s.Must("measuring a link", err)
+		if res.Faults > 0 {
+			r.s.Fail("measuring a link", fmt.Errorf("%d received messages from member %d held wrong data: the MPI library or the network corrupts messages", res.Faults, partner))
+		}
+		if lower {
+			v[m] = value(m, p.Len, res)
+		}
+	}
+	r.s.Must("handing a link's values over", r.share(r.comm, partner, lower, &v))
+	return v
+}
+
+// value is a measurement's figure: half a round trip in µs, or MB/s
+// (both ways: the bytes of both directions).
+func value(m loops.Measure, n int64, res loops.Result) float64 {
+	if res.Seconds <= 0 || res.Count < 1 {
+		return math.NaN()
+	}
+	switch m {
+	case loops.Latency:
+		return res.Seconds / float64(2*res.Count) * 1e6
+	case loops.Both:
+		return float64(2*n) * float64(res.Count) / res.Seconds / 1e6
+	}
+	return float64(n) * float64(res.Count) / res.Seconds / 1e6
+}
+
+// A pairLine is a pair of a round as rank 0 writes it.
+type pairLine struct {
+	a, b int
+	v    loops.Values
+}
+
+// pairLines are the pairs of a round from the lower members' records
+// (rank 0), in the order of their lower members.
+func pairLines(all [][]int64) []pairLine {
+	var out []pairLine
+	for a, rec := range all {
+		p := int(rec[0])
+		if p <= a {
+			continue // no pair, or the higher member
+		}
+		l := pairLine{a: a, b: p}
+		for i := range l.v {
+			l.v[i] = math.Float64frombits(uint64(rec[1+i]))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// writePairs writes a line for each pair of a round (rank 0).
+func writePairs(b *testing.B, lines []pairLine) {
+	for _, l := range lines {
+		b.Run(links.PairName(l.a, l.b), func(b *testing.B) {
+			b.ReportMetric(0, "ns/op")
+			b.ReportMetric(l.v[loops.Latency], links.MetricUs)
+			b.ReportMetric(l.v[loops.Forth], links.MetricMBps)
+			b.ReportMetric(l.v[loops.Back], links.MetricBackMBps)
+			b.ReportMetric(l.v[loops.Both], links.MetricBothMBps)
+		})
+	}
+}
+
+// A summary is a member's line: the medians of its links and its
+// slowest link, as the verdicts want them where there is no line per
+// pair.
+type summary struct {
+	lat, bw, both       float64 // medians; bw is the lesser way of each link
+	worstLat, minBw     float64
+	worstLatTo, minBwTo int
+	madLat, madBw       float64
+	links               int
+}
+
+// summarize is this member's summary.
+func (r *run) summarize() summary {
+	s := summary{worstLatTo: -1, minBwTo: -1, links: len(r.own)}
+	var lat, bw, both []float64
+	for _, l := range r.own {
+		w := min(l.v[loops.Forth], l.v[loops.Back])
+		lat, bw, both = append(lat, l.v[loops.Latency]), append(bw, w), append(both, l.v[loops.Both])
+		if s.worstLatTo < 0 || l.v[loops.Latency] > s.worstLat {
+			s.worstLat, s.worstLatTo = l.v[loops.Latency], l.to
+		}
+		if s.minBwTo < 0 || w < s.minBw {
+			s.minBw, s.minBwTo = w, l.to
+		}
+	}
+	s.lat, s.madLat = links.MedianMAD(lat)
+	s.bw, s.madBw = links.MedianMAD(bw)
+	s.both, _ = links.MedianMAD(both)
+	return s
+}
+
+// A memberLine is a member's summary as rank 0 writes it.
+type memberLine struct {
+	host string
+	summary
+}
+
+// members gathers every member's summary to rank 0 and returns them
+// there, in member order (nil elsewhere).
+func (r *run) members() []memberLine {
+	s := r.summarize()
+	vals := []float64{s.lat, s.bw, s.both, s.worstLat, s.minBw, s.madLat, s.madBw}
+	rec := []int64{int64(s.worstLatTo), int64(s.minBwTo), int64(s.links), int64(r.s.Rank)}
+	for _, x := range vals {
+		rec = append(rec, int64(math.Float64bits(x)))
+	}
+	all := r.group.Gather(rec)
+	if all == nil {
+		return nil
+	}
+	out := make([]memberLine, len(all))
+	for i, rec := range all {
+		f := make([]float64, len(vals))
+		for k := range f {
+			f[k] = math.Float64frombits(uint64(rec[4+k]))
+		}
+		out[i] = memberLine{host: r.s.Job.Hosts[int(rec[3])], summary: summary{lat: f[0], bw: f[1], both: f[2], worstLat: f[3], minBw: f[4],
+			madLat: f[5], madBw: f[6], worstLatTo: int(rec[0]), minBwTo: int(rec[1]), links: int(rec[2])}}
+	}
+	return out
+}
+
+// writeMembers writes a line for each member (rank 0).
+func writeMembers(b *testing.B, lines []memberLine) {
+	for i, m := range lines {
+		b.Run(links.MemberName(m.host, i), func(b *testing.B) {
+			for _, x := range []struct {
+				v    float64
+				unit string
+			}{{0, "ns/op"}, {m.lat, links.MetricUs}, {m.bw, links.MetricMBps}, {m.both, links.MetricBothMBps},
+				{m.worstLat, links.MetricWorstUs}, {m.minBw, links.MetricMinMBps}, {float64(m.worstLatTo), links.MetricWorstLatTo},
+				{float64(m.minBwTo), links.MetricMinBwTo}, {m.madLat, links.MetricMADUs}, {m.madBw, links.MetricMADMBps},
+				{float64(m.links), links.MetricLinks}} {
+				b.ReportMetric(x.v, x.unit)
+			}
+		})
+	}
+}

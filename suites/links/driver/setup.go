@@ -1,0 +1,159 @@
+// Package driver runs the links suite under the harness: its flags and
+// settings (setup, decided on rank 0), its configuration lines and the
+// body of BenchmarkLinks, which measures every pair of members (nodes, or
+// processes) in rounds of disjoint pairs through its package loops.
+package driver
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/suites/links"
+)
+
+// flags are the suite's flags, on the flag set the binary's main owns
+// (New puts them there).
+type flags struct {
+	fs       *flag.FlagSet
+	level    *string
+	latReps  *int
+	len      *int64
+	reps     *int
+	cap      *time.Duration
+	matrix   *string
+	watchdog *time.Duration
+}
+
+func newFlags(fs *flag.FlagSet) *flags {
+	d := links.DefaultSettings
+	return &flags{fs: fs,
+		level:    fs.String("links.level", links.LevelNodes, "links: the members whose every pair is measured: nodes (each node's first process) or procs (every process)"),
+		latReps:  fs.Int("links.lat-reps", d.LatReps, "links: ping-pongs of 8 bytes of a pair's latency"),
+		len:      fs.Int64("links.len", d.BwLen, "links: bytes of a bandwidth message"),
+		reps:     fs.Int("links.reps", d.BwReps, "links: messages each way of a pair's bandwidth"),
+		cap:      fs.Duration("links.cap", time.Duration(d.Cap*float64(time.Second)), "links: the most one measurement of a pair may take; it stops early with what it measured"),
+		matrix:   fs.String("links.matrix", "auto", "links: full (a line per pair), members (a line per member: its median, its slowest link) or auto (full up to 1024 members)"),
+		watchdog: harness.WatchdogFlag(fs, "links", "links"),
+	}
+}
+
+// A Driver is the links suite under the harness: its flags, on the flag
+// set the binary's main owns, and the handle of the settings rank 0
+// decides (setup), which the benchmark body reads.
+type Driver struct {
+	*harness.Driver
+	f        *flags
+	settings harness.Settings[Settings]
+}
+
+// New puts the suite's flags on fs and returns its driver, for
+// harness.Main.
+func New(fs *flag.FlagSet) *Driver {
+	d := &Driver{f: newFlags(fs)}
+	d.Driver, d.settings = harness.NewDriver(harness.Suite[Settings]{ID: links.ID, Setup: d.f.setup, CheckFlags: d.f.checkFlags, Config: config})
+	return d
+}
+
+// Settings are what rank 0 decides and broadcasts.
+type Settings struct {
+	Level   string
+	Members int // nodes, or processes
+	Idle    int // processes that measure nothing (a node's others)
+	Full    bool
+	Meas    links.Settings
+	Plan    links.Plan
+}
+
+// flagRanges are what the suite's numeric flags accept.
+var flagRanges = []harness.FlagRange{
+	{Flag: "links.lat-reps", Min: 1, Max: 1 << 20},
+	{Flag: "links.len", Min: 1, Max: math.MaxInt32, Unit: "bytes"},
+	{Flag: "links.reps", Min: 1, Max: 1 << 20},
+	{Flag: "links.cap", Min: 1e-4, Max: 3600, Unit: "s"},
+	harness.WatchdogRange("links.watchdog"),
+}
+
+// checkFlags checks what of the flags needs no job.
+func (f *flags) checkFlags() error {
+	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
+		return err
+	}
+	if *f.level != links.LevelNodes && *f.level != links.LevelProcs {
+		return fmt.Errorf("-links.level=%s: want nodes or procs", *f.level)
+	}
+	switch *f.matrix {
+	case "auto", links.MatrixFull, links.MatrixMembers:
+		return nil
+	}
+	return fmt.Errorf("-links.matrix=%s: want full, members or auto", *f.matrix)
+}
+
+// setup checks the flags on rank 0 and decides the settings.
+func (f *flags) setup(job *harness.Job) (Settings, error) {
+	if err := f.checkFlags(); err != nil {
+		return Settings{}, err
+	}
+	st := Settings{Level: *f.level, Meas: links.Settings{LatReps: *f.latReps, BwLen: *f.len, BwReps: *f.reps, Cap: f.cap.Seconds()}}
+	if err := st.Meas.Check(); err != nil {
+		return Settings{}, err
+	}
+	members := memberRanks(job.Hosts, st.Level)
+	n := 0
+	for _, m := range members {
+		if m >= 0 {
+			n++
+		}
+	}
+	st.Members, st.Idle = n, job.Procs()-n
+	if n < 2 {
+		return Settings{}, fmt.Errorf("links on %d %s: a link needs two; run on at least 2 nodes, or give -links.level=procs", n, st.Level)
+	}
+	st.Plan = links.NewPlan(n, st.Meas)
+	st.Full = *f.matrix == links.MatrixFull || *f.matrix == "auto" && st.Plan.Full
+	return st, nil
+}
+
+// memberRanks is every rank's member number, −1 for a rank that
+// measures nothing: at the level of nodes the first rank of each host, in
+// the order of the hosts' first ranks (member 0 is rank 0); at the level
+// of processes every rank.
+func memberRanks(hosts []string, level string) []int {
+	out := make([]int, len(hosts))
+	seen := map[string]bool{}
+	n := 0
+	for r, h := range hosts {
+		out[r] = -1
+		if level == links.LevelProcs || !seen[h] {
+			out[r] = n
+			n++
+		}
+		seen[h] = true
+	}
+	return out
+}
+
+// config is the configuration lines of the settings.
+func config(job *harness.Job, st Settings) []string {
+	matrix := links.MatrixMembers
+	if st.Full {
+		matrix = links.MatrixFull
+	}
+	line := func(k, v string) string { return k + ": " + v }
+	return []string{
+		line(links.KeyLevel, st.Level),
+		line(links.KeyMembers, strconv.Itoa(st.Members)),
+		line(links.KeyIdle, strconv.Itoa(st.Idle)),
+		line(links.KeyLatReps, strconv.Itoa(st.Meas.LatReps)),
+		line(links.KeyLen, strconv.FormatInt(st.Meas.BwLen, 10)),
+		line(links.KeyReps, strconv.Itoa(st.Meas.BwReps)),
+		line(links.KeyCap, strconv.FormatFloat(st.Meas.Cap, 'g', -1, 64)),
+		line(links.KeyRounds, strconv.Itoa(st.Plan.Rounds)),
+		line(links.KeyPlan, strings.TrimSuffix(strconv.FormatFloat(math.Ceil(st.Plan.Seconds), 'f', 0, 64), ".")),
+		line(links.KeyMatrix, matrix),
+	}
+}
