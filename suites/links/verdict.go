@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // The verdicts. A member (a node, or a process) is slow when the typical
@@ -97,6 +98,15 @@ func median(v []float64) float64 {
 	return (v[n/2-1] + v[n/2]) / 2
 }
 
+// A Summary is one member's links in short: the median and the median
+// absolute deviation of their values, and its worst link: its value and
+// the member it leads to (−1 for none).
+type Summary struct {
+	Median, MAD float64
+	Worst       float64
+	To          int
+}
+
 // Verdicts names the slow members and the slow links among n members
 // whose links were measured (each pair once; a value that is not a
 // positive finite number is left out). higher says whether higher values
@@ -104,50 +114,99 @@ func median(v []float64) float64 {
 func Verdicts(n int, links []Link, higher bool) (members, slow []Finding) {
 	own := make([][]float64, n)
 	for _, l := range links {
-		if l.A < 0 || l.A >= n || l.B < 0 || l.B >= n || l.A == l.B || !(l.Value > 0) || math.IsInf(l.Value, 0) {
-			continue
+		if usable(n, l) {
+			own[l.A] = append(own[l.A], l.Value)
+			own[l.B] = append(own[l.B], l.Value)
 		}
-		own[l.A] = append(own[l.A], l.Value)
-		own[l.B] = append(own[l.B], l.Value)
 	}
-	typical := make([]float64, n)
-	spread := make([]float64, n)
-	var all []float64
+	sum := make([]Summary, n)
 	for i := range n {
-		if len(own[i]) == 0 {
-			typical[i] = math.NaN()
-			continue
-		}
-		typical[i], spread[i] = medianMAD(own[i])
-		all = append(all, typical[i])
-	}
-	if len(all) < 3 {
-		return nil, nil // no job to hold a member against
-	}
-	med, mad := medianMAD(all)
-	bad := make([]bool, n)
-	for i := range n {
-		if !math.IsNaN(typical[i]) && outlier(typical[i], med, mad, higher) {
-			bad[i] = true
-			members = append(members, Finding{Member: i, Other: -1, Value: typical[i], Typical: med})
+		sum[i] = Summary{Median: math.NaN(), To: -1}
+		if len(own[i]) >= 3 {
+			sum[i].Median, sum[i].MAD = medianMAD(own[i])
+		} else if len(own[i]) > 0 {
+			sum[i].Median, _ = medianMAD(own[i])
 		}
 	}
+	members = MemberVerdicts(sum, higher)
+	bad := slowSet(members)
 	for _, l := range links {
-		if l.A < 0 || l.A >= n || l.B < 0 || l.B >= n || l.A == l.B || bad[l.A] || bad[l.B] || !(l.Value > 0) {
-			continue
-		}
-		if len(own[l.A]) < 3 || len(own[l.B]) < 3 {
-			continue
-		}
-		if outlier(l.Value, typical[l.A], spread[l.A], higher) && outlier(l.Value, typical[l.B], spread[l.B], higher) {
-			against := typical[l.A]
-			if worse(typical[l.B], against, higher) {
-				against = typical[l.B]
+		if usable(n, l) && !bad[l.A] && !bad[l.B] && len(own[l.A]) >= 3 && len(own[l.B]) >= 3 {
+			if f, ok := slowLink(sum, l, higher); ok {
+				slow = append(slow, f)
 			}
-			slow = append(slow, Finding{Member: min(l.A, l.B), Other: max(l.A, l.B), Value: l.Value, Typical: against})
 		}
 	}
 	return members, slow
+}
+
+// SummaryVerdicts are the verdicts where each member's links are known
+// by their summary alone (a run of more members than a full matrix): the
+// slow members as Verdicts names them, and each member's worst link
+// where it is slow against both its members.
+func SummaryVerdicts(sum []Summary, higher bool) (members, slow []Finding) {
+	members = MemberVerdicts(sum, higher)
+	bad := slowSet(members)
+	seen := map[[2]int]bool{}
+	for i, s := range sum {
+		j := s.To
+		if j < 0 || j >= len(sum) || j == i || bad[i] || bad[j] || seen[[2]int{min(i, j), max(i, j)}] {
+			continue
+		}
+		seen[[2]int{min(i, j), max(i, j)}] = true
+		if f, ok := slowLink(sum, Link{i, j, s.Worst}, higher); ok {
+			slow = append(slow, f)
+		}
+	}
+	return members, slow
+}
+
+// MemberVerdicts are the members whose median is an outlier against the
+// members' medians (none among fewer than 3 members with a median).
+func MemberVerdicts(sum []Summary, higher bool) []Finding {
+	var all []float64
+	for _, s := range sum {
+		if !math.IsNaN(s.Median) {
+			all = append(all, s.Median)
+		}
+	}
+	if len(all) < 3 {
+		return nil
+	}
+	med, mad := medianMAD(all)
+	var out []Finding
+	for i, s := range sum {
+		if !math.IsNaN(s.Median) && outlier(s.Median, med, mad, higher) {
+			out = append(out, Finding{Member: i, Other: -1, Value: s.Median, Typical: med})
+		}
+	}
+	return out
+}
+
+// slowLink says whether link l is an outlier against the links of both
+// its members, and the finding.
+func slowLink(sum []Summary, l Link, higher bool) (Finding, bool) {
+	a, b := sum[l.A], sum[l.B]
+	if math.IsNaN(a.Median) || math.IsNaN(b.Median) || !outlier(l.Value, a.Median, a.MAD, higher) || !outlier(l.Value, b.Median, b.MAD, higher) {
+		return Finding{}, false
+	}
+	against := a.Median
+	if worse(b.Median, against, higher) {
+		against = b.Median
+	}
+	return Finding{Member: min(l.A, l.B), Other: max(l.A, l.B), Value: l.Value, Typical: against}, true
+}
+
+func usable(n int, l Link) bool {
+	return l.A >= 0 && l.A < n && l.B >= 0 && l.B < n && l.A != l.B && l.Value > 0 && !math.IsInf(l.Value, 0)
+}
+
+func slowSet(f []Finding) map[int]bool {
+	out := map[int]bool{}
+	for _, x := range f {
+		out[x.Member] = true
+	}
+	return out
 }
 
 // Line says a finding in one line, its members named by name, for a
@@ -156,9 +215,17 @@ func Verdicts(n int, links []Link, higher bool) (members, slow []Finding) {
 func (f Finding) Line(kind, what, unit string, name func(int) string) string {
 	pct := 100 * f.Value / f.Typical
 	if f.Other < 0 {
-		return fmt.Sprintf("slow %s %s: %s %.0f %% of the median of the %ss (%.4g %s against %.4g)",
-			kind, name(f.Member), what, pct, kind, f.Value, unit, f.Typical)
+		return fmt.Sprintf("slow %s %s: %s %.0f %% of the median of the %s (%.4g %s against %.4g)",
+			kind, name(f.Member), what, pct, Plural(kind), f.Value, unit, f.Typical)
 	}
-	return fmt.Sprintf("slow link %s–%s: %s %.0f %% of the median of its %ss' links (%.4g %s against %.4g)",
-		name(f.Member), name(f.Other), what, pct, kind, f.Value, unit, f.Typical)
+	return fmt.Sprintf("slow link %s–%s: %s %.0f %% of the median of its %s' links (%.4g %s against %.4g)",
+		name(f.Member), name(f.Other), what, pct, Plural(kind), f.Value, unit, f.Typical)
+}
+
+// Plural is a member word's plural: nodes, processes.
+func Plural(word string) string {
+	if strings.HasSuffix(word, "s") {
+		return word + "es"
+	}
+	return word + "s"
 }

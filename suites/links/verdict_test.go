@@ -122,3 +122,57 @@ func TestBadValuesLeftOut(t *testing.T) {
 	assert.Empty(t, m)
 	assert.Empty(t, l)
 }
+
+// TestSummaryVerdicts: where only each member's summary is known, a slow
+// member and a slow worst link are named as from the whole matrix.
+func TestSummaryVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		bw   func(a, b int) float64
+		node int
+		link [2]int
+	}{
+		{"node", func(a, b int) float64 {
+			if a == 2 || b == 2 {
+				return 250
+			}
+			return 1000
+		}, 2, [2]int{-1, -1}},
+		{"link", func(a, b int) float64 {
+			if a == 1 && b == 4 {
+				return 300
+			}
+			return 1000
+		}, -1, [2]int{1, 4}},
+	} {
+		const n = 10
+		links := machine(n, 5, c.bw)
+		own := make([][]Link, n)
+		for _, l := range links {
+			own[l.A] = append(own[l.A], l)
+			own[l.B] = append(own[l.B], Link{l.B, l.A, l.Value})
+		}
+		sum := make([]Summary, n)
+		for i, ls := range own {
+			var v []float64
+			sum[i].To = -1
+			for _, l := range ls {
+				v = append(v, l.Value)
+				if sum[i].To < 0 || l.Value < sum[i].Worst {
+					sum[i].Worst, sum[i].To = l.Value, l.B
+				}
+			}
+			sum[i].Median, sum[i].MAD = MedianMAD(v)
+		}
+		members, slow := SummaryVerdicts(sum, true)
+		if c.node >= 0 {
+			require.Len(t, members, 1, c.name)
+			assert.Equal(t, c.node, members[0].Member, c.name)
+			assert.Empty(t, slow, c.name)
+		} else {
+			assert.Empty(t, members, c.name)
+			require.Len(t, slow, 1, c.name)
+			assert.Equal(t, c.link, [2]int{slow[0].Member, slow[0].Other}, c.name)
+		}
+	}
+}

@@ -48,19 +48,20 @@ func TestSetup(t *testing.T) {
 		{Name: "settings", Flags: map[string]string{"links.len": "4096", "links.reps": "3", "links.lat-reps": "7", "links.cap": "10ms"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, links.Settings{LatReps: 7, BwLen: 4096, BwReps: 3, Cap: 0.01}, st.Meas)
 		}},
-		{Name: "level", Flags: map[string]string{"links.level": "racks"}, Err: "-links.level=racks: want nodes or procs"},
+		{Name: "level", Flags: map[string]string{"links.level": "racks"}, Err: "-links.level=racks: want nodes, procs or auto"},
 		{Name: "matrix", Flags: map[string]string{"links.matrix": "half"}, Err: "-links.matrix=half: want full, members or auto"},
 		{Name: "no reps", Flags: map[string]string{"links.reps": "0"}, Err: "-links.reps=0: out of range"},
 		{Name: "no cap", Flags: map[string]string{"links.cap": "0s"}, Err: "-links.cap=0s: out of range"},
 		{Name: "huge message", Flags: map[string]string{"links.len": "4294967296"}, Err: "-links.len=4294967296: out of range"},
 	})
 	one := &harness.Job{Hosts: []string{"n0", "n0"}}
-	_, err := td.f.setup(one)
-	assert.EqualError(t, err, "links on 1 nodes: a link needs two; run on at least 2 nodes, or give -links.level=procs")
-	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.level": "procs"})
 	st, err := td.f.setup(one)
 	require.NoError(t, err)
+	assert.Equal(t, links.LevelProcs, st.Level, "one node: its processes")
 	assert.Equal(t, 2, st.Members)
+	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.level": "nodes"})
+	_, err = td.f.setup(one)
+	assert.EqualError(t, err, "links on 1 nodes: a link needs two; run on at least 2 nodes, or give -links.level=procs")
 }
 
 // TestConfig: the configuration lines say the level, the members, the

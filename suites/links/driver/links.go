@@ -92,8 +92,8 @@ func (r *run) prepare() {
 		p := r.st.Plan
 		r.progress = r.s.NewProgress("links", p.Rounds)
 		r.progress.Plan(p.Seconds)
-		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %s",
-			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, time.Duration(p.Seconds*float64(time.Second)).Round(time.Second))
+		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %.1f s",
+			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, p.Seconds)
 	}
 }
 

@@ -32,7 +32,7 @@ type flags struct {
 func newFlags(fs *flag.FlagSet) *flags {
 	d := links.DefaultSettings
 	return &flags{fs: fs,
-		level:    fs.String("links.level", links.LevelNodes, "links: the members whose every pair is measured: nodes (each node's first process) or procs (every process)"),
+		level:    fs.String("links.level", "auto", "links: the members whose every pair is measured: nodes (each node's first process), procs (every process) or auto (nodes, or procs on a job of one node)"),
 		latReps:  fs.Int("links.lat-reps", d.LatReps, "links: ping-pongs of 8 bytes of a pair's latency"),
 		len:      fs.Int64("links.len", d.BwLen, "links: bytes of a bandwidth message"),
 		reps:     fs.Int("links.reps", d.BwReps, "links: messages each way of a pair's bandwidth"),
@@ -83,8 +83,10 @@ func (f *flags) checkFlags() error {
 	if err := harness.CheckRanges(f.fs, flagRanges...); err != nil {
 		return err
 	}
-	if *f.level != links.LevelNodes && *f.level != links.LevelProcs {
-		return fmt.Errorf("-links.level=%s: want nodes or procs", *f.level)
+	switch *f.level {
+	case "auto", links.LevelNodes, links.LevelProcs:
+	default:
+		return fmt.Errorf("-links.level=%s: want nodes, procs or auto", *f.level)
 	}
 	switch *f.matrix {
 	case "auto", links.MatrixFull, links.MatrixMembers:
@@ -102,13 +104,14 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if err := st.Meas.Check(); err != nil {
 		return Settings{}, err
 	}
-	members := memberRanks(job.Hosts, st.Level)
-	n := 0
-	for _, m := range members {
-		if m >= 0 {
-			n++
+	if st.Level == "auto" {
+		st.Level = links.LevelNodes
+		if len(memberRanks(job.Hosts, links.LevelNodes)) > 0 && countMembers(memberRanks(job.Hosts, links.LevelNodes)) < 2 {
+			st.Level = links.LevelProcs // one node: its processes' links
 		}
 	}
+	members := memberRanks(job.Hosts, st.Level)
+	n := countMembers(members)
 	st.Members, st.Idle = n, job.Procs()-n
 	if n < 2 {
 		return Settings{}, fmt.Errorf("links on %d %s: a link needs two; run on at least 2 nodes, or give -links.level=procs", n, st.Level)
@@ -116,6 +119,17 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	st.Plan = links.NewPlan(n, st.Meas)
 	st.Full = *f.matrix == links.MatrixFull || *f.matrix == "auto" && st.Plan.Full
 	return st, nil
+}
+
+// countMembers is the number of members among a job's ranks.
+func countMembers(m []int) int {
+	n := 0
+	for _, x := range m {
+		if x >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // memberRanks is every rank's member number, −1 for a rank that

@@ -1,0 +1,163 @@
+package fold
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/links"
+)
+
+// synth writes a run of n nodes as the driver does: its configuration,
+// a line per pair (full) and a line per member, the links' bandwidth
+// bw(a, b) with a few percent of noise and a latency of 2 µs.
+type synth struct {
+	n    int
+	full bool
+	bw   func(a, b int) float64
+	skip string // a line left out
+}
+
+func (s synth) text() string {
+	var b strings.Builder
+	matrix := links.MatrixMembers
+	if s.full {
+		matrix = links.MatrixFull
+	}
+	plan := links.NewPlan(s.n, links.DefaultSettings)
+	for _, kv := range [][2]string{{"mpi-procs", fmt.Sprint(2 * s.n)}, {"beff-mode", "full"}, {links.KeyLevel, links.LevelNodes},
+		{links.KeyMembers, fmt.Sprint(s.n)}, {links.KeyIdle, fmt.Sprint(s.n)}, {links.KeyLatReps, "100"}, {links.KeyLen, "1048576"},
+		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}} {
+		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
+	}
+	for _, u := range links.ID.Units {
+		fmt.Fprintf(&b, "Unit %s\n", u)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	own := make([][][2]float64, s.n) // per member: (other, value)
+	for a := range s.n {
+		for c := a + 1; c < s.n; c++ {
+			v := s.bw(a, c) * (1 + 0.04*(rng.Float64()-0.5))
+			own[a], own[c] = append(own[a], [2]float64{float64(c), v}), append(own[c], [2]float64{float64(a), v})
+			if s.full && links.PairName(a, c) != s.skip {
+				fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g back-MB/s %g both-MB/s\n", links.PairName(a, c), v, v*1.01, 2*v)
+			}
+		}
+	}
+	for i, ls := range own {
+		var v []float64
+		minV, to := 0.0, -1
+		for _, l := range ls {
+			v = append(v, l[1])
+			if to < 0 || l[1] < minV {
+				minV, to = l[1], int(l[0])
+			}
+		}
+		med, mad := links.MedianMAD(v)
+		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g both-MB/s 2.5 worst-us %g min-MB/s %d worst-us-to %d min-MB/s-to 0.1 mad-us %g mad-MB/s %d links\n",
+			links.MemberName(fmt.Sprintf("node-%02d", i), i), med, 2*med, minV, (i+1)%s.n, to, mad, len(ls))
+	}
+	return b.String()
+}
+
+func (s synth) fold(t *testing.T) (*Folded, error) {
+	t.Helper()
+	f, err := results.Read(strings.NewReader(s.text()), "l.txt", []results.Suite{New()})
+	if err != nil {
+		return nil, err
+	}
+	runs := f.RunsOf(New())
+	require.Len(t, runs, 1)
+	return Fold(runs[0])
+}
+
+func uniform(a, b int) float64 { return 1000 }
+
+// TestFoldUniform: a uniform machine folds to nothing slow, with the
+// medians as its figures, whether the run has every pair or a line per
+// member.
+func TestFoldUniform(t *testing.T) {
+	for _, full := range []bool{true, false} {
+		p, err := synth{n: 6, full: full, bw: uniform}.fold(t)
+		require.NoError(t, err)
+		assert.Empty(t, p.Findings, "full=%v", full)
+		assert.True(t, p.Valid())
+		assert.InDelta(t, 1000, p.Bw, 25)
+		assert.InDelta(t, 2, p.Lat, 1e-9)
+		assert.Equal(t, "links: 6 nodes, 15 links: nothing slow", p.head())
+		var out strings.Builder
+		require.NoError(t, p.WriteText(&out))
+		assert.Contains(t, out.String(), "no slow node, no slow link")
+		assert.Contains(t, out.String(), "node-05")
+	}
+}
+
+// TestFoldSlowNodeAndLink: a node at a quarter is named as a node; one
+// slow pair as a link; from the pairs and from the members' lines alike.
+func TestFoldSlowNodeAndLink(t *testing.T) {
+	node := func(a, b int) float64 {
+		if a == 3 || b == 3 {
+			return 250
+		}
+		return 1000
+	}
+	link := func(a, b int) float64 {
+		if a == 1 && b == 4 {
+			return 300
+		}
+		return 1000
+	}
+	for _, full := range []bool{true, false} {
+		p, err := synth{n: 10, full: full, bw: node}.fold(t)
+		require.NoError(t, err)
+		require.Len(t, p.Findings, 1, "full=%v", full)
+		assert.Equal(t, "bandwidth", p.Findings[0].Figure)
+		assert.Regexp(t, `^slow node node-03: bandwidth 2\d % of the median of the nodes`, p.Findings[0].Line)
+		p, err = synth{n: 10, full: full, bw: link}.fold(t)
+		require.NoError(t, err)
+		require.Len(t, p.Findings, 1, "full=%v", full)
+		assert.Regexp(t, `^slow link node-01–node-04: bandwidth 3\d % of the median of its nodes' links`, p.Findings[0].Line)
+	}
+}
+
+// TestFoldRefusesIncomplete: a run without one of its pairs, or of its
+// members, does not fold.
+func TestFoldRefusesIncomplete(t *testing.T) {
+	_, err := synth{n: 6, full: true, bw: uniform, skip: links.PairName(2, 5)}.fold(t)
+	assert.ErrorContains(t, err, "links: 14 pairs of the 15 of 6 members")
+	s := synth{n: 6, full: false, bw: uniform}
+	text := s.text()
+	cut := strings.Replace(text, "BenchmarkLinks/host=node-04/member=4 ", "BenchmarkLinks/host=node-04/member=9 ", 1)
+	f, err := results.Read(strings.NewReader(cut), "l.txt", []results.Suite{New()})
+	require.NoError(t, err)
+	_, err = Fold(f.RunsOf(New())[0])
+	assert.ErrorContains(t, err, "member 9 of 6")
+}
+
+// TestJSON: the detail holds the findings, the members and the pairs.
+func TestJSON(t *testing.T) {
+	p, err := synth{n: 4, full: true, bw: uniform}.fold(t)
+	require.NoError(t, err)
+	d := p.JSONDetail().(JSONLinks)
+	assert.Equal(t, 4, d.Members)
+	assert.Len(t, d.Nodes, 4)
+	assert.Len(t, d.Pairs, 6)
+	assert.Empty(t, d.Findings)
+}
+
+// TestFoldOversubscribed: a run with more processes than cores is not
+// valid: its verdicts would weigh the scheduler.
+func TestFoldOversubscribed(t *testing.T) {
+	text := "mpi-oversubscribed: yes: 12 processes on 2 cores\n" + synth{n: 6, full: true, bw: uniform}.text()
+	f, err := results.Read(strings.NewReader(text), "l.txt", []results.Suite{New()})
+	require.NoError(t, err)
+	p, err := Fold(f.RunsOf(New())[0])
+	require.NoError(t, err)
+	assert.False(t, p.Valid())
+	assert.Contains(t, strings.Join(p.Reasons, "; "), "its verdicts weigh the scheduler, not the links")
+}

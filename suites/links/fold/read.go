@@ -1,0 +1,185 @@
+package fold
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/links"
+)
+
+// Config is the configuration of a links run.
+type Config struct {
+	results.Common
+	Level         string
+	Members, Idle int
+	Meas          links.Settings
+	Rounds        int
+	PlanSeconds   float64
+	Matrix        string
+}
+
+// parseConfig reads the configuration lines of a run; it refuses what
+// contradicts itself or the job.
+func parseConfig(c results.Config) (*Config, error) {
+	r := results.ConfigReader{Config: c, Suite: links.ID.Name}
+	cfg := &Config{}
+	if err := cfg.ReadProcs(r); err != nil {
+		return nil, err
+	}
+	if err := cfg.ReadMode(r); err != nil {
+		return nil, err
+	}
+	cfg.ReadInfo(r)
+	var err error
+	if cfg.Level, err = oneOf(r, links.KeyLevel, links.LevelNodes, links.LevelProcs); err != nil {
+		return nil, err
+	}
+	if cfg.Matrix, err = oneOf(r, links.KeyMatrix, links.MatrixFull, links.MatrixMembers); err != nil {
+		return nil, err
+	}
+	ints := []struct {
+		key string
+		to  *int
+	}{{links.KeyMembers, &cfg.Members}, {links.KeyLatReps, &cfg.Meas.LatReps}, {links.KeyReps, &cfg.Meas.BwReps}, {links.KeyRounds, &cfg.Rounds}}
+	for _, x := range ints {
+		n, err := r.PosInt(x.key)
+		if err != nil {
+			return nil, err
+		}
+		if n > 1<<30 {
+			return nil, fmt.Errorf("%s: %d: too large", x.key, n)
+		}
+		*x.to = int(n)
+	}
+	if cfg.Meas.BwLen, err = r.PosInt(links.KeyLen); err != nil {
+		return nil, err
+	}
+	if cfg.Meas.Cap, err = positive(r, links.KeyCap); err != nil {
+		return nil, err
+	}
+	if cfg.PlanSeconds, err = positive(r, links.KeyPlan); err != nil {
+		return nil, err
+	}
+	return cfg, cfg.check()
+}
+
+// check refuses a configuration that contradicts itself or the job.
+func (cfg *Config) check() error {
+	switch {
+	case cfg.Members < 2 || cfg.Members > cfg.N:
+		return fmt.Errorf("%s: %d members of %d processes", links.KeyMembers, cfg.Members, cfg.N)
+	case cfg.Rounds != links.Rounds(cfg.Members):
+		return fmt.Errorf("%s: %d rounds for %d members (a round robin has %d)", links.KeyRounds, cfg.Rounds, cfg.Members, links.Rounds(cfg.Members))
+	case cfg.Level == links.LevelProcs && cfg.Members != cfg.N:
+		return fmt.Errorf("%s: %d members, but every one of the %d processes is one", links.KeyMembers, cfg.Members, cfg.N)
+	}
+	return cfg.Meas.Check()
+}
+
+func oneOf(r results.ConfigReader, key string, values ...string) (string, error) {
+	v, err := r.Need(key)
+	if err != nil {
+		return "", err
+	}
+	for _, w := range values {
+		if v == w {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("%s: %q: want %s", key, v, strings.Join(values, " or "))
+}
+
+func positive(r results.ConfigReader, key string) (float64, error) {
+	v, err := r.Need(key)
+	if err != nil {
+		return 0, err
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x > 0) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%s: %q: want a positive number", key, v)
+	}
+	return x, nil
+}
+
+// A Measurement is a line: a pair's four figures, or a member's summary.
+type Measurement struct {
+	IsMember            bool
+	A, B                int    // a pair's members, A < B
+	Member              int    // a member's number
+	Host                string // its host
+	Lat                 float64
+	Fw, Bk              float64 // a pair: each way; a member: Bw is the median of the lesser ways
+	Both                float64
+	Bw                  float64
+	WorstLat, MinBw     float64
+	WorstLatTo, MinBwTo int
+	MADLat, MADBw       float64
+	Links               int
+}
+
+// parseLine reads a line: its name and its measurement.
+func parseLine(l *results.Line) (string, *Measurement, error) {
+	if len(l.Parts) == 2 && l.Parts[0].Key == "host" && l.Parts[1].Key == "member" {
+		return parseMember(l)
+	}
+	a, b, err := links.ParsePair(l.Parts)
+	if err != nil {
+		return "", nil, err
+	}
+	m := &Measurement{A: a, B: b}
+	name := links.PairName(a, b)
+	for _, x := range []struct {
+		unit string
+		to   *float64
+	}{{links.MetricUs, &m.Lat}, {links.MetricMBps, &m.Fw}, {links.MetricBackMBps, &m.Bk}, {links.MetricBothMBps, &m.Both}} {
+		if *x.to, err = metric(l, x.unit); err != nil {
+			return name, nil, err
+		}
+	}
+	m.Bw = min(m.Fw, m.Bk)
+	return name, m, nil
+}
+
+// parseMember reads host=<h>/member=<i>.
+func parseMember(l *results.Line) (string, *Measurement, error) {
+	i, err := strconv.Atoi(l.Parts[1].Value)
+	if err != nil || i < 0 {
+		return "", nil, fmt.Errorf("member=%s: not a member's number", l.Parts[1].Value)
+	}
+	m := &Measurement{IsMember: true, Member: i, Host: l.Parts[0].Value}
+	name := links.MemberName(m.Host, i)
+	var to1, to2, n float64
+	for _, x := range []struct {
+		unit string
+		to   *float64
+	}{{links.MetricUs, &m.Lat}, {links.MetricMBps, &m.Bw}, {links.MetricBothMBps, &m.Both}, {links.MetricWorstUs, &m.WorstLat},
+		{links.MetricMinMBps, &m.MinBw}, {links.MetricWorstLatTo, &to1}, {links.MetricMinBwTo, &to2}, {links.MetricMADUs, &m.MADLat},
+		{links.MetricMADMBps, &m.MADBw}, {links.MetricLinks, &n}} {
+		if *x.to, err = metric(l, x.unit); err != nil {
+			return name, nil, err
+		}
+	}
+	for _, x := range []float64{to1, to2, n} {
+		if x < -1 || x > 1<<30 || x != math.Trunc(x) {
+			return name, nil, fmt.Errorf("%s: %v is not a member's number", name, x)
+		}
+	}
+	m.WorstLatTo, m.MinBwTo, m.Links = int(to1), int(to2), int(n)
+	return name, m, nil
+}
+
+// metric is the line's value of unit: a finite number (NaN: the pair
+// measured nothing; it is left out of the verdicts).
+func metric(l *results.Line, unit string) (float64, error) {
+	v, ok := l.Metrics[unit]
+	if !ok {
+		return 0, fmt.Errorf("missing metric %s", unit)
+	}
+	if math.IsInf(v, 0) || v < 0 || v > results.MaxFigure {
+		return 0, fmt.Errorf("%s: %v is not a measurement", unit, v)
+	}
+	return v, nil
+}

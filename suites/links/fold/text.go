@@ -1,0 +1,70 @@
+package fold
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/suites/links"
+)
+
+// WriteText writes the protocol: the verdict, the run, the figures, the
+// findings, the members' table.
+func (p *Folded) WriteText(w io.Writer) error {
+	return results.WriteProtocolHead(w, p.head(), &p.Validity, p.writeRun, p.writeFigures, p.writeFindings, p.writeMembers)
+}
+
+// head is the protocol's first line.
+func (p *Folded) head() string {
+	c := p.Config
+	what := fmt.Sprintf("links: %d %s, %d links", c.Members, links.Plural(memberWord(c)), c.Members*(c.Members-1)/2)
+	if len(p.Findings) == 0 {
+		return what + ": nothing slow"
+	}
+	return fmt.Sprintf("%s: %d slow (%s)", what, len(p.Findings), p.Findings[0].Line)
+}
+
+// writeRun writes what the run is.
+func (p *Folded) writeRun(w io.Writer) {
+	c := p.Config
+	fmt.Fprintf(w, "links run %d of %s (from line %d): %d lines\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines))
+	t := results.Text{W: w}
+	t.Job(&c.Common)
+	t.Info("members", fmt.Sprintf("%d %s (%d processes measured nothing)", c.Members, links.Plural(memberWord(c)), c.N-c.Members))
+	t.Info("pairs", fmt.Sprintf("%d rounds of disjoint pairs; a line per %s", c.Rounds, map[bool]string{true: "pair", false: "member"}[p.Pairs != nil]))
+	t.Info("measurements", fmt.Sprintf("%d ping-pongs of 8 B; %d messages of %d B each way, one way and both ways; each at most %s s",
+		c.Meas.LatReps, c.Meas.BwReps, c.Meas.BwLen, results.Seconds(c.Meas.Cap)))
+}
+
+// writeFigures writes the job's figures.
+func (p *Folded) writeFigures(w io.Writer) {
+	t := results.Text{W: w}
+	for _, f := range p.Figures() {
+		t.Figure(f.Label, results.Num(f.Value, 5, 2), f.Unit)
+	}
+}
+
+// writeFindings writes a line a finding.
+func (p *Folded) writeFindings(w io.Writer) {
+	if len(p.Findings) == 0 {
+		fmt.Fprintf(w, "\nno slow %s, no slow link\n", memberWord(p.Config))
+		return
+	}
+	fmt.Fprintln(w)
+	for _, f := range p.Findings {
+		fmt.Fprintln(w, f.Line)
+	}
+}
+
+// writeMembers writes a row a member.
+func (p *Folded) writeMembers(w io.Writer) {
+	fmt.Fprintln(w)
+	t := results.TextTable{Left: 2}
+	t.Add("member", "host", "latency µs", "MB/s", "both MB/s", "slowest MB/s", "to", "slowest µs", "to")
+	for i, m := range p.Members {
+		t.Add(strconv.Itoa(i), m.Host, results.Num(m.Lat, 4, 2), results.Num(m.Bw, 5, 1), results.Num(m.Both, 5, 1),
+			results.Num(m.MinBw, 5, 1), strconv.Itoa(m.MinBwTo), results.Num(m.WorstLat, 4, 2), strconv.Itoa(m.WorstLatTo))
+	}
+	t.Write(w)
+}
