@@ -2,6 +2,7 @@ package links
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -175,4 +176,20 @@ func TestSummaryVerdicts(t *testing.T) {
 			assert.Equal(t, c.link, [2]int{slow[0].Member, slow[0].Other}, c.name)
 		}
 	}
+}
+
+// TestSummarize: medians, the lesser way, the slowest links and to whom;
+// a link that measured nothing is counted but left out of the figures.
+func TestSummarize(t *testing.T) {
+	s := Summarize([]Own{
+		{To: 1, Lat: 2, Fw: 1000, Bk: 900, Both: 1800},
+		{To: 2, Lat: 5, Fw: 400, Bk: 800, Both: 1100},
+		{To: 3, Lat: 3, Fw: 1000, Bk: 1000, Both: 2000},
+		{To: 4, Lat: math.NaN(), Fw: math.NaN(), Bk: math.NaN(), Both: math.NaN()},
+	})
+	assert.Equal(t, MemberSummary{Lat: 3, Bw: 900, Both: 1800, WorstLat: 5, WorstLatTo: 2, MinBw: 400, MinBwTo: 2,
+		MADLat: 1, MADBw: 100, Links: 4}, s)
+	none := Summarize(nil)
+	assert.True(t, math.IsNaN(none.Lat))
+	assert.Equal(t, -1, none.MinBwTo)
 }

@@ -179,17 +179,17 @@ func TestRoundsAndMembers(t *testing.T) {
 	require.Len(t, members, 4)
 	for i, m := range members {
 		assert.Equal(t, []string{"a", "b", "c", "d"}[i], m.host)
-		assert.Equal(t, 3, m.links)
+		assert.Equal(t, 3, m.Links)
 		if i == 3 {
-			assert.InDelta(t, 250, m.bw, 1e-6, "the slow member's links")
+			assert.InDelta(t, 250, m.Bw, 1e-6, "the slow member's links")
 		} else {
-			assert.InDelta(t, 1000, m.bw, 1e-6)
-			assert.Equal(t, 3, m.minBwTo, "member %d: its slowest link leads to the slow member", i)
-			assert.InDelta(t, 250, m.minBw, 1e-6)
+			assert.InDelta(t, 1000, m.Bw, 1e-6)
+			assert.Equal(t, 3, m.MinBwTo, "member %d: its slowest link leads to the slow member", i)
+			assert.InDelta(t, 250, m.MinBw, 1e-6)
 		}
 	}
-	assert.InDelta(t, 1+0+3.0, members[0].worstLat, 1e-9, "member 0's slowest latency is to 3")
-	assert.Equal(t, 3, members[0].worstLatTo)
+	assert.InDelta(t, 1+0+3.0, members[0].WorstLat, 1e-9, "member 0's slowest latency is to 3")
+	assert.Equal(t, 3, members[0].WorstLatTo)
 }
 
 // TestValue: a measurement's figure from its seconds and count.

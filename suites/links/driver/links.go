@@ -19,8 +19,7 @@ type run struct {
 	st       Settings
 	member   int            // this rank's member number, −1 when it measures nothing
 	group    *harness.Group // the members (nil elsewhere)
-	own      []link         // every link of this member, as measured
-	faults   int64          // received messages whose stamps were wrong
+	own      []links.Own    // every link of this member, as measured
 	progress *harness.Progress
 	// The loop and the split (fakes in the tests of the driver's
 	// decisions).
@@ -30,12 +29,6 @@ type run struct {
 	newGroup func(c mpi.Comm) *harness.Group
 	comm     mpi.Comm
 	bufs     [2]*mpi.Buffer
-}
-
-// A link is one of this member's links: the other member and the values.
-type link struct {
-	to int
-	v  loops.Values
 }
 
 // Benchmark is the body of BenchmarkLinks: every pair of members
@@ -55,8 +48,15 @@ func (d *Driver) Benchmark(b *testing.B) {
 			writePairs(b, r.round(k))
 		}
 		writeMembers(b, r.members())
+		s.World().QuietBarrier()
+	} else {
+		// a node's other processes wait for the end asleep, watched for
+		// the whole plan
+		plan := time.Duration(r.st.Plan.Seconds * float64(time.Second))
+		done := s.Watch("links (a process that measures nothing, waiting for the others)", plan, "links.watchdog", *r.f.watchdog)
+		s.World().QuietBarrier()
+		done()
 	}
-	s.World().QuietBarrier() // a node's other processes wait for the end asleep
 	if r.progress != nil {
 		r.progress.Finish()
 	}
@@ -118,7 +118,7 @@ func (r *run) round(k int) []pairLine {
 	var v loops.Values
 	if partner >= 0 {
 		v = r.measure(partner, links.Lower(me, partner))
-		r.own = append(r.own, link{partner, v})
+		r.own = append(r.own, links.Own{To: partner, Lat: v[loops.Latency], Fw: v[loops.Forth], Bk: v[loops.Back], Both: v[loops.Both]})
 	}
 	var out []pairLine
 	if r.st.Full {
@@ -211,49 +211,18 @@ func writePairs(b *testing.B, lines []pairLine) {
 	}
 }
 
-// A summary is a member's line: the medians of its links and its
-// slowest link, as the verdicts want them where there is no line per
-// pair.
-type summary struct {
-	lat, bw, both       float64 // medians; bw is the lesser way of each link
-	worstLat, minBw     float64
-	worstLatTo, minBwTo int
-	madLat, madBw       float64
-	links               int
-}
-
-// summarize is this member's summary.
-func (r *run) summarize() summary {
-	s := summary{worstLatTo: -1, minBwTo: -1, links: len(r.own)}
-	var lat, bw, both []float64
-	for _, l := range r.own {
-		w := min(l.v[loops.Forth], l.v[loops.Back])
-		lat, bw, both = append(lat, l.v[loops.Latency]), append(bw, w), append(both, l.v[loops.Both])
-		if s.worstLatTo < 0 || l.v[loops.Latency] > s.worstLat {
-			s.worstLat, s.worstLatTo = l.v[loops.Latency], l.to
-		}
-		if s.minBwTo < 0 || w < s.minBw {
-			s.minBw, s.minBwTo = w, l.to
-		}
-	}
-	s.lat, s.madLat = links.MedianMAD(lat)
-	s.bw, s.madBw = links.MedianMAD(bw)
-	s.both, _ = links.MedianMAD(both)
-	return s
-}
-
 // A memberLine is a member's summary as rank 0 writes it.
 type memberLine struct {
 	host string
-	summary
+	links.MemberSummary
 }
 
 // members gathers every member's summary to rank 0 and returns them
 // there, in member order (nil elsewhere).
 func (r *run) members() []memberLine {
-	s := r.summarize()
-	vals := []float64{s.lat, s.bw, s.both, s.worstLat, s.minBw, s.madLat, s.madBw}
-	rec := []int64{int64(s.worstLatTo), int64(s.minBwTo), int64(s.links), int64(r.s.Rank)}
+	s := links.Summarize(r.own)
+	vals := []float64{s.Lat, s.Bw, s.Both, s.WorstLat, s.MinBw, s.MADLat, s.MADBw}
+	rec := []int64{int64(s.WorstLatTo), int64(s.MinBwTo), int64(s.Links), int64(r.s.Rank)}
 	for _, x := range vals {
 		rec = append(rec, int64(math.Float64bits(x)))
 	}
@@ -267,8 +236,8 @@ func (r *run) members() []memberLine {
 		for k := range f {
 			f[k] = math.Float64frombits(uint64(rec[4+k]))
 		}
-		out[i] = memberLine{host: r.s.Job.Hosts[int(rec[3])], summary: summary{lat: f[0], bw: f[1], both: f[2], worstLat: f[3], minBw: f[4],
-			madLat: f[5], madBw: f[6], worstLatTo: int(rec[0]), minBwTo: int(rec[1]), links: int(rec[2])}}
+		out[i] = memberLine{host: r.s.Job.Hosts[int(rec[3])], MemberSummary: links.MemberSummary{Lat: f[0], Bw: f[1], Both: f[2],
+			WorstLat: f[3], MinBw: f[4], MADLat: f[5], MADBw: f[6], WorstLatTo: int(rec[0]), MinBwTo: int(rec[1]), Links: int(rec[2])}}
 	}
 	return out
 }
@@ -280,10 +249,10 @@ func writeMembers(b *testing.B, lines []memberLine) {
 			for _, x := range []struct {
 				v    float64
 				unit string
-			}{{0, "ns/op"}, {m.lat, links.MetricUs}, {m.bw, links.MetricMBps}, {m.both, links.MetricBothMBps},
-				{m.worstLat, links.MetricWorstUs}, {m.minBw, links.MetricMinMBps}, {float64(m.worstLatTo), links.MetricWorstLatTo},
-				{float64(m.minBwTo), links.MetricMinBwTo}, {m.madLat, links.MetricMADUs}, {m.madBw, links.MetricMADMBps},
-				{float64(m.links), links.MetricLinks}} {
+			}{{0, "ns/op"}, {m.Lat, links.MetricUs}, {m.Bw, links.MetricMBps}, {m.Both, links.MetricBothMBps},
+				{m.WorstLat, links.MetricWorstUs}, {m.MinBw, links.MetricMinMBps}, {float64(m.WorstLatTo), links.MetricWorstLatTo},
+				{float64(m.MinBwTo), links.MetricMinBwTo}, {m.MADLat, links.MetricMADUs}, {m.MADBw, links.MetricMADMBps},
+				{float64(m.Links), links.MetricLinks}} {
 				b.ReportMetric(x.v, x.unit)
 			}
 		})
