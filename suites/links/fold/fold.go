@@ -39,14 +39,15 @@ func (p *Folded) Source() *results.Run { return p.Run }
 // folds it: the figures and the verdicts.
 func Fold(r *results.Run) (*Folded, error) {
 	cfg := reading{}.Config(r)
-	p := &Folded{Run: r, Config: cfg, Members: make([]*Measurement, cfg.Members)}
+	p := &Folded{Run: r, Config: cfg}
+	var members []*Measurement
 	for _, l := range r.Lines {
 		m := reading{}.Value(l)
 		switch {
 		case m.IsMember && m.Member >= cfg.Members:
 			return nil, fmt.Errorf("links: line %d: member %d of %d", l.Line, m.Member, cfg.Members)
 		case m.IsMember:
-			p.Members[m.Member] = m
+			members = append(members, m)
 		case cfg.Matrix != links.MatrixFull:
 			return nil, fmt.Errorf("links: line %d: a pair in a run without the full matrix", l.Line)
 		case m.B >= cfg.Members:
@@ -55,7 +56,7 @@ func Fold(r *results.Run) (*Folded, error) {
 			p.Pairs = append(p.Pairs, m)
 		}
 	}
-	if err := p.check(); err != nil {
+	if err := p.check(members); err != nil {
 		return nil, err
 	}
 	p.figures()
@@ -71,21 +72,64 @@ func Fold(r *results.Run) (*Folded, error) {
 	return p, nil
 }
 
-// check refuses a run whose lines are not all there.
-func (p *Folded) check() error {
-	for i, m := range p.Members {
-		if m == nil {
-			return fmt.Errorf("links: no line of member %d (of %d): the run did not finish", i, len(p.Members))
-		}
+// check refuses a run whose lines are not all there, a member twice,
+// and one whose members' lines do not say what their pairs do. The
+// members are placed only once their lines are counted: the
+// configuration's count allocates nothing.
+func (p *Folded) check(members []*Measurement) error {
+	n := p.Config.Members
+	if len(members) != n {
+		return fmt.Errorf("links: %d lines of members of %d: the run did not finish, or it was edited", len(members), n)
 	}
-	if p.Config.Matrix == links.MatrixFull {
-		want := p.Config.Members * (p.Config.Members - 1) / 2
-		if len(p.Pairs) != want {
-			return fmt.Errorf("links: %d pairs of the %d of %d members", len(p.Pairs), want, p.Config.Members)
+	p.Members = make([]*Measurement, n)
+	for _, m := range members {
+		if p.Members[m.Member] != nil {
+			return fmt.Errorf("links: member %d twice, on two hosts: the file was edited", m.Member)
 		}
-		slices.SortFunc(p.Pairs, func(x, y *Measurement) int { return (x.A-y.A)*p.Config.Members + x.B - y.B })
+		p.Members[m.Member] = m
+	}
+	if p.Config.Matrix != links.MatrixFull {
+		return nil
+	}
+	if want := n * (n - 1) / 2; len(p.Pairs) != want {
+		return fmt.Errorf("links: %d pairs of the %d of %d members", len(p.Pairs), want, n)
+	}
+	// a name twice starts another run (results.Read): the pairs of one
+	// run are distinct, and as many as a round robin has, so all there
+	slices.SortFunc(p.Pairs, func(x, y *Measurement) int { return (x.A-y.A)*n + x.B - y.B })
+	return p.checkMembers()
+}
+
+// checkMembers holds each member's line to the summary of its pairs.
+func (p *Folded) checkMembers() error {
+	own := make([][]links.Own, len(p.Members))
+	for _, m := range p.Pairs {
+		own[m.A] = append(own[m.A], links.Own{To: m.B, Lat: m.Lat, Fw: m.Fw, Bk: m.Bk, Both: m.Both})
+		own[m.B] = append(own[m.B], links.Own{To: m.A, Lat: m.Lat, Fw: m.Fw, Bk: m.Bk, Both: m.Both})
+	}
+	for i, m := range p.Members {
+		want := links.Summarize(own[i])
+		for _, x := range []struct {
+			what      string
+			got, want float64
+		}{{"latency", m.Lat, want.Lat}, {"bandwidth", m.Bw, want.Bw}, {"bandwidth both ways", m.Both, want.Both},
+			{"slowest latency", m.WorstLat, want.WorstLat}, {"slowest bandwidth", m.MinBw, want.MinBw},
+			{"links", float64(m.Links), float64(want.Links)}} {
+			if !agree(x.got, x.want) {
+				return fmt.Errorf("links: member %d's %s is %g, its pairs' %g: the file was edited", i, x.what, x.got, x.want)
+			}
+		}
 	}
 	return nil
+}
+
+// agree says whether a member's figure and its pairs' agree, to the
+// digits a results line keeps.
+func agree(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) == math.IsNaN(b)
+	}
+	return math.Abs(a-b) <= 1e-3*math.Max(math.Abs(a), math.Abs(b))+1e-9
 }
 
 // figures are the medians of the members' medians and the worst link.

@@ -3,6 +3,7 @@ package fold
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -39,28 +40,23 @@ func (s synth) text() string {
 		fmt.Fprintf(&b, "Unit %s\n", u)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	own := make([][][2]float64, s.n) // per member: (other, value)
+	own := make([][]links.Own, s.n)
 	for a := range s.n {
 		for c := a + 1; c < s.n; c++ {
 			v := s.bw(a, c) * (1 + 0.04*(rng.Float64()-0.5))
-			own[a], own[c] = append(own[a], [2]float64{float64(c), v}), append(own[c], [2]float64{float64(a), v})
+			l := links.Own{Lat: 2, Fw: v, Bk: v * 1.01, Both: 2 * v}
+			la, lc := l, l
+			la.To, lc.To = c, a
+			own[a], own[c] = append(own[a], la), append(own[c], lc)
 			if s.full && links.PairName(a, c) != s.skip {
-				fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g back-MB/s %g both-MB/s\n", links.PairName(a, c), v, v*1.01, 2*v)
+				fmt.Fprintf(&b, "BenchmarkLinks/%s 1 %g us %g MB/s %g back-MB/s %g both-MB/s\n", links.PairName(a, c), l.Lat, l.Fw, l.Bk, l.Both)
 			}
 		}
 	}
 	for i, ls := range own {
-		var v []float64
-		minV, to := 0.0, -1
-		for _, l := range ls {
-			v = append(v, l[1])
-			if to < 0 || l[1] < minV {
-				minV, to = l[1], int(l[0])
-			}
-		}
-		med, mad := links.MedianMAD(v)
-		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g both-MB/s 2.5 worst-us %g min-MB/s %d worst-us-to %d min-MB/s-to 0.1 mad-us %g mad-MB/s %d links\n",
-			links.MemberName(fmt.Sprintf("node-%02d", i), i), med, 2*med, minV, (i+1)%s.n, to, mad, len(ls))
+		m := links.Summarize(ls)
+		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 %g us %g MB/s %g both-MB/s %g worst-us %g min-MB/s %d worst-us-to %d min-MB/s-to %g mad-us %g mad-MB/s %d links\n",
+			links.MemberName(fmt.Sprintf("node-%02d", i), i), m.Lat, m.Bw, m.Both, m.WorstLat, m.MinBw, m.WorstLatTo, m.MinBwTo, m.MADLat, m.MADBw, m.Links)
 	}
 	return b.String()
 }
@@ -137,6 +133,23 @@ func TestFoldRefusesIncomplete(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Fold(f.RunsOf(New())[0])
 	assert.ErrorContains(t, err, "member 9 of 6")
+}
+
+// TestFoldRefusesEdits: a member's line that does not say what its pairs
+// do, a pair written twice (its second line starts another run: the
+// first misses a pair) and a member on two hosts are refused.
+func TestFoldRefusesEdits(t *testing.T) {
+	text := synth{n: 6, full: true, bw: uniform}.text()
+	for _, c := range []struct{ edited, want string }{
+		{regexp.MustCompile(`(BenchmarkLinks/host=node-02/member=2 1 )[0-9.e+]+ us`).ReplaceAllString(text, "${1}9 us"), "member 2's latency is 9, its pairs' 2: the file was edited"},
+		{strings.Replace(text, "BenchmarkLinks/a=0/b=1 ", "BenchmarkLinks/a=0/b=2 ", 1), "links: 14 pairs of the 15 of 6 members"},
+		{strings.Replace(text, "BenchmarkLinks/host=node-03/member=3 ", "BenchmarkLinks/host=node-03/member=2 ", 1), "links: member 2 twice, on two hosts"},
+	} {
+		f, err := results.Read(strings.NewReader(c.edited), "l.txt", []results.Suite{New()})
+		require.NoError(t, err)
+		_, err = Fold(f.RunsOf(New())[0])
+		assert.ErrorContains(t, err, c.want)
+	}
 }
 
 // TestJSON: the detail holds the findings, the members and the pairs.

@@ -13,12 +13,12 @@ import (
 // Config is the configuration of a links run.
 type Config struct {
 	results.Common
-	Level         string
-	Members, Idle int
-	Meas          links.Settings
-	Rounds        int
-	PlanSeconds   float64
-	Matrix        string
+	Level       string
+	Members     int
+	Meas        links.Settings
+	Rounds      int
+	PlanSeconds float64
+	Matrix      string
 }
 
 // parseConfig reads the configuration lines of a run; it refuses what
@@ -104,20 +104,15 @@ func positive(r results.ConfigReader, key string) (float64, error) {
 	return x, nil
 }
 
-// A Measurement is a line: a pair's four figures, or a member's summary.
+// A Measurement is a line: a pair's figures (its Lat, Both, Fw, Bk, and
+// Bw the lesser way), or a member's summary.
 type Measurement struct {
-	IsMember            bool
-	A, B                int    // a pair's members, A < B
-	Member              int    // a member's number
-	Host                string // its host
-	Lat                 float64
-	Fw, Bk              float64 // a pair: each way; a member: Bw is the median of the lesser ways
-	Both                float64
-	Bw                  float64
-	WorstLat, MinBw     float64
-	WorstLatTo, MinBwTo int
-	MADLat, MADBw       float64
-	Links               int
+	IsMember bool
+	A, B     int    // a pair's members, A < B
+	Member   int    // a member's number
+	Host     string // its host
+	Fw, Bk   float64
+	links.MemberSummary
 }
 
 // parseLine reads a line: its name and its measurement.

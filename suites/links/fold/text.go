@@ -33,8 +33,8 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Job(&c.Common)
 	t.Info("members", fmt.Sprintf("%d %s (%d processes measured nothing)", c.Members, links.Plural(memberWord(c)), c.N-c.Members))
 	t.Info("pairs", fmt.Sprintf("%d rounds of disjoint pairs; a line per %s", c.Rounds, map[bool]string{true: "pair", false: "member"}[p.Pairs != nil]))
-	t.Info("measurements", fmt.Sprintf("%d ping-pongs of 8 B; %d messages of %d B each way, one way and both ways; each at most %s s",
-		c.Meas.LatReps, c.Meas.BwReps, c.Meas.BwLen, results.Seconds(c.Meas.Cap)))
+	t.Info("measurements", fmt.Sprintf("%d ping-pongs of 8 B; %d messages of %d B each way, one way and both ways; each at most %s s; planned at most %s s",
+		c.Meas.LatReps, c.Meas.BwReps, c.Meas.BwLen, results.Seconds(c.Meas.Cap), results.Seconds(c.PlanSeconds)))
 }
 
 // writeFigures writes the job's figures.
