@@ -13,7 +13,8 @@ extern const char *const links_meas_names[LINKS_NMEAS];
 /* links_pair runs measurement meas of the pair of this process and partner
  * in comm: reps exchanges (ping-pongs of len bytes, or messages of len
  * bytes each way), fewer when the lower member's clock (the sender's for
- * LINKS_BACK) passes cap seconds: it marks the last message, so both
+ * LINKS_BACK) passes cap seconds (read every 16 ping-pongs, every
+ * bandwidth message): it marks the last message, so both
  * sides stop after the same one. lower says whether this process is the
  * lower member (it starts the ping-pongs; LINKS_FORTH sends from it,
  * LINKS_BACK to it). On the lower member *seconds is the measurement's
