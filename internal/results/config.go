@@ -124,6 +124,19 @@ func (c *Common) ReadMode(r ConfigReader) error {
 	return nil
 }
 
+// Read reads every line of Common: the processes, the mode and the
+// descriptive lines.
+func (c *Common) Read(r ConfigReader) error {
+	if err := c.ReadProcs(r); err != nil {
+		return err
+	}
+	if err := c.ReadMode(r); err != nil {
+		return err
+	}
+	c.ReadInfo(r)
+	return nil
+}
+
 // ReadInfo reads the descriptive lines.
 func (c *Common) ReadInfo(r ConfigReader) {
 	c.Date = r.Config[KeyDate]

@@ -376,3 +376,16 @@ func TestHostsProcsHuge(t *testing.T) {
 		assert.Greater(t, n, int64(results.MaxProcs), "%s: no sum overflows", line)
 	}
 }
+
+// TestCommonRead: the processes, the mode and the descriptive lines in
+// one call; a missing count or mode is refused, naming the key.
+func TestCommonRead(t *testing.T) {
+	var c results.Common
+	cfg := results.Config{results.KeyProcs: "4", results.KeyMode: "full", results.KeyLibrary: "Open MPI v4.1.4", results.KeyDate: "2026-11-28"}
+	require.NoError(t, c.Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}))
+	assert.Equal(t, results.Common{N: 4, Mode: "full", Library: "Open MPI v4.1.4", Date: "2026-11-28"}, c)
+	delete(cfg, results.KeyMode)
+	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}), results.KeyMode)
+	delete(cfg, results.KeyProcs)
+	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}), results.KeyProcs)
+}

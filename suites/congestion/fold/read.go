@@ -29,13 +29,9 @@ type Config struct {
 func parseConfig(c results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: c, Suite: congestion.ID.Name}
 	cfg := &Config{}
-	if err := cfg.ReadProcs(r); err != nil {
+	if err := cfg.Read(r); err != nil {
 		return nil, err
 	}
-	if err := cfg.ReadMode(r); err != nil {
-		return nil, err
-	}
-	cfg.ReadInfo(r)
 	steps := []func(results.ConfigReader) error{cfg.readPlan, cfg.readSplit, cfg.readSizes}
 	for _, f := range steps {
 		if err := f(r); err != nil {

@@ -26,13 +26,9 @@ type Config struct {
 func parseConfig(c results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: c, Suite: links.ID.Name}
 	cfg := &Config{}
-	if err := cfg.ReadProcs(r); err != nil {
+	if err := cfg.Read(r); err != nil {
 		return nil, err
 	}
-	if err := cfg.ReadMode(r); err != nil {
-		return nil, err
-	}
-	cfg.ReadInfo(r)
 	var err error
 	if cfg.Level, err = oneOf(r, links.KeyLevel, links.LevelNodes, links.LevelProcs); err != nil {
 		return nil, err

@@ -51,13 +51,9 @@ func (c *Config) noWindow(window string) bool {
 func parseConfig(cfg results.Config) (*Config, error) {
 	r := results.ConfigReader{Config: cfg, Suite: "SKaMPI"}
 	c := &Config{Suites: map[string]*skampi.Setup{}}
-	if err := c.ReadProcs(r); err != nil {
+	if err := c.Read(r); err != nil {
 		return nil, err
 	}
-	if err := c.ReadMode(r); err != nil {
-		return nil, err
-	}
-	c.ReadInfo(r)
 	var err error
 	if c.File, err = r.Need(skampi.KeySuites); err != nil {
 		return nil, err
