@@ -382,10 +382,10 @@ func TestHostsProcsHuge(t *testing.T) {
 func TestCommonRead(t *testing.T) {
 	var c results.Common
 	cfg := results.Config{results.KeyProcs: "4", results.KeyMode: "full", results.KeyLibrary: "Open MPI v4.1.4", results.KeyDate: "2026-11-28"}
-	require.NoError(t, c.Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}))
+	require.NoError(t, c.Read(results.ConfigReader{Config: cfg, Suite: "toy"}))
 	assert.Equal(t, results.Common{N: 4, Mode: "full", Library: "Open MPI v4.1.4", Date: "2026-11-28"}, c)
 	delete(cfg, results.KeyMode)
-	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}), results.KeyMode)
+	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{Config: cfg, Suite: "toy"}), results.KeyMode)
 	delete(cfg, results.KeyProcs)
-	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{results.Config: cfg, Suite: "toy"}), results.KeyProcs)
+	assert.ErrorContains(t, (&results.Common{}).Read(results.ConfigReader{Config: cfg, Suite: "toy"}), results.KeyProcs)
 }
