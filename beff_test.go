@@ -8,6 +8,7 @@ import (
 	"github.com/beff-suite/beff/suites/beff/driver"
 	beffio "github.com/beff-suite/beff/suites/beffio/driver"
 	congestion "github.com/beff-suite/beff/suites/congestion/driver"
+	links "github.com/beff-suite/beff/suites/links/driver"
 	skampi "github.com/beff-suite/beff/suites/skampi/driver"
 )
 
@@ -19,8 +20,8 @@ import (
 func TestMain(m *testing.M) {
 	fs := flag.CommandLine
 	beffSuite, beffioSuite = driver.New(fs), beffio.New(fs)
-	skampiSuite, congestionSuite = skampi.New(fs), congestion.New(fs)
-	harness.Main(m, fs, beffSuite.Driver, beffioSuite.Driver, skampiSuite.Driver, congestionSuite.Driver)
+	skampiSuite, congestionSuite, linksSuite = skampi.New(fs), congestion.New(fs), links.New(fs)
+	harness.Main(m, fs, beffSuite.Driver, beffioSuite.Driver, skampiSuite.Driver, congestionSuite.Driver, linksSuite.Driver)
 }
 
 // beffSuite is the suite's driver, made by TestMain.

@@ -26,6 +26,12 @@
 #   cluster.sh list                the clusters present
 #   cluster.sh exec ID NODE CMD…   run CMD on a node (NODE: n0, n1, …)
 #   cluster.sh link ID NODE up|down   take a node's link down or up again
+#   cluster.sh shape ID NODE RATE  reshape a node's link (both directions) to
+#                                  RATE: a slow node
+#   cluster.sh slow ID NODE PEER RATE
+#                                  the path between two nodes at RATE (both
+#                                  ways; each node's other traffic keeps the
+#                                  cluster's rate): a slow link
 #   cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS…
 #                                  `beff launch ARGS` on n0 with the agent,
 #                                  interface and yielding set (launch-env);
@@ -83,6 +89,8 @@ gc) need_root; gc ;;
 list) ls "$STATE" 2>/dev/null || true ;;
 exec) need_root; [ $# -ge 3 ] || die "usage: cluster.sh exec ID NODE CMD..."; exec_cmd "$@" ;;
 link) need_root; [ $# -eq 3 ] || die "usage: cluster.sh link ID NODE up|down"; link "$@" ;;
+shape) need_root; [ $# -eq 3 ] || die "usage: cluster.sh shape ID NODE RATE"; reshape "$@" ;;
+slow) need_root; [ $# -eq 4 ] || die "usage: cluster.sh slow ID NODE PEER RATE"; slow_pair "$@" ;;
 mpirun) need_root; [ $# -ge 1 ] || die "usage: cluster.sh mpirun ID [-mpi openmpi|mpich] ARGS..."; mpirun_cmd "$@" ;;
 launch-env) [ $# -ge 1 ] || die "usage: cluster.sh launch-env ID [LAUNCHER]"; launch_env "$@" ;;
 slurm)

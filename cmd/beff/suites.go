@@ -11,6 +11,7 @@ import (
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
 	congestionfold "github.com/beff-suite/beff/suites/congestion/fold"
+	linksfold "github.com/beff-suite/beff/suites/links/fold"
 	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
@@ -23,6 +24,7 @@ func suites() []results.Suite {
 		beffiofold.New(),
 		skampifold.New(),
 		congestionfold.New(),
+		linksfold.New(),
 	}
 }
 

@@ -37,6 +37,14 @@ const (
 	KeyPlan    = "links-plan-s"     // seconds the measurements take at most
 	KeyMatrix  = "links-matrix"     // MatrixFull or MatrixMembers
 	KeyIdle    = "links-idle-procs" // processes that measured nothing (a node's others)
+	KeyPairs   = "links-pairs"      // PairsAtOnce or PairsSerial
+)
+
+// Values of KeyPairs: a round's pairs measured at once, or one after the
+// other.
+const (
+	PairsAtOnce = "at-once"
+	PairsSerial = "serial"
 )
 
 // Values of KeyMatrix: every pair a line, or a line per member.
@@ -70,10 +78,15 @@ var units = []string{MetricUs + " better=lower", MetricBackMBps + " better=highe
 func PairName(a, b int) string { return fmt.Sprintf("a=%d/b=%d", a, b) }
 
 // MemberName is the sub-benchmark name of member i, on host (a node
-// level member's node, a process's): host=<host>/member=<i>. The member's
-// number ends the name, so that a host name that ends in -<digits> does
-// not read as a GOMAXPROCS suffix.
-func MemberName(host string, i int) string {
+// level member's node, a process's) under switch sw (its topology
+// address without the node, "" when unknown):
+// host=<host>[/switch=<sw>]/member=<i>. The member's number ends the
+// name, so that a host name that ends in -<digits> does not read as a
+// GOMAXPROCS suffix.
+func MemberName(host, sw string, i int) string {
+	if sw != "" {
+		return fmt.Sprintf("host=%s/switch=%s/member=%d", hostPart(host), hostPart(sw), i)
+	}
 	return fmt.Sprintf("host=%s/member=%d", hostPart(host), i)
 }
 

@@ -25,6 +25,11 @@ const LatLen = 8
 // upper bound on a cluster of 10^5 nodes).
 const RoundSync = 0.002
 
+// PairSync is what a pair adds to a round measured serially: the
+// barrier, waited for asleep, that starts each pair (seconds; it polls
+// every 10 ms).
+const PairSync = 0.012
+
 // FullMatrix is the most members whose every link is a line of the
 // results file (p(p−1)/2 pairs: 523,776 lines at 1,024); above it each
 // member's line sums up its links (its median, its worst link and with
@@ -37,11 +42,15 @@ type Settings struct {
 	BwLen   int64   // bytes of a bandwidth message
 	BwReps  int     // messages each way of a bandwidth measurement
 	Cap     float64 // seconds a measurement may take at most; it stops early with what it has
+	// Serial: a round's pairs take turns, the others waiting asleep, so
+	// that no pair shares the network or a node's cores with another;
+	// else they all measure at once.
+	Serial bool
 }
 
-// DefaultSettings measure 100 ping-pongs and 16 messages of 1 MiB each
+// DefaultSettings measure 1000 ping-pongs and 16 messages of 1 MiB each
 // way, each measurement stopped after 50 ms.
-var DefaultSettings = Settings{LatReps: 100, BwLen: 1 << 20, BwReps: 16, Cap: 0.05}
+var DefaultSettings = Settings{LatReps: 1000, BwLen: 1 << 20, BwReps: 16, Cap: 0.05}
 
 // Check refuses settings a run cannot take.
 func (s Settings) Check() error {
@@ -68,9 +77,14 @@ type Plan struct {
 }
 
 // NewPlan is the plan of a round robin of members under s: every round
-// takes at most PerPair caps and its sync, whatever the network.
+// takes at most PerPair caps and its sync, whatever the network; a
+// serial round takes that for each of its pairs, each after a PairSync.
 func NewPlan(members int, s Settings) Plan {
 	r := Rounds(members)
+	round := PerPair*s.Cap + RoundSync
+	if s.Serial {
+		round = float64(members/2)*(PerPair*s.Cap+PairSync) + RoundSync
+	}
 	return Plan{Members: members, Rounds: r, Pairs: int64(members) * int64(members-1) / 2,
-		Seconds: float64(r) * (PerPair*s.Cap + RoundSync), Full: members <= FullMatrix}
+		Seconds: float64(r) * round, Full: members <= FullMatrix}
 }

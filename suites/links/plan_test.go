@@ -58,8 +58,9 @@ func TestSettingsCheck(t *testing.T) {
 // -<digits> stays inside the name, not at its end.
 func TestNames(t *testing.T) {
 	assert.Equal(t, "a=3/b=17", PairName(3, 17))
-	assert.Equal(t, "host=node-12/member=4", MemberName("node-12", 4))
-	assert.Equal(t, "host=a_b/member=0", MemberName("a/b", 0))
+	assert.Equal(t, "host=node-12/member=4", MemberName("node-12", "", 4))
+	assert.Equal(t, "host=a_b/member=0", MemberName("a/b", "", 0))
+	assert.Equal(t, "host=n3/switch=spine.leaf1/member=3", MemberName("n3", "spine.leaf1", 3))
 	a, b, err := ParsePair([]results.Part{{Key: "a", Value: "3"}, {Key: "b", Value: "17"}})
 	assert.NoError(t, err)
 	assert.Equal(t, [2]int{3, 17}, [2]int{a, b})

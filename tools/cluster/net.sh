@@ -195,6 +195,54 @@ link() {
 	ip -n "$(ns "$id" "$node")" link set eth0 "$state"
 }
 
+# node_ns ID NODE: the namespace of a node of the cluster, or die
+node_ns() {
+	local n; n=$(ns "$1" "$2")
+	case "$2" in n[0-9]*) ;; *) die "cluster $1 has no node '$2'" ;; esac
+	ns_exists "$n" || die "cluster $1 has no node '$2'"
+	echo "$n"
+}
+
+# reshape ID NODE RATE: the node's link shaped to RATE both ways (its eth0
+# and its port on the switch)
+reshape() {
+	local id=$1 node=$2 rate=$3 n sw
+	nodes_of "$id" >/dev/null
+	n=$(node_ns "$id" "$node")
+	burst "$rate" >/dev/null
+	sw=$(ns "$id" sw)
+	ip netns exec "$n" tc qdisc del dev eth0 root 2>/dev/null || true
+	ip netns exec "$sw" tc qdisc del dev "p${node#n}" root 2>/dev/null || true
+	shape eth0 "$n" "$rate"
+	shape "p${node#n}" "$sw" "$rate"
+}
+
+# slow_pair ID NODE PEER RATE: what NODE sends to PEER and PEER to NODE
+# goes at RATE, the rest at the cluster's rate: an htb on each one's eth0
+# whose default class has the cluster's rate, a u32 filter on the other's
+# address to a class of RATE (the kernel may lack prio)
+slow_pair() {
+	local id=$1 a=$2 b=$3 rate=$4 keep
+	nodes_of "$id" >/dev/null
+	node_ns "$id" "$a" >/dev/null
+	node_ns "$id" "$b" >/dev/null
+	[ "$a" != "$b" ] || die "slow: two different nodes"
+	burst "$rate" >/dev/null
+	keep=$(cat "$STATE/$id/rate")
+	[ "$keep" != none ] || keep=100gbit
+	slow_to "$(ns "$id" "$a")" "$(addr "$b")" "$rate" "$keep"
+	slow_to "$(ns "$id" "$b")" "$(addr "$a")" "$rate" "$keep"
+}
+
+slow_to() {
+	local n=$1 dst=$2 rate=$3 keep=$4
+	ip netns exec "$n" tc qdisc del dev eth0 root 2>/dev/null || true
+	ip netns exec "$n" tc qdisc add dev eth0 root handle 1: htb default 20 r2q 1000
+	ip netns exec "$n" tc class add dev eth0 parent 1: classid 1:10 htb rate "$rate" ceil "$rate" burst "$(burst "$rate")" cburst "$(burst "$rate")"
+	ip netns exec "$n" tc class add dev eth0 parent 1: classid 1:20 htb rate "$keep" ceil "$keep" burst "$(burst "$keep")" cburst "$(burst "$keep")"
+	ip netns exec "$n" tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$dst/32" flowid 1:10
+}
+
 # launch_env ID [LAUNCHER]: the settings `beff launch` and `beff run` take
 # for the cluster's nodes (package launch reads them): the remote-shell
 # agent, the interface that joins the nodes, waiting processes that yield

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -68,8 +69,13 @@ func TestSetup(t *testing.T) {
 // measurements and the plan.
 func TestConfig(t *testing.T) {
 	st := Settings{Level: links.LevelNodes, Members: 6, Idle: 6, Full: true, Meas: links.DefaultSettings, Plan: links.NewPlan(6, links.DefaultSettings)}
-	assert.Equal(t, []string{"links-level: nodes", "links-members: 6", "links-idle-procs: 6", "links-lat-reps: 100", "links-len: 1048576",
-		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 2", "links-matrix: full"}, config(nil, st))
+	assert.Equal(t, []string{"links-level: nodes", "links-members: 6", "links-idle-procs: 6", "links-lat-reps: 1000", "links-len: 1048576",
+		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 2", "links-matrix: full", "links-pairs: at-once"}, config(nil, st))
+	serial := links.DefaultSettings
+	serial.Serial = true
+	st.Meas, st.Plan = serial, links.NewPlan(6, serial)
+	assert.Contains(t, config(nil, st), "links-pairs: serial")
+	assert.Contains(t, config(nil, st), "links-plan-s: 4", "5 rounds of 3 pairs one after the other: 5·(3·(4·0.05 + 0.012) + 0.002) = 3.19 s")
 }
 
 // fakeNet is a network of n members whose link a–b has latency 1 + a + b
@@ -80,6 +86,8 @@ type fakeNet struct {
 	shared map[[2]int]chan loops.Values // what the lower members hand over
 	calls  int
 	slow   int
+	// active and most: pairs measuring now, and the most at once
+	active, most int
 }
 
 // pipe is the channel of the pair a < b.
@@ -106,6 +114,16 @@ func testRun(s *harness.Session, st Settings, f *fakeNet) *run {
 		if !p.Lower {
 			return loops.Result{}, nil
 		}
+		f.mu.Lock()
+		f.active++
+		f.most = max(f.most, f.active)
+		f.mu.Unlock()
+		time.Sleep(time.Millisecond) // long enough for another pair to start, if it may
+		defer func() {
+			f.mu.Lock()
+			f.active--
+			f.mu.Unlock()
+		}()
 		a, b := s.Rank, p.Partner
 		bw := 1000.0
 		if a == f.slow || b == f.slow {
@@ -134,12 +152,18 @@ func testRun(s *harness.Session, st Settings, f *fakeNet) *run {
 }
 
 // TestRoundsAndMembers: 4 members (processes) measure their 3 rounds of 2
-// pairs; rank 0 gets a line per pair, 6 in all, each pair once, with its
-// values; every member then summarizes its 3 links, the slow member's
-// links at a quarter.
+// pairs, at once and serially; rank 0 gets a line per pair, 6 in all,
+// each pair once, with its values; every member then summarizes its 3
+// links, the slow member's links at a quarter.
 func TestRoundsAndMembers(t *testing.T) {
-	st := Settings{Level: links.LevelProcs, Members: 4, Full: true, Meas: links.Settings{LatReps: 10, BwLen: 1 << 20, BwReps: 4, Cap: 1},
-		Plan: links.NewPlan(4, links.Settings{Cap: 1})}
+	for _, serial := range []bool{false, true} {
+		t.Run(map[bool]string{false: "at-once", true: "serial"}[serial], func(t *testing.T) { roundsAndMembers(t, serial) })
+	}
+}
+
+func roundsAndMembers(t *testing.T, serial bool) {
+	meas := links.Settings{LatReps: 10, BwLen: 1 << 20, BwReps: 4, Cap: 1, Serial: serial}
+	st := Settings{Level: links.LevelProcs, Members: 4, Full: true, Meas: meas, Plan: links.NewPlan(4, meas)}
 	f := &fakeNet{shared: map[[2]int]chan loops.Values{}, slow: 3}
 	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.watchdog": "0"}) // no watchdog left running in the test binary
 	var pairs []pairLine
@@ -176,6 +200,9 @@ func TestRoundsAndMembers(t *testing.T) {
 		assert.InDelta(t, 2*want, p.v[loops.Both], 1e-6, "both ways count the bytes of both")
 	}
 	assert.Equal(t, 6*2*len(loops.Measures), f.calls, "both members of every pair ran every measurement")
+	if serial {
+		assert.Equal(t, 1, f.most, "serial: one pair measures at a time")
+	}
 	require.Len(t, members, 4)
 	for i, m := range members {
 		assert.Equal(t, []string{"a", "b", "c", "d"}[i], m.host)

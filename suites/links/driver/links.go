@@ -8,6 +8,7 @@ import (
 
 	"github.com/beff-suite/beff/harness"
 	"github.com/beff-suite/beff/internal/mpi"
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/links"
 	"github.com/beff-suite/beff/suites/links/loops"
 )
@@ -106,7 +107,7 @@ func (r *run) close() {
 
 // roundTime is the most one round takes, for the watchdog.
 func (r *run) roundTime() time.Duration {
-	return time.Duration((links.PerPair*r.st.Meas.Cap + links.RoundSync) * float64(time.Second))
+	return time.Duration(r.st.Plan.Seconds / float64(r.st.Plan.Rounds) * float64(time.Second))
 }
 
 // round measures this member's pair of round k, if it has one; with the
@@ -116,8 +117,13 @@ func (r *run) round(k int) []pairLine {
 	me := r.group.Rank
 	partner := links.Partner(r.st.Members, k, me)
 	var v loops.Values
-	if partner >= 0 {
+	switch {
+	case r.st.Meas.Serial:
+		v = r.serialRound(k, me, partner)
+	case partner >= 0:
 		v = r.measure(partner, links.Lower(me, partner))
+	}
+	if partner >= 0 {
 		r.own = append(r.own, links.Own{To: partner, Lat: v[loops.Latency], Fw: v[loops.Forth], Bk: v[loops.Back], Both: v[loops.Both]})
 	}
 	var out []pairLine
@@ -134,6 +140,26 @@ func (r *run) round(k int) []pairLine {
 		r.progress.Done()
 	}
 	return out
+}
+
+// serialRound measures this member's pair of round k in its turn: the
+// round's pairs go in the order of their lower members, each after a
+// barrier of all members waited for asleep, so that one pair measures at
+// a time; a last such barrier waits out the last pair (else the others
+// would poll in the round's gather beside it).
+func (r *run) serialRound(k, me, partner int) loops.Values {
+	var v loops.Values
+	n := r.st.Members
+	for a := 0; a < n; a++ {
+		if b := links.Partner(n, k, a); b > a {
+			r.group.QuietBarrier()
+			if a == me || b == me {
+				v = r.measure(partner, links.Lower(me, partner))
+			}
+		}
+	}
+	r.group.QuietBarrier()
+	return v
 }
 
 // measure runs the four measurements of this member's pair and hands
@@ -159,14 +185,18 @@ func (r *run) measure(partner int, lower bool) loops.Values {
 	return v
 }
 
-// value is a measurement's figure: half a round trip in µs, or MB/s
-// (both ways: the bytes of both directions).
+// value is a measurement's figure: half a round trip in µs (of the
+// median block of ping-pongs), or MB/s (both ways: the bytes of both
+// directions).
 func value(m loops.Measure, n int64, res loops.Result) float64 {
 	if res.Seconds <= 0 || res.Count < 1 {
 		return math.NaN()
 	}
 	switch m {
 	case loops.Latency:
+		if res.Typical > 0 {
+			return res.Typical / 2 * 1e6 // the median block's ping-pong
+		}
 		return res.Seconds / float64(2*res.Count) * 1e6
 	case loops.Both:
 		return float64(2*n) * float64(res.Count) / res.Seconds / 1e6
@@ -213,7 +243,7 @@ func writePairs(b *testing.B, lines []pairLine) {
 
 // A memberLine is a member's summary as rank 0 writes it.
 type memberLine struct {
-	host string
+	host, sw string // its host, its switch ("" unknown)
 	links.MemberSummary
 }
 
@@ -236,16 +266,25 @@ func (r *run) members() []memberLine {
 		for k := range f {
 			f[k] = math.Float64frombits(uint64(rec[4+k]))
 		}
-		out[i] = memberLine{host: r.s.Job.Hosts[int(rec[3])], MemberSummary: links.MemberSummary{Lat: f[0], Bw: f[1], Both: f[2],
+		out[i] = memberLine{host: r.s.Job.Hosts[int(rec[3])], sw: r.switchOf(int(rec[3])), MemberSummary: links.MemberSummary{Lat: f[0], Bw: f[1], Both: f[2],
 			WorstLat: f[3], MinBw: f[4], MADLat: f[5], MADBw: f[6], WorstLatTo: int(rec[0]), MinBwTo: int(rec[1]), Links: int(rec[2])}}
 	}
 	return out
 }
 
+// switchOf is rank's switch: its topology address under Slurm without
+// the node ("" elsewhere).
+func (r *run) switchOf(rank int) string {
+	if rank < len(r.s.Job.TopoAddrs) {
+		return results.SwitchOf(r.s.Job.TopoAddrs[rank])
+	}
+	return ""
+}
+
 // writeMembers writes a line for each member (rank 0).
 func writeMembers(b *testing.B, lines []memberLine) {
 	for i, m := range lines {
-		b.Run(links.MemberName(m.host, i), func(b *testing.B) {
+		b.Run(links.MemberName(m.host, m.sw, i), func(b *testing.B) {
 			for _, x := range []struct {
 				v    float64
 				unit string

@@ -26,6 +26,7 @@ type flags struct {
 	reps     *int
 	cap      *time.Duration
 	matrix   *string
+	serial   *bool
 	watchdog *time.Duration
 }
 
@@ -38,6 +39,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 		reps:     fs.Int("links.reps", d.BwReps, "links: messages each way of a pair's bandwidth"),
 		cap:      fs.Duration("links.cap", time.Duration(d.Cap*float64(time.Second)), "links: the most one measurement of a pair may take; it stops early with what it measured"),
 		matrix:   fs.String("links.matrix", "auto", "links: full (a line per pair), members (a line per member: its median, its slowest link) or auto (full up to 1024 members)"),
+		serial:   fs.Bool("links.serial", false, "links: a round's pairs take turns, the others waiting asleep (no pair shares the network or a node's cores; the time grows with the pairs, p²/2 measurements one after the other)"),
 		watchdog: harness.WatchdogFlag(fs, "links", "links"),
 	}
 }
@@ -100,7 +102,7 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
-	st := Settings{Level: *f.level, Meas: links.Settings{LatReps: *f.latReps, BwLen: *f.len, BwReps: *f.reps, Cap: f.cap.Seconds()}}
+	st := Settings{Level: *f.level, Meas: links.Settings{LatReps: *f.latReps, BwLen: *f.len, BwReps: *f.reps, Cap: f.cap.Seconds(), Serial: *f.serial}}
 	if err := st.Meas.Check(); err != nil {
 		return Settings{}, err
 	}
@@ -158,6 +160,10 @@ func config(job *harness.Job, st Settings) []string {
 		matrix = links.MatrixFull
 	}
 	line := func(k, v string) string { return k + ": " + v }
+	pairs := links.PairsAtOnce
+	if st.Meas.Serial {
+		pairs = links.PairsSerial
+	}
 	return []string{
 		line(links.KeyLevel, st.Level),
 		line(links.KeyMembers, strconv.Itoa(st.Members)),
@@ -169,5 +175,6 @@ func config(job *harness.Job, st Settings) []string {
 		line(links.KeyRounds, strconv.Itoa(st.Plan.Rounds)),
 		line(links.KeyPlan, strings.TrimSuffix(strconv.FormatFloat(math.Ceil(st.Plan.Seconds), 'f', 0, 64), ".")),
 		line(links.KeyMatrix, matrix),
+		line(links.KeyPairs, pairs),
 	}
 }

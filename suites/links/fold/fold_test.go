@@ -33,7 +33,7 @@ func (s synth) text() string {
 	plan := links.NewPlan(s.n, links.DefaultSettings)
 	for _, kv := range [][2]string{{"mpi-procs", fmt.Sprint(2 * s.n)}, {"beff-mode", "full"}, {links.KeyLevel, links.LevelNodes},
 		{links.KeyMembers, fmt.Sprint(s.n)}, {links.KeyIdle, fmt.Sprint(s.n)}, {links.KeyLatReps, "100"}, {links.KeyLen, "1048576"},
-		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}} {
+		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}, {links.KeyPairs, links.PairsAtOnce}} {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
 	for _, u := range links.ID.Units {
@@ -56,7 +56,7 @@ func (s synth) text() string {
 	for i, ls := range own {
 		m := links.Summarize(ls)
 		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 %g us %g MB/s %g both-MB/s %g worst-us %g min-MB/s %d worst-us-to %d min-MB/s-to %g mad-us %g mad-MB/s %d links\n",
-			links.MemberName(fmt.Sprintf("node-%02d", i), i), m.Lat, m.Bw, m.Both, m.WorstLat, m.MinBw, m.WorstLatTo, m.MinBwTo, m.MADLat, m.MADBw, m.Links)
+			links.MemberName(fmt.Sprintf("node-%02d", i), "", i), m.Lat, m.Bw, m.Both, m.WorstLat, m.MinBw, m.WorstLatTo, m.MinBwTo, m.MADLat, m.MADBw, m.Links)
 	}
 	return b.String()
 }

@@ -36,6 +36,11 @@ func parseConfig(c results.Config) (*Config, error) {
 	if cfg.Matrix, err = oneOf(r, links.KeyMatrix, links.MatrixFull, links.MatrixMembers); err != nil {
 		return nil, err
 	}
+	pairs, err := oneOf(r, links.KeyPairs, links.PairsAtOnce, links.PairsSerial)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Meas.Serial = pairs == links.PairsSerial
 	ints := []struct {
 		key string
 		to  *int
@@ -107,13 +112,14 @@ type Measurement struct {
 	A, B     int    // a pair's members, A < B
 	Member   int    // a member's number
 	Host     string // its host
+	Switch   string // its switch, "" when unknown
 	Fw, Bk   float64
 	links.MemberSummary
 }
 
 // parseLine reads a line: its name and its measurement.
 func parseLine(l *results.Line) (string, *Measurement, error) {
-	if len(l.Parts) == 2 && l.Parts[0].Key == "host" && l.Parts[1].Key == "member" {
+	if n := len(l.Parts); (n == 2 || n == 3 && l.Parts[1].Key == "switch") && l.Parts[0].Key == "host" && l.Parts[n-1].Key == "member" {
 		return parseMember(l)
 	}
 	a, b, err := links.ParsePair(l.Parts)
@@ -134,14 +140,20 @@ func parseLine(l *results.Line) (string, *Measurement, error) {
 	return name, m, nil
 }
 
-// parseMember reads host=<h>/member=<i>.
+// parseMember reads host=<h>[/switch=<sw>]/member=<i>.
 func parseMember(l *results.Line) (string, *Measurement, error) {
-	i, err := strconv.Atoi(l.Parts[1].Value)
+	last := l.Parts[len(l.Parts)-1].Value
+	i, err := strconv.Atoi(last)
 	if err != nil || i < 0 {
-		return "", nil, fmt.Errorf("member=%s: not a member's number", l.Parts[1].Value)
+		return "", nil, fmt.Errorf("member=%s: not a member's number", last)
 	}
 	m := &Measurement{IsMember: true, Member: i, Host: l.Parts[0].Value}
-	name := links.MemberName(m.Host, i)
+	if len(l.Parts) == 3 {
+		if m.Switch = l.Parts[1].Value; m.Switch == "" {
+			return "", nil, fmt.Errorf("switch=: an empty switch (a member without one has no switch= part)")
+		}
+	}
+	name := links.MemberName(m.Host, m.Switch, i)
 	var to1, to2, n float64
 	for _, x := range []struct {
 		unit string

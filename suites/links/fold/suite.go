@@ -50,6 +50,7 @@ func (*Suite) Settings(r *results.Run) []results.Setting {
 		set(links.KeyReps, strconv.Itoa(c.Meas.BwReps)),
 		set(links.KeyCap, strconv.FormatFloat(c.Meas.Cap, 'g', -1, 64)),
 		set(links.KeyMatrix, c.Matrix),
+		set(links.KeyPairs, map[bool]string{false: links.PairsAtOnce, true: links.PairsSerial}[c.Meas.Serial]),
 	}
 }
 

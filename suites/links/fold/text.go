@@ -32,7 +32,7 @@ func (p *Folded) writeRun(w io.Writer) {
 	t := results.Text{W: w}
 	t.Job(&c.Common)
 	t.Info("members", fmt.Sprintf("%d %s (%d processes measured nothing)", c.Members, links.Plural(memberWord(c)), c.N-c.Members))
-	t.Info("pairs", fmt.Sprintf("%d rounds of disjoint pairs; a line per %s", c.Rounds, map[bool]string{true: "pair", false: "member"}[p.Pairs != nil]))
+	t.Info("pairs", fmt.Sprintf("%d rounds of disjoint pairs, %s; a line per %s", c.Rounds, pairsHow(c.Meas.Serial), map[bool]string{true: "pair", false: "member"}[p.Pairs != nil]))
 	t.Info("measurements", fmt.Sprintf("%d ping-pongs of 8 B; %d messages of %d B each way, one way and both ways; each at most %s s; planned at most %s s",
 		c.Meas.LatReps, c.Meas.BwReps, c.Meas.BwLen, results.Seconds(c.Meas.Cap), results.Seconds(c.PlanSeconds)))
 }
@@ -67,4 +67,12 @@ func (p *Folded) writeMembers(w io.Writer) {
 			results.Num(m.MinBw, 5, 1), strconv.Itoa(m.MinBwTo), results.Num(m.WorstLat, 4, 2), strconv.Itoa(m.WorstLatTo))
 	}
 	t.Write(w)
+}
+
+// pairsHow says how a round's pairs measured.
+func pairsHow(serial bool) string {
+	if serial {
+		return "the pairs of a round one after the other"
+	}
+	return "the pairs of a round at once"
 }

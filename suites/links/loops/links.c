@@ -8,6 +8,8 @@
  * number in its first and last byte, checked on receipt. */
 #include "links.h"
 
+#include <stdlib.h>
+
 const char *const links_meas_names[LINKS_NMEAS] = {"lat", "forth", "back", "both"};
 
 enum { TAG_MORE = 21, TAG_LAST = 22, TAG_ACK = 23, TAG_TIME = 24, TAG_SHARE = 25 };
@@ -24,26 +26,46 @@ static void check(const unsigned char *b, int64_t len, int k, int from, int64_t 
 	if (b[0] != first(k, from) || (len > 1 && b[len - 1] != last(k, from))) (*faults)++;
 }
 
-/* done says whether message k is the last: reps made, or the cap passed.
- * The clock is read every every-th message only: a ping-pong of 8 bytes
- * takes about as long as a clock read on some systems. */
-static int done(int k, int reps, double t0, double cap, int every) {
-	return k + 1 >= reps || (k + 1) % every == 0 && MPI_Wtime() - t0 >= cap;
+/* done says whether bandwidth message k is the last: reps made, or the
+ * cap passed. */
+static int done(int k, int reps, double t0, double cap) { return k + 1 >= reps || MPI_Wtime() - t0 >= cap; }
+
+/* Ping-pongs are timed in blocks of at least MIN_BLOCK (a bandwidth
+ * message is long enough that reading the clock after each costs
+ * nothing). */
+enum { MIN_BLOCK = 16 };
+
+static int cmp_double(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
-/* Messages between two reads of the clock: a ping-pong's, and a
- * bandwidth message's (long enough that the read costs nothing). */
-enum { EVERY_PING = 16, EVERY_MESSAGE = 1 };
+/* median of the n > 0 values of v (sorted in place) */
+static double median(double *v, int n) {
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
-/* pingpong: the lower member pings, the higher answers. */
+/* pingpong: the lower member pings, the higher answers. The lower one
+ * reads the clock after every block of ping-pongs (a ping-pong of 8
+ * bytes takes about as long as a clock read on some systems) and keeps
+ * each whole block's time per ping-pong. */
 static int pingpong(MPI_Comm c, int me, int p, int lower, int64_t len, int reps, double cap, unsigned char *s,
-                    unsigned char *r, double *sec, int *count, int64_t *faults) {
+                    unsigned char *r, double *sec, int *count, double *typical, int64_t *faults) {
 	int rc = MPI_SUCCESS, n = (int)len;
 	if (lower) {
-		double t0 = MPI_Wtime();
-		int k = 0;
+		int block = reps / LINKS_BLOCKS + 1, nb = 0, k = 0;
+		double per[LINKS_BLOCKS + 1];
+		if (block < MIN_BLOCK) block = MIN_BLOCK;
+		double t0 = MPI_Wtime(), tb = t0;
 		for (;; k++) {
-			int end = done(k, reps, t0, cap, EVERY_PING);
+			int end = k + 1 >= reps;
+			if ((k + 1) % block == 0) {
+				double now = MPI_Wtime();
+				if (nb <= LINKS_BLOCKS) per[nb++] = (now - tb) / block;
+				tb = now;
+				end = end || now - t0 >= cap;
+			}
 			stamp(s, len, k, me);
 			rc = MPI_Send(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, c);
 			if (rc == MPI_SUCCESS) rc = MPI_Recv(r, n, MPI_BYTE, p, TAG_MORE, c, MPI_STATUS_IGNORE);
@@ -53,6 +75,7 @@ static int pingpong(MPI_Comm c, int me, int p, int lower, int64_t len, int reps,
 		}
 		*sec = MPI_Wtime() - t0;
 		*count = k + 1;
+		*typical = nb > 0 ? median(per, nb) : *sec / *count;
 		return rc;
 	}
 	for (int k = 0;; k++) {
@@ -76,7 +99,7 @@ static int stream(MPI_Comm c, int me, int p, int sender, int64_t len, int reps, 
 		double t0 = MPI_Wtime();
 		int k = 0;
 		for (;; k++) {
-			int end = done(k, reps, t0, cap, EVERY_MESSAGE);
+			int end = done(k, reps, t0, cap);
 			stamp(s, len, k, me);
 			rc = MPI_Send(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, c);
 			if (rc != MPI_SUCCESS) return rc;
@@ -105,7 +128,7 @@ static int both(MPI_Comm c, int me, int p, int lower, int64_t len, int reps, dou
 	int rc = MPI_SUCCESS, n = (int)len, k = 0;
 	double t0 = MPI_Wtime();
 	for (;; k++) {
-		int end = lower && done(k, reps, t0, cap, EVERY_MESSAGE);
+		int end = lower && done(k, reps, t0, cap);
 		MPI_Status st;
 		stamp(s, len, k, me);
 		rc = MPI_Sendrecv(s, n, MPI_BYTE, p, end ? TAG_LAST : TAG_MORE, r, n, MPI_BYTE, p, MPI_ANY_TAG, c, &st);
@@ -119,16 +142,17 @@ static int both(MPI_Comm c, int me, int p, int lower, int64_t len, int reps, dou
 }
 
 int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
-               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults) {
+               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, double *typical, int64_t *faults) {
 	MPI_Comm c = MPI_Comm_f2c(comm);
 	int me, rc = MPI_Comm_rank(c, &me);
 	*seconds = 0;
 	*count = 0;
+	*typical = 0;
 	*faults = 0;
 	if (rc != MPI_SUCCESS) return rc;
 	if (len < 1 || len > INT32_MAX || reps < 1 || partner == me) return MPI_ERR_ARG;
 	switch (meas) {
-	case LINKS_LAT: return pingpong(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
+	case LINKS_LAT: return pingpong(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, typical, faults);
 	case LINKS_FORTH: return stream(c, me, partner, lower, len, reps, cap, sbuf, rbuf, seconds, count, faults);
 	case LINKS_BACK: {
 		double sent = 0;

@@ -40,11 +40,13 @@ type Pair struct {
 }
 
 // A Result is what the measurement gave: on the lower member the seconds
-// it took and the exchanges made (nothing on the higher one); on both,
+// it took and the exchanges made, and for a latency the median over its
+// blocks of a ping-pong's seconds (nothing on the higher one); on both,
 // the received messages whose stamps were wrong.
 type Result struct {
 	Seconds float64
 	Count   int
+	Typical float64 // a latency's: seconds of a ping-pong, the median of its blocks'
 	Faults  int64
 }
 

@@ -10,19 +10,25 @@
 enum links_meas { LINKS_LAT, LINKS_FORTH, LINKS_BACK, LINKS_BOTH, LINKS_NMEAS };
 extern const char *const links_meas_names[LINKS_NMEAS];
 
+/* LINKS_BLOCKS is the most blocks a latency's ping-pongs are timed in. */
+enum { LINKS_BLOCKS = 64 };
+
 /* links_pair runs measurement meas of the pair of this process and partner
  * in comm: reps exchanges (ping-pongs of len bytes, or messages of len
  * bytes each way), fewer when the lower member's clock (the sender's for
- * LINKS_BACK) passes cap seconds (read every 16 ping-pongs, every
- * bandwidth message): it marks the last message, so both
+ * LINKS_BACK) passes cap seconds (read after every block of ping-pongs,
+ * every bandwidth message): it marks the last message, so both
  * sides stop after the same one. lower says whether this process is the
  * lower member (it starts the ping-pongs; LINKS_FORTH sends from it,
  * LINKS_BACK to it). On the lower member *seconds is the measurement's
  * time (for LINKS_BACK the higher member's, sent over) and *count the
- * exchanges; on both *faults counts the received messages whose stamps
+ * exchanges; for LINKS_LAT *typical is the median over its blocks (of at
+ * least 16 ping-pongs, at most LINKS_BLOCKS blocks) of a ping-pong's
+ * time, which a few ping-pongs that the system held up do not move (0
+ * elsewhere); on both *faults counts the received messages whose stamps
  * were wrong. sbuf and rbuf hold len bytes each. */
 int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
-               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults);
+               unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, double *typical, int64_t *faults);
 
 /* links_share hands the lower member's n values of the pair's
  * measurements to the higher member: both then hold every link of theirs. */

@@ -11,7 +11,7 @@ import "C"
 import "github.com/beff-suite/beff/internal/mpi"
 
 func run(p *Pair) (Result, error) {
-	var sec C.double
+	var sec, typical C.double
 	var count C.int
 	var faults C.int64_t
 	lower := C.int(0)
@@ -20,9 +20,9 @@ func run(p *Pair) (Result, error) {
 	}
 	rc := mpi.OnMain(func() C.int {
 		return C.links_pair(C.MPI_Fint(p.Comm), C.int(p.Partner), lower, C.int(p.Measure), C.int64_t(p.Len), C.int(p.Reps),
-			C.double(p.Cap), (*C.uchar)(p.Send.Pointer()), (*C.uchar)(p.Recv.Pointer()), &sec, &count, &faults)
+			C.double(p.Cap), (*C.uchar)(p.Send.Pointer()), (*C.uchar)(p.Recv.Pointer()), &sec, &count, &typical, &faults)
 	})
-	return Result{Seconds: float64(sec), Count: int(count), Faults: int64(faults)}, mpi.CallError("the links "+p.Measure.String()+" loop", int(rc))
+	return Result{Seconds: float64(sec), Count: int(count), Typical: float64(typical), Faults: int64(faults)}, mpi.CallError("the links "+p.Measure.String()+" loop", int(rc))
 }
 
 func share(c mpi.Comm, partner int, lower bool, v *Values) error {

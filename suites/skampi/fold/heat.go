@@ -1,15 +1,12 @@
 package fold
 
 import (
-	"bytes"
-	"encoding/base64"
 	"fmt"
 	"html/template"
 	"image"
-	"image/color"
-	"image/png"
 	"math"
 
+	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -19,13 +16,8 @@ import (
 // a log scale from the fastest to the slowest pair, with the slowest and
 // the fastest pairs listed and where their path goes.
 
-// heatSide is about the most pixels of the map's side; a cell has at least
-// one pixel and at most heatCell.
-const (
-	heatSide  = 512
-	heatCell  = 24
-	heatPairs = 10 // slowest and fastest pairs listed
-)
+// heatPairs is how many of the slowest and fastest pairs are listed.
+const heatPairs = 10
 
 // A heatMap is what a run page shows of the matrix.
 type heatMap struct {
@@ -65,14 +57,14 @@ func newHeatMap(m *skampi.Matrix) (*heatMap, error) {
 	if hi <= 0 {
 		return nil, nil // nothing measured
 	}
-	h := &heatMap{Min: lo, Max: hi, N: m.N, Of: m.Of, Cell: min(heatCell, max(1, heatSide/m.N))}
+	h := &heatMap{Min: lo, Max: hi, N: m.N, Of: m.Of, Cell: report.HeatCell(m.N)}
 	h.Side = m.N * h.Cell
 	img := drawHeat(m, order, h.Cell, lo, hi)
 	var err error
-	if h.PNG, err = pngURI(img); err != nil {
+	if h.PNG, err = report.PNGURI(img); err != nil {
 		return nil, err
 	}
-	if h.Legend, err = pngURI(drawLegend()); err != nil {
+	if h.Legend, err = report.HeatLegend(); err != nil {
 		return nil, err
 	}
 	h.Groups = heatGroups(m, order)
@@ -96,77 +88,14 @@ func rttRange(m *skampi.Matrix) (lo, hi float64) {
 // drawHeat draws the cells of the ordered matrix, cell pixels each, and a
 // white line between switches where cells are large enough.
 func drawHeat(m *skampi.Matrix, order []int, cell int, lo, hi float64) *image.RGBA {
-	side := m.N * cell
-	img := image.NewRGBA(image.Rect(0, 0, side, side))
-	for i, a := range order {
-		for j, b := range order {
-			c := color.RGBA{0xdd, 0xdd, 0xdd, 0xff} // the diagonal, or not measured
-			if v, ok := m.At(a, b); ok && (a != b || m.Grouped()) {
-				c = heatColour(logPos(v, lo, hi))
-			}
-			fill(img, j*cell, i*cell, cell, c)
-		}
-	}
-	if cell >= 4 {
-		for i := 1; i < len(order); i++ {
-			if m.Places[order[i]].Switch != m.Places[order[i-1]].Switch {
-				for k := 0; k < side; k++ {
-					img.Set(i*cell, k, color.White)
-					img.Set(k, i*cell, color.White)
-				}
-			}
-		}
-	}
-	return img
-}
-
-func fill(img *image.RGBA, x, y, n int, c color.RGBA) {
-	for dy := 0; dy < n; dy++ {
-		for dx := 0; dx < n; dx++ {
-			img.SetRGBA(x+dx, y+dy, c)
-		}
-	}
-}
-
-// logPos is where v lies between lo and hi on a log scale, 0…1.
-func logPos(v, lo, hi float64) float64 {
-	if hi <= lo || v <= 0 || lo <= 0 {
-		return 0
-	}
-	return min(1, max(0, math.Log(v/lo)/math.Log(hi/lo)))
-}
-
-// viridis, from the fastest (dark) to the slowest (yellow)
-var heatStops = []color.RGBA{{0x44, 0x01, 0x54, 0xff}, {0x3b, 0x52, 0x8b, 0xff}, {0x21, 0x91, 0x8c, 0xff}, {0x5e, 0xc9, 0x62, 0xff}, {0xfd, 0xe7, 0x25, 0xff}}
-
-// heatColour interpolates the colour at t in 0…1.
-func heatColour(t float64) color.RGBA {
-	x := t * float64(len(heatStops)-1)
-	i := min(int(x), len(heatStops)-2)
-	f := x - float64(i)
-	a, b := heatStops[i], heatStops[i+1]
-	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(p) + f*(float64(q)-float64(p)))) }
-	return color.RGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 0xff}
-}
-
-// drawLegend is the colour scale, fastest on the left.
-func drawLegend() *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, 256, 12))
-	for x := 0; x < 256; x++ {
-		c := heatColour(float64(x) / 255)
-		for y := 0; y < 12; y++ {
-			img.SetRGBA(x, y, c)
-		}
-	}
-	return img
-}
-
-func pngURI(img image.Image) (template.URL, error) {
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		return "", err
-	}
-	return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes())), nil
+	return report.HeatGrid{N: m.N, Cell: cell, Lo: lo, Hi: hi,
+		At: func(i, j int) (float64, bool) {
+			a, b := order[i], order[j]
+			v, ok := m.At(a, b)
+			return v, ok && (a != b || m.Grouped())
+		},
+		Break: func(i int) bool { return m.Places[order[i]].Switch != m.Places[order[i-1]].Switch },
+	}.Image()
 }
 
 // heatGroups are the hosts in the map's order, with their switch and ranks.
@@ -181,31 +110,10 @@ func heatGroups(m *skampi.Matrix, order []int) []heatGroup {
 	}
 	for k := range out {
 		if !m.Grouped() {
-			out[k].Ranks = rankList(order[out[k].First : out[k].Last+1])
+			out[k].Ranks = report.RangeList(order[out[k].First : out[k].Last+1])
 		}
 	}
 	return out
-}
-
-// rankList writes ranks as ranges, "0-3,8".
-func rankList(ranks []int) string {
-	var b bytes.Buffer
-	for i := 0; i < len(ranks); {
-		j := i
-		for j+1 < len(ranks) && ranks[j+1] == ranks[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j > i {
-			fmt.Fprintf(&b, "%d-%d", ranks[i], ranks[j])
-		} else {
-			fmt.Fprintf(&b, "%d", ranks[i])
-		}
-		i = j + 1
-	}
-	return b.String()
 }
 
 func heatPairsOf(m *skampi.Matrix, ps []skampi.RankPair) []heatPair {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/report"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -47,13 +48,13 @@ func heatOf(t *testing.T, matrix string) (*Folded, *heatMap, image.Image) {
 func TestHeatMap(t *testing.T) {
 	p, h, img := heatOf(t, synthMatrix)
 	assert.Equal(t, 4, h.N)
-	assert.Equal(t, heatCell, h.Cell, "4 processes: the largest cells")
-	assert.Equal(t, 4*heatCell, img.Bounds().Dx())
+	assert.Equal(t, report.HeatMaxCell, h.Cell, "4 processes: the largest cells")
+	assert.Equal(t, 4*report.HeatMaxCell, img.Bounds().Dx())
 	// the slowest pair (0, 2) is yellow, the fastest (0, 1) dark
-	slowest := img.At(2*heatCell+1, 0*heatCell+1)
-	fastest := img.At(1*heatCell+1, 0*heatCell+1)
-	assert.Equal(t, heatColour(1), slowest)
-	assert.Equal(t, heatColour(0), fastest)
+	slowest := img.At(2*report.HeatMaxCell+1, 0*report.HeatMaxCell+1)
+	fastest := img.At(1*report.HeatMaxCell+1, 0*report.HeatMaxCell+1)
+	assert.Equal(t, report.HeatColour(1), slowest)
+	assert.Equal(t, report.HeatColour(0), fastest)
 	assert.Equal(t, heatPair{Ranks: "0, 2", HostA: "a", HostB: "b", Us: 5.5, Crossing: "spine"}, h.Slow[0])
 	assert.Equal(t, "node", h.Fast[0].Crossing)
 	assert.Equal(t, "4 cross the spine and 2 share a node", h.Crossings)
@@ -86,9 +87,9 @@ skampi-rtt-2-2: 0.5
 func TestHeatMapNodes(t *testing.T) {
 	p, h, img := heatOf(t, synthNodes)
 	assert.Equal(t, 3, h.N)
-	assert.Equal(t, heatColour(0), img.At(1, 1), "a's diagonal: the fastest cell")
-	assert.Equal(t, heatColour(1), img.At(2*heatCell+1, 1), "a to c: the slowest")
-	assert.Equal(t, color.RGBA{0xdd, 0xdd, 0xdd, 0xff}, img.At(2*heatCell+1, heatCell+1), "b to c: not timed")
+	assert.Equal(t, report.HeatColour(0), img.At(1, 1), "a's diagonal: the fastest cell")
+	assert.Equal(t, report.HeatColour(1), img.At(2*report.HeatMaxCell+1, 1), "a to c: the slowest")
+	assert.Equal(t, color.RGBA{0xdd, 0xdd, 0xdd, 0xff}, img.At(2*report.HeatMaxCell+1, report.HeatMaxCell+1), "b to c: not timed")
 	assert.Equal(t, heatPair{HostA: "a", HostB: "c", Us: 80, Crossing: "spine"}, h.Slow[0])
 	assert.InDelta(t, 0.3, h.Fast[0].Us, 1e-6)
 	h.Fast[0].Us = 0
@@ -119,12 +120,6 @@ func TestHeatMapRefused(t *testing.T) {
 	_, err := results.Read(strings.NewReader(synthText(synthConfig+"skampi-rtt-0-9: 1\n", synthLines)), "bad.txt", []results.Suite{New()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "skampi-rtt-0-9")
-}
-
-func TestRankList(t *testing.T) {
-	assert.Equal(t, "0-3,8,10-11", rankList([]int{0, 1, 2, 3, 8, 10, 11}))
-	assert.Equal(t, "5", rankList([]int{5}))
-	assert.Equal(t, "", rankList(nil))
 }
 
 // TestCrossings: where the slowest pairs go, in agreement with their
