@@ -4,6 +4,7 @@
 #   make bench RUNS=6 [AGAINST=base.test]       6 launches (each one sample), with AGAINST interleaved with it: two sides for beff gate
 #   make beff / make beffio / make skampi       one suite only (skampi: the default suite file, in seconds; its own job, see README)
 #   make congestion [NP=…] [MPIRUN_ARGS=…]      the canaries isolated and under congestors (its own job; from 3 nodes, see docs/congestion.md)
+#   make links [NP=…] [MPIRUN_ARGS=…]           every pair of nodes, the slow node and the slow link (its own job; docs/links.md)
 #   make test                                   unit tests + real MPI jobs + 5 s of each fuzz target
 #   make test-mpi                               the tests that run MPI only
 #   make trixie-test                            build and run in a Debian 13 root made here (Open MPI 5, MPICH 4.2, Go 1.25; root, debootstrap),
@@ -66,7 +67,7 @@ CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="-O2 -g $$(pkg-config --cflags $(MPI_PC))" C
 # the beff command (./beff), which runs the jobs (beff run) and folds
 BEFF_RUN = ./beff run
 
-.PHONY: all bench beff beffio skampi congestion test test-mpi fuzz cluster-test slurm-test scale-test trixie-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
+.PHONY: all bench beff beffio skampi congestion links test test-mpi fuzz cluster-test slurm-test scale-test trixie-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 
@@ -164,7 +165,7 @@ RUN_FLAGS = $(if $(NP_AUTO),,-np $(NP)) $(if $(RESUME),-resume '$(RESUME)') $(if
 bench: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -- $(ARGS)
 
-## beff, beffio, skampi: one benchmark only
+## beff, beffio, skampi, congestion, links: one benchmark only
 beff: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -bench b_eff -- $(ARGS)
 beffio: build
@@ -173,6 +174,8 @@ skampi: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -bench skampi -- $(ARGS)
 congestion: build
 	@$(BEFF_RUN) $(RUN_FLAGS) -bench congestion -- $(ARGS)
+links: build
+	@$(BEFF_RUN) $(RUN_FLAGS) -bench links -- $(ARGS)
 
 ## test: vet, unit tests, and the integration tests that run real MPI jobs;
 ## BEFF_REQUIRE_BROWSER=1 (the default where Chromium is installed): the

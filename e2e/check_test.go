@@ -27,7 +27,7 @@ func TestRunChecksFirst(t *testing.T) {
 	assert.Contains(t, stderr, "nothing was launched")
 	code, stderr = runShort(t, beffRun(t, bin, "skampy", results, ""))
 	assert.Equal(t, 2, code)
-	assert.Contains(t, stderr, "names no suite; the suites are b_eff, b_eff_io, SKaMPI, congestion")
+	assert.Contains(t, stderr, "names no suite; the suites are b_eff, b_eff_io, SKaMPI, congestion, links")
 	entries, err := os.ReadDir(results)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing under the results folder")

@@ -170,6 +170,14 @@ func (c *cluster) run(t *testing.T, lib mpiLib, p placement, bin string, args ..
 	return runJob(t, c.command(t, lib, p, bin, args...))
 }
 
+// tool runs cluster.sh VERB with the cluster's ID and args (shape, slow,
+// link: what changes a node's links).
+func (c *cluster) tool(t *testing.T, verb string, args ...string) {
+	t.Helper()
+	out, err := exec.Command(clusterScript, append([]string{verb, c.id}, args...)...).CombinedOutput()
+	require.NoError(t, err, "cluster.sh %s %s: %s", verb, args, out)
+}
+
 // exec runs a command on a node and returns its combined output.
 func (c *cluster) exec(t *testing.T, node string, args ...string) string {
 	t.Helper()

@@ -24,6 +24,7 @@ import (
 	beff "github.com/beff-suite/beff/suites/beff/driver"
 	beffio "github.com/beff-suite/beff/suites/beffio/driver"
 	congestion "github.com/beff-suite/beff/suites/congestion/driver"
+	links "github.com/beff-suite/beff/suites/links/driver"
 	skampi "github.com/beff-suite/beff/suites/skampi/driver"
 )
 
@@ -36,6 +37,7 @@ func binaryFlags() *flag.FlagSet {
 	beffio.New(fs)
 	skampi.New(fs)
 	congestion.New(fs)
+	links.New(fs)
 	harness.Flags(fs)
 	return fs
 }
@@ -51,6 +53,7 @@ var flagGroups = []struct{ prefix, title, intro string }{
 	{"beffio.", "b_eff_io", "The effective I/O bandwidth ([beffio.md](beffio.md))."},
 	{"skampi.", "SKaMPI", "Single operations, SKaMPI's way ([skampi.md](skampi.md)); the suite file's settings, where a flag gives them too, are overridden by the flag."},
 	{"congestion.", "congestion", "What the network delivers while others use it: canaries isolated and beside congestors ([congestion.md](congestion.md))."},
+	{"links.", "links", "Every pair of nodes (or processes), the slow node and the slow link ([links.md](links.md))."},
 	{"", "The harness", "Every suite's job: the MPI thread level and the results file."},
 }
 

@@ -105,6 +105,7 @@ func TestBrowser(t *testing.T) {
 	}
 	paths = append(paths, copyFile(t, "testdata/skampi-types-np2.txt", dir, "skampi-types-np2.txt"))
 	paths = append(paths, copyFile(t, "testdata/skampi-families-np2.txt", dir, "skampi-families-np2.txt"))
+	paths = append(paths, copyFile(t, "testdata/links-10nodes.txt", dir, "links-10nodes.txt"))
 	paths = append(paths, copyFile(t, "testdata/hostile.txt", dir, `<img src=x onerror="window.beffPwned=5">.txt`))
 	good, err := os.ReadFile(paths[0])
 	require.NoError(t, err)
@@ -112,7 +113,7 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, os.WriteFile(trunc, good[:len(good)/3], 0o644))
 	paths = append(paths, trunc)
 	site := report.Load(paths, suites())
-	require.Len(t, site.Entries, 11, "hostile.txt joins two jobs: a run each")
+	require.Len(t, site.Entries, 12, "hostile.txt joins two jobs: a run each")
 	require.Len(t, site.Skipped, 1)
 	out := filepath.Join(dir, "site")
 	require.NoError(t, site.Write(out, report.Options{Now: now, Library: lib}))
@@ -602,7 +603,7 @@ func TestBrowser(t *testing.T) {
 		// VALID, so vm (4) is not ranked, until NOT VALID runs count.
 		setWeights(t, map[string]string{"beff.beff": "0", "skampi.latency": "1"})
 		check(t, map[string]float64{"skampi.latency": 1}, false)
-		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "1 of 5 systems ranked by SKaMPI latency ×1",
+		assert.Contains(t, eval(t, `document.getElementById('rank-status').textContent`), "1 of 6 systems ranked by SKaMPI latency ×1",
 			"the run of the families is a system of its own (MPICH), short: NOT VALID; so is each job of hostile.txt")
 		assert.Contains(t, eval(t, `document.getElementById('rank-table').textContent`), "no SKaMPI latency")
 		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.ID("rank-invalid"))))
@@ -634,6 +635,7 @@ func TestBrowser(t *testing.T) {
 			"beff-run":     "runs/" + ids["vm-2026-11-21-np2-run11.txt"] + ".html",
 			"skampi-run":   "runs/" + ids["vm-2026-11-23-np2.txt"] + ".html",
 			"skampi-types": "runs/" + ids["skampi-types-np2.txt"] + ".html",
+			"links-run":    "runs/" + ids["links-10nodes.txt"] + ".html",
 			"compare":      "compare.html",
 		}
 		names := slices.Sorted(maps.Keys(pages))

@@ -52,6 +52,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("beff fold", fmt.Sprintf(foldUsage, benchmarks(list)), stderr)
 	appendFlag := fs.Bool("append", false, "also append the folded figures to each FILE (only if every run folds)")
 	jsonFlag := fs.Bool("json", false, "print the folded runs as one JSON document (docs/fold-json.md) instead of the protocols")
+	findingsFlag := fs.Bool("exit-findings", false, fmt.Sprintf("exit with code %d when a run names something slow in the machine (links: a slow node or link), after printing as usual", exitFindings))
 	for _, s := range list {
 		if f, ok := s.(results.FlagSuite); ok {
 			f.AddFlags(fs)
@@ -89,7 +90,7 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 		if err := writeFoldJSON(stdout, inputs, merged); err != nil {
 			return fail(err)
 		}
-		return exitOK
+		return findingsCode(*findingsFlag, inputs)
 	}
 	var out bytes.Buffer
 	spreads, noSpreads := launchSpreads(list, inputs)
@@ -102,6 +103,19 @@ func foldMain(stdout, stderr io.Writer, args []string) int {
 	}
 	if err != nil {
 		return fail(err)
+	}
+	return findingsCode(*findingsFlag, inputs)
+}
+
+// findingsCode is the exit code of a fold that printed: exitFindings
+// when asked for and a run names something slow, else exitOK.
+func findingsCode(asked bool, inputs []input) int {
+	if asked {
+		for _, p := range allFolded(inputs) {
+			if f, ok := p.(results.Finder); ok && len(f.FindingLines()) > 0 {
+				return exitFindings
+			}
+		}
 	}
 	return exitOK
 }

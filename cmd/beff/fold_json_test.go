@@ -19,6 +19,7 @@ import (
 	befffold "github.com/beff-suite/beff/suites/beff/fold"
 	beffiofold "github.com/beff-suite/beff/suites/beffio/fold"
 	congestionfold "github.com/beff-suite/beff/suites/congestion/fold"
+	linksfold "github.com/beff-suite/beff/suites/links/fold"
 	skampifold "github.com/beff-suite/beff/suites/skampi/fold"
 )
 
@@ -297,7 +298,7 @@ func TestFoldJSONDoc(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/fold-json.md")
 	require.NoError(t, err)
 	details := map[string]any{"beff": befffold.JSONBeff{}, "beff_io": beffiofold.JSONBeffIO{}, "skampi": skampifold.JSONSkampi{},
-		"congestion": congestionfold.JSONCongestion{}}
+		"congestion": congestionfold.JSONCongestion{}, "links": linksfold.JSONLinks{}}
 	var keys []string
 	for _, s := range suites() {
 		keys = append(keys, s.ID().JSONKey)

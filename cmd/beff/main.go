@@ -86,6 +86,8 @@ const (
 	exitGateFail = exitcode.GateFail
 	// exitInconclusive: beff gate cannot tell a drop from the sides' spread
 	exitInconclusive = exitcode.Inconclusive
+	// exitFindings: beff fold -exit-findings: a run names something slow
+	exitFindings = exitcode.Findings
 )
 
 // beffMain runs the command line args (without the program name), writing

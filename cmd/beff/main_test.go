@@ -192,7 +192,7 @@ func TestRefusal(t *testing.T) {
 
 	code, _, stderr = run("fold", writeTemp(t, "empty.txt", ""))
 	assert.Equal(t, exitBadInput, code)
-	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff, BenchmarkBeffIO, BenchmarkSkampi or BenchmarkCongestion results\n$`, stderr)
+	assert.Regexp(t, `^beff fold: .*empty\.txt: not beff output: no BenchmarkBeff, BenchmarkBeffIO, BenchmarkSkampi, BenchmarkCongestion or BenchmarkLinks results\n$`, stderr)
 }
 
 func TestAppend(t *testing.T) {

@@ -79,7 +79,7 @@ func runMain(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("beff run", runUsage, stderr)
 	var o runOpts
 	fs.IntVar(&o.np, "np", 0, "processes (default: inside a Slurm allocation its tasks, or its CPUs; else this node's CPUs, at least 2)")
-	fs.StringVar(&o.bench, "bench", "b_eff,b_eff_io", "the suites to run, by name: b_eff, b_eff_io, skampi, congestion (any case; several separated by commas; all)")
+	fs.StringVar(&o.bench, "bench", "b_eff,b_eff_io", "the suites to run, by name: b_eff, b_eff_io, skampi, congestion, links (any case; several separated by commas; all)")
 	fs.StringVar(&o.bin, "bin", "./beff.test", "the test binary, built with -tags mpi")
 	fs.StringVar(&o.dir, "results", "results", "the folder of results")
 	fs.StringVar(&o.resume, "resume", "", "the partial output of an earlier job of this configuration: what it measured is copied, the rest measured")

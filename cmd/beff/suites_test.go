@@ -26,6 +26,8 @@ var conforming = map[string]struct{ input, golden string }{
 	"skampi": {"testdata/skampi-short-np2.txt", "skampi-short-np2"},
 	// a real run on 10 emulated nodes (200 Mbit/s links, 2 leaves, a 50 Mbit/s spine)
 	"congestion": {"testdata/congestion-10nodes.txt", "congestion-10nodes"},
+	// a real serial run on 10 emulated nodes (200 Mbit/s links), the path n2–n6 at 50 Mbit/s
+	"links": {"testdata/links-10nodes.txt", "links-10nodes"},
 }
 
 // TestSuitesConform: every registered suite folds its file to its golden
@@ -188,7 +190,7 @@ func TestBenchPattern(t *testing.T) {
 		"SKaMPI":                            "^(BenchmarkSkampi)$",
 		"BEFFIO congestion":                 "^(BenchmarkBeffIO|BenchmarkCongestion)$",
 		"beff_io, beff":                     "^(BenchmarkBeff|BenchmarkBeffIO)$",
-		"all":                               "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkCongestion|BenchmarkSkampi)$",
+		"all":                               "^(BenchmarkBeff|BenchmarkBeffIO|BenchmarkCongestion|BenchmarkLinks|BenchmarkSkampi)$",
 		"BenchmarkCongestion":               "^(BenchmarkCongestion)$",
 		"^(BenchmarkBeff|BenchmarkBeffIO)$": "^(BenchmarkBeff|BenchmarkBeffIO)$", // a pattern, as before names
 		"^BenchmarkBeff$/pat=ring2":         "^BenchmarkBeff$/pat=ring2",
@@ -199,6 +201,6 @@ func TestBenchPattern(t *testing.T) {
 	}
 	for _, sel := range []string{"skampy", "", "b_eff,nothing", "^Benchmark$", "(", ","} {
 		_, err := benchPattern(sel, suites())
-		assert.ErrorContains(t, err, "names no suite; the suites are b_eff, b_eff_io, SKaMPI, congestion", "%q", sel)
+		assert.ErrorContains(t, err, "names no suite; the suites are b_eff, b_eff_io, SKaMPI, congestion, links", "%q", sel)
 	}
 }

@@ -24,6 +24,9 @@ const (
 	// Inconclusive: beff gate cannot tell a drop from the sides' spread.
 	Inconclusive = 14
 	Internal     = 15  // a bug of beff (a panic), reported in one line
+	// Findings: beff fold -exit-findings found a run that names
+	// something slow in the machine (a node, a link).
+	Findings = 16
 	Signal       = 128 // + n: ended by signal n
 )
 
@@ -50,6 +53,7 @@ var Table = []Code{
 	{GateFail, "GateFail", "`beff gate`: FAIL, a figure got significantly worse by more than the allowed drop and the sides' spread"},
 	{Inconclusive, "Inconclusive", "`beff gate`: INCONCLUSIVE, a median is worse by more than the allowed drop but the launches cannot resolve it"},
 	{Internal, "Internal", "a bug of beff (a panic), reported in one line with where its details went"},
+	{Findings, "Findings", "`beff fold -exit-findings`: a run names something slow in the machine (links: a slow node or a slow link)"},
 	{Signal, "Signal", "128 + n: ended by signal n (130: SIGINT, 143: SIGTERM, e.g. `scancel`)"},
 }
 

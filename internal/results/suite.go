@@ -187,6 +187,14 @@ type FlagSuite interface {
 	CheckFlags() error
 }
 
+// A Finder is a folded run that names what it found wrong with the
+// machine (links: a slow node, a slow link), a line each; beff fold
+// -exit-findings exits with its own code when any run names something.
+type Finder interface {
+	Folded
+	FindingLines() []string
+}
+
 // A Conformer is a suite that reads the output of its reference code
 // (b_eff 3.6, b_eff_io 2.1, SKaMPI 5), for beff conformance: the figures the
 // reference code printed for one run, and the same figures of one of the

@@ -30,6 +30,12 @@ const RoundSync = 0.002
 // every 10 ms).
 const PairSync = 0.012
 
+// Settle is how long rank 0 waits, in a serial run, after it wrote a
+// round's lines and before the next pair measures (the others wait
+// asleep): the launcher forwards rank 0's output on some node, and a
+// pair measured while it does measured that (seconds).
+const Settle = 0.02
+
 // FullMatrix is the most members whose every link is a line of the
 // results file (p(p−1)/2 pairs: 523,776 lines at 1,024); above it each
 // member's line sums up its links (its median, its worst link and with
@@ -78,13 +84,19 @@ type Plan struct {
 
 // NewPlan is the plan of a round robin of members under s: every round
 // takes at most PerPair caps and its sync, whatever the network; a
-// serial round takes that for each of its pairs, each after a PairSync.
+// serial round takes that for each of its pairs, each after a PairSync,
+// and Settle;
+// a full matrix adds the suspects' second measurements (RecheckSeconds).
 func NewPlan(members int, s Settings) Plan {
 	r := Rounds(members)
 	round := PerPair*s.Cap + RoundSync
 	if s.Serial {
-		round = float64(members/2)*(PerPair*s.Cap+PairSync) + RoundSync
+		round = float64(members/2)*(PerPair*s.Cap+PairSync) + RoundSync + Settle
 	}
-	return Plan{Members: members, Rounds: r, Pairs: int64(members) * int64(members-1) / 2,
+	p := Plan{Members: members, Rounds: r, Pairs: int64(members) * int64(members-1) / 2,
 		Seconds: float64(r) * round, Full: members <= FullMatrix}
+	if p.Full && members > 1 {
+		p.Seconds += RecheckSeconds(s)
+	}
+	return p
 }

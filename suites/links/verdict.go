@@ -10,7 +10,8 @@ import (
 // The verdicts. A member (a node, or a process) is slow when the typical
 // value of its links — their median — is an outlier against the job's
 // members: its robust z-score against the members' medians passes
-// OutlierZ, and it is at least Margin worse than their median. A link is
+// OutlierZ, and it is much worse than their median (Margin,
+// LatencyFactor). A link is
 // slow when its value is an outlier against the other links of both its
 // members in the same way: a slow member's links are slow against the
 // job, not against each other, so it is named once, as a member. The
@@ -22,9 +23,15 @@ import (
 // (Iglewicz and Hoaglin's 3.5).
 const OutlierZ = 3.5
 
-// Margin is how much worse than typical an outlier must also be: a
-// bandwidth at most 80 % of the median, a latency at least 125 %.
-const Margin = 0.2
+// Margin is how much worse than typical an outlier of bandwidth must
+// also be: at most 80 % of the median. LatencyFactor is how many times
+// the typical latency an outlier of latency must also take: in a healthy
+// fabric the hops alone make one path's latency up to half as long again
+// as another's, so only a doubling marks a fault.
+const (
+	Margin        = 0.2
+	LatencyFactor = 2.0
+)
 
 // A Link is one measured pair of members and its value (MB/s, or µs).
 type Link struct {
@@ -58,9 +65,9 @@ func outlier(x, med, mad float64, higher bool) bool {
 	}
 	limit := med * (1 - Margin)
 	if !higher {
-		limit = med / (1 - Margin)
+		limit = med * LatencyFactor
 	}
-	if worse(limit, x, higher) { // not even Margin worse
+	if worse(limit, x, higher) { // not even that much worse
 		return false
 	}
 	if mad == 0 {

@@ -94,6 +94,33 @@ func TestLatencyLowerIsBetter(t *testing.T) {
 	assert.Empty(t, members, "as a bandwidth, the high one is the best, not an outlier")
 }
 
+// TestLatencyFactor: a link or a node takes at least LatencyFactor times
+// the typical latency before it is named; a path 1.9 times as long, as
+// hops make them in a healthy fabric, is not.
+func TestLatencyFactor(t *testing.T) {
+	for _, c := range []struct {
+		factor float64
+		named  bool
+	}{{1.9, false}, {2.1, true}} {
+		lat := machine(10, 3, func(a, b int) float64 {
+			if a == 2 && b == 5 {
+				return 10 * c.factor
+			}
+			return 10
+		})
+		_, slow := Verdicts(10, lat, false)
+		assert.Equal(t, c.named, len(slow) == 1, "a link at %g times", c.factor)
+		lat = machine(10, 3, func(a, b int) float64 {
+			if a == 4 || b == 4 {
+				return 10 * c.factor
+			}
+			return 10
+		})
+		members, _ := Verdicts(10, lat, false)
+		assert.Equal(t, c.named, len(members) == 1, "a node at %g times", c.factor)
+	}
+}
+
 // TestSlowBlock: a leaf of 4 nodes whose uplink is slow: its nodes'
 // links to the other leaf are slow, within the leaf fast; with half the
 // nodes on each side nothing is an outlier against the job, but with a

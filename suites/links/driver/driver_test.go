@@ -70,12 +70,12 @@ func TestSetup(t *testing.T) {
 func TestConfig(t *testing.T) {
 	st := Settings{Level: links.LevelNodes, Members: 6, Idle: 6, Full: true, Meas: links.DefaultSettings, Plan: links.NewPlan(6, links.DefaultSettings)}
 	assert.Equal(t, []string{"links-level: nodes", "links-members: 6", "links-idle-procs: 6", "links-lat-reps: 1000", "links-len: 1048576",
-		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 2", "links-matrix: full", "links-pairs: at-once"}, config(nil, st))
+		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 15", "links-matrix: full", "links-pairs: at-once"}, config(nil, st), "5 rounds of 0.202 s and the suspects' 13.568 s at most")
 	serial := links.DefaultSettings
 	serial.Serial = true
 	st.Meas, st.Plan = serial, links.NewPlan(6, serial)
 	assert.Contains(t, config(nil, st), "links-pairs: serial")
-	assert.Contains(t, config(nil, st), "links-plan-s: 4", "5 rounds of 3 pairs one after the other: 5·(3·(4·0.05 + 0.012) + 0.002) = 3.19 s")
+	assert.Contains(t, config(nil, st), "links-plan-s: 17", "5 rounds of 3 pairs one after the other, 5·(3·(4·0.05 + 0.012) + 0.002) = 3.19 s, and the suspects' 13.568 s")
 }
 
 // fakeNet is a network of n members whose link a–b has latency 1 + a + b
@@ -86,6 +86,8 @@ type fakeNet struct {
 	shared map[[2]int]chan loops.Values // what the lower members hand over
 	calls  int
 	slow   int
+	// slowLink's latency is 10 times its due
+	slowLink [2]int
 	// active and most: pairs measuring now, and the most at once
 	active, most int
 }
@@ -132,7 +134,11 @@ func testRun(s *harness.Session, st Settings, f *fakeNet) *run {
 		n := float64(p.Reps)
 		switch p.Measure {
 		case loops.Latency:
-			return loops.Result{Seconds: 2 * n * float64(1+a+b) * 1e-6, Count: p.Reps}, nil
+			us := float64(1 + a + b)
+			if [2]int{min(a, b), max(a, b)} == f.slowLink {
+				us *= 10
+			}
+			return loops.Result{Seconds: 2 * n * us * 1e-6, Count: p.Reps}, nil
 		}
 		return loops.Result{Seconds: float64(p.Len) * n / (bw * 1e6), Count: p.Reps}, nil
 	}
@@ -164,9 +170,9 @@ func TestRoundsAndMembers(t *testing.T) {
 func roundsAndMembers(t *testing.T, serial bool) {
 	meas := links.Settings{LatReps: 10, BwLen: 1 << 20, BwReps: 4, Cap: 1, Serial: serial}
 	st := Settings{Level: links.LevelProcs, Members: 4, Full: true, Meas: meas, Plan: links.NewPlan(4, meas)}
-	f := &fakeNet{shared: map[[2]int]chan loops.Values{}, slow: 3}
+	f := &fakeNet{shared: map[[2]int]chan loops.Values{}, slow: 3, slowLink: [2]int{0, 1}}
 	harnesstest.SetFlags(t, td.f.fs, map[string]string{"links.watchdog": "0"}) // no watchdog left running in the test binary
-	var pairs []pairLine
+	var pairs, again []pairLine
 	var members []memberLine
 	var mu sync.Mutex
 	harnesstest.Fine(t, harnesstest.Run(t, 4, harness.Job{Hosts: []string{"a", "b", "c", "d"}}, func(s *harness.Session) {
@@ -180,17 +186,27 @@ func roundsAndMembers(t *testing.T, serial bool) {
 				mu.Unlock()
 			}
 		}
+		if l := r.recheck(); l != nil {
+			again = l
+		}
 		if m := r.members(); m != nil {
 			members = m
 		}
 	}))
+	require.Len(t, again, 1, "the slow link, measured again")
+	assert.Equal(t, [2]int{0, 1}, [2]int{again[0].a, again[0].b})
+	assert.InDelta(t, 20, again[0].v[loops.Latency], 1e-9)
 	require.Len(t, pairs, 6)
 	seen := map[[2]int]bool{}
 	for _, p := range pairs {
 		assert.Less(t, p.a, p.b)
 		assert.False(t, seen[[2]int{p.a, p.b}], "each pair once")
 		seen[[2]int{p.a, p.b}] = true
-		assert.InDelta(t, float64(1+p.a+p.b), p.v[loops.Latency], 1e-9, "latency of %d–%d", p.a, p.b)
+		lat := float64(1 + p.a + p.b)
+		if p.a == 0 && p.b == 1 {
+			lat *= 10
+		}
+		assert.InDelta(t, lat, p.v[loops.Latency], 1e-9, "latency of %d–%d", p.a, p.b)
 		want := 1000.0
 		if p.b == 3 {
 			want = 250
@@ -199,7 +215,7 @@ func roundsAndMembers(t *testing.T, serial bool) {
 		assert.InDelta(t, want, p.v[loops.Back], 1e-6)
 		assert.InDelta(t, 2*want, p.v[loops.Both], 1e-6, "both ways count the bytes of both")
 	}
-	assert.Equal(t, 6*2*len(loops.Measures), f.calls, "both members of every pair ran every measurement")
+	assert.Equal(t, 7*2*len(loops.Measures), f.calls, "both members of every pair ran every measurement, the suspect's twice")
 	if serial {
 		assert.Equal(t, 1, f.most, "serial: one pair measures at a time")
 	}
@@ -215,8 +231,10 @@ func roundsAndMembers(t *testing.T, serial bool) {
 			assert.InDelta(t, 250, m.MinBw, 1e-6)
 		}
 	}
-	assert.InDelta(t, 1+0+3.0, members[0].WorstLat, 1e-9, "member 0's slowest latency is to 3")
-	assert.Equal(t, 3, members[0].WorstLatTo)
+	assert.InDelta(t, 20, members[0].WorstLat, 1e-9, "member 0's slowest latency is to 1, the slow link")
+	assert.Equal(t, 1, members[0].WorstLatTo)
+	assert.InDelta(t, 1+2+3.0, members[2].WorstLat, 1e-9, "member 2's slowest latency is to 3")
+	assert.Equal(t, 3, members[2].WorstLatTo)
 }
 
 // TestValue: a measurement's figure from its seconds and count.

@@ -21,6 +21,10 @@ type run struct {
 	member   int            // this rank's member number, −1 when it measures nothing
 	group    *harness.Group // the members (nil elsewhere)
 	own      []links.Own    // every link of this member, as measured
+	// lat and bw are every pair's latency and lesser bandwidth of a full
+	// matrix, on rank 0 (at most FullMatrix members: 12.6 MB), for the
+	// suspects
+	lat, bw  []links.Link
 	progress *harness.Progress
 	// The loop and the split (fakes in the tests of the driver's
 	// decisions).
@@ -46,7 +50,11 @@ func (d *Driver) Benchmark(b *testing.B) {
 	defer s.Watch("links", 0, "links.watchdog", *r.f.watchdog)() // between rounds
 	if r.group != nil {
 		for k := range r.st.Plan.Rounds {
-			writePairs(b, r.round(k))
+			writePairs(b, r.round(k), links.PairName)
+			r.settle()
+		}
+		if r.st.Full {
+			writePairs(b, r.recheck(), links.RecheckName)
 		}
 		writeMembers(b, r.members())
 		s.World().QuietBarrier()
@@ -134,10 +142,70 @@ func (r *run) round(k int) []pairLine {
 		}
 		if all := r.group.Gather(rec); all != nil {
 			out = pairLines(all)
+			r.keep(out)
 		}
 	}
 	if r.progress != nil {
 		r.progress.Done()
+	}
+	return out
+}
+
+// settle lets the launcher forward what rank 0 just wrote before the
+// next pair measures, in a serial run (the others wait for rank 0 in the
+// next pair's barrier, asleep).
+func (r *run) settle() {
+	if r.st.Meas.Serial && r.s.IsRoot() {
+		time.Sleep(time.Duration(links.Settle * float64(time.Second)))
+	}
+}
+
+// keep holds a round's pairs' latency and bandwidth for the suspects
+// (rank 0).
+func (r *run) keep(pairs []pairLine) {
+	for _, p := range pairs {
+		r.lat = append(r.lat, links.Link{A: p.a, B: p.b, Value: p.v[loops.Latency]})
+		r.bw = append(r.bw, links.Link{A: p.a, B: p.b, Value: min(p.v[loops.Forth], p.v[loops.Back])})
+	}
+}
+
+// recheck measures the suspects of a full matrix again, decided on rank
+// 0 and broadcast, one pair at a time after a barrier waited for asleep;
+// rank 0 gets their lines.
+func (r *run) recheck() []pairLine {
+	list := make([]int64, 1+2*links.MaxRecheck)
+	if r.s.IsRoot() {
+		sus := links.Suspects(r.st.Members, r.lat, r.bw)
+		list[0] = int64(len(sus))
+		for i, p := range sus {
+			list[1+2*i], list[2+2*i] = int64(p[0]), int64(p[1])
+		}
+		r.lat, r.bw = nil, nil
+		if len(sus) > 0 {
+			r.s.Logf("links: %d suspect links, measured again one at a time", len(sus))
+		}
+	}
+	r.group.Bcast(list)
+	n := int(min(max(list[0], 0), links.MaxRecheck))
+	defer r.s.Watch("links: the suspects measured again", time.Duration(float64(n)*(links.PerPair*r.st.Meas.Cap+links.PairSync)*float64(time.Second)),
+		"links.watchdog", *r.f.watchdog)()
+	var out []pairLine
+	me := r.group.Rank
+	for i := range n {
+		a, b := int(list[1+2*i]), int(list[2+2*i])
+		r.group.QuietBarrier()
+		rec := []int64{-1, 0, 0, 0, 0}
+		if me == a || me == b {
+			partner := a + b - me
+			v := r.measure(partner, links.Lower(me, partner))
+			rec[0] = int64(partner)
+			for k, x := range v {
+				rec[1+k] = int64(math.Float64bits(x))
+			}
+		}
+		if all := r.group.Gather(rec); all != nil {
+			out = append(out, pairLines(all)...)
+		}
 	}
 	return out
 }
@@ -228,10 +296,10 @@ func pairLines(all [][]int64) []pairLine {
 	return out
 }
 
-// writePairs writes a line for each pair of a round (rank 0).
-func writePairs(b *testing.B, lines []pairLine) {
+// writePairs writes a line for each pair (rank 0), named by name.
+func writePairs(b *testing.B, lines []pairLine, name func(a, b int) string) {
 	for _, l := range lines {
-		b.Run(links.PairName(l.a, l.b), func(b *testing.B) {
+		b.Run(name(l.a, l.b), func(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 			b.ReportMetric(l.v[loops.Latency], links.MetricUs)
 			b.ReportMetric(l.v[loops.Forth], links.MetricMBps)

@@ -1,6 +1,8 @@
 package fold
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -23,6 +25,7 @@ type Folded struct {
 	Run     *results.Run
 	Config  *Config
 	Pairs   []*Measurement // a full matrix's pairs, by members
+	Again   []*Measurement // the suspects' second measurements, by members
 	Members []*Measurement // by member number
 	// Lat, Bw and Both are the medians of the members' medians: the job's
 	// typical link.
@@ -32,12 +35,43 @@ type Folded struct {
 	Findings      []Finding
 }
 
+var _ results.Finder = (*Folded)(nil)
+
+// FindingLines are the verdicts, a line each.
+func (p *Folded) FindingLines() []string {
+	var out []string
+	for _, f := range p.Findings {
+		out = append(out, f.Line)
+	}
+	return out
+}
+
 // Source is the run folded.
 func (p *Folded) Source() *results.Run { return p.Run }
 
 // Fold checks that the run holds every line its configuration says and
-// folds it: the figures and the verdicts.
+// folds it: the figures and the verdicts. Its refusals name the file.
 func Fold(r *results.Run) (*Folded, error) {
+	p, err := fold(r)
+	var line lineError
+	switch {
+	case errors.As(err, &line):
+		return nil, fmt.Errorf("%s:%d: %s", r.File, line.n, line.msg)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", r.File, err)
+	}
+	return p, nil
+}
+
+// A lineError is a refusal of one line of a run.
+type lineError struct {
+	n   int
+	msg string
+}
+
+func (e lineError) Error() string { return fmt.Sprintf("%d: %s", e.n, e.msg) }
+
+func fold(r *results.Run) (*Folded, error) {
 	cfg := reading{}.Config(r)
 	p := &Folded{Run: r, Config: cfg}
 	var members []*Measurement
@@ -45,13 +79,15 @@ func Fold(r *results.Run) (*Folded, error) {
 		m := reading{}.Value(l)
 		switch {
 		case m.IsMember && m.Member >= cfg.Members:
-			return nil, fmt.Errorf("links: line %d: member %d of %d", l.Line, m.Member, cfg.Members)
+			return nil, lineError{l.Line, fmt.Sprintf("links: member %d of %d", m.Member, cfg.Members)}
 		case m.IsMember:
 			members = append(members, m)
 		case cfg.Matrix != links.MatrixFull:
-			return nil, fmt.Errorf("links: line %d: a pair in a run without the full matrix", l.Line)
+			return nil, lineError{l.Line, "links: a pair in a run without the full matrix"}
 		case m.B >= cfg.Members:
-			return nil, fmt.Errorf("links: line %d: pair %d–%d of %d members", l.Line, m.A, m.B, cfg.Members)
+			return nil, lineError{l.Line, fmt.Sprintf("links: pair %d–%d of %d members", m.A, m.B, cfg.Members)}
+		case m.Again:
+			p.Again = append(p.Again, m)
 		default:
 			p.Pairs = append(p.Pairs, m)
 		}
@@ -67,8 +103,12 @@ func Fold(r *results.Run) (*Folded, error) {
 	if why := r.FileConfig.Oversubscribed(); why != "" {
 		p.Reasons = append(p.Reasons, why+": its verdicts weigh the scheduler, not the links")
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("a %s is slow when its median is an outlier against the job's (modified z-score beyond %g) and %.0f %% worse; a link when it is so against both its %s' links",
-		memberWord(cfg), links.OutlierZ, 100*links.Margin, links.Plural(memberWord(cfg))))
+	if n := len(p.Again); n > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("%d suspect %s measured again, %d of them fast the second time: not named",
+			n, map[bool]string{true: "link", false: "links"}[n == 1], n-p.namedAgain()))
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("a %s is slow when its median is an outlier against the job's (modified z-score beyond %g) and its bandwidth at most %.0f %% of the median or its latency at least %g times; a link when it is so against both its %s' links",
+		memberWord(cfg), links.OutlierZ, 100*(1-links.Margin), links.LatencyFactor, links.Plural(memberWord(cfg))))
 	return p, nil
 }
 
@@ -97,7 +137,64 @@ func (p *Folded) check(members []*Measurement) error {
 	// a name twice starts another run (results.Read): the pairs of one
 	// run are distinct, and as many as a round robin has, so all there
 	slices.SortFunc(p.Pairs, func(x, y *Measurement) int { return (x.A-y.A)*n + x.B - y.B })
+	if err := p.checkAgain(); err != nil {
+		return err
+	}
 	return p.checkMembers()
+}
+
+// checkAgain holds the second measurements to the suspects of the first:
+// each suspect once, none else.
+func (p *Folded) checkAgain() error {
+	lat, bw := p.links(false)
+	sus := links.Suspects(p.Config.Members, lat, bw)
+	if len(p.Again) != len(sus) {
+		return fmt.Errorf("links: %d pairs measured again, but the first measurements name %d suspects: the run did not finish, or it was edited", len(p.Again), len(sus))
+	}
+	slices.SortFunc(p.Again, func(x, y *Measurement) int { return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B)) })
+	for i, m := range p.Again {
+		if [2]int{m.A, m.B} != sus[i] {
+			return fmt.Errorf("links: pair %d–%d measured again is not a suspect of the first measurements: the file was edited", m.A, m.B)
+		}
+	}
+	return nil
+}
+
+// namedAgain counts the suspects measured again that a verdict names as
+// a link.
+func (p *Folded) namedAgain() int {
+	named := map[[2]int]bool{}
+	for _, f := range p.Findings {
+		if f.Other >= 0 {
+			named[[2]int{min(f.Member, f.Other), max(f.Member, f.Other)}] = true
+		}
+	}
+	n := 0
+	for _, m := range p.Again {
+		if named[[2]int{m.A, m.B}] {
+			n++
+		}
+	}
+	return n
+}
+
+// links are the pairs' latencies and lesser bandwidths; with again, a
+// suspect's the better of its two measurements.
+func (p *Folded) links(again bool) (lat, bw []links.Link) {
+	second := map[[2]int]*Measurement{}
+	if again {
+		for _, m := range p.Again {
+			second[[2]int{m.A, m.B}] = m
+		}
+	}
+	for _, m := range p.Pairs {
+		l, b := m.Lat, m.Bw
+		if s, ok := second[[2]int{m.A, m.B}]; ok {
+			l, b = links.Better(l, s.Lat, false), links.Better(b, s.Bw, true)
+		}
+		lat, bw = append(lat, links.Link{A: m.A, B: m.B, Value: l}), append(bw, links.Link{A: m.A, B: m.B, Value: b})
+	}
+	return lat, bw
 }
 
 // checkMembers holds each member's line to the summary of its pairs.
@@ -148,28 +245,25 @@ func (p *Folded) figures() {
 func (p *Folded) verdicts() {
 	n := p.Config.Members
 	name := func(i int) string { return p.name(i) }
+	lat, bw := p.links(true)
 	for _, fig := range []struct {
 		what, unit string
 		higher     bool
-		pair       func(m *Measurement) float64
+		links      []links.Link
 		sum        func(m *Measurement) links.Summary
 	}{
-		{"latency", "µs", false, func(m *Measurement) float64 { return m.Lat },
+		{"latency", "µs", false, lat,
 			func(m *Measurement) links.Summary {
 				return links.Summary{Median: m.Lat, MAD: m.MADLat, Worst: m.WorstLat, To: m.WorstLatTo}
 			}},
-		{"bandwidth", "MB/s", true, func(m *Measurement) float64 { return m.Bw },
+		{"bandwidth", "MB/s", true, bw,
 			func(m *Measurement) links.Summary {
 				return links.Summary{Median: m.Bw, MAD: m.MADBw, Worst: m.MinBw, To: m.MinBwTo}
 			}},
 	} {
 		var members, slow []links.Finding
 		if p.Pairs != nil {
-			ls := make([]links.Link, len(p.Pairs))
-			for i, m := range p.Pairs {
-				ls[i] = links.Link{A: m.A, B: m.B, Value: fig.pair(m)}
-			}
-			members, slow = links.Verdicts(n, ls, fig.higher)
+			members, slow = links.Verdicts(n, fig.links, fig.higher)
 		} else {
 			sum := make([]links.Summary, n)
 			for i, m := range p.Members {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,13 +16,15 @@ import (
 )
 
 // synth writes a run of n nodes as the driver does: its configuration,
-// a line per pair (full) and a line per member, the links' bandwidth
-// bw(a, b) with a few percent of noise and a latency of 2 µs.
+// a line per pair (full), the suspects' second measurements (again, of
+// the values the first gave) and a line per member, the links'
+// bandwidth bw(a, b) with a few percent of noise and a latency of 2 µs.
 type synth struct {
-	n    int
-	full bool
-	bw   func(a, b int) float64
-	skip string // a line left out
+	n     int
+	full  bool
+	bw    func(a, b int) float64
+	skip  string                  // a line left out
+	again func(v float64) float64 // a suspect's bandwidth the second time; nil: the same
 }
 
 func (s synth) text() string {
@@ -41,6 +44,7 @@ func (s synth) text() string {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	own := make([][]links.Own, s.n)
+	var lat, bw []links.Link
 	for a := range s.n {
 		for c := a + 1; c < s.n; c++ {
 			v := s.bw(a, c) * (1 + 0.04*(rng.Float64()-0.5))
@@ -48,10 +52,21 @@ func (s synth) text() string {
 			la, lc := l, l
 			la.To, lc.To = c, a
 			own[a], own[c] = append(own[a], la), append(own[c], lc)
+			lat, bw = append(lat, links.Link{A: a, B: c, Value: l.Lat}), append(bw, links.Link{A: a, B: c, Value: min(l.Fw, l.Bk)})
 			if s.full && links.PairName(a, c) != s.skip {
 				fmt.Fprintf(&b, "BenchmarkLinks/%s 1 %g us %g MB/s %g back-MB/s %g both-MB/s\n", links.PairName(a, c), l.Lat, l.Fw, l.Bk, l.Both)
 			}
 		}
+	}
+	for _, p := range links.Suspects(s.n, lat, bw) {
+		if !s.full {
+			break
+		}
+		v := bw[slices.IndexFunc(bw, func(l links.Link) bool { return l.A == p[0] && l.B == p[1] })].Value
+		if s.again != nil {
+			v = s.again(v)
+		}
+		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g back-MB/s %g both-MB/s\n", links.RecheckName(p[0], p[1]), v, v, 2*v)
 	}
 	for i, ls := range own {
 		m := links.Summarize(ls)
@@ -63,7 +78,12 @@ func (s synth) text() string {
 
 func (s synth) fold(t *testing.T) (*Folded, error) {
 	t.Helper()
-	f, err := results.Read(strings.NewReader(s.text()), "l.txt", []results.Suite{New()})
+	return synthFold(t, s.text())
+}
+
+func synthFold(t *testing.T, text string) (*Folded, error) {
+	t.Helper()
+	f, err := results.Read(strings.NewReader(text), "l.txt", []results.Suite{New()})
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +139,34 @@ func TestFoldSlowNodeAndLink(t *testing.T) {
 		require.Len(t, p.Findings, 1, "full=%v", full)
 		assert.Regexp(t, `^slow link node-01–node-04: bandwidth 3\d % of the median of its nodes' links`, p.Findings[0].Line)
 	}
+}
+
+// TestFoldRecheck: a suspect link that was fast the second time is not
+// named (noise); one whose second measurement is missing, or a second
+// measurement of a link no verdict suspected, does not fold.
+func TestFoldRecheck(t *testing.T) {
+	link := func(a, b int) float64 {
+		if a == 1 && b == 4 {
+			return 300
+		}
+		return 1000
+	}
+	s := synth{n: 10, full: true, bw: link, again: func(float64) float64 { return 990 }}
+	p, err := s.fold(t)
+	require.NoError(t, err)
+	assert.Empty(t, p.Findings, "fast the second time")
+	require.Len(t, p.Again, 1)
+	assert.Equal(t, [2]int{1, 4}, [2]int{p.Again[0].A, p.Again[0].B})
+	assert.Contains(t, p.Notes, "1 suspect link measured again, 1 of them fast the second time: not named")
+	text := s.text()
+	cut := regexp.MustCompile(`(?m)^BenchmarkLinks/pass=2/.*\n`).ReplaceAllString(text, "")
+	_, err = results.Read(strings.NewReader(cut), "l.txt", []results.Suite{New()})
+	require.NoError(t, err)
+	p, err = synthFold(t, cut)
+	assert.ErrorContains(t, err, "0 pairs measured again, but the first measurements name 1 suspects")
+	other := strings.Replace(text, "pass=2/a=1/b=4", "pass=2/a=2/b=4", 1)
+	_, err = synthFold(t, other)
+	assert.ErrorContains(t, err, "pair 2–4 measured again is not a suspect")
 }
 
 // TestFoldRefusesIncomplete: a run without one of its pairs, or of its

@@ -17,6 +17,10 @@ import (
 // cross; a slow link, a bright pair of cells; a slow uplink, a bright
 // block off the diagonal.
 
+// heatSpan is the least ratio of the worst to the best end of a map's
+// scale.
+const heatSpan = 2
+
 // A heatMap is one figure's map on a run page.
 type heatMap struct {
 	Figure, Unit string
@@ -93,6 +97,13 @@ func (p *Folded) heatMap(order []int, v []float64, higher bool) (*heatMap, error
 	}
 	if hi <= 0 {
 		return nil, nil
+	}
+	// the scale spans at least a factor of heatSpan: the noise of a
+	// uniform machine stays dark, not spread over every colour
+	if higher {
+		lo = min(lo, hi/heatSpan)
+	} else {
+		hi = max(hi, lo*heatSpan)
 	}
 	g := report.HeatGrid{N: n, Cell: report.HeatCell(n), Lo: lo, Hi: hi, HigherBetter: higher,
 		At: func(i, j int) (float64, bool) {

@@ -10,6 +10,7 @@ type JSONLinks struct {
 	Findings []JSONFinding `json:"findings"`
 	Nodes    []JSONMember  `json:"member_links"`
 	Pairs    []JSONPair    `json:"pairs"`
+	Again    []JSONPair    `json:"pairs_again"`
 }
 
 // JSONFinding is a verdict.
@@ -26,6 +27,7 @@ type JSONFinding struct {
 type JSONMember struct {
 	Member    int           `json:"member"`
 	Host      string        `json:"host"`
+	Switch    string        `json:"switch"`
 	LatUs     results.Float `json:"lat_us"`
 	MBps      results.Float `json:"mbps"`
 	BothMBps  results.Float `json:"both_mbps"`
@@ -49,16 +51,23 @@ type JSONPair struct {
 // JSONDetail is the run's JSONLinks.
 func (p *Folded) JSONDetail() any {
 	d := JSONLinks{Level: p.Config.Level, Members: p.Config.Members, Matrix: p.Config.Matrix,
-		Findings: []JSONFinding{}, Nodes: []JSONMember{}, Pairs: []JSONPair{}}
+		Findings: []JSONFinding{}, Nodes: []JSONMember{}, Pairs: []JSONPair{}, Again: []JSONPair{}}
 	for _, f := range p.Findings {
 		d.Findings = append(d.Findings, JSONFinding{f.Figure, f.Member, f.Other, results.Float(f.Value), results.Float(f.Typical), f.Line})
 	}
 	for _, m := range p.Members {
-		d.Nodes = append(d.Nodes, JSONMember{m.Member, m.Host, results.Float(m.Lat), results.Float(m.Bw), results.Float(m.Both),
+		d.Nodes = append(d.Nodes, JSONMember{m.Member, m.Host, m.Switch, results.Float(m.Lat), results.Float(m.Bw), results.Float(m.Both),
 			results.Float(m.WorstLat), m.WorstLatTo, results.Float(m.MinBw), m.MinBwTo, m.Links})
 	}
 	for _, m := range p.Pairs {
-		d.Pairs = append(d.Pairs, JSONPair{m.A, m.B, results.Float(m.Lat), results.Float(m.Fw), results.Float(m.Bk), results.Float(m.Both)})
+		d.Pairs = append(d.Pairs, jsonPair(m))
+	}
+	for _, m := range p.Again {
+		d.Again = append(d.Again, jsonPair(m))
 	}
 	return d
+}
+
+func jsonPair(m *Measurement) JSONPair {
+	return JSONPair{m.A, m.B, results.Float(m.Lat), results.Float(m.Fw), results.Float(m.Bk), results.Float(m.Both)}
 }

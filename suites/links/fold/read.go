@@ -109,6 +109,7 @@ func positive(r results.ConfigReader, key string) (float64, error) {
 // Bw the lesser way), or a member's summary.
 type Measurement struct {
 	IsMember bool
+	Again    bool   // a pair's second measurement (a suspect's)
 	A, B     int    // a pair's members, A < B
 	Member   int    // a member's number
 	Host     string // its host
@@ -122,12 +123,19 @@ func parseLine(l *results.Line) (string, *Measurement, error) {
 	if n := len(l.Parts); (n == 2 || n == 3 && l.Parts[1].Key == "switch") && l.Parts[0].Key == "host" && l.Parts[n-1].Key == "member" {
 		return parseMember(l)
 	}
-	a, b, err := links.ParsePair(l.Parts)
+	parts, again := l.Parts, false
+	if len(parts) == 3 && parts[0].Key == "pass" && parts[0].Value == "2" {
+		parts, again = parts[1:], true
+	}
+	a, b, err := links.ParsePair(parts)
 	if err != nil {
 		return "", nil, err
 	}
-	m := &Measurement{A: a, B: b}
+	m := &Measurement{A: a, B: b, Again: again}
 	name := links.PairName(a, b)
+	if again {
+		name = links.RecheckName(a, b)
+	}
 	for _, x := range []struct {
 		unit string
 		to   *float64
