@@ -23,11 +23,11 @@ const (
 	GateFail = 13
 	// Inconclusive: beff gate cannot tell a drop from the sides' spread.
 	Inconclusive = 14
-	Internal     = 15  // a bug of beff (a panic), reported in one line
+	Internal     = 15 // a bug of beff (a panic), reported in one line
 	// Findings: beff fold -exit-findings found a run that names
 	// something slow in the machine (a node, a link).
 	Findings = 16
-	Signal       = 128 // + n: ended by signal n
+	Signal   = 128 // + n: ended by signal n
 )
 
 // A Code is one row of the table: the code, its name in Go and what it

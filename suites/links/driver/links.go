@@ -15,12 +15,12 @@ import (
 
 // A run is one rank's part of a links job.
 type run struct {
-	f        *flags // the suite's flags (the watchdog)
-	s        *harness.Session
-	st       Settings
-	member   int            // this rank's member number, −1 when it measures nothing
-	group    *harness.Group // the members (nil elsewhere)
-	own      []links.Own    // every link of this member, as measured
+	f      *flags // the suite's flags (the watchdog)
+	s      *harness.Session
+	st     Settings
+	member int            // this rank's member number, −1 when it measures nothing
+	group  *harness.Group // the members (nil elsewhere)
+	own    []links.Own    // every link of this member, as measured
 	// lat and bw are every pair's latency and lesser bandwidth of a full
 	// matrix, on rank 0 (at most FullMatrix members: 12.6 MB), for the
 	// suspects
