@@ -29,9 +29,10 @@ func TestLinksPairLoop(t *testing.T) {
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	res := runJob(t, testLib(t).command(t, 2, bin, "-test.run", "^TestPairOfTwo$", "-test.v"))
+	res := runJob(t, testLib(t).command(t, 2, bin, "-test.run", "^(TestPairOfTwo|TestMultiOfTwo)$", "-test.v"))
 	require.Equal(t, 0, res.code, "stderr:\n%s\nstdout:\n%s", res.stderr, res.stdout)
 	assert.Equal(t, 2, strings.Count(res.stdout, "--- PASS: TestPairOfTwo"), "both members ran it, none skipped:\n%s", res.stdout)
+	assert.Equal(t, 2, strings.Count(res.stdout, "--- PASS: TestMultiOfTwo"), "both ran the windows:\n%s", res.stdout)
 }
 
 // quickLinks is a short links run: 100 ping-pongs, 4 messages of 64 KiB.

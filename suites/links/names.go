@@ -17,7 +17,7 @@ const Bench = "Links"
 
 // ID is every name of the links suite.
 var ID = &results.Identity{Key: "links", Name: "links", Bench: Bench, JSONKey: "links", Doc: "docs/links.md",
-	Units: units, FoldUnits: []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}}}
+	Units: units, FoldUnits: []results.Unit{{Name: "us", Better: "lower"}, {Name: "MB/s", Better: "higher"}, {Name: MetricRate, Better: "higher"}}}
 
 // Levels: a member is a node (its first process measures) or a process.
 const (
@@ -38,7 +38,11 @@ const (
 	KeyMatrix  = "links-matrix"     // MatrixFull or MatrixMembers
 	KeyIdle    = "links-idle-procs" // processes that measured nothing (a node's others)
 	KeyPairs   = "links-pairs"      // PairsAtOnce or PairsSerial
+	KeyMultiK  = "links-multi-k"    // the multi-pair process counts per node, "1,2,4", or MultiOff
 )
+
+// MultiOff is KeyMultiK's value without multi-pair measurements.
+const MultiOff = "off"
 
 // Values of KeyPairs: a round's pairs measured at once, or one after the
 // other.
@@ -66,12 +70,14 @@ const (
 	MetricMADUs      = "mad-us"      // the median absolute deviation of its links' latencies
 	MetricMADMBps    = "mad-MB/s"    // of its links' bandwidths
 	MetricLinks      = "links"       // links a member measured
+	MetricRate       = "msg/s"       // multi-pair: messages per second one way, the node pair's
+	MetricBothRate   = "both-msg/s"  // both ways at once
 )
 
 // units declares the direction of each metric.
 var units = []string{MetricUs + " better=lower", MetricBackMBps + " better=higher", MetricBothMBps + " better=higher",
 	MetricWorstUs + " better=lower", MetricMinMBps + " better=higher", MetricWorstLatTo + " assume=exact", MetricMinBwTo + " assume=exact",
-	MetricMADUs + " assume=exact", MetricMADMBps + " assume=exact", MetricLinks + " assume=exact"}
+	MetricMADUs + " assume=exact", MetricMADMBps + " assume=exact", MetricLinks + " assume=exact", MetricRate + " better=higher", MetricBothRate + " better=higher"}
 
 // PairName is the sub-benchmark name of the pair of members a < b:
 // a=<a>/b=<b>.

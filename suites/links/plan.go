@@ -48,6 +48,9 @@ type Settings struct {
 	BwLen   int64   // bytes of a bandwidth message
 	BwReps  int     // messages each way of a bandwidth measurement
 	Cap     float64 // seconds a measurement may take at most; it stops early with what it has
+	// MultiKs are the multi-pair process counts per node (none: no
+	// multi-pair measurements)
+	MultiKs []int
 	// Serial: a round's pairs take turns, the others waiting asleep, so
 	// that no pair shares the network or a node's cores with another;
 	// else they all measure at once.
@@ -98,5 +101,6 @@ func NewPlan(members int, s Settings) Plan {
 	if p.Full && members > 1 {
 		p.Seconds += RecheckSeconds(s)
 	}
+	p.Seconds += MultiSeconds(s.MultiKs, members, s)
 	return p
 }

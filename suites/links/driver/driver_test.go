@@ -38,16 +38,23 @@ func TestSetup(t *testing.T) {
 			assert.Equal(t, 3, st.Members)
 			assert.Equal(t, 3, st.Idle)
 			assert.True(t, st.Full)
-			assert.Equal(t, links.DefaultSettings, st.Meas)
-			assert.Equal(t, links.NewPlan(3, links.DefaultSettings), st.Plan)
+			want := links.DefaultSettings
+			want.MultiKs = []int{1, 2}
+			assert.Equal(t, want, st.Meas, "multi-pair with 1 and 2 processes of each node")
+			assert.Equal(t, links.NewPlan(3, want), st.Plan)
 		}},
+		{Name: "multi off", Flags: map[string]string{"links.multi": "off"}, Check: func(t *testing.T, st Settings) {
+			assert.Empty(t, st.Meas.MultiKs)
+		}},
+		{Name: "multi bad", Flags: map[string]string{"links.multi": "4"}, Err: "-links.multi=4: want auto or off"},
 		{Name: "processes", Flags: map[string]string{"links.level": "procs", "links.matrix": "members"}, Check: func(t *testing.T, st Settings) {
 			assert.Equal(t, 6, st.Members)
 			assert.Zero(t, st.Idle)
 			assert.False(t, st.Full)
+			assert.Empty(t, st.Meas.MultiKs, "processes: no multi-pair")
 		}},
 		{Name: "settings", Flags: map[string]string{"links.len": "4096", "links.reps": "3", "links.lat-reps": "7", "links.cap": "10ms"}, Check: func(t *testing.T, st Settings) {
-			assert.Equal(t, links.Settings{LatReps: 7, BwLen: 4096, BwReps: 3, Cap: 0.01}, st.Meas)
+			assert.Equal(t, links.Settings{LatReps: 7, BwLen: 4096, BwReps: 3, Cap: 0.01, MultiKs: []int{1, 2}}, st.Meas)
 		}},
 		{Name: "level", Flags: map[string]string{"links.level": "racks"}, Err: "-links.level=racks: want nodes, procs or auto"},
 		{Name: "matrix", Flags: map[string]string{"links.matrix": "half"}, Err: "-links.matrix=half: want full, members or auto"},
@@ -70,7 +77,7 @@ func TestSetup(t *testing.T) {
 func TestConfig(t *testing.T) {
 	st := Settings{Level: links.LevelNodes, Members: 6, Idle: 6, Full: true, Meas: links.DefaultSettings, Plan: links.NewPlan(6, links.DefaultSettings)}
 	assert.Equal(t, []string{"links-level: nodes", "links-members: 6", "links-idle-procs: 6", "links-lat-reps: 1000", "links-len: 1048576",
-		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 15", "links-matrix: full", "links-pairs: at-once"}, config(nil, st), "5 rounds of 0.202 s and the suspects' 13.568 s at most")
+		"links-reps: 16", "links-cap-s: 0.05", "links-rounds: 5", "links-plan-s: 15", "links-matrix: full", "links-pairs: at-once", "links-multi-k: off"}, config(nil, st), "5 rounds of 0.202 s and the suspects' 13.568 s at most")
 	serial := links.DefaultSettings
 	serial.Serial = true
 	st.Meas, st.Plan = serial, links.NewPlan(6, serial)
@@ -243,4 +250,65 @@ func TestValue(t *testing.T) {
 	assert.InDelta(t, 100.0, value(loops.Forth, 1e6, loops.Result{Seconds: 1, Count: 100}), 1e-9)
 	assert.InDelta(t, 200.0, value(loops.Both, 1e6, loops.Result{Seconds: 1, Count: 100}), 1e-9)
 	assert.True(t, math.IsNaN(value(loops.Back, 1e6, loops.Result{})), "nothing measured")
+}
+
+// TestMultiPlaces: nodes pair as the round robin's first round, each
+// process with the one at its place on the other node; a node's extra
+// processes, and the odd node out, have no partner.
+func TestMultiPlaces(t *testing.T) {
+	// 3 nodes: a (ranks 0, 3), b (1, 4, 5), c (2)
+	hosts := []string{"a", "b", "c", "a", "b", "b"}
+	size := map[int]int{0: 2, 1: 3, 2: 1}
+	got := multiPlaces(hosts)
+	require.Len(t, got, 6)
+	for r, p := range got {
+		i := map[string]int{"a": 0, "b": 1, "c": 2}[hosts[r]]
+		q := links.Partner(3, 0, i)
+		if q < 0 || p.j >= size[q] {
+			assert.Equal(t, -1, p.pair, "rank %d: its node sits out, or the other node has no process at its place", r)
+			assert.Equal(t, -1, p.partner)
+			continue
+		}
+		assert.Equal(t, min(i, q), p.pair, "rank %d", r)
+		assert.Equal(t, i < q, p.lower, "rank %d", r)
+		if p.partner >= 0 {
+			assert.Equal(t, p.j, got[p.partner].j, "rank %d: partner at the same place", r)
+			assert.Equal(t, r, got[p.partner].partner, "rank %d: partners of each other", r)
+		}
+	}
+	four := multiPlaces([]string{"a", "a", "b", "b", "c", "c", "d", "d"})
+	for r, p := range four {
+		assert.GreaterOrEqual(t, p.partner, 0, "rank %d: 4 nodes of 2 all pair", r)
+		assert.Equal(t, r%2, p.j)
+	}
+	assert.Equal(t, []int{1, 2, 4, 6}, links.MultiKs(6))
+	assert.Equal(t, []int{1}, links.MultiKs(1))
+	assert.Equal(t, 1, fewestPerHost(hosts))
+}
+
+// TestMultiLines: a node pair's aggregate is the bytes and messages of
+// its lower processes (both ways: twice) over the longest time of any of
+// its processes at that k; places beyond k do not count.
+func TestMultiLines(t *testing.T) {
+	ms := [links.PerMulti]multiMeas{{len: 1000, window: 4}, {both: true, len: 1000, window: 4}, {len: 8, window: 64}, {both: true, len: 8, window: 64}}
+	rec := func(pair int, lower bool, j int, sec float64, count int64) []int64 {
+		out := []int64{int64(pair), 0, int64(j)}
+		if lower {
+			out[1] = 1
+		}
+		for range ms {
+			out = append(out, int64(math.Float64bits(sec)), count)
+		}
+		return out
+	}
+	all := [][]int64{rec(0, true, 0, 1, 10), rec(0, false, 0, 1, 10), rec(0, true, 1, 2, 10), rec(0, false, 1, 2, 10), rec(0, true, 2, 9, 99), rec(-1, false, 0, 0, 0)}
+	// members 0 and 1 pair in round 0 of 2
+	lines := multiLines(all, 2, 2, ms)
+	require.Len(t, lines, 1)
+	l := lines[0]
+	assert.Equal(t, [2]int{0, 1}, [2]int{l.a, l.b})
+	assert.InDelta(t, 2*10*4*1000/2.0/1e6, l.mbps, 1e-12, "2 senders of 10 windows of 4 kB over 2 s")
+	assert.InDelta(t, 2*l.mbps, l.both, 1e-12)
+	assert.InDelta(t, 2*10*64/2.0, l.rate, 1e-9)
+	assert.InDelta(t, 2*l.rate, l.bothRate, 1e-9)
 }

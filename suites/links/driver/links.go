@@ -28,12 +28,13 @@ type run struct {
 	progress *harness.Progress
 	// The loop and the split (fakes in the tests of the driver's
 	// decisions).
-	pair     func(p *loops.Pair) (loops.Result, error)
-	share    func(c mpi.Comm, partner int, lower bool, v *loops.Values) error
-	split    func(color, key int) (mpi.Comm, error)
-	newGroup func(c mpi.Comm) *harness.Group
-	comm     mpi.Comm
-	bufs     [2]*mpi.Buffer
+	pair      func(p *loops.Pair) (loops.Result, error)
+	multiLoop func(m *loops.Multi) (loops.Result, error)
+	share     func(c mpi.Comm, partner int, lower bool, v *loops.Values) error
+	split     func(color, key int) (mpi.Comm, error)
+	newGroup  func(c mpi.Comm) *harness.Group
+	comm      mpi.Comm
+	bufs      [2]*mpi.Buffer
 }
 
 // Benchmark is the body of BenchmarkLinks: every pair of members
@@ -44,7 +45,7 @@ func (d *Driver) Benchmark(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := &run{f: d.f, s: s, st: st, pair: loops.Run, share: loops.Share, split: s.World().Comm.Split, newGroup: s.Group}
+	r := &run{f: d.f, s: s, st: st, pair: loops.Run, multiLoop: loops.RunMulti, share: loops.Share, split: s.World().Comm.Split, newGroup: s.Group}
 	r.prepare()
 	defer r.close()
 	defer s.Watch("links", 0, "links.watchdog", *r.f.watchdog)() // between rounds
@@ -59,13 +60,14 @@ func (d *Driver) Benchmark(b *testing.B) {
 		writeMembers(b, r.members())
 		s.World().QuietBarrier()
 	} else {
-		// a node's other processes wait for the end asleep, watched for
-		// the whole plan
+		// a node's other processes wait for the members asleep, watched
+		// for the whole plan
 		plan := time.Duration(r.st.Plan.Seconds * float64(time.Second))
-		done := s.Watch("links (a process that measures nothing, waiting for the others)", plan, "links.watchdog", *r.f.watchdog)
+		done := s.Watch("links (a process that measures no link, waiting for the others)", plan, "links.watchdog", *r.f.watchdog)
 		s.World().QuietBarrier()
 		done()
 	}
+	r.multi(b)
 	if r.progress != nil {
 		r.progress.Finish()
 	}

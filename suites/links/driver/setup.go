@@ -27,6 +27,7 @@ type flags struct {
 	cap      *time.Duration
 	matrix   *string
 	serial   *bool
+	multi    *string
 	watchdog *time.Duration
 }
 
@@ -40,6 +41,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 		cap:      fs.Duration("links.cap", time.Duration(d.Cap*float64(time.Second)), "links: the most one measurement of a pair may take; it stops early with what it measured"),
 		matrix:   fs.String("links.matrix", "auto", "links: full (a line per pair), members (a line per member: its median, its slowest link) or auto (full up to 1024 members)"),
 		serial:   fs.Bool("links.serial", false, "links: a round's pairs take turns, the others waiting asleep (no pair shares the network or a node's cores; the time grows with the pairs, p²/2 measurements one after the other)"),
+		multi:    fs.String("links.multi", "auto", "links: multi-pair (osu_mbw_mr's figure): auto (at the level of nodes, 1, 2, 4, … processes of each node paired with as many of another at once, up to the processes of the node with fewest) or off"),
 		watchdog: harness.WatchdogFlag(fs, "links", "links"),
 	}
 }
@@ -90,6 +92,11 @@ func (f *flags) checkFlags() error {
 	default:
 		return fmt.Errorf("-links.level=%s: want nodes, procs or auto", *f.level)
 	}
+	switch *f.multi {
+	case "auto", links.MultiOff:
+	default:
+		return fmt.Errorf("-links.multi=%s: want auto or off", *f.multi)
+	}
 	switch *f.matrix {
 	case "auto", links.MatrixFull, links.MatrixMembers:
 		return nil
@@ -118,9 +125,27 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if n < 2 {
 		return Settings{}, fmt.Errorf("links on %d %s: a link needs two; run on at least 2 nodes, or give -links.level=procs", n, st.Level)
 	}
+	if st.Level == links.LevelNodes && *f.multi == "auto" {
+		st.Meas.MultiKs = links.MultiKs(fewestPerHost(job.Hosts))
+	}
 	st.Plan = links.NewPlan(n, st.Meas)
 	st.Full = *f.matrix == links.MatrixFull || *f.matrix == "auto" && st.Plan.Full
 	return st, nil
+}
+
+// fewestPerHost is the processes of the host that has fewest.
+func fewestPerHost(hosts []string) int {
+	count := map[string]int{}
+	for _, h := range hosts {
+		count[h]++
+	}
+	least := 0
+	for _, c := range count {
+		if least == 0 || c < least {
+			least = c
+		}
+	}
+	return least
 }
 
 // countMembers is the number of members among a job's ranks.
@@ -176,5 +201,6 @@ func config(job *harness.Job, st Settings) []string {
 		line(links.KeyPlan, strings.TrimSuffix(strconv.FormatFloat(math.Ceil(st.Plan.Seconds), 'f', 0, 64), ".")),
 		line(links.KeyMatrix, matrix),
 		line(links.KeyPairs, pairs),
+		line(links.KeyMultiK, links.FormatKs(st.Meas.MultiKs)),
 	}
 }

@@ -26,6 +26,7 @@ type Folded struct {
 	Config  *Config
 	Pairs   []*Measurement // a full matrix's pairs, by members
 	Again   []*Measurement // the suspects' second measurements, by members
+	Multi   []MultiRow     // per k of the multi-pair measurements
 	Members []*Measurement // by member number
 	// Lat, Bw and Both are the medians of the members' medians: the job's
 	// typical link.
@@ -74,10 +75,13 @@ func (e lineError) Error() string { return fmt.Sprintf("%d: %s", e.n, e.msg) }
 func fold(r *results.Run) (*Folded, error) {
 	cfg := reading{}.Config(r)
 	p := &Folded{Run: r, Config: cfg}
-	var members []*Measurement
+	var members, multi []*Measurement
 	for _, l := range r.Lines {
 		m := reading{}.Value(l)
 		switch {
+		case m.K > 0:
+			multi = append(multi, m)
+			continue
 		case m.IsMember && m.Member >= cfg.Members:
 			return nil, lineError{l.Line, fmt.Sprintf("links: member %d of %d", m.Member, cfg.Members)}
 		case m.IsMember:
@@ -93,6 +97,9 @@ func fold(r *results.Run) (*Folded, error) {
 		}
 	}
 	if err := p.check(members); err != nil {
+		return nil, err
+	}
+	if err := p.foldMulti(multi); err != nil {
 		return nil, err
 	}
 	p.figures()
@@ -295,8 +302,21 @@ func memberWord(c *Config) string {
 	return "process"
 }
 
-// Figures are the job's typical link and its worst.
+// Figures are the job's typical link and its worst, and with multi-pair
+// measurements the node pairs' aggregate at the largest k.
 func (p *Folded) Figures() []results.Figure {
+	figs := p.linkFigures()
+	if n := len(p.Multi); n > 0 {
+		r := p.Multi[n-1]
+		figs = append(figs,
+			results.Figure{Name: "multi-bw", Label: fmt.Sprintf("multi-pair bandwidth one way, %d per node, median of the node pairs", r.K), Value: r.MBps, Unit: "MB/s"},
+			results.Figure{Name: "multi-rate", Label: fmt.Sprintf("multi-pair message rate one way, %d per node, median of the node pairs", r.K), Value: r.Rate, Unit: links.MetricRate})
+	}
+	return figs
+}
+
+// linkFigures are the job's typical link and its worst.
+func (p *Folded) linkFigures() []results.Figure {
 	return []results.Figure{
 		{Name: "lat", Label: "latency, median of the members' medians", Value: p.Lat, Unit: "us"},
 		{Name: "bw", Label: "bandwidth one way, median of the members' medians", Value: p.Bw, Unit: "MB/s"},

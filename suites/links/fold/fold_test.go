@@ -25,6 +25,7 @@ type synth struct {
 	bw    func(a, b int) float64
 	skip  string                  // a line left out
 	again func(v float64) float64 // a suspect's bandwidth the second time; nil: the same
+	multi []int                   // the multi-pair ks: a node pair's aggregate is k·bw at k
 }
 
 func (s synth) text() string {
@@ -36,7 +37,7 @@ func (s synth) text() string {
 	plan := links.NewPlan(s.n, links.DefaultSettings)
 	for _, kv := range [][2]string{{"mpi-procs", fmt.Sprint(2 * s.n)}, {"beff-mode", "full"}, {links.KeyLevel, links.LevelNodes},
 		{links.KeyMembers, fmt.Sprint(s.n)}, {links.KeyIdle, fmt.Sprint(s.n)}, {links.KeyLatReps, "100"}, {links.KeyLen, "1048576"},
-		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}, {links.KeyPairs, links.PairsAtOnce}} {
+		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}, {links.KeyPairs, links.PairsAtOnce}, {links.KeyMultiK, links.FormatKs(s.multi)}} {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
 	for _, u := range links.ID.Units {
@@ -67,6 +68,14 @@ func (s synth) text() string {
 			v = s.again(v)
 		}
 		fmt.Fprintf(&b, "BenchmarkLinks/%s 1 2 us %g MB/s %g back-MB/s %g both-MB/s\n", links.RecheckName(p[0], p[1]), v, v, 2*v)
+	}
+	for _, k := range s.multi {
+		for a := range s.n {
+			if c := links.Partner(s.n, 0, a); c > a {
+				v := float64(k) * s.bw(a, c)
+				fmt.Fprintf(&b, "BenchmarkLinks/%s 1 %g MB/s %g both-MB/s %g msg/s %g both-msg/s\n", links.MultiName(k, a, c), v, 1.9*v, float64(k)*1e6, float64(k)*1.8e6)
+			}
+		}
 	}
 	for i, ls := range own {
 		m := links.Summarize(ls)
@@ -221,4 +230,40 @@ func TestFoldOversubscribed(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, p.Valid())
 	assert.Contains(t, strings.Join(p.Reasons, "; "), "its verdicts weigh the scheduler, not the links")
+}
+
+// TestFoldMulti: the multi-pair lines fold to a row per k, medians over
+// the node pairs, the least pair named; a line missing or of another k
+// does not fold.
+func TestFoldMulti(t *testing.T) {
+	node := func(a, b int) float64 {
+		if a == 3 || b == 3 {
+			return 250
+		}
+		return 1000
+	}
+	s := synth{n: 10, full: true, bw: node, multi: []int{1, 2, 4}}
+	p, err := s.fold(t)
+	require.NoError(t, err)
+	require.Len(t, p.Multi, 3)
+	for i, k := range []int{1, 2, 4} {
+		r := p.Multi[i]
+		assert.Equal(t, k, r.K)
+		assert.Equal(t, 5, r.Pairs)
+		assert.InDelta(t, float64(k)*1000, r.MBps, 1e-9)
+		assert.InDelta(t, 1.9*float64(k)*1000, r.Both, 1e-9)
+		assert.InDelta(t, float64(k)*1e6, r.Rate, 1e-6)
+		assert.InDelta(t, float64(k)*250, r.MinMBps, 1e-9, "the node pair with node 3")
+		assert.Equal(t, 3, r.MinA+r.MinB-links.Partner(10, 0, 3), "node 3 is in the least pair")
+	}
+	var out strings.Builder
+	require.NoError(t, p.WriteText(&out))
+	assert.Contains(t, out.String(), "multi-pair")
+	text := s.text()
+	cut := regexp.MustCompile(`(?m)^BenchmarkLinks/k=2/a=0/.*\n`).ReplaceAllString(text, "")
+	_, err = synthFold(t, cut)
+	assert.ErrorContains(t, err, "14 multi-pair lines of the 15")
+	other := strings.Replace(text, "BenchmarkLinks/k=2/a=0/", "BenchmarkLinks/k=3/a=0/", 1)
+	_, err = synthFold(t, other)
+	assert.ErrorContains(t, err, "not a k and a node pair of the run")
 }

@@ -11,6 +11,19 @@ type JSONLinks struct {
 	Nodes    []JSONMember  `json:"member_links"`
 	Pairs    []JSONPair    `json:"pairs"`
 	Again    []JSONPair    `json:"pairs_again"`
+	Multi    []JSONMulti   `json:"multi"`
+}
+
+// JSONMulti is the multi-pair figure at one k.
+type JSONMulti struct {
+	K            int           `json:"k"`
+	NodePairs    int           `json:"node_pairs"`
+	MBps         results.Float `json:"mbps"`
+	BothMBps     results.Float `json:"both_mbps"`
+	MsgRate      results.Float `json:"msg_rate"`
+	BothMsgRate  results.Float `json:"both_msg_rate"`
+	LeastMBps    results.Float `json:"least_mbps"`
+	LeastMembers [2]int        `json:"least_members"`
 }
 
 // JSONFinding is a verdict.
@@ -51,7 +64,7 @@ type JSONPair struct {
 // JSONDetail is the run's JSONLinks.
 func (p *Folded) JSONDetail() any {
 	d := JSONLinks{Level: p.Config.Level, Members: p.Config.Members, Matrix: p.Config.Matrix,
-		Findings: []JSONFinding{}, Nodes: []JSONMember{}, Pairs: []JSONPair{}, Again: []JSONPair{}}
+		Findings: []JSONFinding{}, Nodes: []JSONMember{}, Pairs: []JSONPair{}, Again: []JSONPair{}, Multi: []JSONMulti{}}
 	for _, f := range p.Findings {
 		d.Findings = append(d.Findings, JSONFinding{f.Figure, f.Member, f.Other, results.Float(f.Value), results.Float(f.Typical), f.Line})
 	}
@@ -64,6 +77,10 @@ func (p *Folded) JSONDetail() any {
 	}
 	for _, m := range p.Again {
 		d.Again = append(d.Again, jsonPair(m))
+	}
+	for _, r := range p.Multi {
+		d.Multi = append(d.Multi, JSONMulti{r.K, r.Pairs, results.Float(r.MBps), results.Float(r.Both), results.Float(r.Rate), results.Float(r.BothRate),
+			results.Float(r.MinMBps), [2]int{r.MinA, r.MinB}})
 	}
 	return d
 }

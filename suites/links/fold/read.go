@@ -21,6 +21,9 @@ type Config struct {
 	Matrix      string
 }
 
+// NodePairs is the node pairs of the multi-pair measurements.
+func (c *Config) NodePairs() int { return c.Members / 2 }
+
 // parseConfig reads the configuration lines of a run; it refuses what
 // contradicts itself or the job.
 func parseConfig(c results.Config) (*Config, error) {
@@ -41,6 +44,13 @@ func parseConfig(c results.Config) (*Config, error) {
 		return nil, err
 	}
 	cfg.Meas.Serial = pairs == links.PairsSerial
+	ks, err := r.Need(links.KeyMultiK)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Meas.MultiKs, err = links.ParseKs(ks, cfg.N); err != nil {
+		return nil, err
+	}
 	ints := []struct {
 		key string
 		to  *int
@@ -109,7 +119,11 @@ func positive(r results.ConfigReader, key string) (float64, error) {
 // Bw the lesser way), or a member's summary.
 type Measurement struct {
 	IsMember bool
-	Again    bool   // a pair's second measurement (a suspect's)
+	Again    bool // a pair's second measurement (a suspect's)
+	// K is a multi-pair line's processes per node (0: not one); its Fw
+	// and Both are the node pair's aggregate MB/s
+	K              int
+	Rate, BothRate float64
 	A, B     int    // a pair's members, A < B
 	Member   int    // a member's number
 	Host     string // its host
@@ -122,6 +136,9 @@ type Measurement struct {
 func parseLine(l *results.Line) (string, *Measurement, error) {
 	if n := len(l.Parts); (n == 2 || n == 3 && l.Parts[1].Key == "switch") && l.Parts[0].Key == "host" && l.Parts[n-1].Key == "member" {
 		return parseMember(l)
+	}
+	if len(l.Parts) == 3 && l.Parts[0].Key == "k" {
+		return parseMulti(l)
 	}
 	parts, again := l.Parts, false
 	if len(parts) == 3 && parts[0].Key == "pass" && parts[0].Value == "2" {
@@ -145,6 +162,25 @@ func parseLine(l *results.Line) (string, *Measurement, error) {
 		}
 	}
 	m.Bw = min(m.Fw, m.Bk)
+	return name, m, nil
+}
+
+// parseMulti reads k=<k>/a=<a>/b=<b>.
+func parseMulti(l *results.Line) (string, *Measurement, error) {
+	k, a, b, err := links.ParseMulti(l.Parts)
+	if err != nil {
+		return "", nil, err
+	}
+	m := &Measurement{K: k, A: a, B: b}
+	name := links.MultiName(k, a, b)
+	for _, x := range []struct {
+		unit string
+		to   *float64
+	}{{links.MetricMBps, &m.Fw}, {links.MetricBothMBps, &m.Both}, {links.MetricRate, &m.Rate}, {links.MetricBothRate, &m.BothRate}} {
+		if *x.to, err = metric(l, x.unit); err != nil {
+			return name, nil, err
+		}
+	}
 	return name, m, nil
 }
 

@@ -12,7 +12,7 @@ import (
 // WriteText writes the protocol: the verdict, the run, the figures, the
 // findings, the members' table.
 func (p *Folded) WriteText(w io.Writer) error {
-	return results.WriteProtocolHead(w, p.head(), &p.Validity, p.writeRun, p.writeFigures, p.writeFindings, p.writeMembers)
+	return results.WriteProtocolHead(w, p.head(), &p.Validity, p.writeRun, p.writeFigures, p.writeFindings, p.writeMembers, p.writeMulti)
 }
 
 // head is the protocol's first line.
@@ -75,4 +75,19 @@ func pairsHow(serial bool) string {
 		return "the pairs of a round one after the other"
 	}
 	return "the pairs of a round at once"
+}
+
+// writeMulti writes a row per k of the multi-pair measurements.
+func (p *Folded) writeMulti(w io.Writer) {
+	if len(p.Multi) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nmulti-pair: k processes of each node paired with as many of another, all at once; medians over the %d node pairs\n\n", p.Multi[0].Pairs)
+	t := results.TextTable{Left: 2}
+	t.Add("k", "MB/s", "both MB/s", "msg/s", "both msg/s", "least MB/s", "of nodes")
+	for _, r := range p.Multi {
+		t.Add(strconv.Itoa(r.K), results.Num(r.MBps, 5, 1), results.Num(r.Both, 5, 1), results.Num(r.Rate, 5, 0), results.Num(r.BothRate, 5, 0),
+			results.Num(r.MinMBps, 5, 1), p.name(r.MinA)+", "+p.name(r.MinB))
+	}
+	t.Write(w)
 }

@@ -54,16 +54,19 @@ static int pingpong(MPI_Comm c, int me, int p, int lower, int64_t len, int reps,
                     unsigned char *r, double *sec, int *count, double *typical, int64_t *faults) {
 	int rc = MPI_SUCCESS, n = (int)len;
 	if (lower) {
-		int block = reps / LINKS_BLOCKS + 1, nb = 0, k = 0;
+		/* blocks of a multiple of MIN_BLOCK, at most LINKS_BLOCKS of reps;
+		 * the clock is read every MIN_BLOCK ping-pongs for the cap */
+		int block = (reps / LINKS_BLOCKS / MIN_BLOCK + 1) * MIN_BLOCK, nb = 0, k = 0;
 		double per[LINKS_BLOCKS + 1];
-		if (block < MIN_BLOCK) block = MIN_BLOCK;
 		double t0 = MPI_Wtime(), tb = t0;
 		for (;; k++) {
 			int end = k + 1 >= reps;
-			if ((k + 1) % block == 0) {
+			if ((k + 1) % MIN_BLOCK == 0) {
 				double now = MPI_Wtime();
-				if (nb <= LINKS_BLOCKS) per[nb++] = (now - tb) / block;
-				tb = now;
+				if ((k + 1) % block == 0) {
+					if (nb <= LINKS_BLOCKS) per[nb++] = (now - tb) / block;
+					tb = now;
+				}
 				end = end || now - t0 >= cap;
 			}
 			stamp(s, len, k, me);
@@ -170,4 +173,56 @@ int links_share(MPI_Fint comm, int partner, int lower, double *v, int n) {
 	MPI_Comm c = MPI_Comm_f2c(comm);
 	if (lower) return MPI_Send(v, n, MPI_DOUBLE, partner, TAG_SHARE, c);
 	return MPI_Recv(v, n, MPI_DOUBLE, partner, TAG_SHARE, c, MPI_STATUS_IGNORE);
+}
+
+/* post_window starts a window: the sends of this process (stamped with
+ * window k's message numbers, the last one TAG_LAST when last), the
+ * receives of the partner's, each into its own slot of rbuf. */
+static int post_window(MPI_Comm c, int me, int p, int send, int recv, int64_t len, int window, int k, int last,
+                       unsigned char *s, unsigned char *r, MPI_Request *req, int *n) {
+	int rc = MPI_SUCCESS, m = (int)len;
+	*n = 0;
+	for (int i = 0; recv && i < window && rc == MPI_SUCCESS; i++)
+		rc = MPI_Irecv(r + (int64_t)i * len, m, MPI_BYTE, p, MPI_ANY_TAG, c, &req[(*n)++]);
+	if (send) stamp(s, len, k, me); /* one send buffer for the window: its stamps are the window's */
+	for (int i = 0; send && i < window && rc == MPI_SUCCESS; i++) {
+		rc = MPI_Isend(s, m, MPI_BYTE, p, last && i == window - 1 ? TAG_LAST : TAG_MORE, c, &req[(*n)++]);
+	}
+	return rc;
+}
+
+int links_multi(MPI_Fint comm, int partner, int lower, int both, int64_t len, int window, int reps, double cap,
+                unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults) {
+	MPI_Comm c = MPI_Comm_f2c(comm);
+	int me, rc = MPI_Comm_rank(c, &me);
+	MPI_Request req[2 * LINKS_WINDOW];
+	MPI_Status st[2 * LINKS_WINDOW];
+	*seconds = 0;
+	*count = 0;
+	*faults = 0;
+	if (rc != MPI_SUCCESS) return rc;
+	if (len < 1 || len > INT32_MAX || window < 1 || window > LINKS_WINDOW || reps < 1 || partner == me) return MPI_ERR_ARG;
+	int send = both || lower, recv = both || !lower, k = 0;
+	char ack = 0;
+	double t0 = MPI_Wtime();
+	for (;; k++) {
+		/* the lower process decides before it posts: the window's end */
+		int last = lower && (k + 1 >= reps || MPI_Wtime() - t0 >= cap), n, end = last;
+		rc = post_window(c, me, partner, send, recv, len, window, k, last, sbuf, rbuf, req, &n);
+		if (rc == MPI_SUCCESS) rc = MPI_Waitall(n, req, st);
+		if (rc != MPI_SUCCESS) return rc;
+		for (int i = 0; recv && i < window; i++) {
+			check(rbuf + (int64_t)i * len, len, k, partner, faults);
+			if (!lower && st[i].MPI_TAG == TAG_LAST) end = 1;
+		}
+		if (!both) { /* the receiver acknowledges the window */
+			if (lower) rc = MPI_Recv(&ack, 0, MPI_CHAR, partner, TAG_ACK, c, MPI_STATUS_IGNORE);
+			else rc = MPI_Send(&ack, 0, MPI_CHAR, partner, TAG_ACK, c);
+			if (rc != MPI_SUCCESS) return rc;
+		}
+		if (end) break;
+	}
+	*seconds = MPI_Wtime() - t0;
+	*count = k + 1;
+	return rc;
 }

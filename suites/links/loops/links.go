@@ -89,3 +89,50 @@ func Share(c mpi.Comm, partner int, lower bool, v *Values) error {
 	}
 	return share(c, partner, lower, v)
 }
+
+// Window is the most messages of a multi-pair window (LINKS_WINDOW).
+const Window = 64
+
+// A Multi is one of the process pairs of two nodes that measure at once:
+// this process and Partner of Comm, Lower when this one is the lower;
+// windows of Window messages of Len bytes (Both: each way at once, else
+// from the lower to the higher), Reps windows or fewer when the lower
+// one's clock passes Cap seconds. Recv holds Window·Len bytes.
+type Multi struct {
+	Comm       mpi.Comm
+	Partner    int
+	Lower      bool
+	Both       bool
+	Len        int64
+	Window     int
+	Reps       int
+	Cap        float64
+	Send, Recv *mpi.Buffer
+}
+
+// RunMulti runs the measurement; both processes call it together. The
+// result's Count is windows.
+func RunMulti(m *Multi) (Result, error) {
+	if err := m.check(); err != nil {
+		return Result{}, err
+	}
+	return runMulti(m)
+}
+
+func (m *Multi) check() error {
+	switch {
+	case m.Len < 1 || m.Len > mpi.MaxInt32:
+		return fmt.Errorf("links: messages of %d bytes (1 to %d)", m.Len, mpi.MaxInt32)
+	case m.Window < 1 || m.Window > Window:
+		return fmt.Errorf("links: a window of %d messages (1 to %d)", m.Window, Window)
+	case m.Reps < 1 || m.Reps > mpi.MaxInt32:
+		return fmt.Errorf("links: %d windows (1 to %d)", m.Reps, mpi.MaxInt32)
+	case !(m.Cap > 0):
+		return fmt.Errorf("links: a cap of %v s", m.Cap)
+	case m.Partner < 0:
+		return fmt.Errorf("links: partner %d", m.Partner)
+	case m.Send == nil || m.Recv == nil || m.Send.Len() < m.Len || m.Recv.Len() < int64(m.Window)*m.Len:
+		return fmt.Errorf("links: buffers of fewer than the bytes a window of %d messages of %d bytes needs", m.Window, m.Len)
+	}
+	return nil
+}

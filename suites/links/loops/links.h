@@ -10,7 +10,8 @@
 enum links_meas { LINKS_LAT, LINKS_FORTH, LINKS_BACK, LINKS_BOTH, LINKS_NMEAS };
 extern const char *const links_meas_names[LINKS_NMEAS];
 
-/* LINKS_BLOCKS is the most blocks a latency's ping-pongs are timed in. */
+/* LINKS_BLOCKS is the most blocks a latency's ping-pongs are timed in
+ * (LINKS_BLOCKS + 1 when reps is a multiple of the block). */
 enum { LINKS_BLOCKS = 64 };
 
 /* links_pair runs measurement meas of the pair of this process and partner
@@ -29,6 +30,24 @@ enum { LINKS_BLOCKS = 64 };
  * were wrong. sbuf and rbuf hold len bytes each. */
 int links_pair(MPI_Fint comm, int partner, int lower, int meas, int64_t len, int reps, double cap,
                unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, double *typical, int64_t *faults);
+
+/* LINKS_WINDOW is the most messages of a window of links_multi. */
+enum { LINKS_WINDOW = 64 };
+
+/* links_multi runs one of the process pairs of two nodes that measure at
+ * once (osu_mbw_mr's pattern): windows of window messages of len bytes,
+ * each window posted at once (MPI_Isend, MPI_Irecv) and completed
+ * together; with both == 0 the lower process sends and the higher
+ * receives, acknowledging each window with an empty message, with both
+ * the two send and receive at once. Windows go on until reps windows are
+ * made or the lower one's clock passes cap (read after each window): it
+ * marks the last message of its last window, so both stop after the same
+ * window. On both *seconds is the time from the call to the last window's
+ * end (the sender's: to its acknowledgement) and *count the windows;
+ * *faults counts the received messages whose stamps were wrong. sbuf
+ * holds len bytes, rbuf window * len. */
+int links_multi(MPI_Fint comm, int partner, int lower, int both, int64_t len, int window, int reps, double cap,
+                unsigned char *sbuf, unsigned char *rbuf, double *seconds, int *count, int64_t *faults);
 
 /* links_share hands the lower member's n values of the pair's
  * measurements to the higher member: both then hold every link of theirs. */

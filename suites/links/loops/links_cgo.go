@@ -25,6 +25,24 @@ func run(p *Pair) (Result, error) {
 	return Result{Seconds: float64(sec), Count: int(count), Typical: float64(typical), Faults: int64(faults)}, mpi.CallError("the links "+p.Measure.String()+" loop", int(rc))
 }
 
+func runMulti(m *Multi) (Result, error) {
+	var sec C.double
+	var count C.int
+	var faults C.int64_t
+	lower, both := C.int(0), C.int(0)
+	if m.Lower {
+		lower = 1
+	}
+	if m.Both {
+		both = 1
+	}
+	rc := mpi.OnMain(func() C.int {
+		return C.links_multi(C.MPI_Fint(m.Comm), C.int(m.Partner), lower, both, C.int64_t(m.Len), C.int(m.Window), C.int(m.Reps),
+			C.double(m.Cap), (*C.uchar)(m.Send.Pointer()), (*C.uchar)(m.Recv.Pointer()), &sec, &count, &faults)
+	})
+	return Result{Seconds: float64(sec), Count: int(count), Faults: int64(faults)}, mpi.CallError("the links multi-pair loop", int(rc))
+}
+
 func share(c mpi.Comm, partner int, lower bool, v *Values) error {
 	l := C.int(0)
 	if lower {

@@ -9,3 +9,5 @@ import "github.com/beff-suite/beff/internal/mpi"
 func run(p *Pair) (Result, error) { return Result{}, mpi.ErrNoMPI }
 
 func share(c mpi.Comm, partner int, lower bool, v *Values) error { return mpi.ErrNoMPI }
+
+func runMulti(m *Multi) (Result, error) { return Result{}, mpi.ErrNoMPI }
