@@ -124,11 +124,11 @@ type Measurement struct {
 	// and Both are the node pair's aggregate MB/s
 	K              int
 	Rate, BothRate float64
-	A, B     int    // a pair's members, A < B
-	Member   int    // a member's number
-	Host     string // its host
-	Switch   string // its switch, "" when unknown
-	Fw, Bk   float64
+	A, B           int    // a pair's members, A < B
+	Member         int    // a member's number
+	Host           string // its host
+	Switch         string // its switch, "" when unknown
+	Fw, Bk         float64
 	links.MemberSummary
 }
 
