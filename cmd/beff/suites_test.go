@@ -26,7 +26,7 @@ var conforming = map[string]struct{ input, golden string }{
 	"skampi": {"testdata/skampi-short-np2.txt", "skampi-short-np2"},
 	// a real run on 10 emulated nodes (200 Mbit/s links, 2 leaves, a 50 Mbit/s spine)
 	"congestion": {"testdata/congestion-10nodes.txt", "congestion-10nodes"},
-	// a real serial run on 10 emulated nodes (200 Mbit/s links), the path n2–n6 at 50 Mbit/s
+	// a real serial run on 10 emulated nodes of 2 processes (200 Mbit/s links), the path n2–n6 at 50 Mbit/s
 	"links": {"testdata/links-10nodes.txt", "links-10nodes"},
 }
 
