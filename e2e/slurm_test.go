@@ -8,6 +8,7 @@ package e2e
 // beff run or tools/beff.sbatch, as a centre would run it.
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -580,4 +581,64 @@ func TestSlurmCongestion(t *testing.T) {
 		t.Logf("CIF of rr-lat under %s: %.2f", k, cif)
 		assert.Greater(t, cif, 1.0, "the ring across the spine under "+k)
 	}
+}
+
+// TestSlurmLinks runs the links suite through salloc and beff run (srun)
+// on 2 CPUs of each of the 3 nodes, serially: every member's line names
+// its leaf switch from Slurm's topology, the run page's heat map orders
+// its rows by switch, the multi-pair figure has k = 1 and 2, and the
+// pairs across the spine (200 Mbit/s uplinks) are slower than the one
+// within leaf0 (1 Gbit/s links).
+func TestSlurmLinks(t *testing.T) {
+	c := startSlurm(t)
+	results := t.TempDir()
+	res := runJob(t, c.salloc(t, []string{"-N3", "--ntasks-per-node=2"}, "^BenchmarkLinks$", results, nil, clusterLinks[4:]...))
+	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
+	file, runs := stored(t, results)
+	r, ok := runs["links"]
+	require.True(t, ok, "links folded")
+	assert.Equal(t, "1,2", r.Config["links-multi-k"])
+	out, err := exec.Command(beffCommand(t), "fold", "-json", file).Output()
+	require.NoError(t, err)
+	var doc struct {
+		Files []struct {
+			Runs []struct {
+				Links struct {
+					Members []struct {
+						Host   string `json:"host"`
+						Switch string `json:"switch"`
+					} `json:"member_links"`
+					Pairs []struct {
+						A, B int
+						MBps float64 `json:"mbps"`
+					} `json:"pairs"`
+					Multi []struct {
+						K int `json:"k"`
+					} `json:"multi"`
+				} `json:"links"`
+			} `json:"runs"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal(out, &doc))
+	l := doc.Files[0].Runs[0].Links
+	require.Len(t, l.Members, 3)
+	for i, m := range l.Members {
+		assert.Equal(t, map[string]string{"n0": "spine.leaf0", "n1": "spine.leaf0", "n2": "spine.leaf1"}[m.Host], m.Switch, "member %d on %s", i, m.Host)
+	}
+	require.Len(t, l.Multi, 2)
+	bw := map[[2]int]float64{}
+	for _, p := range l.Pairs {
+		bw[[2]int{p.A, p.B}] = p.MBps
+	}
+	t.Logf("within leaf0 %.1f MB/s, across the spine %.1f and %.1f", bw[[2]int{0, 1}], bw[[2]int{0, 2}], bw[[2]int{1, 2}])
+	assert.Greater(t, bw[[2]int{0, 1}], 2*max(bw[[2]int{0, 2}], bw[[2]int{1, 2}]), "the pair within leaf0 against those across the spine")
+	site := filepath.Join(t.TempDir(), "site")
+	out, err = exec.Command(beffCommand(t), "report", "-o", site, file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
+	require.Len(t, pages, 1)
+	page, err := os.ReadFile(pages[0])
+	require.NoError(t, err)
+	assert.Regexp(t, `(?s)<table id="links-heat-order">.*spine\.leaf0</td><td>n0</td>.*spine\.leaf0</td><td>n1</td>.*spine\.leaf1</td><td>n2</td>`, string(page),
+		"the heat map's rows by switch")
 }
