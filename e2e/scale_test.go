@@ -33,7 +33,8 @@ func requireScale(t *testing.T) {
 // scaleSuites are the scale jobs, one suite each (-test.short): SKaMPI's
 // broadcast over its default curves, one point per process count curve
 // (all processes) and two repetitions a point; b_eff whole; b_eff_io on
-// one partition of all processes.
+// one partition of all processes; links on every pair of processes (one
+// node), each measurement capped at 5 ms.
 func scaleSuites(np int) []struct {
 	name, bench, model string
 	args               []string
@@ -46,11 +47,12 @@ func scaleSuites(np int) []struct {
 		{"b_eff_io", "^BenchmarkBeffIO$", "b_eff_io", []string{"-beffio.partitions", strconv.Itoa(np)}},
 		{"SKaMPI", "^BenchmarkSkampi$", "SKaMPI", []string{"-skampi.ops", "bcast", "-skampi.procs", "N",
 			"-skampi.max", "2", "-skampi.min", "1", "-skampi.warmup", "0"}},
+		{"links", "^BenchmarkLinks$", "links", []string{"-links.cap", "5ms", "-links.lat-reps", "100", "-links.reps", "4"}},
 	}
 }
 
 var peakLine = regexp.MustCompile(`peak resident memory per process \(VmHWM\): min ([0-9.]+) MiB, median ([0-9.]+) MiB, max ([0-9.]+) MiB \(rank (\d+)\); rank 0 ([0-9.]+) MiB`)
-var modelLine = regexp.MustCompile(`\[beff\] (b_eff|b_eff_io|SKaMPI) memory model: ([0-9.]+) MiB per process, rank 0 ([0-9.]+) MiB`)
+var modelLine = regexp.MustCompile(`\[beff\] (b_eff|b_eff_io|SKaMPI|links) memory model: ([0-9.]+) MiB per process, rank 0 ([0-9.]+) MiB`)
 
 func mib(t *testing.T, s string) float64 {
 	v, err := strconv.ParseFloat(s, 64)

@@ -105,6 +105,10 @@ func (r *run) prepare() {
 		r.progress.Plan(p.Seconds)
 		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %.1f s",
 			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, p.Seconds)
+		per, root := memory(r.st, r.s.Size)
+		r.s.LogMemory("links", harness.BaseBytes+per, harness.BaseBytes+per+root,
+			fmt.Sprintf("base %d MiB, a pair's two buffers, the multi-pair buffers, %d bytes per link of a member; rank 0 %d bytes per process and %d per pair of a full matrix",
+				harness.BaseBytes>>20, ownBytes, rootBytesPerProc, rootBytesPerPair))
 	}
 }
 
@@ -366,4 +370,30 @@ func writeMembers(b *testing.B, lines []memberLine) {
 			}
 		})
 	}
+}
+
+// What the memory model counts per link of a member (its links.Own and
+// the copies Summarize sorts), per process on rank 0 (the hosts' tables,
+// the member numbers and multi-pair places it scatters, a round's
+// gather) and per pair of a full matrix on rank 0 (the latency and
+// bandwidth it keeps for the suspects, and the verdicts' copies).
+const (
+	ownBytes         = 40 + 3*8
+	rootBytesPerProc = 256
+	rootBytesPerPair = 2*24 + 2*8
+)
+
+// memory is the suite's memory model beyond the base: a member's two
+// message buffers and its links, the multi-pair buffers; rank 0's tables.
+func memory(st Settings, procs int) (per, root int64) {
+	s := st.Meas
+	per = 2*max(s.BwLen, links.LatLen) + int64(st.Members)*ownBytes
+	if len(s.MultiKs) > 0 {
+		per += s.BwLen + max(int64(links.MultiWindow(s.BwLen))*s.BwLen, links.MultiRateWindow*links.LatLen)
+	}
+	root = int64(procs) * rootBytesPerProc
+	if st.Full {
+		root += st.Plan.Pairs * rootBytesPerPair
+	}
+	return per, root
 }
