@@ -1,6 +1,7 @@
 package fold
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/beff-suite/beff/internal/fuzzcount"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/links"
 )
@@ -266,4 +268,41 @@ func TestFoldMulti(t *testing.T) {
 	other := strings.Replace(text, "BenchmarkLinks/k=2/a=0/", "BenchmarkLinks/k=3/a=0/", 1)
 	_, err = synthFold(t, other)
 	assert.ErrorContains(t, err, "not a k and a node pair of the run")
+}
+
+// FuzzFold: the reader and the fold take any file: they fold it or refuse
+// it with an error, never panic, and a folded run writes its protocol,
+// its JSON and its pages' data.
+func FuzzFold(f *testing.F) {
+	link := func(a, b int) float64 {
+		if a == 1 && b == 4 {
+			return 300
+		}
+		return 1000
+	}
+	f.Add([]byte(synth{n: 6, full: true, bw: link, multi: []int{1, 2}}.text()))
+	f.Add([]byte(synth{n: 5, full: false, bw: uniform}.text()))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzcount.One()
+		file, err := results.Read(bytes.NewReader(data), "l.txt", []results.Suite{New()})
+		if err != nil {
+			return
+		}
+		for _, r := range file.RunsOf(New()) {
+			p, err := Fold(r)
+			if err != nil {
+				continue
+			}
+			var b bytes.Buffer
+			if err := p.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			p.Figures()
+			p.JSONDetail()
+			newPlotData(p)
+			if _, err := p.heatMaps(p.heatOrder()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 }
