@@ -384,6 +384,19 @@ func TestBrowser(t *testing.T) {
 		assert.Contains(t, eval(t, `document.querySelector('#compare-plot .gtitle').textContent`), "n = 1", "one partition size a plot, the smallest first")
 		assert.Equal(t, "n = 1|n = 1|n = 1|n = 1", eval(t, `document.getElementById('compare-plot').data.map(t => t.name.match(/n = \d+/)[0]).join('|')`))
 		shot(t, "compare-beffio.png", screenshot(t))
+
+		// links: the one run with links, its members' medians, then its
+		// histogram of the pairs.
+		require.NoError(t, chromedp.Do(bctx,
+			chromedp.Click(chromedp.CSS(`input[name=suite][value=links]`)),
+			chromedp.Click(chromedp.ID("pick-"+ids["links-10nodes.txt"])),
+		))
+		poll(t, `document.querySelectorAll('#compare-plot .scatterlayer .trace').length === 1`)
+		assert.Equal(t, "10", eval(t, `String(document.getElementById('compare-plot').data[0].y.length)`), "a point per node")
+		eval(t, `(() => { const s = document.getElementById('links-view'); s.value = 'hist'; s.dispatchEvent(new Event('change', {bubbles: true})); return ''; })()`)
+		poll(t, `document.querySelector('#compare-plot .gtitle').textContent.includes('histogram')`)
+		assert.Equal(t, "100", eval(t, `String(Math.round(document.getElementById('compare-plot').data[0].y.reduce((a, b) => a + b, 0)))`), "shares of the run's pairs")
+		shot(t, "compare-links.png", screenshot(t))
 		clean(t, "compare page")
 	})
 

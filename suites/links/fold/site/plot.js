@@ -1,8 +1,9 @@
 // The links part of a site's report.js (see
 // internal/report/assets/report.js): on a run's page a bar per member
 // (its median, the slow ones red) and a histogram per figure; on the
-// comparison page each run's members' medians, sorted from the worst,
-// from the plot data of suites/links/fold/plot.go.
+// comparison page each run's members' medians, sorted from the worst, or
+// each run's histogram of the pairs as shares of its pairs, from the plot
+// data of suites/links/fold/plot.go.
 (function (R) {
   'use strict';
   var $ = R.$, txt = R.txt, logY = R.logY;
@@ -62,14 +63,41 @@
     return v;
   }
 
+  // histTrace is a run's histogram of one figure as a step line of
+  // each bin's share of the run's pairs (runs of different sizes
+  // compare), at the bins' centres on a log scale.
+  function histTrace(d, key, st, label) {
+    var h = d.hists.filter(function (x) { return x.figure === key; })[0];
+    if (!h || !h.counts.length) {
+      return null;
+    }
+    var total = h.counts.reduce(function (a, b) { return a + b; }, 0) || 1;
+    return {
+      type: 'scatter', mode: 'lines', line: { shape: 'hvh', color: st.colour, dash: st.dash }, name: txt(label),
+      x: h.counts.map(function (_, i) { return Math.sqrt(h.edges[i] * h.edges[i + 1]); }),
+      y: h.counts.map(function (c) { return 100 * c / total; }),
+      hovertemplate: '%{x:.4g} ' + figures[key].unit + ': %{y:.3g} %'
+    };
+  }
+
   function traces(runs, missing) {
-    var key = $('links-figure').value, f = figures[key], out = [];
+    var key = $('links-figure').value, view = $('links-view').value, f = figures[key], out = [];
     runs.forEach(function (r) {
       if (!r.links) {
         missing.push(r.label);
         return;
       }
-      var v = sorted(r.links, key), st = R.style(out.length);
+      var st = R.style(out.length);
+      if (view === 'hist') {
+        var t = histTrace(r.links, key, st, r.label);
+        if (t) {
+          out.push(t);
+        } else {
+          missing.push(r.label);
+        }
+        return;
+      }
+      var v = sorted(r.links, key);
       out.push({
         type: 'scatter', mode: 'lines+markers', name: txt(r.label),
         line: { color: st.colour, dash: st.dash }, marker: { symbol: st.mark, color: st.colour },
@@ -77,6 +105,10 @@
         hovertemplate: '%{y:.4g} ' + f.unit
       });
     });
+    if (view === 'hist') {
+      return { traces: out, layout: { title: { text: 'links: ' + f.title + ', histogram of the pairs' },
+        xaxis: { title: { text: f.unit }, type: 'log' }, yaxis: { title: { text: '% of the run\'s pairs' } } } };
+    }
     return { traces: out, layout: { title: { text: 'links: ' + f.title + ', each member\'s median, worst first' },
       xaxis: { title: { text: 'members, worst first' } }, yaxis: logY(f.unit, out) } };
   }
