@@ -101,7 +101,7 @@ func (r *run) prepare() {
 	}
 	if r.s.IsRoot() {
 		p := r.st.Plan
-		r.progress = r.s.NewProgress("links", p.Rounds)
+		r.progress = r.s.NewProgress("links", p.Rounds+len(r.st.Meas.MultiKs)) // the rounds, then each k of the multi-pair
 		r.progress.Plan(p.Seconds)
 		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %.1f s",
 			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, p.Seconds)

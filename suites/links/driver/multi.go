@@ -120,6 +120,9 @@ func (r *run) multi(b *testing.B) {
 		if all := r.s.World().Gather(rec); all != nil {
 			writeMulti(b, k, multiLines(all, k, r.st.Members, ms))
 		}
+		if r.progress != nil {
+			r.progress.Done()
+		}
 	}
 }
 
