@@ -51,26 +51,24 @@ func (p *Folded) FindingLines() []string {
 func (p *Folded) Source() *results.Run { return p.Run }
 
 // Fold checks that the run holds every line its configuration says and
-// folds it: the figures and the verdicts. Its refusals name the file.
+// folds it: the figures and the verdicts. Its refusals name the file and
+// the line (the run's first for the run as a whole).
 func Fold(r *results.Run) (*Folded, error) {
 	p, err := fold(r)
-	var line lineError
+	var in *results.InputError
 	switch {
-	case errors.As(err, &line):
-		return nil, fmt.Errorf("%s:%d: %s", r.File, line.n, line.msg)
+	case errors.As(err, &in):
+		return nil, err
 	case err != nil:
-		return nil, fmt.Errorf("%s: %w", r.File, err)
+		return nil, &results.InputError{FileName: r.File, Line: r.Line, Msg: err.Error()}
 	}
 	return p, nil
 }
 
-// A lineError is a refusal of one line of a run.
-type lineError struct {
-	n   int
-	msg string
+// lineError refuses line l of run r.
+func lineError(r *results.Run, l *results.Line, msg string) error {
+	return &results.InputError{FileName: r.File, Line: l.Line, Msg: msg}
 }
-
-func (e lineError) Error() string { return fmt.Sprintf("%d: %s", e.n, e.msg) }
 
 func fold(r *results.Run) (*Folded, error) {
 	cfg := reading{}.Config(r)
@@ -83,13 +81,13 @@ func fold(r *results.Run) (*Folded, error) {
 			multi = append(multi, m)
 			continue
 		case m.IsMember && m.Member >= cfg.Members:
-			return nil, lineError{l.Line, fmt.Sprintf("links: member %d of %d", m.Member, cfg.Members)}
+			return nil, lineError(r, l, fmt.Sprintf("links: member %d of %d", m.Member, cfg.Members))
 		case m.IsMember:
 			members = append(members, m)
 		case cfg.Matrix != links.MatrixFull:
-			return nil, lineError{l.Line, "links: a pair in a run without the full matrix"}
+			return nil, lineError(r, l, "links: a pair in a run without the full matrix")
 		case m.B >= cfg.Members:
-			return nil, lineError{l.Line, fmt.Sprintf("links: pair %d–%d of %d members", m.A, m.B, cfg.Members)}
+			return nil, lineError(r, l, fmt.Sprintf("links: pair %d–%d of %d members", m.A, m.B, cfg.Members))
 		case m.Again:
 			p.Again = append(p.Again, m)
 		default:
