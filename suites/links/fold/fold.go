@@ -127,11 +127,16 @@ func (p *Folded) check(members []*Measurement) error {
 		return fmt.Errorf("links: %d lines of members of %d: the run did not finish, or it was edited", len(members), n)
 	}
 	p.Members = make([]*Measurement, n)
+	switches := map[string]string{} // a host's switch
 	for _, m := range members {
 		if p.Members[m.Member] != nil {
 			return fmt.Errorf("links: member %d twice, on two hosts: the file was edited", m.Member)
 		}
 		p.Members[m.Member] = m
+		if sw, ok := switches[m.Host]; ok && sw != m.Switch {
+			return fmt.Errorf("links: host %s under two switches (%q, %q): the file was edited", m.Host, sw, m.Switch)
+		}
+		switches[m.Host] = m.Switch
 	}
 	if p.Config.Matrix != links.MatrixFull {
 		return nil

@@ -3,6 +3,7 @@ package fold
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -30,16 +31,23 @@ type synth struct {
 	multi []int                   // the multi-pair ks: a node pair's aggregate is k·bw at k
 }
 
+// plan is the plan of the run's settings.
+func (s synth) plan() links.Plan {
+	meas := links.DefaultSettings
+	meas.LatReps, meas.MultiKs = 100, s.multi
+	return links.NewPlan(s.n, meas)
+}
+
 func (s synth) text() string {
 	var b strings.Builder
 	matrix := links.MatrixMembers
 	if s.full {
 		matrix = links.MatrixFull
 	}
-	plan := links.NewPlan(s.n, links.DefaultSettings)
+	plan := s.plan()
 	for _, kv := range [][2]string{{"mpi-procs", fmt.Sprint(2 * s.n)}, {"beff-mode", "full"}, {links.KeyLevel, links.LevelNodes},
 		{links.KeyMembers, fmt.Sprint(s.n)}, {links.KeyIdle, fmt.Sprint(s.n)}, {links.KeyLatReps, "100"}, {links.KeyLen, "1048576"},
-		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, "9"}, {links.KeyMatrix, matrix}, {links.KeyPairs, links.PairsAtOnce}, {links.KeyMultiK, links.FormatKs(s.multi)}} {
+		{links.KeyReps, "16"}, {links.KeyCap, "0.05"}, {links.KeyRounds, fmt.Sprint(plan.Rounds)}, {links.KeyPlan, fmt.Sprint(math.Ceil(s.plan().Seconds))}, {links.KeyMatrix, matrix}, {links.KeyPairs, links.PairsAtOnce}, {links.KeyMultiK, links.FormatKs(s.multi)}} {
 		fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
 	}
 	for _, u := range links.ID.Units {
@@ -305,4 +313,18 @@ func FuzzFold(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFoldRefusesContradictions: a plan that is not the plan of the
+// run's settings, and a host under two switches, are refused.
+func TestFoldRefusesContradictions(t *testing.T) {
+	s := synth{n: 6, full: true, bw: uniform}
+	text := s.text()
+	want := fmt.Sprint(math.Ceil(s.plan().Seconds))
+	_, err := synthFold(t, strings.Replace(text, links.KeyPlan+": "+want, links.KeyPlan+": 1", 1))
+	assert.ErrorContains(t, err, "but the run's settings plan "+want+" s")
+	procs := strings.NewReplacer(links.KeyLevel+": nodes", links.KeyLevel+": procs", "mpi-procs: 12", "mpi-procs: 6",
+		"host=node-01/member=1", "host=node-00/switch=s1/member=1", "host=node-00/member=0", "host=node-00/switch=s0/member=0").Replace(text)
+	_, err = synthFold(t, procs)
+	assert.ErrorContains(t, err, "host node-00 under two switches")
 }

@@ -87,7 +87,14 @@ func (cfg *Config) check() error {
 	case cfg.Level == links.LevelProcs && cfg.Members != cfg.N:
 		return fmt.Errorf("%s: %d members, but every one of the %d processes is one", links.KeyMembers, cfg.Members, cfg.N)
 	}
-	return cfg.Meas.Check()
+	if err := cfg.Meas.Check(); err != nil {
+		return err
+	}
+	// the plan the run announced is the plan of its settings
+	if want := math.Ceil(links.NewPlan(cfg.Members, cfg.Meas).Seconds); cfg.PlanSeconds != want {
+		return fmt.Errorf("%s: %g s, but the run's settings plan %g s", links.KeyPlan, cfg.PlanSeconds, want)
+	}
+	return nil
 }
 
 func oneOf(r results.ConfigReader, key string, values ...string) (string, error) {
