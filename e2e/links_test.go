@@ -96,12 +96,19 @@ type linksFolded struct {
 			Other  int    `json:"other"`
 			Line   string `json:"line"`
 		} `json:"findings"`
+		Members []struct {
+			Host   string `json:"host"`
+			Switch string `json:"switch"`
+		} `json:"member_links"`
 		Pairs []struct {
 			A    int     `json:"a"`
 			B    int     `json:"b"`
 			MBps float64 `json:"mbps"`
 			Back float64 `json:"back_mbps"`
 		} `json:"pairs"`
+		Multi []struct {
+			K int `json:"k"`
+		} `json:"multi"`
 	} `json:"links"`
 }
 
@@ -114,6 +121,14 @@ func linksRun(t *testing.T, c *cluster, lib mpiLib, bin string) (linksFolded, bo
 	require.Equal(t, 0, res.code, "stderr:\n%s", res.stderr)
 	file := filepath.Join(t.TempDir(), "links.txt")
 	require.NoError(t, os.WriteFile(file, []byte(res.stdout), 0o644))
+	return foldLinks(t, file)
+}
+
+// foldLinks folds the one links run of file with beff fold -json
+// -exit-findings: the run, and whether the exit code said it found
+// something (which the findings must agree with).
+func foldLinks(t *testing.T, file string) (linksFolded, bool) {
+	t.Helper()
 	cmd := exec.Command(beffCommand(t), "fold", "-json", "-exit-findings", file)
 	out, err := cmd.Output()
 	code := 0

@@ -8,7 +8,6 @@ package e2e
 // beff run or tools/beff.sbatch, as a centre would run it.
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -598,29 +597,8 @@ func TestSlurmLinks(t *testing.T) {
 	r, ok := runs["links"]
 	require.True(t, ok, "links folded")
 	assert.Equal(t, "1,2", r.Config["links-multi-k"])
-	out, err := exec.Command(beffCommand(t), "fold", "-json", file).Output()
-	require.NoError(t, err)
-	var doc struct {
-		Files []struct {
-			Runs []struct {
-				Links struct {
-					Members []struct {
-						Host   string `json:"host"`
-						Switch string `json:"switch"`
-					} `json:"member_links"`
-					Pairs []struct {
-						A, B int
-						MBps float64 `json:"mbps"`
-					} `json:"pairs"`
-					Multi []struct {
-						K int `json:"k"`
-					} `json:"multi"`
-				} `json:"links"`
-			} `json:"runs"`
-		} `json:"files"`
-	}
-	require.NoError(t, json.Unmarshal(out, &doc))
-	l := doc.Files[0].Runs[0].Links
+	folded, _ := foldLinks(t, file)
+	l := folded.Links
 	require.Len(t, l.Members, 3)
 	for i, m := range l.Members {
 		assert.Equal(t, map[string]string{"n0": "spine.leaf0", "n1": "spine.leaf0", "n2": "spine.leaf1"}[m.Host], m.Switch, "member %d on %s", i, m.Host)
@@ -633,7 +611,7 @@ func TestSlurmLinks(t *testing.T) {
 	t.Logf("within leaf0 %.1f MB/s, across the spine %.1f and %.1f", bw[[2]int{0, 1}], bw[[2]int{0, 2}], bw[[2]int{1, 2}])
 	assert.Greater(t, bw[[2]int{0, 1}], 2*max(bw[[2]int{0, 2}], bw[[2]int{1, 2}]), "the pair within leaf0 against those across the spine")
 	site := filepath.Join(t.TempDir(), "site")
-	out, err = exec.Command(beffCommand(t), "report", "-o", site, file).CombinedOutput()
+	out, err := exec.Command(beffCommand(t), "report", "-o", site, file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	pages, _ := filepath.Glob(filepath.Join(site, "runs", "*.html"))
 	require.Len(t, pages, 1)
