@@ -103,8 +103,8 @@ func (r *run) prepare() {
 		p := r.st.Plan
 		r.progress = r.s.NewProgress("links", p.Rounds+len(r.st.Meas.MultiKs)) // the rounds, then each k of the multi-pair
 		r.progress.Plan(p.Seconds)
-		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %.1f s",
-			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, p.Seconds)
+		r.s.Logf("links: %d %s, %d rounds of disjoint pairs, each measurement at most %g s: at most %.0f s (%s)",
+			p.Members, r.st.Level, p.Rounds, r.st.Meas.Cap, math.Ceil(p.Seconds), links.KeyPlan) // the configuration line's figure
 		per, root := memory(r.st, r.s.Size)
 		r.s.LogMemory("links", harness.BaseBytes+per, harness.BaseBytes+per+root,
 			fmt.Sprintf("base %d MiB, a pair's two buffers, the multi-pair buffers, %d bytes per link of a member; rank 0 %d bytes per process and %d per pair of a full matrix",
