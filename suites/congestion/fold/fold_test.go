@@ -9,6 +9,7 @@ import (
 
 	"github.com/beff-suite/beff/internal/fuzzcount"
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/congestion"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -319,22 +320,6 @@ func FuzzFold(f *testing.F) {
 	f.Add([]byte(s.text()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcount.One()
-		file, err := results.Read(bytes.NewReader(data), "c.txt", []results.Suite{New()})
-		if err != nil {
-			return
-		}
-		for _, r := range file.RunsOf(New()) {
-			p, err := Fold(r)
-			if err != nil {
-				continue
-			}
-			var b bytes.Buffer
-			if err := p.WriteText(&b); err != nil {
-				t.Fatal(err)
-			}
-			p.Figures()
-			p.JSONDetail()
-			newPlotData(p)
-		}
+		resultstest.FoldEach(t, New(), data, func(p results.Folded) { newPlotData(p.(*Folded)) })
 	})
 }

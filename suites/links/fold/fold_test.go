@@ -1,7 +1,6 @@
 package fold
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/beff-suite/beff/internal/fuzzcount"
 	"github.com/beff-suite/beff/internal/results"
+	"github.com/beff-suite/beff/internal/results/resultstest"
 	"github.com/beff-suite/beff/suites/links"
 )
 
@@ -292,26 +292,13 @@ func FuzzFold(f *testing.F) {
 	f.Add([]byte(synth{n: 5, full: false, bw: uniform}.text()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcount.One()
-		file, err := results.Read(bytes.NewReader(data), "l.txt", []results.Suite{New()})
-		if err != nil {
-			return
-		}
-		for _, r := range file.RunsOf(New()) {
-			p, err := Fold(r)
-			if err != nil {
-				continue
-			}
-			var b bytes.Buffer
-			if err := p.WriteText(&b); err != nil {
-				t.Fatal(err)
-			}
-			p.Figures()
-			p.JSONDetail()
+		resultstest.FoldEach(t, New(), data, func(f results.Folded) {
+			p := f.(*Folded)
 			newPlotData(p)
 			if _, err := p.heatMaps(p.heatOrder()); err != nil {
 				t.Fatal(err)
 			}
-		}
+		})
 	})
 }
 
