@@ -113,14 +113,16 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 	if err := st.Meas.Check(); err != nil {
 		return Settings{}, err
 	}
+	n := countMembers(memberRanks(job.Hosts, links.LevelNodes))
 	if st.Level == "auto" {
 		st.Level = links.LevelNodes
-		if len(memberRanks(job.Hosts, links.LevelNodes)) > 0 && countMembers(memberRanks(job.Hosts, links.LevelNodes)) < 2 {
+		if n < 2 {
 			st.Level = links.LevelProcs // one node: its processes' links
 		}
 	}
-	members := memberRanks(job.Hosts, st.Level)
-	n := countMembers(members)
+	if st.Level == links.LevelProcs {
+		n = job.Procs()
+	}
 	st.Members, st.Idle = n, job.Procs()-n
 	if n < 2 {
 		return Settings{}, fmt.Errorf("links on %d %s: a link needs two; run on at least 2 nodes, or give -links.level=procs", n, st.Level)
