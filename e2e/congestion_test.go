@@ -38,6 +38,7 @@ func TestQuickCongestion(t *testing.T) {
 			run := readBench(t, res.stdout, congestion.Bench)
 			assert.Equal(t, tc.mix, run.config[congestion.KeyMix])
 			assert.Len(t, run.metrics, tc.lines, "every line of the plan")
+			checkClockLine(t, tc.np, run.clock)
 			for name, m := range run.metrics {
 				if strings.HasPrefix(name, "canary=") {
 					assert.Positive(t, m[congestion.MetricSamples], name)

@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/suites/beff"
 	"github.com/stretchr/testify/assert"
@@ -189,8 +190,9 @@ var quick = []string{"-test.run", "^$", "-test.bench", "^BenchmarkBeff$", "-test
 // unit as written and how often it occurred.
 type benchOut struct {
 	config  map[string]string
-	metrics map[string]map[string]float64
+	metrics map[string]map[string]float64 // the measurements' lines
 	count   map[string]int
+	clock   map[string]float64 // the line of the run's clocks (clocks.ReportName), nil without
 }
 
 func readBench(t *testing.T, out, bench string) benchOut {
@@ -212,6 +214,10 @@ func readBench(t *testing.T, out, bench string) benchOut {
 				} else {
 					m[v.Unit] = v.Value
 				}
+			}
+			if name == clocks.ReportName {
+				p.clock = m
+				continue
 			}
 			p.metrics[name] = m
 		case *benchfmt.SyntaxError:

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/beff-suite/beff/internal/clocks"
+	"github.com/beff-suite/beff/suites/skampi"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/beff-suite/beff/suites/skampi"
 )
 
 var quickSkampi = []string{"-test.run", "^$", "-test.bench", "^BenchmarkSkampi$", "-test.short"}
@@ -86,6 +86,17 @@ func skampiSuites(t *testing.T, run benchOut) map[string]*skampi.Setup {
 	return out
 }
 
+// checkClockLine: the line of the run's clocks reads back, with one
+// estimation at least and ⌈log2 p⌉ rounds each.
+func checkClockLine(t *testing.T, np int, m map[string]float64) {
+	t.Helper()
+	require.NotNil(t, m, "a line %s", clocks.ReportName)
+	rep, err := clocks.ParseReport(m)
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, rep.Syncs, 1)
+	assert.Equal(t, clocks.Rounds(np), rep.Rounds)
+}
+
 // checkSkampiPoints: every curve of the run's suites has points, each
 // reported once with valid repetitions (but one, which may have ended at
 // its budget with every repetition started late, and says so), a positive
@@ -98,6 +109,7 @@ func checkSkampiPoints(t *testing.T, np int, run benchOut, stderr string) {
 	t.Helper()
 	seen := map[string]bool{}
 	budgetStops := 0 // at most one point of a run may end at its budget without a valid repetition
+	checkClockLine(t, np, run.clock)
 	for name, m := range run.metrics {
 		assert.Equal(t, 1, run.count[name], "%s once", name)
 		parts := strings.SplitN(name, "/", 4)

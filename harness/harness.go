@@ -35,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/exitcode"
 	"github.com/beff-suite/beff/internal/launch"
 	"github.com/beff-suite/beff/internal/mpi"
@@ -249,6 +250,9 @@ func checkTestFlags(f *flags) error {
 	}
 	if err := checkProgressFlag(*f.progress); err != nil {
 		return err
+	}
+	if _, err := clocks.ParseSkew(*f.skew); err != nil {
+		return fmt.Errorf("-clock.skew: %w", err)
 	}
 	set := setFlags(flag.CommandLine) // testing's flags
 	if set["test.benchtime"] {

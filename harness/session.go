@@ -39,6 +39,7 @@ type Session struct {
 	// outside the measurement: endNow).
 	dog       watch
 	lines     lifelines
+	clocks    map[bool]*Clock // the models of the clocks (Clock), by kind
 	gathering gathering
 	ending    atomic.Bool
 	// ended, in a fake session (NewFakeSession), is called where a real

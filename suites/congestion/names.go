@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -119,7 +120,7 @@ var units = func() []string {
 	for _, q := range Quantiles {
 		out = append(out, QuantileMetric(q, false)+" better=lower", QuantileMetric(q, true)+" better=higher")
 	}
-	return out
+	return append(out, clocks.Units...) // and the line of the run's clocks (clocks.ReportName)
 }()
 
 // CanaryName is the sub-benchmark name of a canary's measurement:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -66,6 +67,12 @@ var RMASyncs = []string{RMAFence, RMAPSCW, RMALock, RMAFlush, RMAFlushLocal}
 // OSUSync is OSU's name (-s) of each synchronisation.
 var OSUSync = map[string]string{RMAFence: "fence", RMAPSCW: "pscw", RMALock: "lock", RMAFlush: "flush", RMAFlushLocal: "flush_local"}
 
+// The models of the clocks (-skampi.clock).
+const (
+	ClockDrift   = "drift"   // offset and drift per process, re-estimated as the error needs
+	ClockOffsets = "offsets" // offsets once before the first point (SKaMPI's scheme)
+)
+
 // Values of the fields calls and timer of a suite.
 const (
 	CallsAuto     = "auto"     // calls per repetition: enough to last the shortest repetition
@@ -108,7 +115,7 @@ const (
 )
 
 // units declares the direction of each metric (benchfmt unit lines; ID.Units).
-var units = []string{
+var units = append([]string{
 	MetricUs + " better=lower",
 	MetricMedian + " better=lower",
 	MetricMin + " better=lower",
@@ -131,7 +138,7 @@ var units = []string{
 	MetricOverlap + " better=higher",
 	MetricInit + " better=lower",
 	MetricThreads + " assume=exact",
-}
+}, clocks.Units...) // and the line of the run's clocks (clocks.ReportName)
 
 // Pair names of ping-pong points.
 const (

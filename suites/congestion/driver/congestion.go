@@ -20,9 +20,10 @@ type run struct {
 	s           *harness.Session
 	world       *harness.Group
 	st          Settings
-	role        int      // 0: a canary, 1+i: a process of congestor set i
-	mine        mpi.Comm // the processes of the same role
-	left, right int      // neighbors in mine: a canary's in its random ring, a congestor's in its set's worst-case cycle
+	clock       *harness.Clock // the model of the clocks, measured again at the end
+	role        int            // 0: a canary, 1+i: a process of congestor set i
+	mine        mpi.Comm       // the processes of the same role
+	left, right int            // neighbors in mine: a canary's in its random ring, a congestor's in its set's worst-case cycle
 	send, recv  *mpi.Buffer
 	progress    *harness.Progress
 	// The loops (package loops) and the split (fakes in the tests of the
@@ -49,6 +50,7 @@ func (d *Driver) newRun(b *testing.B, s *harness.Session) *run {
 		b.Fatal(err)
 	}
 	r.prepare()
+	r.clock = s.Clock(true)
 	return r
 }
 
@@ -149,6 +151,7 @@ func (r *run) measure(b *testing.B) {
 			r.phase(b, phase{canary: st.Canary, load: st.Load, sets: map[int]string{0: st.Load}, congLoad: st.Canary, rep: st.Rep})
 		}
 	}
+	r.clock.Report(b, "congestion")
 	r.progress.Finish()
 }
 
@@ -190,6 +193,8 @@ func (r *run) phase(b *testing.B, ph phase) {
 		r.copySaved(b, first, names)
 		return
 	}
+	r.clock.Keep(r.phaseTime())
+	r.clock.Use()
 	ran := false
 	b.Run(first, func(b *testing.B) {
 		ran = true

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/congestion"
 )
@@ -64,6 +65,9 @@ type Folded struct {
 	Run        *Run
 	Canaries   []CanaryResult
 	Congestors []CongestorResult
+	// Clock is the run's report of its clocks (nil in a file from
+	// before beff measured them).
+	Clock *clocks.Report
 }
 
 // Source is the run folded.
@@ -76,6 +80,9 @@ func Fold(r *results.Run) (*Folded, error) {
 		return nil, err
 	}
 	p := &Folded{Run: run}
+	if m := run.byName[clocks.ReportName]; m != nil {
+		p.Clock = m.Clock
+	}
 	plan := run.Config.Plan
 	for _, c := range plan.Canaries {
 		for _, l := range plan.Loads() {
@@ -109,7 +116,7 @@ func checkLines(run *Run) error {
 	}
 	if len(run.Lines) != len(names) {
 		for _, l := range run.Lines {
-			if !planned[l.Name] {
+			if !planned[l.Name] && !(l.Name == clocks.ReportName && run.byName[l.Name].Line == l.Line) {
 				return &results.InputError{FileName: run.File, Line: l.Line, Msg: fmt.Sprintf("%s: not a measurement of this run's configuration", l.Name)}
 			}
 		}
@@ -199,6 +206,9 @@ func (p *Folded) judge() {
 	}
 	if why := p.Run.FileConfig.Oversubscribed(); why != "" {
 		p.Reasons = append(p.Reasons, why)
+	}
+	if p.Clock != nil {
+		p.Notes = append(p.Notes, "clocks: "+p.Clock.Summary())
 	}
 	if cfg.Short() {
 		p.Reasons = append(p.Reasons, results.ShortReason)

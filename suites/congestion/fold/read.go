@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/congestion"
 )
@@ -221,6 +222,7 @@ type Measurement struct {
 	Samples, Seconds  float64
 	Procs, Calls      float64 // a congestor's
 	Line              int
+	Clock             *clocks.Report // the line clock=run alone: the run's clocks
 }
 
 // Bandwidth reports whether the line's value is a bandwidth.

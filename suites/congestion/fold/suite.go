@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/congestion"
 )
@@ -37,6 +38,12 @@ func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}
 
 // parseLine reads a line: its name and its measurement.
 func parseLine(l *results.Line) (string, *Measurement, error) {
+	if rep, ok, err := clocks.ParseLine(l); ok {
+		if err != nil {
+			return clocks.ReportName, nil, err
+		}
+		return clocks.ReportName, &Measurement{Clock: rep, Line: l.Line}, nil
+	}
 	m, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err

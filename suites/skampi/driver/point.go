@@ -125,8 +125,9 @@ func (r *run) measureSteps(g *harness.Group, su *skampi.Setup, pt skampi.Point, 
 	}
 	pl.batch.Span = su.Span
 	pl.batch.Passive = pl.op.Answers() && !g.IsRoot()
-	if !r.st.Prep.Global {
-		pl.batch.Offset = r.st.Prep.Offset
+	if r.clock != nil {
+		m := r.clock.Map()
+		pl.batch.Clock = [3]float64{m.At, m.Offset, m.Drift}
 	}
 	ty, err := buildTypes(su, pt)
 	r.s.Must("the datatypes of "+pt.Name(), err)
@@ -179,7 +180,7 @@ func (pl *pointLoop) warmUp() {
 		b.Calls = calls
 	}
 	d := pl.g.Round([]float64{est}, 1, func(m []float64) []int64 {
-		return []int64{int64(math.Float64bits(skampi.FirstWindow(m[0]*float64(b.Calls), prep.OffsetErr)))}
+		return []int64{int64(math.Float64bits(skampi.FirstWindow(m[0]*float64(b.Calls), pl.r.clockError())))}
 	})
 	pl.batch.Calls = b.Calls
 	pl.window = math.Float64frombits(uint64(d[0]))

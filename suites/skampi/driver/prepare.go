@@ -21,10 +21,10 @@ const timerSamples = 1000
 type Prepared struct {
 	Wtick       float64
 	Timer       float64 // median cost of an empty measurement, seconds
-	Global      bool    // MPI_WTIME_IS_GLOBAL
-	Offset      float64 // this rank's clock offset to rank 0 (each rank its own)
-	OffsetStats string  // min, median and max of the offsets, µs
-	OffsetErr   float64 // the largest half round trip behind an offset
+	Global      bool    // MPI_WTIME_IS_GLOBAL (and no skew injected): no model of the clocks
+	Drift       bool    // the model has a drift (-skampi.clock=drift)
+	OffsetStats string  // min, median and max of the offsets at the first estimation, µs
+	OffsetErr   float64 // the model's bound on its error just after it, seconds
 	Bcast       float64 // the slowest of a few 16-byte broadcasts on all ranks
 	Max, Min    skampi.Pair
 	MaxRTT      float64
@@ -48,10 +48,12 @@ func prepareRun(s *harness.Session, st Settings) Settings {
 	search := pairSearch(s, st.MatrixLimit)
 	global, err := mpi.WtimeIsGlobal()
 	s.Must("reading MPI_WTIME_IS_GLOBAL", err)
+	global = global && !s.Skewed()
 	var offs []float64
 	var offErr float64
 	if !global {
-		offs, offErr = clockOffsets(s)
+		clk := s.Clock(st.Clock == skampi.ClockDrift)
+		offs, offErr = clk.FirstOffsets(), clk.FirstError()
 	}
 	noWindow := probeWindows(s, &st)
 	bcast := bcastTime(w)
@@ -59,15 +61,12 @@ func prepareRun(s *harness.Session, st Settings) Settings {
 	st.Prep = harness.Decide(w, func() Prepared {
 		p := search
 		p.Wtick, p.Timer, p.Global, p.OffsetErr, p.Bcast = mpi.Wtick(), timer, global, offErr, bcast
-		p.NoWindow = noWindow
+		p.NoWindow, p.Drift = noWindow, st.Clock == skampi.ClockDrift
 		if len(offs) > 1 {
 			p.OffsetStats = offsetStats(offs)
 		}
 		return p
 	})
-	if !global {
-		st.Prep.Offset = scatterOffsets(w, offs)
-	}
 	for _, su := range st.Suites {
 		su.Rule.Wtick = st.Prep.Wtick
 	}
@@ -221,14 +220,6 @@ var pairRTT = func(s *harness.Session, q int, initiator bool, rounds int) (float
 	return loops.PairRTT(mpi.World, q, initiator, rounds)
 }
 
-// clockOffset estimates the clock offset of peer against rank 0
-// (loops.ClockOffset, the best of skampi.OffsetRounds ping-pongs): rank 0
-// calls it with me 0 for each peer in turn, the peer with its own rank;
-// tests put a fake in its place.
-var clockOffset = func(s *harness.Session, me, peer int) (offset, rtt float64, err error) {
-	return loops.ClockOffset(mpi.World, me, peer, skampi.OffsetRounds)
-}
-
 // rmaProbe makes and frees a window on every rank (mpi.RMAProbe); tests
 // put a fake in its place.
 var rmaProbe = func(s *harness.Session, allocate bool) (ok bool, why, err error) {
@@ -334,25 +325,6 @@ func rankMatrix(s *harness.Session, rows [][]int64) *skampi.Matrix {
 	return m
 }
 
-// clockOffsets estimates every rank's clock offset to rank 0, one rank
-// after the other; rank 0 returns them and the largest half round trip
-// (the others nil).
-func clockOffsets(s *harness.Session) ([]float64, float64) {
-	if !s.IsRoot() {
-		_, _, err := clockOffset(s, s.Rank, 0)
-		s.Must("estimating the clock offsets", err)
-		return nil, 0
-	}
-	offs := make([]float64, s.Size)
-	var worst float64
-	for r := 1; r < s.Size; r++ {
-		o, rtt, err := clockOffset(s, 0, r)
-		s.Must("estimating the clock offsets", err)
-		offs[r], worst = o, max(worst, rtt/2)
-	}
-	return offs, worst
-}
-
 // bcastTime is the slowest of a few broadcasts of a batch's start on
 // every rank: it decides how far ahead rank 0 schedules a batch.
 func bcastTime(w *harness.Group) float64 {
@@ -370,7 +342,11 @@ func (p Prepared) clock() string {
 	if p.Global {
 		return "global (MPI_WTIME_IS_GLOBAL: no offsets estimated)"
 	}
-	return fmt.Sprintf("offsets (best of %d ping-pongs per rank)", skampi.OffsetRounds)
+	how := "offsets once before the first point, SKaMPI's scheme"
+	if p.Drift {
+		how = "offset and drift per process, re-estimated as the error needs"
+	}
+	return fmt.Sprintf("model: %s (a binomial tree of best-of-%d ping-pongs)", how, harness.ClockPingPongs)
 }
 
 // offsetStats is "min median max" of the offsets, µs.
@@ -378,16 +354,6 @@ func offsetStats(offs []float64) string {
 	o := append([]float64(nil), offs...)
 	sort.Float64s(o)
 	return fmt.Sprintf("%.3f %.3f %.3f", o[0]*1e6, skampi.Median(o)*1e6, o[len(o)-1]*1e6)
-}
-
-// scatterOffsets gives every rank its own clock offset from rank 0's
-// table (offs, nil elsewhere).
-func scatterOffsets(w *harness.Group, offs []float64) float64 {
-	bits := make([]int64, len(offs))
-	for i, o := range offs {
-		bits[i] = int64(math.Float64bits(o))
-	}
-	return math.Float64frombits(uint64(w.Scatter(bits)))
 }
 
 // searchLine says which rounds of disjoint pairs the search of n

@@ -57,7 +57,7 @@ func TestConfigLinesOfARun(t *testing.T) {
 	su := testSuite(t, "suites:\n  - name: pp\n    ops: send-recv\n    lengths: 1:64\n    step: 8\n", 4)
 	st := Settings{File: "my.yaml", FileSum: "0123456789abcdef", Suites: []*skampi.Setup{su}, Prep: Prepared{Wtick: 1e-9, Timer: 3e-8,
 		OffsetStats: "-1.000 0.000 2.000", OffsetErr: 0.4e-6, Max: skampi.Pair{A: 0, B: 3}, MaxRTT: 12e-6, Min: skampi.Pair{A: 0, B: 1}, MinRTT: 1e-6,
-		PairRounds: 3, NoWindow: map[string]string{skampi.WindowCreate: "it failed on another process"}}}
+		PairRounds: 3, Drift: true, NoWindow: map[string]string{skampi.WindowCreate: "it failed on another process"}}}
 	raw, err := json.Marshal(st)
 	require.NoError(t, err)
 	job := &harness.Job{Hosts: []string{"a", "a", "b", "b"}, SuiteState: map[string]json.RawMessage{name: raw}}
@@ -71,7 +71,7 @@ func TestConfigLinesOfARun(t *testing.T) {
 		"skampi-suites: my.yaml sha256:0123456789abcdef",
 		"skampi-suite-pp: ops=send-recv vary=length lengths=1:64 step=8",
 		"skampi-rma-windows: not measured: create: it failed on another process",
-		"skampi-wtick-s: 1e-09", "skampi-timer-s: 3e-08", "skampi-clock: offsets (best of 50 ping-pongs per rank)",
+		"skampi-wtick-s: 1e-09", "skampi-timer-s: 3e-08", "skampi-clock: model: offset and drift per process, re-estimated as the error needs (a binomial tree of best-of-20 ping-pongs)",
 		"skampi-offsets-us: -1.000 0.000 2.000", "skampi-offset-err-us: 0.400",
 		"skampi-pair-max: 0 3 a b 12.000", "skampi-pair-min: 0 1 a a 1.000", "skampi-pair-search: all 3 rounds of disjoint pairs",
 		"skampi-place-3: b -",

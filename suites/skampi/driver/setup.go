@@ -37,6 +37,7 @@ type flags struct {
 	planFor     *int
 	mem         *int64
 	testRanks   *int
+	clock       *string
 }
 
 func newFlags(fs *flag.FlagSet) *flags {
@@ -51,6 +52,7 @@ func newFlags(fs *flag.FlagSet) *flags {
 		plan:        fs.Bool("skampi.plan", false, "skampi: print the plan (every point with its predicted time, the total, the memory per process) and exit without measuring"),
 		planFor:     fs.Int("skampi.plan-procs", 0, "skampi, with -skampi.plan: plan for this many processes instead of the job's"),
 		mem:         fs.Int64("skampi.mem", 0, "skampi: memory per process in MiB the run may use (0: the node's memory divided by the processes on the node)"),
+		clock:       fs.String("skampi.clock", skampi.ClockDrift, "skampi: the model of the clocks that windows start on: drift (offset and drift per process, re-estimated as the error needs) or offsets (offsets once before the first point, SKaMPI's scheme; for comparison)"),
 		testRanks:   fs.Int("skampi.testmatrix-ranks", 0, "skampi, for tests only: keep the round trips of every pair of ranks up to this many processes, above it per node or per switch (0: 1024)"),
 	}
 }
@@ -123,6 +125,7 @@ type Settings struct {
 	// partitions ready: PartitionThreads where the job's thread level is
 	// multiple, else 1.
 	MarkThreads int
+	Clock       string // skampi.ClockDrift or ClockOffsets
 	Prep        Prepared
 }
 
@@ -130,7 +133,7 @@ type Settings struct {
 // settings.
 func (f *flags) setup(job *harness.Job) (Settings, error) {
 	st := Settings{TestFault: *f.testFault, TestLayout: *f.testLayout, TestLostPut: *f.testLostPut, Yield: job.Oversub != "",
-		MarkThreads: markThreads(job.Thread)}
+		MarkThreads: markThreads(job.Thread), Clock: *f.clock}
 	if err := f.checkFlags(); err != nil {
 		return Settings{}, err
 	}
@@ -187,7 +190,12 @@ func (f *flags) setup(job *harness.Job) (Settings, error) {
 
 // checkFlags checks what of SKaMPI's flags needs no job: the numbers'
 // ranges.
-func (f *flags) checkFlags() error { return harness.CheckRanges(f.fs, flagRanges...) }
+func (f *flags) checkFlags() error {
+	if c := *f.clock; c != skampi.ClockDrift && c != skampi.ClockOffsets {
+		return fmt.Errorf("-skampi.clock=%s: want %s or %s", c, skampi.ClockDrift, skampi.ClockOffsets)
+	}
+	return harness.CheckRanges(f.fs, flagRanges...)
+}
 
 // flagRanges are what SKaMPI's numeric flags accept (the fields of the
 // suite files check their own).

@@ -57,7 +57,26 @@ func (d *Driver) Benchmark(b *testing.B) {
 			}
 		}
 	}
+	r.reportClock(b)
 	r.progress.Finish()
+}
+
+// clockError is the model's predicted error now, on this rank (0 for a
+// global clock): what a window leaves room for.
+func (r *run) clockError() float64 {
+	if r.clock == nil {
+		return 0
+	}
+	return r.clock.Predicted(0)
+}
+
+// reportClock writes the line of the run's clocks
+// (BenchmarkSkampi/clock=run): how far the model was off over the run,
+// the drifts, what the estimations cost.
+func (r *run) reportClock(b *testing.B) {
+	if r.clock != nil {
+		r.clock.Report(b, "SKaMPI")
+	}
 }
 
 // gridTime is the plan's model of the time of the points of the curves
@@ -157,6 +176,7 @@ type run struct {
 	st         *Settings
 	send, recv *mpi.Buffer
 	progress   *harness.Progress
+	clock      *harness.Clock // nil for a global clock
 	injected   bool
 	// loop runs a batch: loops.RunBatch, the C loop (a fake in the tests
 	// of the point loop); steps calibrates the computation of overlap
@@ -174,6 +194,9 @@ type member struct {
 
 func newRun(f *flags, s *harness.Session, st *Settings) *run {
 	r := &run{f: f, s: s, st: st, loop: loops.RunBatch, steps: loops.ComputeSteps}
+	if !st.Prep.Global {
+		r.clock = s.Clock(st.Clock == skampi.ClockDrift) // made by prepareRun
+	}
 	n := st.Buffer
 	var err error
 	if r.send, err = mpi.NewBuffer(n); err == nil {
@@ -235,6 +258,9 @@ func (r *run) ranges(pt skampi.Point) []mpi.RankRange {
 // rank 0. It returns the result (of the last run with -test.count).
 func (r *run) point(b *testing.B, su *skampi.Setup, pt skampi.Point) Result {
 	var res Result
+	if r.clock != nil {
+		r.clock.Keep(skampi.Nominal.PointTime(su, pt))
+	}
 	b.Run(pt.Name(), func(b *testing.B) {
 		defer r.s.Watch("SKaMPI "+pt.Name(), time.Duration(su.Rule.Budget*float64(time.Second)), "skampi.watchdog", *r.f.watchdog)()
 		m := r.member(pt)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
@@ -26,6 +27,11 @@ type Folded struct {
 	// or the time budget before their error fell below ε; NoValue those
 	// without a single valid repetition.
 	NotConverged, NoValue []*Measurement
+	// Clock is the run's report of its clocks (nil: the run has none, a
+	// global clock or a file from before beff measured them); ClockMiss
+	// the window-synchronised points whose margin its error exceeded.
+	Clock     *clocks.Report
+	ClockMiss []*Measurement
 	// Headline figures, 0 when not measured: the 1-byte (shortest)
 	// MPI_Send/MPI_Recv half round trip and the bandwidth at the longest
 	// message on the slowest pair, and MPI_Barrier on all processes.
@@ -56,6 +62,13 @@ func Fold(r *results.Run) (*Folded, error) {
 	byKey := map[string]*Curve{}
 	for _, l := range r.Lines {
 		m := reading{}.Value(l)
+		if m.Clock != nil {
+			if p.Clock != nil {
+				return nil, &results.InputError{FileName: r.File, Line: m.Line, Msg: "a second " + clocks.ReportName + " line in one run; not written by beff, or edited"}
+			}
+			p.Clock = m.Clock
+			continue
+		}
 		su := p.Config.Suites[m.Suite]
 		if su == nil {
 			return nil, fmt.Errorf("line %d: %s: no configuration line %s%s", m.Line, m.Name, skampi.KeySuite, m.Suite)
@@ -80,6 +93,7 @@ func Fold(r *results.Run) (*Folded, error) {
 	for _, c := range p.Curves {
 		c.order()
 	}
+	p.judgeClocks()
 	p.ratios()
 	p.headline()
 	p.verdict()
@@ -239,6 +253,29 @@ func (p *Folded) classify(m *Measurement) {
 	}
 }
 
+// Points counts the run's points (its lines but the clocks').
+func (p *Folded) Points() int {
+	if p.Clock != nil {
+		return len(p.Run.Lines) - 1
+	}
+	return len(p.Run.Lines)
+}
+
+// judgeClocks marks the window-synchronised points with a value whose
+// margin the clocks' error over the run exceeded.
+func (p *Folded) judgeClocks() {
+	for _, c := range p.Curves {
+		for _, m := range c.Rows {
+			if m.WindowUs <= 0 || !m.Has {
+				continue
+			}
+			if m.ClockMiss = p.Clock.Judge(m.Margin() / 1e6); m.ClockMiss != "" {
+				p.ClockMiss = append(p.ClockMiss, m)
+			}
+		}
+	}
+}
+
 // headline picks the headline figures from the tables.
 func (p *Folded) headline() {
 	for _, t := range p.Curves {
@@ -275,9 +312,16 @@ func (p *Folded) verdict() {
 	if p.Config.RMA != "" {
 		p.Reasons = append(p.Reasons, "one-sided suites "+p.Config.RMA)
 	}
+	if n := len(p.ClockMiss); n > 0 {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("%d point%s whose window left less room than the clocks' model was off by over the run (%.3f µs; listed below)",
+			n, results.Plural(n), p.Clock.Err*1e6))
+	}
+	if p.Clock != nil {
+		p.Notes = append(p.Notes, "clocks: "+p.Clock.Summary())
+	}
 	if n := len(p.NotConverged); n > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("%d of %d point%s did not reach their suite's ε (listed below; their error is in the rse column)",
-			n, len(p.Run.Lines), results.Plural(len(p.Run.Lines))))
+			n, p.Points(), results.Plural(p.Points())))
 	}
 	if b := p.barrierSuites(); len(b) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("suite%s %s: repetitions started after MPI_Barrier: collective times include the barrier's exit skew",

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
@@ -151,6 +152,25 @@ type Measurement struct {
 	// and the slowest run's value (µs).
 	Runs           int
 	RunMin, RunMax float64
+	// Clock is the run's report of its clocks: set on the line
+	// clock=run alone, which is no point.
+	Clock *clocks.Report
+	// ClockMiss says why the point cannot be vouched for: the clocks'
+	// error exceeded its window's margin ("" when it did not).
+	ClockMiss string
+}
+
+// Margin is the room a window-synchronised point's window left for the
+// clocks' disagreement, µs: half what the window holds beyond a
+// repetition (its calls at the mean time; a ping-pong's value is half a
+// round trip). A process whose clock is off by more starts a repetition
+// while another's previous one may still run.
+func (m *Measurement) Margin() float64 {
+	rep := m.Us * float64(m.Calls)
+	if o := skampi.Ops[m.Op]; o.Pattern == skampi.PingPong && !o.Exchange {
+		rep *= 2
+	}
+	return (m.WindowUs - rep) / 2
 }
 
 // Converged reports whether the point reached its ε.

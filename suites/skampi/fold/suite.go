@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
@@ -36,6 +37,12 @@ func (*Suite) ParseLine(l *results.Line) (string, any, error) { return reading{}
 
 // parseLine reads a line: its name and its measurement.
 func parseLine(l *results.Line) (string, *Measurement, error) {
+	if rep, ok, err := clocks.ParseLine(l); ok {
+		if err != nil {
+			return clocks.ReportName, nil, err
+		}
+		return clocks.ReportName, &Measurement{Name: clocks.ReportName, Line: l.Line, Clock: rep}, nil
+	}
 	pt, err := parseName(l.Parts)
 	if err != nil {
 		return "", nil, err

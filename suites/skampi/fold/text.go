@@ -19,7 +19,7 @@ func (p *Folded) WriteText(w io.Writer) error {
 	if p.Sources != nil {
 		name = fmt.Sprintf("SKaMPI, median of %d runs,", len(p.Sources))
 	}
-	return results.WriteProtocolHead(w, p.headText(name), &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged)
+	return results.WriteProtocolHead(w, p.headText(name), &p.Validity, p.writeRun, p.writeFigures, p.writeTables, p.writeNotConverged, p.writeClockMiss)
 }
 
 // headText is the head of the protocol (and of the run page's section):
@@ -28,16 +28,16 @@ func (p *Folded) headText(name string) string {
 	if p.LatencyUs > 0 {
 		return fmt.Sprintf("%s = %s µs (MPI_Send/MPI_Recv half round trip, %s, slowest pair)", name, results.Num(p.LatencyUs, 4, 3), bytesText(p.LatencyLen))
 	}
-	return fmt.Sprintf("%s: %d points", name, len(p.Run.Lines))
+	return fmt.Sprintf("%s: %d points", name, p.Points())
 }
 
 func (p *Folded) writeRun(w io.Writer) {
 	c := p.Config
 	if p.Sources != nil {
 		fmt.Fprintf(w, "Merged from %d runs (%s): %d points of %d curves; per point the median over the runs, and the fastest and the slowest run's mean\n",
-			len(p.Sources), strings.Join(sourceNames(p.Sources), ", "), len(p.Run.Lines), len(p.Curves))
+			len(p.Sources), strings.Join(sourceNames(p.Sources), ", "), p.Points(), len(p.Curves))
 	} else {
-		fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, len(p.Run.Lines), len(p.Curves))
+		fmt.Fprintf(w, "Run %d of %s (from line %d): %d points of %d curves\n", p.Run.Index, p.Run.File, p.Run.Line, p.Points(), len(p.Curves))
 	}
 	t := results.Text{W: w}
 	t.Job(&c.Common)
@@ -58,6 +58,9 @@ func (p *Folded) writeRun(w io.Writer) {
 	t.Info("clock", fmt.Sprintf("%s; Wtick %s s; a clock read costs %s s (subtracted)", c.Clock, c.Wtick, c.Timer))
 	if c.Offsets != "" {
 		t.Info("offsets", fmt.Sprintf("%s µs (min median max), uncertain by ±%s µs: each rank's MPI_Wtime against rank 0's; MPI's clocks need not share their zero, even on one node, and the window synchronisation corrects for it", c.Offsets, c.OffsetEr))
+	}
+	if p.Clock != nil {
+		t.Info("clock model", p.Clock.Summary())
 	}
 	t.Info("slowest pair", pairText(c.PairMax))
 	t.Info("fastest pair", pairText(c.PairMin))
@@ -289,6 +292,17 @@ func extraCells(o skampi.Op, m *Measurement) []string {
 // pointCells are the cells of a point beyond the common ones.
 func pointCells(o skampi.Op, m *Measurement, of bool) []string {
 	return append(extraCells(o, m), formCells(o, m, of)...)
+}
+
+// writeClockMiss lists the points the clocks' error leaves unvouched.
+func (p *Folded) writeClockMiss(w io.Writer) {
+	if len(p.ClockMiss) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nPoints NOT VALID: the clocks' error exceeded their window's margin\n")
+	for _, m := range p.ClockMiss {
+		fmt.Fprintf(w, "  %s: %s\n", m.Name, m.ClockMiss)
+	}
 }
 
 // writeNotConverged lists the points that did not reach ε, and why.

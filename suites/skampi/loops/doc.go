@@ -1,8 +1,8 @@
 // Package loops is the SKaMPI suite's timed loop, in C: a batch of
 // repetitions of one operation of the suite's table (RunBatch), each
 // started on the synchronised clock or after a barrier, with the typed
-// datatypes of a point (NewTypes), the round trips and clock offsets of
-// the preparation (PairRTT, ClockOffset) and the calibrated computation of
+// datatypes of a point (NewTypes), the round trips of the
+// preparation (PairRTT) and the calibrated computation of
 // overlap points (ComputeSteps).
 //
 // The C table of operations, skampi_optab.c, is written from the one

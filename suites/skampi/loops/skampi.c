@@ -23,16 +23,22 @@ static int blocks(ctx *c, int op) {
 	return sk_ops[op].per == PER_NBR ? c->deg : sk_ops[op].per == PER_PART ? c->chunks : c->size;
 }
 
+/* sk_ref is rank 0's time now, by the batch's model of this clock. */
+static double sk_ref(const skampi_batch_t *b) {
+	double t = MPI_Wtime();
+	return t + b->clk_off + b->clk_drift * (t - b->clk_at);
+}
+
 /* wait_until spins until the corrected clock reaches t, yielding the
  * processor while it waits when the node is oversubscribed. Until the
  * last microsecond it lets MPI progress (an Iprobe that finds nothing):
  * a buffered or nonblocking send of the last repetition completes while
  * its process waits, as it would in an application that goes on calling
  * MPI, instead of stalling its partner until the next repetition. */
-static void wait_until(double t, double off, int yield, MPI_Comm c) {
+static void wait_until(double t, const skampi_batch_t *b, int yield, MPI_Comm c) {
 	double now;
 	int flag;
-	while ((now = MPI_Wtime() - off) < t) {
+	while ((now = sk_ref(b)) < t) {
 		if (t - now > 1e-6) MPI_Iprobe(MPI_ANY_SOURCE, TAG_STOP + 100, c, &flag, MPI_STATUS_IGNORE);
 		if (yield) sched_yield();
 	}
@@ -51,7 +57,7 @@ void sk_free_made(ctx *c) {
 static int schedule(const skampi_batch_t *b, ctx *c, double *t0, double *w) {
 	int rc = MPI_Barrier(c->comm);
 	if (rc) return rc;
-	double sw[2] = {MPI_Wtime() - b->offset + b->lead, b->window};
+	double sw[2] = {sk_ref(b) + b->lead, b->window};
 	rc = MPI_Bcast(sw, 2, MPI_DOUBLE, 0, c->comm);
 	*t0 = sw[0];
 	*w = sw[1];
@@ -74,8 +80,8 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 	for (int k = 0; k < b->reps && !rc; k++) {
 		if (b->window_sync) {
 			double t = t0 + k * w;
-			arrive[k] = MPI_Wtime() - b->offset;
-			if (!b->passive) wait_until(t, b->offset, b->yield, c->comm);
+			arrive[k] = sk_ref(b);
+			if (!b->passive) wait_until(t, b, b->yield, c->comm);
 		} else if (!b->nosync && (rc = MPI_Barrier(c->comm))) {
 			break;
 		}
@@ -92,8 +98,8 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		}
 		double e = MPI_Wtime();
 		sk_free_made(c);
-		start[k] = s - b->offset;
-		end[k] = e - b->offset;
+		start[k] = s + b->clk_off + b->clk_drift * (s - b->clk_at);
+		end[k] = e + b->clk_off + b->clk_drift * (e - b->clk_at);
 		busy[k] = c->busy;
 	}
 	return rc;
@@ -241,31 +247,6 @@ int skampi_rtt(MPI_Fint comm, int partner, int initiator, int rounds, double *be
 		} else {
 			rc = MPI_Recv(&r, 1, MPI_BYTE, partner, TAG, c, MPI_STATUS_IGNORE);
 			if (!rc) rc = MPI_Send(&s, 1, MPI_BYTE, partner, TAG, c);
-		}
-	}
-	return rc;
-}
-
-int skampi_offset(MPI_Fint comm, int me, int peer, int rounds, double *offset, double *rtt) {
-	MPI_Comm c = MPI_Comm_f2c(comm);
-	double t = 0;
-	int rc = 0;
-	*offset = 0;
-	*rtt = 0;
-	for (int i = 0; i < rounds && !rc; i++) {
-		if (me != 0) {
-			rc = MPI_Recv(&t, 1, MPI_DOUBLE, peer, TAG, c, MPI_STATUS_IGNORE);
-			t = MPI_Wtime();
-			if (!rc) rc = MPI_Send(&t, 1, MPI_DOUBLE, peer, TAG, c);
-			continue;
-		}
-		double t1 = MPI_Wtime();
-		rc = MPI_Send(&t1, 1, MPI_DOUBLE, peer, TAG, c);
-		if (!rc) rc = MPI_Recv(&t, 1, MPI_DOUBLE, peer, TAG, c, MPI_STATUS_IGNORE);
-		double t2 = MPI_Wtime();
-		if (i == 0 || t2 - t1 < *rtt) {
-			*rtt = t2 - t1;
-			*offset = t - (t1 + t2) / 2;
 		}
 	}
 	return rc;

@@ -17,11 +17,12 @@ type Batch struct {
 	Calls  int
 	Reps   int
 	// Window selects the window schedule (else a barrier before each
-	// repetition); Offset is this rank's clock minus rank 0's; WindowLen
+	// repetition); Clock maps this rank's MPI_Wtime to rank 0's time, a
+	// model (at, offset, drift): t + offset + drift·(t − at); WindowLen
 	// and Lead are rank 0's window and how far ahead it starts the batch.
 	Window          bool
 	NoSync          bool // without Window: nothing before a repetition (else a barrier)
-	Offset          float64
+	Clock           [3]float64
 	WindowLen, Lead float64
 	Send, Recv      *mpi.Buffer
 	Cycle           bool  // call n of the point uses the n-th part of the buffers, round them
@@ -220,13 +221,6 @@ func (b *Batch) gridOK() bool {
 // gets the fastest, the other side 0.
 func PairRTT(c mpi.Comm, partner int, initiator bool, rounds int) (float64, error) {
 	return pairRTT(c, partner, initiator, rounds)
-}
-
-// ClockOffset estimates, on rank 0 of c (me == 0), the clock offset of
-// peer from rounds ping-pongs: the round with the fastest round trip
-// wins, and rtt is that round trip. The peer calls it with me != 0.
-func ClockOffset(c mpi.Comm, me, peer, rounds int) (offset, rtt float64, err error) {
-	return clockOffset(c, me, peer, rounds)
 }
 
 // TimerCosts returns n empty measurements: two consecutive MPI_Wtime.

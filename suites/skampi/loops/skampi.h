@@ -75,7 +75,7 @@ typedef struct {
 	int calls;        /* calls per repetition */
 	int reps;         /* repetitions */
 	int window_sync;  /* 1: window schedule; 0: a barrier before each repetition */
-	double offset;    /* this rank's clock minus rank 0's, seconds */
+	double clk_at, clk_off, clk_drift; /* rank 0's time is t + clk_off + clk_drift·(t − clk_at) at MPI_Wtime t */
 	double window;    /* rank 0: the window, seconds (broadcast to the others) */
 	double lead;      /* rank 0: the first window starts this far ahead */
 	unsigned char *sbuf, *rbuf;
@@ -133,11 +133,6 @@ int skampi_batch(const skampi_batch_t *b, double *arrive, double *start, double 
 /* skampi_rtt: rounds 1-byte round trips with partner; the initiator gets
  * the fastest in *best (the other side 0). */
 int skampi_rtt(MPI_Fint comm, int partner, int initiator, int rounds, double *best);
-
-/* skampi_offset: rank 0 (me == 0) estimates peer's clock offset from
- * rounds ping-pongs (the fastest round trip wins); peer calls it with
- * me != 0. */
-int skampi_offset(MPI_Fint comm, int me, int peer, int rounds, double *offset, double *rtt);
 
 /* skampi_timer writes n empty measurements (two consecutive clock reads). */
 void skampi_timer(double *d, int n);

@@ -26,7 +26,7 @@ func cbool(b bool) C.int {
 func runBatch(b *Batch) (Times, SkampiFault, error) {
 	cb := C.skampi_batch_t{op: C.int(b.Op), comm: C.MPI_Fint(b.Comm), len: C.int64_t(b.Len),
 		chunks: C.int(b.Chunks), calls: C.int(b.Calls), reps: C.int(b.Reps),
-		window_sync: cbool(b.Window), offset: C.double(b.Offset), window: C.double(b.WindowLen),
+		window_sync: cbool(b.Window), clk_at: C.double(b.Clock[0]), clk_off: C.double(b.Clock[1]), clk_drift: C.double(b.Clock[2]), window: C.double(b.WindowLen),
 		lead: C.double(b.Lead), sbuf: (*C.uchar)(b.Send.Pointer()), rbuf: (*C.uchar)(b.Recv.Pointer()),
 		buflen: C.int64_t(min(b.Send.Len(), b.Recv.Len())), cycle: cbool(b.Cycle), span: C.int64_t(b.Span), seq: C.int64_t(b.Seq),
 		inject: C.int(b.Inject), yield: cbool(b.Yield),
@@ -100,14 +100,6 @@ func pairRTT(c mpi.Comm, partner int, initiator bool, rounds int) (float64, erro
 		return C.skampi_rtt(C.MPI_Fint(c), C.int(partner), cbool(initiator), C.int(rounds), &best)
 	})
 	return float64(best), mpi.CallError("round trips of a pair", int(rc))
-}
-
-func clockOffset(c mpi.Comm, me, peer, rounds int) (float64, float64, error) {
-	var off, rtt C.double
-	rc := mpi.OnMain(func() C.int {
-		return C.skampi_offset(C.MPI_Fint(c), C.int(me), C.int(peer), C.int(rounds), &off, &rtt)
-	})
-	return float64(off), float64(rtt), mpi.CallError("clock offsets", int(rc))
 }
 
 func timerCosts(n int) []float64 {

@@ -14,10 +14,6 @@ func pairRTT(c mpi.Comm, partner int, initiator bool, rounds int) (float64, erro
 	return 0, mpi.ErrNoMPI
 }
 
-func clockOffset(c mpi.Comm, me, peer, rounds int) (offset, rtt float64, err error) {
-	return 0, 0, mpi.ErrNoMPI
-}
-
 func timerCosts(n int) []float64 { return nil }
 
 func newTypes(send, recv TypeSide) (*Types, error) {

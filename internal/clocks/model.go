@@ -1,4 +1,4 @@
-package skampi
+package clocks
 
 import (
 	"errors"
@@ -6,39 +6,30 @@ import (
 	"math/bits"
 )
 
-// Clocks that drift (issue 50, the model; not yet used by the driver).
-// A process's clock differs from rank 0's by an offset that changes at a
-// rate, its drift: a few to tens of ppm between nodes. A ClockModel
-// holds both, learnt from samples of the offset taken at different times
-// (a linear fit, as ReproMPI's HCA does), and models compose: a process
-// that learnt its clock against another's, which learnt its own against
-// rank 0, knows rank 0's time, so a tree of learners reaches every
-// process in ⌈log2 p⌉ rounds (HCARound).
-
-// A ClockSample is one measured offset: when this process's clock read
+// A Sample is one measured offset: when this process's clock read
 // Local seconds the reference's read Local + Offset, to within Err (half
 // the round trip of the ping-pong behind it).
-type ClockSample struct{ Local, Offset, Err float64 }
+type Sample struct{ Local, Offset, Err float64 }
 
-// A ClockModel maps this process's clock to the reference's:
+// A Model maps this process's clock to the reference's:
 // Ref(t) = t + Offset + Drift·(t − At).
-type ClockModel struct {
+type Model struct {
 	At, Offset, Drift float64
 }
 
 // Ref is the reference's time at local time t.
-func (m ClockModel) Ref(t float64) float64 { return t + m.Offset + m.Drift*(t-m.At) }
+func (m Model) Ref(t float64) float64 { return t + m.Offset + m.Drift*(t-m.At) }
 
-// ErrNoSamples is FitClock's error without a sample.
+// ErrNoSamples is Fit's error without a sample.
 var ErrNoSamples = errors.New("no clock samples")
 
-// FitClock fits a model to samples by least squares, At their mean local
+// Fit fits a model to samples by least squares, At their mean local
 // time: with one sample, or all at one time, the drift is 0. It returns
 // the model and its largest residual plus the largest sample error: how
 // far the model is off at the samples' times.
-func FitClock(s []ClockSample) (ClockModel, float64, error) {
+func Fit(s []Sample) (Model, float64, error) {
 	if len(s) == 0 {
-		return ClockModel{}, 0, ErrNoSamples
+		return Model{}, 0, ErrNoSamples
 	}
 	var mt, mo, worst float64
 	for _, x := range s {
@@ -53,7 +44,7 @@ func FitClock(s []ClockSample) (ClockModel, float64, error) {
 		sxy += (x.Local - mt) * (x.Offset - mo)
 		sxx += (x.Local - mt) * (x.Local - mt)
 	}
-	m := ClockModel{At: mt, Offset: mo}
+	m := Model{At: mt, Offset: mo}
 	if sxx > 0 {
 		m.Drift = sxy / sxx
 	}
@@ -67,28 +58,28 @@ func FitClock(s []ClockSample) (ClockModel, float64, error) {
 // Compose is the model of this process's clock against the reference of
 // outer, where m maps it to an intermediate clock and outer maps that one
 // to the reference. It is exact: both are linear.
-func Compose(m, outer ClockModel) ClockModel {
+func Compose(m, outer Model) Model {
 	mid := m.Ref(m.At)
-	return ClockModel{At: m.At, Offset: outer.Ref(mid) - m.At, Drift: (1+m.Drift)*(1+outer.Drift) - 1}
+	return Model{At: m.At, Offset: outer.Ref(mid) - m.At, Drift: (1+m.Drift)*(1+outer.Drift) - 1}
 }
 
-// HCARounds is the rounds of learning that reach every one of p
+// Rounds is the rounds of learning that reach every one of p
 // processes: ⌈log2 p⌉.
-func HCARounds(p int) int {
+func Rounds(p int) int {
 	if p <= 1 {
 		return 0
 	}
 	return bits.Len(uint(p - 1))
 }
 
-// HCARound is process i's part in round r of p processes, counted from
+// Round is process i's part in round r of p processes, counted from
 // the last round to the first: it learns its clock against peer (learns
 // true), or teaches peer (false), or sits the round out (peer −1). In the
 // round of stride 2^r, a process whose number is an odd multiple of 2^r
 // learns against the one 2^r below it; composing then down the rounds
 // (the learner's model with its teacher's, whose own is complete by
 // then) reaches rank 0 from every process.
-func HCARound(p, r, i int) (peer int, learns bool) {
+func Round(p, r, i int) (peer int, learns bool) {
 	stride := 1 << r
 	switch {
 	case i%(2*stride) == stride:

@@ -1,0 +1,101 @@
+package clocks
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/beff-suite/beff/internal/results"
+)
+
+// ReportName is the name of the line a run writes about its clocks, under
+// its suite's benchmark (BenchmarkX/clock=run).
+const ReportName = "clock=run"
+
+// Metrics of the line.
+const (
+	MetricErr      = "clock-err-us"     // the model's largest error over the run and the processes, µs
+	MetricErrMed   = "clock-err-med-us" // the median over the processes of each one's largest, µs
+	MetricDriftMin = "drift-min-ppm"    // the smallest drift of a process against rank 0, ppm
+	MetricDriftMax = "drift-max-ppm"    // the largest
+	MetricSyncs    = "syncs"            // estimations of the model (the first included)
+	MetricRounds   = "rounds"           // rounds of ping-pongs of one (⌈log2 p⌉)
+	MetricSyncS    = "sync-s"           // their time in all, s
+)
+
+// Units are the benchfmt unit lines of the metrics.
+var Units = []string{
+	MetricErr + " better=lower", MetricErrMed + " better=lower",
+	MetricDriftMin + " assume=nothing", MetricDriftMax + " assume=nothing",
+	MetricSyncs + " assume=exact", MetricRounds + " assume=exact", MetricSyncS + " better=lower",
+}
+
+// A Report is what a run says of its clocks: how far the model was off
+// when the offsets were measured again (at every re-estimation and at the
+// end), the drifts it found, and what the estimations cost.
+type Report struct {
+	Err, ErrMedian     float64 // seconds
+	DriftMin, DriftMax float64 // rates
+	Syncs, Rounds      int
+	Seconds            float64
+}
+
+// A Metric is one value of the line.
+type Metric struct {
+	Value float64
+	Unit  string
+}
+
+// Metrics are the report's values for its line.
+func (r Report) Metrics() []Metric {
+	return []Metric{{r.Err * 1e6, MetricErr}, {r.ErrMedian * 1e6, MetricErrMed},
+		{r.DriftMin * 1e6, MetricDriftMin}, {r.DriftMax * 1e6, MetricDriftMax},
+		{float64(r.Syncs), MetricSyncs}, {float64(r.Rounds), MetricRounds}, {r.Seconds, MetricSyncS}}
+}
+
+// ParseReport reads a report from its line's metrics (by unit): every
+// metric present, finite, the errors, counts and time not negative.
+func ParseReport(m map[string]float64) (Report, error) {
+	for _, u := range []string{MetricErr, MetricErrMed, MetricDriftMin, MetricDriftMax, MetricSyncs, MetricRounds, MetricSyncS} {
+		v, ok := m[u]
+		if !ok {
+			return Report{}, fmt.Errorf("%s: no %s", ReportName, u)
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) || (v < 0 && u != MetricDriftMin && u != MetricDriftMax) {
+			return Report{}, fmt.Errorf("%s: %s %g", ReportName, u, v)
+		}
+	}
+	if m[MetricSyncs] > 1e9 || m[MetricRounds] > 64 || m[MetricErrMed] > m[MetricErr] || m[MetricDriftMin] > m[MetricDriftMax] {
+		return Report{}, fmt.Errorf("%s: values that do not hold together", ReportName)
+	}
+	return Report{Err: m[MetricErr] / 1e6, ErrMedian: m[MetricErrMed] / 1e6, DriftMin: m[MetricDriftMin] / 1e6,
+		DriftMax: m[MetricDriftMax] / 1e6, Syncs: int(m[MetricSyncs]), Rounds: int(m[MetricRounds]), Seconds: m[MetricSyncS]}, nil
+}
+
+// Summary is the report in one sentence.
+func (r Report) Summary() string {
+	return fmt.Sprintf("model error over the run %.3f µs largest, %.3f µs median of the processes; drift %+.2f to %+.2f ppm; %d estimations of %d rounds, %.3f s",
+		r.Err*1e6, r.ErrMedian*1e6, r.DriftMin*1e6, r.DriftMax*1e6, r.Syncs, r.Rounds, r.Seconds)
+}
+
+// ParseLine reads the line of a run's clocks: ok is false for any other
+// line (a name other than clock=run).
+func ParseLine(l *results.Line) (rep *Report, ok bool, err error) {
+	if len(l.Parts) != 1 || l.Parts[0].Key+"="+l.Parts[0].Value != ReportName {
+		return nil, false, nil
+	}
+	r, err := ParseReport(l.Metrics)
+	if err != nil {
+		return nil, true, err
+	}
+	return &r, true, nil
+}
+
+// Judge is why a measurement whose window left margin seconds for the
+// clocks' disagreement cannot be vouched for under the report ("" when
+// it can): the model's error over the run was larger.
+func (r *Report) Judge(margin float64) string {
+	if r == nil || r.Err <= margin {
+		return ""
+	}
+	return fmt.Sprintf("the clocks' model was off by up to %.3f µs over the run, more than the %.3f µs its window left", r.Err*1e6, margin*1e6)
+}
