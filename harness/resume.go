@@ -3,10 +3,12 @@ package harness
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -52,6 +54,7 @@ func (j *Job) ReadResume(flag, file, bench string, want func(file map[string]str
 	if d := p.Differs(w, prefixes...); len(d) > 0 {
 		return nil, fmt.Errorf("-%s=%s: not the configuration of this run:\n  %s", flag, file, strings.Join(d, "\n  "))
 	}
+	p.Points = slices.DeleteFunc(p.Points, func(s results.Saved) bool { return s.Name == clocks.ReportName }) // the clocks of a finished run
 	saved := map[string][]results.Saved{}
 	for _, s := range p.Points {
 		if check != nil {

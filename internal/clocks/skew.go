@@ -25,12 +25,15 @@ func ParseSkew(s string) (Skew, error) {
 	if s == "" {
 		return Skew{}, nil
 	}
-	rate, who, _ := strings.Cut(s, "@")
+	rate, who, hasAt := strings.Cut(s, "@")
 	ppm, err := strconv.ParseFloat(rate, 64)
 	if err != nil || math.IsNaN(ppm) || math.Abs(ppm) > MaxSkewPPM {
 		return Skew{}, fmt.Errorf("clock skew %q: want ppm[@ranks], the ppm a number of at most %g in size", s, MaxSkewPPM)
 	}
 	k := Skew{PPM: ppm}
+	if hasAt && who == "" {
+		return Skew{}, fmt.Errorf("clock skew %q: no ranks after @ (odd, or a list such as 1,3,8-15)", s)
+	}
 	if who == "" || who == "odd" {
 		k.Odd = true
 		return k, nil

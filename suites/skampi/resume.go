@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 )
 
@@ -28,7 +29,12 @@ func ReadPartial(r io.Reader, file string) (*Partial, error) {
 		return nil, err
 	}
 	p := &Partial{PartialOutput: rp}
+	points := rp.Points[:0:0]
 	for _, s := range rp.Points {
+		if s.Name == clocks.ReportName { // a finished run's clocks: not a point
+			continue
+		}
+		points = append(points, s)
 		parts := strings.SplitN(s.Name, "/", 3)
 		if len(parts) < 2 || !strings.HasPrefix(parts[0], "suite=") || !strings.HasPrefix(parts[1], "op=") {
 			return nil, fmt.Errorf("%s:%d: Benchmark%s/%s: want suite=<name>/op=<operation>/…", file, s.Line, Bench, s.Name)
@@ -41,6 +47,10 @@ func ReadPartial(r io.Reader, file string) (*Partial, error) {
 		}
 		p.Curves = append(p.Curves, CurveKey(strings.TrimPrefix(parts[0], "suite="), strings.TrimPrefix(parts[1], "op="), method))
 	}
+	if len(points) == 0 {
+		return nil, fmt.Errorf("%s: no point of Benchmark%s", file, Bench)
+	}
+	rp.Points = points
 	return p, nil
 }
 
