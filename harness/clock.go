@@ -27,6 +27,7 @@ const MinClockTarget = 1e-6
 // error over the run.
 type Clock struct {
 	s       *Session
+	io      ClockIO
 	drift   bool         // model the drift (else offsets once: SKaMPI's scheme)
 	local   clocks.Model // the injected skew (-clock.skew), the identity without
 	learner clocks.Learner
@@ -45,6 +46,31 @@ type Clock struct {
 	firstErr float64
 }
 
+// ClockIO is what a Clock measures with: MPI's clock and the ping-pongs
+// of package mpi on the world (a fake session's tests put simulated
+// clocks in their place: SetClockIO).
+type ClockIO interface {
+	Wtime() float64
+	Learn(teacher, rounds int, local [3]float64) (sample [3]float64, wire [5]float64, err error)
+	Teach(learner, rounds int, local [3]float64, wire [5]float64) error
+}
+
+// mpiClock is the ClockIO of a real job.
+type mpiClock struct{ c mpi.Comm }
+
+func (mpiClock) Wtime() float64 { return mpi.Wtime() }
+
+func (m mpiClock) Learn(teacher, rounds int, local [3]float64) ([3]float64, [5]float64, error) {
+	return mpi.ClockLearn(m.c, teacher, rounds, local)
+}
+
+func (m mpiClock) Teach(learner, rounds int, local [3]float64, wire [5]float64) error {
+	return mpi.ClockTeach(m.c, learner, rounds, local, wire)
+}
+
+// SetClockIO makes the session's clocks measure with io (tests).
+func (s *Session) SetClockIO(io ClockIO) { s.clockIO = io }
+
 // Clock is the session's model of this process's clock, of offsets and
 // drifts or (drift false) of the offsets of its first estimation alone:
 // the first call of a kind estimates it (collective), the later ones
@@ -53,8 +79,12 @@ func (s *Session) Clock(drift bool) *Clock {
 	if c := s.clocks[drift]; c != nil {
 		return c
 	}
+	if s.clockIO == nil {
+		s.clockIO = mpiClock{s.World().Comm}
+	}
 	k, _ := clocks.ParseSkew(*s.flagsOrDefault().skew) // checked by checkTestFlags
-	c := &Clock{s: s, drift: drift, local: k.Model(s.Rank, mpi.Wtime())}
+	c := &Clock{s: s, io: s.clockIO, drift: drift}
+	c.local = k.Model(s.Rank, c.io.Wtime())
 	c.estimate(true)
 	if s.clocks == nil {
 		s.clocks = map[bool]*Clock{}
@@ -79,7 +109,7 @@ func (s *Session) Skewed() bool {
 }
 
 // now is this process's clock, skewed if it is.
-func (c *Clock) now() float64 { return c.local.Ref(mpi.Wtime()) }
+func (c *Clock) now() float64 { return c.local.Ref(c.io.Wtime()) }
 
 // Map is what turns MPI_Wtime into rank 0's time on this process: the
 // skew and the model, composed.
@@ -127,7 +157,7 @@ func (c *Clock) Keep(ahead float64) {
 // under: twice the world's then, at least MinClockTarget.
 func (c *Clock) estimate(first bool) {
 	w := c.s.World()
-	t0 := mpi.Wtime()
+	t0 := c.io.Wtime()
 	c.tree(first || c.drift)
 	c.bound.Since = c.now()
 	ext := w.MaxAll([]int64{femto(c.bound.Err), femto(c.bound.Drift)})
@@ -138,7 +168,7 @@ func (c *Clock) estimate(first bool) {
 		c.first = c.gatherFloat(c.model.Offset + c.model.Drift*(c.now()-c.model.At))
 	}
 	c.syncs++
-	c.seconds += mpi.Wtime() - t0
+	c.seconds += c.io.Wtime() - t0
 }
 
 // tree runs the rounds of the binomial tree: every learner measures
@@ -154,7 +184,7 @@ func (c *Clock) tree(refit bool) {
 		case learns:
 			c.learn(peer, refit)
 		default:
-			err := mpi.ClockTeach(c.s.World().Comm, peer, ClockPingPongs, c.localWire(), clocks.Wire(c.model, c.bound, c.now()))
+			err := c.io.Teach(peer, ClockPingPongs, c.localWire(), clocks.Wire(c.model, c.bound, c.now()))
 			c.s.Must("estimating the clocks", err)
 		}
 	}
@@ -163,7 +193,7 @@ func (c *Clock) tree(refit bool) {
 // learn measures against the teacher, keeps the error the model had, and
 // refits when refit says so.
 func (c *Clock) learn(teacher int, refit bool) {
-	smp, wire, err := mpi.ClockLearn(c.s.World().Comm, teacher, ClockPingPongs, c.localWire())
+	smp, wire, err := c.io.Learn(teacher, ClockPingPongs, c.localWire())
 	c.s.Must("estimating the clocks", err)
 	s := clocks.Sample{Local: smp[0], Offset: smp[1], Err: smp[2]}
 	tm, tb := clocks.Unwire(wire)

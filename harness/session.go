@@ -40,6 +40,7 @@ type Session struct {
 	dog       watch
 	lines     lifelines
 	clocks    map[bool]*Clock // the models of the clocks (Clock), by kind
+	clockIO   ClockIO         // what they measure with (SetClockIO; MPI's by default)
 	gathering gathering
 	ending    atomic.Bool
 	// ended, in a fake session (NewFakeSession), is called where a real
