@@ -9,10 +9,6 @@ import (
 	"github.com/beff-suite/beff/internal/mpi"
 )
 
-// ClockPingPongs is the ping-pongs of a learner with its teacher in one
-// round of an estimation; the one with the shortest round trip counts.
-const ClockPingPongs = 20
-
 // MinClockTarget is the least error the model is kept under between
 // estimations: 1 µs.
 const MinClockTarget = 1e-6
@@ -20,7 +16,7 @@ const MinClockTarget = 1e-6
 // A Clock is this process's model of its clock against rank 0's, for the
 // suites that start operations at a common time (docs/clocks.md). Every
 // estimation runs the binomial tree of package clocks on the world: in
-// ⌈log2 p⌉ rounds each process but rank 0 times ClockPingPongs
+// ⌈log2 p⌉ rounds each process but rank 0 times clocks.PingPongs
 // ping-pongs with its teacher, fits its latest samples against the
 // teacher's clock and chains the fit to the teacher's model. Before it
 // refits, the fresh sample says how far the model it had was off: the
@@ -139,8 +135,14 @@ func (c *Clock) Report(b *testing.B, suite string) {
 }
 
 // Predicted is the world's bound on the model's error, ahead seconds
-// from now on this process's clock.
-func (c *Clock) Predicted(ahead float64) float64 { return c.world.At(c.now() + ahead) }
+// from now on this process's clock. A model of the first offsets alone
+// says their error, as SKaMPI's scheme does: it knows of no drift.
+func (c *Clock) Predicted(ahead float64) float64 {
+	if !c.drift {
+		return c.firstErr
+	}
+	return c.world.At(c.now() + ahead)
+}
 
 // Keep re-estimates the model when rank 0 finds the world's bound,
 // ahead seconds from now, past the error it keeps under (collective; a
@@ -184,7 +186,7 @@ func (c *Clock) tree(refit bool) {
 		case learns:
 			c.learn(peer, refit)
 		default:
-			err := c.io.Teach(peer, ClockPingPongs, c.localWire(), clocks.Wire(c.model, c.bound, c.now()))
+			err := c.io.Teach(peer, clocks.PingPongs, c.localWire(), clocks.Wire(c.model, c.bound, c.now()))
 			c.s.Must("estimating the clocks", err)
 		}
 	}
@@ -193,7 +195,7 @@ func (c *Clock) tree(refit bool) {
 // learn measures against the teacher, keeps the error the model had, and
 // refits when refit says so.
 func (c *Clock) learn(teacher int, refit bool) {
-	smp, wire, err := c.io.Learn(teacher, ClockPingPongs, c.localWire())
+	smp, wire, err := c.io.Learn(teacher, clocks.PingPongs, c.localWire())
 	c.s.Must("estimating the clocks", err)
 	s := clocks.Sample{Local: smp[0], Offset: smp[1], Err: smp[2]}
 	tm, tb := clocks.Unwire(wire)

@@ -2,6 +2,24 @@ package clocks
 
 import "math"
 
+// PingPongs is the ping-pongs of a learner with its teacher in one round
+// of an estimation; the one with the shortest round trip counts.
+const PingPongs = 20
+
+// Estimations bounds the estimations of a run's model in its plan: the
+// first, then re-estimations ever more rarely as the samples span more
+// time (each interval about half again the span before it, from a few
+// ms: some 30 in an hour).
+const Estimations = 32
+
+// EstimationTime is the model's time of one estimation on p processes
+// whose round trip is rtt: ⌈log2 p⌉ rounds of PingPongs round trips and
+// the model's message, then two reductions over p (a tree each).
+func EstimationTime(p int, rtt float64) float64 {
+	r := float64(Rounds(p))
+	return r*(PingPongs+1)*rtt + 2*r*rtt
+}
+
 // MaxSamples is how many samples a process keeps against its teacher
 // (Add says which), so that the memory stays fixed.
 const MaxSamples = 8

@@ -99,3 +99,23 @@ func (r *Report) Judge(margin float64) string {
 	}
 	return fmt.Sprintf("the clocks' model was off by up to %.3f µs over the run, more than the %.3f µs its window left", r.Err*1e6, margin*1e6)
 }
+
+// JSON is the report in a fold's JSON ("clocks", docs/fold-json.md).
+type JSON struct {
+	ErrUs       float64 `json:"err_us"`        // the model's largest error over the run and the processes
+	ErrMedianUs float64 `json:"err_median_us"` // the median of the processes' largest
+	DriftMinPPM float64 `json:"drift_min_ppm"` // the processes' rates against rank 0's clock
+	DriftMaxPPM float64 `json:"drift_max_ppm"`
+	Syncs       int     `json:"syncs"`  // estimations of the model
+	Rounds      int     `json:"rounds"` // rounds of ping-pongs of one
+	SyncS       float64 `json:"sync_s"` // their time in all
+}
+
+// JSON is the report for a fold's JSON, nil for none.
+func (r *Report) JSON() *JSON {
+	if r == nil {
+		return nil
+	}
+	return &JSON{ErrUs: r.Err * 1e6, ErrMedianUs: r.ErrMedian * 1e6, DriftMinPPM: r.DriftMin * 1e6, DriftMaxPPM: r.DriftMax * 1e6,
+		Syncs: r.Syncs, Rounds: r.Rounds, SyncS: r.Seconds}
+}

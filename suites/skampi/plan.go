@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+
+	"github.com/beff-suite/beff/internal/clocks"
 )
 
 // ColdBytes is the size of each buffer a cold-cache point cycles over:
@@ -187,17 +189,13 @@ func (m Model) CallTime(p Point) float64 {
 	return lg * msg // bcast, reduce
 }
 
-// OffsetRounds is the ping-pongs behind one clock offset: the one with
-// the fastest round trip counts.
-const OffsetRounds = 50
-
 // PrepareTime is the model's bound on what a run of p processes measures
 // before its first point: the pair search (its rounds of RTTRounds round
 // trips and a barrier; the re-timing of at most RetimeLimit pairs,
 // RetimeTimes × RetimeRounds round trips RetimeGap apart and two
-// reductions each) and the clock offsets, which rank 0 estimates of one
-// process after the other (OffsetRounds ping-pongs each; a run with a
-// global clock skips them).
+// reductions each) and the model of the clocks: its estimations along a
+// binomial tree, the first and the re-estimations of the run, counted
+// here (clocks.Estimations; a run with a global clock skips them).
 func (m Model) PrepareTime(p int) float64 {
 	if p < 2 {
 		return 0
@@ -206,8 +204,7 @@ func (m Model) PrepareTime(p int) float64 {
 	tree := 2 * log2(p) * m.Alpha
 	search := float64(SearchRounds(p)) * (RTTRounds*rtt + tree)
 	retime := RetimeLimit * (RetimeTimes*(RetimeGap.Seconds()+RetimeRounds*rtt) + 2*tree)
-	offsets := float64(p-1) * OffsetRounds * rtt
-	return search + retime + offsets
+	return search + retime + clocks.Estimations*clocks.EstimationTime(p, rtt)
 }
 
 // PointTime is the model's time of a point under the suite's rules: its

@@ -128,7 +128,7 @@ func TestDefaultSuites(t *testing.T) {
 	assert.ErrorContains(t, err, "eps again")
 	suites, _ := parse(t, string(DefaultSuites), Layers{Procs: 2})
 	assert.True(t, suites[0].Refine)
-	assert.Equal(t, 30.0, suites[0].Time)
+	assert.Equal(t, 6.0, suites[0].Time)
 }
 
 // TestSuiteCallsTimerSync: the fields calls, timer and sync none (SKaMPI 5's

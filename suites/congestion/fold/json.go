@@ -1,6 +1,9 @@
 package fold
 
-import "github.com/beff-suite/beff/internal/results"
+import (
+	"github.com/beff-suite/beff/internal/clocks"
+	"github.com/beff-suite/beff/internal/results"
+)
 
 // JSONCongestion is what a congestion run adds to its JSON object, under
 // "congestion" (docs/fold-json.md).
@@ -19,6 +22,9 @@ type JSONCongestion struct {
 	// congestor and load.
 	Canaries   []JSONCanary    `json:"canaries"`
 	Congestors []JSONCongestor `json:"congestors"`
+	// Clocks is the run's report of its clocks (absent in a file from
+	// before beff measured them).
+	Clocks *clocks.JSON `json:"clocks,omitempty"`
 }
 
 // A JSONSpread is a figure over the repetitions.
@@ -64,7 +70,7 @@ func (p *Folded) JSONDetail() any {
 	}
 	out := JSONCongestion{Mode: mode, Mix: cfg.Plan.Mix, Split: cfg.Split, Nodes: cfg.Nodes, CanaryProcs: cfg.CanaryProcs,
 		CanaryNodes: cfg.CanaryNodes, SetProcs: cfg.SetProcs, SetNodes: cfg.SetNodes,
-		Canaries: []JSONCanary{}, Congestors: []JSONCongestor{}}
+		Canaries: []JSONCanary{}, Congestors: []JSONCongestor{}, Clocks: p.Clock.JSON()}
 	for _, c := range p.Canaries {
 		out.Canaries = append(out.Canaries, JSONCanary{c.Canary, c.Load, c.Unit, jsonSpread(c.Isolated), jsonSpread(c.Congested),
 			jsonSpread(c.IsolatedP99), jsonSpread(c.CongestedP99), jsonSpread(c.CIF), jsonSpread(c.CIFP99)})

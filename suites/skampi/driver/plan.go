@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/suites/skampi"
 )
 
@@ -106,9 +107,9 @@ func (st *Settings) planText(f *flags, need skampi.Memory, job *harness.Job) str
 		fmt.Fprintf(&b, "note: %s: not measured\n", n)
 	}
 	total := m.PrepareTime(need.Processes)
-	rounds, offsets := skampi.SearchRounds(need.Processes), max(need.Processes-1, 0)
-	fmt.Fprintf(&b, "before the first point: %d round%s of the pair search, at most %d pairs re-timed, %d clock offset%s: predicted at most %s\n",
-		rounds, plural(rounds), skampi.RetimeLimit, offsets, plural(offsets), seconds(total))
+	rounds, tree := skampi.SearchRounds(need.Processes), clocks.Rounds(need.Processes)
+	fmt.Fprintf(&b, "before the first point: %d round%s of the pair search, at most %d pairs re-timed; and over the run at most %d estimations of the clocks' model, %d round%s each: predicted at most %s\n",
+		rounds, plural(rounds), skampi.RetimeLimit, clocks.Estimations, tree, plural(tree), seconds(total))
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	points, refined := 0, 0
 	for _, c := range st.curves() {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/suites/skampi"
 	"github.com/beff-suite/beff/suites/skampi/loops"
@@ -346,7 +347,7 @@ func (p Prepared) clock() string {
 	if p.Drift {
 		how = "offset and drift per process, re-estimated as the error needs"
 	}
-	return fmt.Sprintf("model: %s (a binomial tree of best-of-%d ping-pongs)", how, harness.ClockPingPongs)
+	return fmt.Sprintf("model: %s (a binomial tree of best-of-%d ping-pongs)", how, clocks.PingPongs)
 }
 
 // offsetStats is "min median max" of the offsets, µs.

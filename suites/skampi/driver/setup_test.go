@@ -66,7 +66,7 @@ func TestSetupPlan(t *testing.T) {
 	var done *harness.Done
 	require.True(t, errors.As(err, &done), "%v", err)
 	assert.True(t, strings.HasPrefix(done.Text, "SKaMPI plan for 64 processes: default, nothing measured\n"), done.Text[:80])
-	assert.Contains(t, done.Text, "\nbefore the first point: 63 rounds of the pair search, at most 8 pairs re-timed, 63 clock offsets: predicted at most 0.342 s\n")
+	assert.Contains(t, done.Text, "\nbefore the first point: 63 rounds of the pair search, at most 8 pairs re-timed; and over the run at most 32 estimations of the clocks' model, 6 rounds each: predicted at most 0.347 s\n")
 	assert.Regexp(t, `(?m)^total: \d+ points and up to \d+ refined lengths, predicted at most `, done.Text)
 	assert.Regexp(t, `(?m)^memory: `, done.Text)
 

@@ -3,6 +3,7 @@ package fold
 import (
 	"math"
 
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
 )
@@ -29,6 +30,11 @@ type JSONSkampi struct {
 	// NotConverged names the points that did not reach ε (with or without
 	// a value).
 	NotConverged []string `json:"not_converged"`
+	// Clocks is the run's report of its clocks (absent: none, a global
+	// clock); ClockMiss names the points whose window's margin the error
+	// exceeded (NOT VALID).
+	Clocks    *clocks.JSON `json:"clocks,omitempty"`
+	ClockMiss []string     `json:"clock_miss"`
 }
 
 // A JSONSuite is one suite: the fields of its configuration line.
@@ -135,7 +141,10 @@ type JSONPoint struct {
 func (p *Folded) JSONDetail() any {
 	c := p.Config
 	d := JSONSkampi{File: c.File, Resumed: c.Resumed, Clock: c.Clock, PairMax: c.PairMax, PairMin: c.PairMin, PairSearch: c.PairSearch,
-		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}}
+		Suites: []JSONSuite{}, Curves: []JSONCurve{}, NotConverged: []string{}, Clocks: p.Clock.JSON(), ClockMiss: []string{}}
+	for _, m := range p.ClockMiss {
+		d.ClockMiss = append(d.ClockMiss, m.Name)
+	}
 	for _, n := range c.SuiteNames() {
 		js := jsonSuite(c.Suites[n])
 		js.Layouts = c.Types[n]
