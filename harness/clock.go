@@ -120,9 +120,13 @@ func (c *Clock) Use() { c.used = true }
 
 // Report measures the offsets a last time (Finish) and writes the line
 // of the run's clocks under b (clocks.ReportName), on rank 0, and a
-// sentence of it to stderr (collective).
-func (c *Clock) Report(b *testing.B, suite string) {
+// sentence of it to stderr (collective). spread, when given, adds what
+// the suite measured of its start spreads (rank 0's values count).
+func (c *Clock) Report(b *testing.B, suite string, spread ...func(*clocks.Report)) {
 	rep := c.Finish()
+	for _, f := range spread {
+		f(&rep)
+	}
 	b.Run(clocks.ReportName, func(b *testing.B) {
 		if c.s.IsRoot() {
 			b.ReportMetric(0, "ns/op")
@@ -146,9 +150,13 @@ func (c *Clock) Predicted(ahead float64) float64 {
 
 // Keep re-estimates the model when rank 0 finds the world's bound,
 // ahead seconds from now, past the error it keeps under (collective; a
-// model of offsets alone is never re-estimated).
+// model of offsets alone is never re-estimated), at most
+// clocks.Estimations times in all with the last measurement, as the
+// plans count them.
 func (c *Clock) Keep(ahead float64) {
-	due := Decide(c.s.World(), func() bool { return c.drift && c.Predicted(ahead) > c.target })
+	due := Decide(c.s.World(), func() bool {
+		return c.drift && c.syncs < clocks.Estimations-1 && c.Predicted(ahead) > c.target
+	})
 	if due {
 		c.estimate(false)
 	}

@@ -6,10 +6,11 @@ import "math"
 // of an estimation; the one with the shortest round trip counts.
 const PingPongs = 20
 
-// Estimations bounds the estimations of a run's model in its plan: the
-// first, then re-estimations ever more rarely as the samples span more
-// time (each interval about half again the span before it, from a few
-// ms: some 30 in an hour).
+// Estimations bounds the estimations of a run's model, the last
+// measurement included (its plan counts them): the first, then
+// re-estimations ever more rarely as the samples span more time (each
+// interval about half again the one before it, from a few ms: some 30
+// in a quarter of an hour).
 const Estimations = 32
 
 // EstimationTime is the model's time of one estimation on p processes

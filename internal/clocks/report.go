@@ -20,6 +20,12 @@ const (
 	MetricSyncs    = "syncs"            // estimations of the model (the first included)
 	MetricRounds   = "rounds"           // rounds of ping-pongs of one (⌈log2 p⌉)
 	MetricSyncS    = "sync-s"           // their time in all, s
+	// The start spreads of a job that starts operations on the model
+	// (optional, together): the median over repetitions of the latest
+	// process's start minus the earliest's, started on a window schedule
+	// and right after MPI_Barrier, µs.
+	MetricWindowSpread  = "window-spread-us"
+	MetricBarrierSpread = "barrier-spread-us"
 )
 
 // Units are the benchfmt unit lines of the metrics.
@@ -27,6 +33,7 @@ var Units = []string{
 	MetricErr + " better=lower", MetricErrMed + " better=lower",
 	MetricDriftMin + " assume=nothing", MetricDriftMax + " assume=nothing",
 	MetricSyncs + " assume=exact", MetricRounds + " assume=exact", MetricSyncS + " better=lower",
+	MetricWindowSpread + " better=lower", MetricBarrierSpread + " better=lower",
 }
 
 // A Report is what a run says of its clocks: how far the model was off
@@ -37,6 +44,9 @@ type Report struct {
 	DriftMin, DriftMax float64 // rates
 	Syncs, Rounds      int
 	Seconds            float64
+	// HasSpread says the job measured its start spreads (seconds).
+	HasSpread                   bool
+	WindowSpread, BarrierSpread float64
 }
 
 // A Metric is one value of the line.
@@ -47,9 +57,13 @@ type Metric struct {
 
 // Metrics are the report's values for its line.
 func (r Report) Metrics() []Metric {
-	return []Metric{{r.Err * 1e6, MetricErr}, {r.ErrMedian * 1e6, MetricErrMed},
+	out := []Metric{{r.Err * 1e6, MetricErr}, {r.ErrMedian * 1e6, MetricErrMed},
 		{r.DriftMin * 1e6, MetricDriftMin}, {r.DriftMax * 1e6, MetricDriftMax},
 		{float64(r.Syncs), MetricSyncs}, {float64(r.Rounds), MetricRounds}, {r.Seconds, MetricSyncS}}
+	if r.HasSpread {
+		out = append(out, Metric{r.WindowSpread * 1e6, MetricWindowSpread}, Metric{r.BarrierSpread * 1e6, MetricBarrierSpread})
+	}
+	return out
 }
 
 // ParseReport reads a report from its line's metrics (by unit): every
@@ -67,14 +81,28 @@ func ParseReport(m map[string]float64) (Report, error) {
 	if m[MetricSyncs] > 1e9 || m[MetricRounds] > 64 || m[MetricErrMed] > m[MetricErr] || m[MetricDriftMin] > m[MetricDriftMax] {
 		return Report{}, fmt.Errorf("%s: values that do not hold together", ReportName)
 	}
-	return Report{Err: m[MetricErr] / 1e6, ErrMedian: m[MetricErrMed] / 1e6, DriftMin: m[MetricDriftMin] / 1e6,
-		DriftMax: m[MetricDriftMax] / 1e6, Syncs: int(m[MetricSyncs]), Rounds: int(m[MetricRounds]), Seconds: m[MetricSyncS]}, nil
+	r := Report{Err: m[MetricErr] / 1e6, ErrMedian: m[MetricErrMed] / 1e6, DriftMin: m[MetricDriftMin] / 1e6,
+		DriftMax: m[MetricDriftMax] / 1e6, Syncs: int(m[MetricSyncs]), Rounds: int(m[MetricRounds]), Seconds: m[MetricSyncS]}
+	w, hasW := m[MetricWindowSpread]
+	b, hasB := m[MetricBarrierSpread]
+	switch {
+	case hasW != hasB:
+		return Report{}, fmt.Errorf("%s: want both of %s and %s or neither", ReportName, MetricWindowSpread, MetricBarrierSpread)
+	case hasW && !(w >= 0 && b >= 0 && w < 1e12 && b < 1e12):
+		return Report{}, fmt.Errorf("%s: start spreads %g and %g µs", ReportName, w, b)
+	}
+	r.HasSpread, r.WindowSpread, r.BarrierSpread = hasW, w/1e6, b/1e6
+	return r, nil
 }
 
 // Summary is the report in one sentence.
 func (r Report) Summary() string {
-	return fmt.Sprintf("model error over the run %.3f µs largest, %.3f µs median of the processes; drift %+.2f to %+.2f ppm; %d estimations of %d rounds, %.3f s",
+	s := fmt.Sprintf("model error over the run %.3f µs largest, %.3f µs median of the processes; drift %+.2f to %+.2f ppm; %d estimations of %d rounds, %.3f s",
 		r.Err*1e6, r.ErrMedian*1e6, r.DriftMin*1e6, r.DriftMax*1e6, r.Syncs, r.Rounds, r.Seconds)
+	if r.HasSpread {
+		s += fmt.Sprintf("; the processes start %.3f µs apart on the windows, %.3f µs after MPI_Barrier (medians)", r.WindowSpread*1e6, r.BarrierSpread*1e6)
+	}
+	return s
 }
 
 // ParseLine reads the line of a run's clocks: ok is false for any other
@@ -109,6 +137,9 @@ type JSON struct {
 	Syncs       int     `json:"syncs"`  // estimations of the model
 	Rounds      int     `json:"rounds"` // rounds of ping-pongs of one
 	SyncS       float64 `json:"sync_s"` // their time in all
+	// The start spreads, where the job measured them (µs, absent else).
+	WindowSpreadUs  *float64 `json:"window_spread_us,omitempty"`
+	BarrierSpreadUs *float64 `json:"barrier_spread_us,omitempty"`
 }
 
 // JSON is the report for a fold's JSON, nil for none.
@@ -116,6 +147,11 @@ func (r *Report) JSON() *JSON {
 	if r == nil {
 		return nil
 	}
-	return &JSON{ErrUs: r.Err * 1e6, ErrMedianUs: r.ErrMedian * 1e6, DriftMinPPM: r.DriftMin * 1e6, DriftMaxPPM: r.DriftMax * 1e6,
+	j := &JSON{ErrUs: r.Err * 1e6, ErrMedianUs: r.ErrMedian * 1e6, DriftMinPPM: r.DriftMin * 1e6, DriftMaxPPM: r.DriftMax * 1e6,
 		Syncs: r.Syncs, Rounds: r.Rounds, SyncS: r.Seconds}
+	if r.HasSpread {
+		w, b := r.WindowSpread*1e6, r.BarrierSpread*1e6
+		j.WindowSpreadUs, j.BarrierSpreadUs = &w, &b
+	}
+	return j
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/beff-suite/beff/harness"
+	"github.com/beff-suite/beff/internal/clocks"
 	"github.com/beff-suite/beff/internal/mpi"
 	"github.com/beff-suite/beff/internal/results"
 	"github.com/beff-suite/beff/suites/skampi"
@@ -72,11 +73,20 @@ func (r *run) clockError() float64 {
 
 // reportClock writes the line of the run's clocks
 // (BenchmarkSkampi/clock=run): how far the model was off over the run,
-// the drifts, what the estimations cost.
+// the drifts, what the estimations cost, and (on two processes or more)
+// how far apart the processes start on the windows and after a barrier.
 func (r *run) reportClock(b *testing.B) {
-	if r.clock != nil {
-		r.clock.Report(b, "SKaMPI")
+	if r.clock == nil {
+		return
 	}
+	if r.s.Size < 2 {
+		r.clock.Report(b, "SKaMPI")
+		return
+	}
+	window, barrier := r.startSpreads()
+	r.clock.Report(b, "SKaMPI", func(rep *clocks.Report) {
+		rep.HasSpread, rep.WindowSpread, rep.BarrierSpread = true, window, barrier
+	})
 }
 
 // gridTime is the plan's model of the time of the points of the curves
