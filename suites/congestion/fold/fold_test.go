@@ -2,6 +2,7 @@ package fold
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -322,4 +323,36 @@ func FuzzFold(f *testing.F) {
 		fuzzcount.One()
 		resultstest.FoldEach(t, New(), data, func(p results.Folded) { newPlotData(p.(*Folded)) })
 	})
+}
+
+// TestFoldClocks: the line of the run's clocks is no measurement of the
+// plan, no experiment to compare; the fold says it in a note and the
+// JSON; a second one is refused.
+func TestFoldClocks(t *testing.T) {
+	s := newSynth()
+	line := "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 2 rounds 0.01 sync-s\n"
+	f, err := results.Read(strings.NewReader(s.text()+line), "c.txt", []results.Suite{New()})
+	require.NoError(t, err)
+	runs := f.RunsOf(New())
+	require.Len(t, runs, 1)
+	p, err := Fold(runs[0])
+	require.NoError(t, err)
+	require.NotNil(t, p.Clock)
+	assert.InDelta(t, 3e-6, p.Clock.Err, 1e-12)
+	assert.Contains(t, strings.Join(p.Notes, "\n"), "clocks: model error over the run 3.000 µs largest")
+	for _, e := range New().Experiments(runs[0]) {
+		assert.NotContains(t, e.Name, "clock", "an experiment of the clocks")
+	}
+	raw, err := json.Marshal(p.JSONDetail())
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"clocks":{"err_us":3,`)
+	f, err = results.Read(strings.NewReader(s.text()+line+line), "c.txt", []results.Suite{New()})
+	if err == nil { // the second line starts a run of its own, which lacks its plan
+		for _, r := range f.RunsOf(New()) {
+			if _, err = Fold(r); err != nil {
+				break
+			}
+		}
+	}
+	assert.Error(t, err, "two lines of the clocks")
 }

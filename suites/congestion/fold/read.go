@@ -238,6 +238,9 @@ func (m *Measurement) Unit() string {
 
 // Name is the line's canonical name.
 func (m *Measurement) Name() string {
+	if m.Clock != nil {
+		return clocks.ReportName
+	}
 	if m.Canary != "" {
 		return congestion.CanaryName(m.Canary, m.Load, m.Rep)
 	}

@@ -88,6 +88,9 @@ func (*Suite) Experiments(r *results.Run) []results.Experiment {
 	var out []results.Experiment
 	for _, l := range r.Lines {
 		m := reading{}.Value(l)
+		if m.Clock != nil {
+			continue // the machine's clocks, not an experiment
+		}
 		name := m.Name()
 		name = name[:strings.LastIndex(name, "/rep=")]
 		out = append(out, results.Experiment{Name: congestion.Bench + "/" + name, Unit: m.Unit(), Value: m.Value})

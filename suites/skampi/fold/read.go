@@ -163,14 +163,15 @@ type Measurement struct {
 // Margin is the room a window-synchronised point's window left for the
 // clocks' disagreement, µs: half what the window holds beyond a
 // repetition (its calls at the mean time; a ping-pong's value is half a
-// round trip). A process whose clock is off by more starts a repetition
-// while another's previous one may still run.
+// round trip), and none where an edited line's repetition exceeds its
+// window. A process whose clock is off by more starts a repetition while
+// another's previous one may still run.
 func (m *Measurement) Margin() float64 {
 	rep := m.Us * float64(m.Calls)
 	if o := skampi.Ops[m.Op]; o.Pattern == skampi.PingPong && !o.Exchange {
 		rep *= 2
 	}
-	return (m.WindowUs - rep) / 2
+	return max(0, (m.WindowUs-rep)/2)
 }
 
 // Converged reports whether the point reached its ε.
