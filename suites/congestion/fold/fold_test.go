@@ -319,6 +319,7 @@ func FuzzFold(f *testing.F) {
 	s := newSynth()
 	s.plan.Mix, s.config[congestion.KeyMix], s.config[congestion.KeySetProcs], s.config[congestion.KeySetNodes] = congestion.MixEach, "each", "4", "3"
 	f.Add([]byte(s.text()))
+	f.Add([]byte(newSynth().text() + "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 2 rounds 0.01 sync-s\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcount.One()
 		resultstest.FoldEach(t, New(), data, func(p results.Folded) { newPlotData(p.(*Folded)) })
