@@ -109,8 +109,8 @@ func checkSkampiPoints(t *testing.T, np int, run benchOut, stderr string) {
 	t.Helper()
 	seen := map[string]bool{}
 	budgetStops := 0 // at most one point of a run may end at its budget without a valid repetition
-	if strings.HasPrefix(run.config[skampi.KeyClock], "global") { // MPI_WTIME_IS_GLOBAL: no model, no line
-		assert.Nil(t, run.clock)
+	if strings.HasPrefix(run.config[skampi.KeyClock], "global") {
+		assert.Nil(t, run.clock, "MPI_WTIME_IS_GLOBAL: no model, no line")
 	} else {
 		checkClockLine(t, np, run.clock)
 	}

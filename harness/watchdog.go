@@ -12,12 +12,14 @@ import (
 
 	"github.com/beff-suite/beff/internal/exitcode"
 	"github.com/beff-suite/beff/internal/launch"
+	"github.com/beff-suite/beff/internal/mpi"
 )
 
 // The watchdog ends the job from any rank whose current measurement makes
-// no progress for too long — a link that went down leaves MPI waiting in
-// TCP retransmissions for a quarter of an hour, with no error — and the
-// cleanup hooks (a suite's scratch files) run when it fires and when the
+// no progress for too long (a link that went down leaves MPI waiting in
+// TCP retransmissions for a quarter of an hour, with no error); progress
+// is the measurement's timed loop advancing (mpi.Progress: an iteration,
+// a repetition, a burst done) or the measurement ending. The cleanup hooks (a suite's scratch files) run when it fires and when the
 // launcher terminates the process (SIGTERM, SIGINT, SIGHUP). Unlike the
 // rest of the harness it acts on one rank alone: the others cannot be
 // asked, the network being the thing that failed.
@@ -71,6 +73,9 @@ type watch struct {
 	current watched
 	hooks   []func()
 	started bool
+	// seen is the progress counter's value at the last look (mpi.Progress:
+	// the timed loops advance it a step at a time).
+	seen int64
 }
 
 // Checkpoint blocks for good once the process is ending (endNow exits): the
@@ -138,18 +143,36 @@ func (s *Session) OnAbort(f func()) {
 	s.dog.mu.Unlock()
 }
 
-// watchLoop checks the clock four times a second.
+// watchLoop looks at the clock and the progress counter four times a
+// second.
 func (s *Session) watchLoop() {
 	for range time.Tick(250 * time.Millisecond) {
-		s.dog.mu.Lock()
-		w := s.dog.current
-		s.dog.mu.Unlock()
-		if el := time.Since(w.start); w.what != "" && el > w.limit {
-			s.endWith(ExitWatchdog, fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
-				w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, w.bound))
+		if msg := s.dog.check(time.Now(), mpi.Progress()); msg != "" {
+			s.endWith(ExitWatchdog, msg)
 			return
 		}
 	}
+}
+
+// check is one look of the watchdog at time now with the progress
+// counter at progress: where a timed loop advanced it since the last
+// look, the measurement's clock starts anew (a loop that advances is
+// never stuck, however long its measurement takes); it returns what to
+// end the job with when the measurement has made no progress for longer
+// than its limit, else "".
+func (d *watch) check(now time.Time, progress int64) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if progress != d.seen {
+		d.seen = progress
+		d.current.start = now
+	}
+	w := d.current
+	if el := now.Sub(w.start); w.what != "" && el > w.limit {
+		return fmt.Sprintf("watchdog: %s has made no progress for %v (limit %v, -%s=%v); ending the job",
+			w.what, el.Round(time.Second), w.limit.Round(time.Second), w.flag, w.bound)
+	}
+	return ""
 }
 
 // inProgress is the measurement in progress, or "".

@@ -21,3 +21,28 @@ func TestWatchLimit(t *testing.T) {
 		assert.Equal(t, c.want, watchLimit(c.predicted, c.bound), "%v, at most %v", c.predicted, c.bound)
 	}
 }
+
+// TestWatchdogFollowsProgress: a measurement whose loop advances is never
+// ended, however long it takes; once the loop stops advancing, the
+// watchdog fires after the limit, as it does for one that never
+// advanced; between measurements the clock goes on.
+func TestWatchdogFollowsProgress(t *testing.T) {
+	var d watch
+	t0 := time.Unix(1000, 0)
+	d.current = watched{what: "ring2", base: "ring2", flag: "beff.watchdog", bound: time.Minute, start: t0, limit: 30 * time.Second}
+	count := int64(0)
+	for s := 1; s <= 600; s++ { // ten minutes, a step every second
+		count++
+		assert.Empty(t, d.check(t0.Add(time.Duration(s)*time.Second), count), "at %d s the loop advanced", s)
+	}
+	stuck := t0.Add(600 * time.Second)
+	assert.Empty(t, d.check(stuck.Add(30*time.Second), count), "at the limit")
+	msg := d.check(stuck.Add(31*time.Second), count)
+	assert.Equal(t, "watchdog: ring2 has made no progress for 31s (limit 30s, -beff.watchdog=1m0s); ending the job", msg)
+
+	var never watch
+	never.current = watched{what: "ring2", flag: "beff.watchdog", bound: time.Minute, start: t0, limit: 30 * time.Second}
+	assert.NotEmpty(t, never.check(t0.Add(31*time.Second), 0), "a loop that never advanced")
+	var idle watch
+	assert.Empty(t, idle.check(t0.Add(time.Hour), 0), "nothing watched")
+}

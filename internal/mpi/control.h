@@ -87,6 +87,14 @@ extern const char *const ctl_open_mode_names[CTL_NOPENMODES];
  * for the writing modes. */
 enum ctl_open_flag { CTL_OPEN_UNIQUE = 1, CTL_OPEN_DELETE_ON_CLOSE = 2, CTL_OPEN_RDWR = 4 };
 
+/* ctl_advance marks one step of a timed loop (an iteration, a
+ * repetition, a burst) on the process's progress counter (mpi.Progress;
+ * NULL: none), which the watchdog reads from another thread: a relaxed
+ * store, as cheap as a plain one, by the one thread that runs the loops. */
+static inline void ctl_advance(int64_t *progress) {
+	if (progress) __atomic_store_n(progress, *progress + 1, __ATOMIC_RELAXED);
+}
+
 MPI_Fint ctl_info_null(void);
 int ctl_file_open(MPI_Fint comm, const char *path, int mode, int flags, MPI_Fint info, MPI_Fint *fh);
 int ctl_file_close(MPI_Fint *fh);

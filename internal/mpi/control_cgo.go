@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -442,6 +444,23 @@ func RMAProbe(c Comm, allocate bool) (ok bool, why, err error) {
 	}
 	return cok != 0, mpiErr(call, cwhy), mpiErr("MPI_Allreduce", rc)
 }
+
+// progress is the process's progress counter, in C memory (ProgressCounter).
+var progress = sync.OnceValue(func() unsafe.Pointer { return C.calloc(1, 8) })
+
+// ProgressCounter is the process's progress counter, an int64 in C
+// memory that the suites' timed loops advance by one for every step they
+// complete (ctl_advance: an iteration, a repetition, a burst), handed to
+// their C calls. The watchdog reads it (Progress): a loop that advances
+// is making progress, however long its measurement takes.
+func ProgressCounter() unsafe.Pointer { return progress() }
+
+// Progress is the progress counter's value.
+func Progress() int64 { return atomic.LoadInt64((*int64)(progress())) }
+
+// Advance marks a step that Go completed (a measurement of its own C
+// call, say) on the progress counter.
+func Advance() { atomic.AddInt64((*int64)(progress()), 1) }
 
 // WtimeIsGlobal is the attribute MPI_WTIME_IS_GLOBAL of MPI_COMM_WORLD.
 func WtimeIsGlobal() (bool, error) {

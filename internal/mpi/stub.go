@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"time"
+	"unsafe"
 )
 
 // This file is what the control plane of package mpi is without the mpi
@@ -91,3 +92,7 @@ func ClockLearn(c Comm, teacher, rounds int, local [3]float64) ([3]float64, [5]f
 func ClockTeach(c Comm, learner, rounds int, local [3]float64, wire [5]float64) error {
 	return ErrNoMPI
 }
+
+func ProgressCounter() unsafe.Pointer { return nil }
+func Progress() int64                 { return 0 }
+func Advance()                        {}

@@ -258,7 +258,7 @@ static int start_barrier(MPI_Comm bc, MPI_Comm c, const beff_plan *p, int method
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
                  unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
-                 int quiet, double *elapsed, beff_fault *fault) {
+                 int quiet, int64_t *progress, double *elapsed, beff_fault *fault) {
 	loop_t l = {p, MPI_Comm_f2c(commf), sbuf, rbuf, buflen, 0, 0, len, inject, base, {0, sizeidx, len, fault}};
 	a2a_t a = {0};
 	int rc;
@@ -287,6 +287,7 @@ int beff_measure(MPI_Fint barrier_comm, MPI_Fint commf, const beff_plan *p, int 
 		default: rc = MPI_ERR_ARG;
 		}
 		if (rc != MPI_SUCCESS) goto out;
+		ctl_advance(progress);
 	}
 	*elapsed = MPI_Wtime() - t0;
 	if (carry) carry[0] = l.soff, carry[1] = l.roff;

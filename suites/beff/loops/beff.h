@@ -40,11 +40,13 @@ typedef struct {
  * (and non-blocking steps posted as the reference code posts them).
  * inject != 0 corrupts the first received message (tests only); quiet != 0
  * makes the barrier an MPI_Ibarrier that the processes with nothing to do
- * in the loop wait for asleep (a pattern some processes take no part in). */
+ * in the loop wait for asleep (a pattern some processes take no part in).
+ * Every iteration advances progress, the process's progress counter
+ * (ctl_advance). */
 int beff_measure(MPI_Fint barrier_comm, MPI_Fint comm, const beff_plan *p, int method,
                  int len, int sizeidx, int looplen, int warm, unsigned char *sbuf,
                  unsigned char *rbuf, int64_t buflen, int64_t *carry, int64_t *base, int inject,
-                 int quiet, double *elapsed, beff_fault *fault);
+                 int quiet, int64_t *progress, double *elapsed, beff_fault *fault);
 
 /* The longest nap of a process that waits asleep for the barrier of a
  * pattern it takes no part in, µs (as harness's quietPoll). */

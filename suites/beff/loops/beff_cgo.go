@@ -30,7 +30,7 @@ func measure(m *BeffTiming) (float64, Fault, error) {
 	rc := mpi.OnMain(func() C.int {
 		return C.beff_measure(C.MPI_Fint(m.Barrier), C.MPI_Fint(m.Comm), &p, C.int(m.Method), C.int(m.Len),
 			C.int(m.SizeIndex), C.int(m.LoopLen), C.int(m.Warm), (*C.uchar)(m.Send.Pointer()), (*C.uchar)(m.Recv.Pointer()),
-			C.int64_t(m.Send.Len()), carry, base, cbool(m.Inject), cbool(m.Quiet), &el, &f)
+			C.int64_t(m.Send.Len()), carry, base, cbool(m.Inject), cbool(m.Quiet), (*C.int64_t)(mpi.ProgressCounter()), &el, &f)
 	})
 	fault := Fault{Count: int64(f.count), Iter: int64(f.iter), Step: int(f.step), Partner: int(f.partner),
 		Offset: int64(f.offset), ExpectFirst: int(f.expect_first), GotFirst: int(f.got_first),

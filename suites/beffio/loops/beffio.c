@@ -62,6 +62,7 @@ int beffio_calls(const beffio_calls_t *p, int64_t c0, int64_t k, unsigned char *
 			             : MPI_File_write(fh, buf, count, MPI_BYTE, MPI_STATUS_IGNORE);
 		}
 		if (rc != MPI_SUCCESS) return rc;
+		ctl_advance(p->progress);
 		if (p->read) {
 			for (int64_t j = 0; j < chunks; j++) {
 				int64_t off = beffio_offset(p, c, j);

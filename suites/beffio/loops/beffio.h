@@ -22,6 +22,7 @@ typedef struct {
 	int pattern;   /* pattern number, enters the values */
 	int access;    /* the stamp: enters the values written / expected */
 	int explicit_offsets; /* ordered: write_at_all/read_at_all instead of the shared pointer */
+	int64_t *progress;    /* the process's progress counter: one step a call (ctl_advance) */
 } beffio_calls_t;
 
 typedef struct {

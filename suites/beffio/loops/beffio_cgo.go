@@ -30,6 +30,7 @@ func (p *PatternCalls) c() C.beffio_calls_t {
 	if p.ExplicitOffsets {
 		c.explicit_offsets = 1
 	}
+	c.progress = (*C.int64_t)(mpi.ProgressCounter())
 	return c
 }
 

@@ -40,6 +40,7 @@ typedef struct {
 	unsigned char *sbuf, *rbuf;
 	cong_samples *o;
 	double buf[64]; /* the allreduce canary's times of one burst, and the stop flag */
+	int64_t *progress; /* the process's progress counter: one step a burst */
 } canary;
 
 /* ring_lat is one iteration of the ring latency: 8 bytes to the right and
@@ -122,16 +123,17 @@ static int burst(canary *c, int kind, int64_t *it, int timed, double t0, double 
 		done = c->buf[b];
 	}
 	if (timed) c->o->iters += b;
+	ctl_advance(c->progress);
 	*stop = done != 0;
 	return rc;
 }
 
 int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len,
-                double duration, unsigned char *sbuf, unsigned char *rbuf, cong_samples *out) {
+                double duration, unsigned char *sbuf, unsigned char *rbuf, int64_t *progress, cong_samples *out) {
 	memset(out, 0, sizeof *out);
 	if (kind < 0 || kind >= CONG_NCANARIES || len < 1 || len > INT32_MAX) return MPI_ERR_ARG;
 	canary c = {.comm = MPI_Comm_f2c(comm), .left = left, .right = right, .len = len,
-	            .sbuf = sbuf, .rbuf = rbuf, .o = out};
+	            .sbuf = sbuf, .rbuf = rbuf, .o = out, .progress = progress};
 	MPI_Comm w = MPI_Comm_f2c(world);
 	MPI_Request start = MPI_REQUEST_NULL, done = MPI_REQUEST_NULL;
 	int rc = MPI_Comm_rank(c.comm, &c.me), stop = 0;
@@ -162,6 +164,7 @@ typedef struct {
 	MPI_Win win;
 	MPI_Request rq[CONG_WINDOW];
 	int shift; /* the all-to-all's next shift, 0 … n−2 (the partner is shift+1 away) */
+	int64_t *progress; /* the process's progress counter: one step a call */
 } congestor;
 
 /* windowed posts n−1 operations (from or to every other process) with at
@@ -252,6 +255,7 @@ static int load(congestor *g, int kind, MPI_Comm w, MPI_Request *done, double du
 		rc = congest[kind](g, &o->bytes);
 		if (rc != MPI_SUCCESS) break;
 		o->calls++;
+		ctl_advance(g->progress);
 		if (vote != MPI_REQUEST_NULL) {
 			if ((rc = MPI_Wait(&vote, MPI_STATUS_IGNORE)) != MPI_SUCCESS || all) break;
 		}
@@ -269,11 +273,11 @@ static int load(congestor *g, int kind, MPI_Comm w, MPI_Request *done, double du
 }
 
 int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len, double duration,
-                   unsigned char *sbuf, unsigned char *rbuf, cong_load *out) {
+                   unsigned char *sbuf, unsigned char *rbuf, int64_t *progress, cong_load *out) {
 	memset(out, 0, sizeof *out);
 	if (kind < 0 || kind >= CONG_NCONGESTORS || len < 1 || len > INT32_MAX) return MPI_ERR_ARG;
 	congestor g = {.comm = MPI_Comm_f2c(comm), .left = left, .right = right, .len = len, .sbuf = sbuf, .rbuf = rbuf,
-	               .win = MPI_WIN_NULL};
+	               .win = MPI_WIN_NULL, .progress = progress};
 	MPI_Comm w = MPI_Comm_f2c(world);
 	MPI_Request start = MPI_REQUEST_NULL, done = MPI_REQUEST_NULL;
 	int rc = MPI_Comm_rank(g.comm, &g.me);

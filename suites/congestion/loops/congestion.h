@@ -48,9 +48,11 @@ typedef struct {
  * of comm stop together. With world != MPI_COMM_NULL the canary runs under
  * load: it starts when the congestors do (the first MPI_Ibarrier on world)
  * and tells them it is done (the second). sbuf and rbuf hold
- * 2·CONG_BW_OUTSTANDING·len bytes each. */
+ * 2·CONG_BW_OUTSTANDING·len bytes each. Every burst advances progress,
+ * the process's progress counter (ctl_advance), as every call of a
+ * congestor does. */
 int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len,
-                double duration, unsigned char *sbuf, unsigned char *rbuf, cong_samples *out);
+                double duration, unsigned char *sbuf, unsigned char *rbuf, int64_t *progress, cong_samples *out);
 
 /* cong_congestor loads the network with congestor kind on comm, len bytes
  * per message, until duration seconds have passed (world == MPI_COMM_NULL)
@@ -60,6 +62,6 @@ int cong_canary(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, in
  * and right are this process's neighbours in comm for the worst-case cycle
  * (ring.WorstNeighbors on the Go side); the other kinds ignore them. */
 int cong_congestor(MPI_Fint comm, MPI_Fint world, int kind, int left, int right, int64_t len, double duration,
-                   unsigned char *sbuf, unsigned char *rbuf, cong_load *out);
+                   unsigned char *sbuf, unsigned char *rbuf, int64_t *progress, cong_load *out);
 
 #endif

@@ -29,7 +29,7 @@ func runCanary(r *CanaryRun) (Samples, error) {
 	defer C.free(unsafe.Pointer(o))
 	rc := mpi.OnMain(func() C.int {
 		return C.cong_canary(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Canary), C.int(r.Left), C.int(r.Right),
-			C.int64_t(r.Len), C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), o)
+			C.int64_t(r.Len), C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), (*C.int64_t)(mpi.ProgressCounter()), o)
 	})
 	s := Samples{Hist: make([]int64, HistBins), N: int64(o.n), Sum: float64(o.sum),
 		Max: float64(o.max), Elapsed: float64(o.elapsed), Iters: int64(o.iters), Faults: int64(o.faults)}
@@ -43,7 +43,7 @@ func runCongestor(r *CongestorRun) (Load, error) {
 	var o C.cong_load
 	rc := mpi.OnMain(func() C.int {
 		return C.cong_congestor(C.MPI_Fint(r.Comm), world(r.World, r.Loaded), C.int(r.Congestor), C.int(r.Left), C.int(r.Right), C.int64_t(r.Len),
-			C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), &o)
+			C.double(r.Duration), (*C.uchar)(r.Send.Pointer()), (*C.uchar)(r.Recv.Pointer()), (*C.int64_t)(mpi.ProgressCounter()), &o)
 	})
 	return Load{Calls: int64(o.calls), Bytes: int64(o.bytes), Elapsed: float64(o.elapsed)}, mpi.CallError("the "+r.Congestor.String()+" congestor", int(rc))
 }

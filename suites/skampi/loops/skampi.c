@@ -101,6 +101,7 @@ static int reps(const skampi_batch_t *b, ctx *c, opfn fn, double *arrive, double
 		start[k] = s + b->clk_off + b->clk_drift * (s - b->clk_at);
 		end[k] = e + b->clk_off + b->clk_drift * (e - b->clk_at);
 		busy[k] = c->busy;
+		ctl_advance(b->progress);
 	}
 	return rc;
 }

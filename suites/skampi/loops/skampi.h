@@ -104,6 +104,7 @@ typedef struct {
 	int periodic;     /* every dimension wraps around */
 	int threads;      /* partitioned: the threads that mark the partitions ready (1: the caller;
 	                     more need MPI_THREAD_MULTIPLE) */
+	int64_t *progress; /* the process's progress counter: one step a repetition (ctl_advance) */
 } skampi_batch_t;
 
 /* The topologies of the neighborhood collectives: MPI_Cart_create (2·ndims

@@ -33,7 +33,7 @@ func runBatch(b *Batch) (Times, SkampiFault, error) {
 		passive: cbool(b.Passive), nosync: cbool(b.NoSync), method: C.int(b.Method), full: cbool(b.Full),
 		rma_sync: C.int(b.RMASync), rma_allocate: cbool(b.RMAAllocate), rma_nocheck: cbool(b.RMANoCheck),
 		steps: C.int64_t(b.Steps), topo: C.int(b.Topo), ndims: C.int(len(b.Dims)), periodic: cbool(b.Periodic),
-		threads: C.int(max(1, b.Threads))}
+		threads: C.int(max(1, b.Threads)), progress: (*C.int64_t)(mpi.ProgressCounter())}
 	for i, d := range b.Dims {
 		cb.dims[i] = C.int(d)
 	}
