@@ -129,14 +129,16 @@ func TestBenchResume(t *testing.T) {
 }
 
 // TestBenchWatchdogExit: a job the watchdog ends (here: a limit of 1 ms,
-// which the pauses between measurements exceed) exits from beff run
+// which the pauses of 600 ms between measurements exceed: the watchdog
+// looks four times a second, and a look after a measurement's loop
+// advanced starts its clock anew) exits from beff run
 // with code 10 under either library (its processes end by SIGKILL, which
 // the launcher reports as it likes) and keeps what it measured, marked
 // as ended by the watchdog.
 func TestBenchWatchdogExit(t *testing.T) {
 	bin := mpiBinary(t, true)
 	results := t.TempDir()
-	out, err := beffRun(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.testpause=20ms", "-beff.watchdog=1ms").CombinedOutput()
+	out, err := beffRun(t, bin, "^BenchmarkBeff$", results, "", "-test.short", "-beff.testpause=600ms", "-beff.watchdog=1ms").CombinedOutput()
 	var ee *exec.ExitError
 	require.ErrorAs(t, err, &ee, "%s", out)
 	assert.Equal(t, 10, ee.ExitCode(), "%s", out)

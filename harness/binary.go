@@ -35,6 +35,6 @@ func Flags(fs *flag.FlagSet) { newFlags(fs) }
 
 // WatchdogFlag defines the flag -<prefix>.watchdog of a suite on fs.
 func WatchdogFlag(fs *flag.FlagSet, prefix, suite string) *time.Duration {
-	return fs.Duration(prefix+".watchdog", DefaultWatchdog, suite+": end the job when one measurement makes no progress for this long "+
+	return fs.Duration(prefix+".watchdog", DefaultWatchdog, suite+": end the job when a measurement's loop makes no progress (no step of it ends) for this long "+
 		fmtWatchdog())
 }
