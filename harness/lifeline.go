@@ -45,7 +45,12 @@ type lifelines struct {
 	conns  []net.Conn
 	parent net.Conn // the line to the parent, nil on rank 0 or without one
 	ending bool
-	sendMu sync.Mutex // one notice at a time to the parent
+	// parentEnd is closed when the line to the parent ends, whatever
+	// the reason (nil without a line to the parent); parentBye says the
+	// parent ended on purpose (its goodbye).
+	parentEnd chan struct{}
+	parentBye bool
+	sendMu    sync.Mutex // one notice at a time to the parent
 }
 
 // logProcesses names the host and process id of every rank on stderr, so
@@ -132,6 +137,7 @@ func (s *Session) connectParent(ip net.IP, port int, token []byte) {
 	s.keepLine(c)
 	s.lines.mu.Lock()
 	s.lines.parent = c
+	s.lines.parentEnd = make(chan struct{})
 	s.lines.mu.Unlock()
 	go s.watchLifeline(c, parent)
 }
@@ -193,10 +199,18 @@ func handshake(c net.Conn, token []byte, first, last int, wait time.Duration) (i
 // watchLifeline waits for the goodbye of rank on c; a connection that
 // closes without one means the rank is lost.
 func (s *Session) watchLifeline(c net.Conn, rank int) {
+	if rank < s.Rank {
+		defer s.parentEnded()
+	}
 	var b [1]byte
 	for {
 		_, err := c.Read(b[:])
 		if err == nil && b[0] == goodbye {
+			if rank < s.Rank {
+				s.lines.mu.Lock()
+				s.lines.parentBye = true
+				s.lines.mu.Unlock()
+			}
 			return
 		}
 		if err == nil && b[0] == noticeByte && rank > s.Rank && s.passOn(c) == nil {
@@ -222,6 +236,41 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 		msg += "; measurement in progress: " + what
 	}
 	s.endWith(ExitLost, msg)
+}
+
+// parentEnded says that the line to the parent has ended (once).
+func (s *Session) parentEnded() {
+	s.lines.mu.Lock()
+	defer s.lines.mu.Unlock()
+	if s.lines.parentEnd != nil {
+		select {
+		case <-s.lines.parentEnd:
+		default:
+			close(s.lines.parentEnd)
+		}
+	}
+}
+
+// parentSaidGoodbye says whether the parent ended on purpose.
+func (s *Session) parentSaidGoodbye() bool {
+	s.lines.mu.Lock()
+	defer s.lines.mu.Unlock()
+	return s.lines.parentBye
+}
+
+// waitParentEnd waits until the line to the parent ends, at most d
+// (not at all without one).
+func (s *Session) waitParentEnd(d time.Duration) {
+	s.lines.mu.Lock()
+	ch := s.lines.parentEnd
+	s.lines.mu.Unlock()
+	if ch == nil {
+		return
+	}
+	select {
+	case <-ch:
+	case <-time.After(d):
+	}
 }
 
 // forgetParent drops c as the line to the parent: the parent was lost.

@@ -14,20 +14,33 @@ import (
 // said so by then: on 10^5 processes that all wait in the same
 // collective, every watchdog fires within a second. A rank other than 0
 // sends a notice up the lifeline tree (each parent passes it on) and ends
-// quietly, as it would have ended anyway, after a head start for rank 0
-// (noticeHeadStart): the launcher ends the whole job when it sees one
-// process gone, and on a busy machine MPICH's Hydra ended rank 0 before it
-// had said the notice (1 job in 7 with a core taken by another program).
-// Rank 0 says the first notice (its own or one passed up) and ends the
-// job. A rank whose notice cannot be sent (no lifeline to its parent, or
-// its parent is the rank lost) says it itself. No rank waits longer for
-// the end: MPICH 4.2's Hydra reports about 1 job in 10 whose rank 0 it saw
-// killed as a success, and beff run reads the notice instead.
+// quietly once its parent's line ends: rank 0 says the first notice (its
+// own or one passed up), ends, and its end closes the lines down the
+// tree, so that the launcher, which tears the job down when it sees one
+// process gone, does so after rank 0 spoke. On 256 processes on two cores
+// a fixed head start of a second was not enough: the first ranks to fire
+// ended, the launcher killed rank 0 before its line, and a hundred ranks
+// whose notices then found no parent said their own. A rank waits at most
+// noticeWait (rank 0 itself may be the one stuck). A rank whose notice
+// cannot be sent (no lifeline to its parent, or its parent is the rank
+// lost) says it itself, unless its parent ended on purpose (its goodbye:
+// the job is ending, and its reason was said). Rank 0 keeps going for
+// sayForward after its line, its lifelines open, so that the launcher
+// forwards the line and the notices still on their way are counted. MPICH 4.2's Hydra reports about 1 job in 10 whose
+// rank 0 it saw killed as a success, and beff run reads the notice
+// instead.
 
 const (
-	noticeByte      = 'n'
-	noticeMost      = 1024        // bytes of a notice's text
-	noticeHeadStart = time.Second // a rank that sent a notice waits this long before it ends
+	noticeByte = 'n'
+	noticeMost = 1024 // bytes of a notice's text
+	// noticeWait is the longest a rank that sent a notice waits for its
+	// parent's line to end (rank 0 having said it) before it ends anyway.
+	noticeWait = 10 * time.Second
+	// sayForward is how long rank 0 keeps going after it said what ends
+	// the job: the launcher forwards a process's last lines only while it
+	// has not begun to tear the job down (Open MPI's mpirun lost rank 0's
+	// line on 256 processes on two cores without it).
+	sayForward = 500 * time.Millisecond
 )
 
 // A notice is one rank's reason to end the job: its exit code and its
@@ -126,7 +139,14 @@ func (s *Session) endWith(code int, msg string) {
 		return
 	}
 	if s.sendUp(n.encode()) {
-		s.endAfter(code, "", noticeHeadStart) // rank 0 says it
+		// Rank 0 says it and ends first; its end closes the lifelines down
+		// the tree, each rank ending as its parent's line does, so that the
+		// launcher tears the job down after rank 0 spoke.
+		s.waitParentEnd(noticeWait)
+		s.endAfter(code, "", 0)
+	}
+	if s.parentSaidGoodbye() {
+		s.endAfter(code, "", 0) // the parent ended on purpose: the job is ending, its reason said above
 	}
 	s.endNow(code, msg)
 }

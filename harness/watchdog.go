@@ -206,6 +206,9 @@ func (s *Session) endAfter(code int, msg string, wait time.Duration) {
 	}
 	if msg != "" {
 		fmt.Fprintf(os.Stderr, "beff: %s\n", msg)
+		if s.IsRoot() {
+			time.Sleep(sayForward) // the lines stay open: the notices still coming are counted, not said again
+		}
 	}
 	s.markPartial(msg)
 	s.finishRecord()
