@@ -118,6 +118,19 @@ func ParseLine(l *results.Line) (rep *Report, ok bool, err error) {
 	return &r, true, nil
 }
 
+// Check holds the report to the run of p processes it belongs to: its
+// rounds are ⌈log2 p⌉, it made one estimation at least and no more than
+// a run makes (Estimations).
+func (r *Report) Check(p int) error {
+	switch {
+	case r.Rounds != Rounds(p):
+		return fmt.Errorf("%s: %d rounds, but a run of %d processes estimates in %d; not written by beff, or edited", ReportName, r.Rounds, p, Rounds(p))
+	case r.Syncs < 1 || r.Syncs > Estimations:
+		return fmt.Errorf("%s: %d estimations, want 1 to %d; not written by beff, or edited", ReportName, r.Syncs, Estimations)
+	}
+	return nil
+}
+
 // Judge is why a measurement whose window left margin seconds for the
 // clocks' disagreement cannot be vouched for under the report ("" when
 // it can): the model's error over the run was larger.

@@ -81,6 +81,9 @@ func Fold(r *results.Run) (*Folded, error) {
 	}
 	p := &Folded{Run: run}
 	if m := run.byName[clocks.ReportName]; m != nil {
+		if err := m.Clock.Check(run.Config.N); err != nil {
+			return nil, &results.InputError{FileName: run.File, Line: m.Line, Msg: err.Error()}
+		}
 		p.Clock = m.Clock
 	}
 	plan := run.Config.Plan

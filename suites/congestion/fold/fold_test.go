@@ -319,7 +319,7 @@ func FuzzFold(f *testing.F) {
 	s := newSynth()
 	s.plan.Mix, s.config[congestion.KeyMix], s.config[congestion.KeySetProcs], s.config[congestion.KeySetNodes] = congestion.MixEach, "each", "4", "3"
 	f.Add([]byte(s.text()))
-	f.Add([]byte(newSynth().text() + "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 2 rounds 0.01 sync-s\n"))
+	f.Add([]byte(newSynth().text() + "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 3 rounds 0.01 sync-s\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzcount.One()
 		resultstest.FoldEach(t, New(), data, func(p results.Folded) { newPlotData(p.(*Folded)) })
@@ -331,7 +331,7 @@ func FuzzFold(f *testing.F) {
 // JSON; a second one is refused.
 func TestFoldClocks(t *testing.T) {
 	s := newSynth()
-	line := "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 2 rounds 0.01 sync-s\n"
+	line := "BenchmarkCongestion/clock=run 1 3 clock-err-us 1 clock-err-med-us -2 drift-min-ppm 4 drift-max-ppm 6 syncs 3 rounds 0.01 sync-s\n" // 6 processes: 3 rounds
 	f, err := results.Read(strings.NewReader(s.text()+line), "c.txt", []results.Suite{New()})
 	require.NoError(t, err)
 	runs := f.RunsOf(New())

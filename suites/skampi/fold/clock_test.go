@@ -60,6 +60,13 @@ func TestFoldClocks(t *testing.T) {
 		}
 	}
 	assert.Error(t, err, "two lines of the clocks")
+	for _, edit := range [][2]string{{"2 rounds", "3 rounds"}, {"5 syncs", "0 syncs"}, {"5 syncs", "33 syncs"}} {
+		ef, err := results.Read(strings.NewReader(synthText(synthConfig, append(slices.Clone(synthLines), strings.Replace(clockLine(1), edit[0], edit[1], 1)))), "edited.txt", []results.Suite{New()})
+		if err == nil {
+			_, err = Fold(ef.Runs[0])
+		}
+		assert.Error(t, err, "%s: a run of 4 processes estimates in 2 rounds, 1 to 32 times", edit[1])
+	}
 	bad := strings.Replace(clockLine(1), "5 syncs", "NaN syncs", 1)
 	_, err = results.Read(strings.NewReader(synthText(synthConfig, append(slices.Clone(synthLines), bad))), "bad.txt", []results.Suite{New()})
 	assert.ErrorContains(t, err, "clock=run")

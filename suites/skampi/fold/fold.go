@@ -66,6 +66,9 @@ func Fold(r *results.Run) (*Folded, error) {
 			if p.Clock != nil {
 				return nil, &results.InputError{FileName: r.File, Line: m.Line, Msg: "a second " + clocks.ReportName + " line in one run; not written by beff, or edited"}
 			}
+			if err := m.Clock.Check(p.Config.N); err != nil {
+				return nil, &results.InputError{FileName: r.File, Line: m.Line, Msg: err.Error()}
+			}
 			p.Clock = m.Clock
 			continue
 		}
