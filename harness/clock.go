@@ -139,14 +139,8 @@ func (c *Clock) Report(b *testing.B, suite string, spread ...func(*clocks.Report
 }
 
 // Predicted is the world's bound on the model's error, ahead seconds
-// from now on this process's clock. A model of the first offsets alone
-// says their error, as SKaMPI's scheme does: it knows of no drift.
-func (c *Clock) Predicted(ahead float64) float64 {
-	if !c.drift {
-		return c.firstErr
-	}
-	return c.world.At(c.now() + ahead)
-}
+// from now on this process's clock.
+func (c *Clock) Predicted(ahead float64) float64 { return c.world.At(c.now() + ahead) }
 
 // Keep re-estimates the model when rank 0 finds the world's bound,
 // ahead seconds from now, past the error it keeps under (collective; a
@@ -226,14 +220,21 @@ func (c *Clock) localWire() [3]float64 { return [3]float64{c.local.At, c.local.O
 // zero Report): the largest error over the run and the processes, the
 // median of the processes' largest, the drifts against rank 0 (fitted
 // over the latest samples, this last one included, whatever the model
-// used), what the estimations cost.
+// used), what the estimations cost. The model goes on (for another run
+// of the suite in the job), but the counts of the report start anew.
 func (c *Clock) Finish() clocks.Report {
-	drift := c.drift
+	kept := *c
+	kept.learner = c.learner.Clone()
 	c.drift = true // the last measurement refits with the drift, to report it
 	c.tree(true)
-	c.drift = drift
 	rep := clocks.Report{Syncs: c.syncs, Rounds: clocks.Rounds(c.s.Size), Seconds: c.seconds}
-	all := c.s.World().Gather([]int64{int64(math.Float64bits(c.worst)), int64(math.Float64bits(c.model.Drift))})
+	worst, drift := c.worst, c.model.Drift
+	if !kept.drift { // offsets alone stay what they were (another -test.count run goes on on them)
+		*c = kept
+	}
+	// The next run's report is its own, on the estimation it starts on.
+	c.worst, c.syncs, c.seconds, c.used = 0, 1, 0, false
+	all := c.s.World().Gather([]int64{int64(math.Float64bits(worst)), int64(math.Float64bits(drift))})
 	if all == nil {
 		return clocks.Report{}
 	}

@@ -65,6 +65,9 @@ func (l *Learner) Add(s Sample) {
 // way): 1/(1 + drift) − 1.
 func Rate(drift float64) float64 { return 1/(1+drift) - 1 }
 
+// Clone is a copy of the learner that does not share its samples.
+func (l *Learner) Clone() Learner { return Learner{samples: append([]Sample(nil), l.samples...)} }
+
 // Samples is how many samples the learner keeps.
 func (l *Learner) Samples() int { return len(l.samples) }
 
