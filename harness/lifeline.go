@@ -226,6 +226,7 @@ func (s *Session) watchLifeline(c net.Conn, rank int) {
 	}
 	if rank < s.Rank {
 		s.forgetParent(c) // a notice written to a dead parent is lost: say it here
+		s.parentEnded()
 	}
 	host := "?"
 	if rank < len(s.Job.Hosts) {
@@ -258,18 +259,36 @@ func (s *Session) parentSaidGoodbye() bool {
 	return s.lines.parentBye
 }
 
-// waitParentEnd waits until the line to the parent ends, at most d
-// (not at all without one).
-func (s *Session) waitParentEnd(d time.Duration) {
+// waitParentEnd waits until the line to the parent ends, at most d,
+// and says whether it ended (at once without a line).
+func (s *Session) waitParentEnd(d time.Duration) bool {
 	s.lines.mu.Lock()
 	ch := s.lines.parentEnd
 	s.lines.mu.Unlock()
 	if ch == nil {
-		return
+		return true
 	}
 	select {
 	case <-ch:
+		return true
 	case <-time.After(d):
+		return false
+	}
+}
+
+// parentLost says whether the line to the parent ended without a
+// goodbye.
+func (s *Session) parentLost() bool {
+	s.lines.mu.Lock()
+	defer s.lines.mu.Unlock()
+	if s.lines.parentEnd == nil || s.lines.parentBye {
+		return false
+	}
+	select {
+	case <-s.lines.parentEnd:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -20,28 +20,43 @@ import (
 // process gone, does so after rank 0 spoke. On 256 processes on two cores
 // a fixed head start of a second was not enough: the first ranks to fire
 // ended, the launcher killed rank 0 before its line, and a hundred ranks
-// whose notices then found no parent said their own. A rank waits at most
-// noticeWait (rank 0 itself may be the one stuck). A rank whose notice
-// cannot be sent (no lifeline to its parent, or its parent is the rank
-// lost) says it itself, unless its parent ended on purpose (its goodbye:
-// the job is ending, and its reason was said). Rank 0 keeps going for
-// sayForward after its line, its lifelines open, so that the launcher
-// forwards the line and the notices still on their way are counted. MPICH 4.2's Hydra reports about 1 job in 10 whose
-// rank 0 it saw killed as a success, and beff run reads the notice
+// whose notices then found no parent said their own.
+//
+// A rank says a notice alone only when no other will: when it cannot
+// send it up (no lifeline, or its parent lost: at once where the parent
+// is rank 0, else after noticeWait, the lost parent's parent naming the
+// loss), or when its parent took it and did not end within noticeWait
+// (the parent may be the process that is stuck, and a stopped process
+// reads nothing). The children of one parent speak a second apart, the
+// first first: the launcher ends the job on the first one's line. A rank
+// whose parent ended on purpose (its goodbye) stays silent: the job is
+// ending and its reason was said — so does a stopped process that the
+// launcher wakes to end it (Open MPI sends SIGCONT before SIGTERM) and
+// that then finds its children's notices and its own watchdog's. A rank
+// that speaks keeps going for sayForward after its line, its lifelines
+// open, so that the launcher forwards the line and the notices still on
+// their way are counted. MPICH 4.2's Hydra reports about 1 job in 10
+// whose rank 0 it saw killed as a success, and beff run reads the notice
 // instead.
 
 const (
 	noticeByte = 'n'
 	noticeMost = 1024 // bytes of a notice's text
-	// noticeWait is the longest a rank that sent a notice waits for its
-	// parent's line to end (rank 0 having said it) before it ends anyway.
-	noticeWait = 10 * time.Second
-	// sayForward is how long rank 0 keeps going after it said what ends
+	// sayForward is how long a rank keeps going after it said what ends
 	// the job: the launcher forwards a process's last lines only while it
 	// has not begun to tear the job down (Open MPI's mpirun lost rank 0's
 	// line on 256 processes on two cores without it).
 	sayForward = 500 * time.Millisecond
+	// gatherWindow is how long rank 0 counts notices before it says the
+	// first: the watchdogs look four times a second, so those of ranks
+	// waiting in the same call fire within it.
+	gatherWindow = 300 * time.Millisecond
 )
+
+// noticeWait is the longest a rank that sent a notice waits for its
+// parent's line to end (rank 0 having said it) before it says the notice
+// alone (a variable for the tests).
+var noticeWait = 10 * time.Second
 
 // A notice is one rank's reason to end the job: its exit code and its
 // message ("watchdog: …", "lost rank 3 …").
@@ -99,8 +114,8 @@ type gathering struct {
 	count int
 }
 
-// gather takes a notice on rank 0 and ends the job with the first (the
-// others that arrive meanwhile are counted).
+// gather takes a notice on rank 0 and ends the job with the first,
+// gatherWindow later (the others that arrive meanwhile are counted).
 func (s *Session) gather(n notice) {
 	s.gathering.mu.Lock()
 	defer s.gathering.mu.Unlock()
@@ -110,6 +125,7 @@ func (s *Session) gather(n notice) {
 	}
 	s.gathering.first = &n
 	go func() {
+		time.Sleep(gatherWindow)
 		s.gathering.mu.Lock()
 		first, count := *s.gathering.first, s.gathering.count
 		s.gathering.mu.Unlock()
@@ -128,27 +144,61 @@ func (s *Session) gathered(size int) (string, int, bool) {
 	return s.gathering.first.line(s.gathering.count, size), s.gathering.first.code, true
 }
 
-// endWith ends the job for the reason msg seen on this rank: rank 0
-// says it (with the others' notices counted); another rank sends it up
-// the lifeline and ends quietly, saying it itself only when it cannot
-// send it.
+// endWith ends the job for the reason msg seen on this rank (raise).
 func (s *Session) endWith(code int, msg string) {
-	n := notice{from: s.Rank, code: code, text: msg}
+	s.raise(notice{from: s.Rank, code: code, text: msg})
+}
+
+// raise ends the job for n: rank 0 says it (with the others' notices
+// counted); another rank sends it up the lifeline and ends quietly once
+// its parent's line ends (rank 0 having said it, or the parent lost: its
+// own parent names it). Where the notice cannot be sent, or the parent
+// takes it and does not end within noticeWait (the parent may be the
+// process that is stuck), the rank says it alone.
+func (s *Session) raise(n notice) {
 	if s.IsRoot() || s.Size < 2 {
 		s.gather(n)
 		return
 	}
 	if s.sendUp(n.encode()) {
-		// Rank 0 says it and ends first; its end closes the lifelines down
-		// the tree, each rank ending as its parent's line does, so that the
-		// launcher tears the job down after rank 0 spoke.
-		s.waitParentEnd(noticeWait)
-		s.endAfter(code, "", 0)
+		if s.waitParentEnd(noticeWait) {
+			s.endAfter(n.code, "", 0)
+		}
+		s.sayAlone(n, 0)
+	}
+	s.sayAlone(n, s.aloneWait())
+}
+
+// aloneStagger is how much later each child of a parent says alone what
+// it could not send up than the child before it: where all of them must
+// (their parent stuck or lost), the first speaks, the launcher sees it
+// end and ends the others before they do.
+const aloneStagger = time.Second
+
+// sayAlone ends this process saying n itself, after wait and its place
+// among its parent's children times aloneStagger; quietly where the
+// parent ended on purpose (its goodbye: the job is ending, and its
+// reason was said) or the process is ending meanwhile.
+func (s *Session) sayAlone(n notice, wait time.Duration) {
+	s.waitParentEnd(time.Second) // a line that failed ends at once: learn how
+	if !s.parentSaidGoodbye() {
+		time.Sleep(wait + time.Duration((s.Rank-1)%fanOut)*aloneStagger)
 	}
 	if s.parentSaidGoodbye() {
-		s.endAfter(code, "", 0) // the parent ended on purpose: the job is ending, its reason said above
+		s.endAfter(n.code, "", 0)
 	}
-	s.endNow(code, msg)
+	s.endQuoted(n.code, n.line(1, s.Size))
+}
+
+// aloneWait is how long a rank whose notice cannot be sent up waits
+// before it says it alone: where its parent was lost and is not rank 0,
+// noticeWait (the parent's parent names the loss, and the launcher ends
+// this process meanwhile); otherwise not at all.
+func (s *Session) aloneWait() time.Duration {
+	if treeParent(s.Rank) != 0 && s.parentLost() {
+		return noticeWait
+	}
+	return 0
 }
 
 // sendUp writes b to this rank's parent on the lifeline; false when
@@ -169,8 +219,9 @@ func (s *Session) sendUp(b []byte) bool {
 }
 
 // passOn handles a notice that came from a child: rank 0 gathers it,
-// another rank passes it up, or says it when it cannot (the child has
-// ended quietly, trusting the notice to reach rank 0).
+// another rank passes it up, or, when it cannot, raises it as its own
+// (the child has ended quietly, trusting the notice to reach rank 0); a
+// rank whose parent said goodbye drops it.
 func (s *Session) passOn(c net.Conn) error {
 	n, err := readNotice(c)
 	if err != nil {
@@ -179,8 +230,10 @@ func (s *Session) passOn(c net.Conn) error {
 	switch {
 	case s.IsRoot():
 		s.gather(n)
+	case s.parentSaidGoodbye():
+		// the job is ending, and its reason was said
 	case !s.sendUp(n.encode()):
-		fmt.Fprintf(s.Log, "beff: %s\n", n.line(1, s.Size))
+		s.raise(n)
 	}
 	return nil
 }

@@ -2,9 +2,12 @@ package harness
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -41,17 +44,141 @@ func TestNotice(t *testing.T) {
 	assert.Equal(t, "rank 5: watchdog: x; ending the job (250 of 256 ranks said so)", n.line(250, 256))
 }
 
+// endOf runs f on s in a goroutine of its own, as a fake session ends
+// it, and returns the message s ended with ("" when it ended quietly).
+func endOf(t *testing.T, s *Session, f func()) string {
+	t.Helper()
+	got := make(chan string, 1)
+	s.ended = func(_ int, msg string) { got <- msg }
+	go f()
+	select {
+	case msg := <-got:
+		return msg
+	case <-time.After(time.Minute):
+		t.Fatal("the rank did not end")
+		return ""
+	}
+}
+
+// parentLine gives s (rank r of a job of p) a lifeline to a parent in
+// this test: the parent's end of it, and the line watched as a real
+// one is.
+func parentLine(t *testing.T, r, p int) (*Session, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	peer, err := ln.Accept()
+	require.NoError(t, err)
+	t.Cleanup(func() { c.Close(); peer.Close() })
+	s := NewFakeSession(r, p, Job{Hosts: make([]string, p)}, soloComm{}, func(int, string) {})
+	s.keepLine(c)
+	s.lines.parent, s.lines.parentEnd = c, make(chan struct{})
+	go s.watchLifeline(c, treeParent(r))
+	return s, peer
+}
+
 // TestPassOnWithoutParent: a rank that cannot pass a child's notice up
-// (its line to its parent is gone) says the notice itself: the child has
+// (it has no line to its parent) says the notice itself: the child has
 // ended quietly.
 func TestPassOnWithoutParent(t *testing.T) {
 	s := NewFakeSession(1, 4, Job{}, soloComm{}, func(int, string) {}) // no line to its parent
-	var log bytes.Buffer
-	s.Log = &log
 	a, b := net.Pipe()
 	defer a.Close()
 	defer b.Close()
 	go b.Write(notice{from: 7, code: ExitWatchdog, text: "watchdog: x"}.encode()[1:])
-	require.NoError(t, s.passOn(a))
-	assert.Equal(t, "beff: rank 7: watchdog: x\n", log.String())
+	assert.Equal(t, "rank 7: watchdog: x", endOf(t, s, func() { s.passOn(a) }))
+}
+
+// readUp reads one notice from a child on the parent's end of the line.
+func readUp(t *testing.T, c net.Conn) notice {
+	t.Helper()
+	var b [1]byte
+	_, err := io.ReadFull(c, b[:])
+	require.NoError(t, err)
+	require.Equal(t, byte(noticeByte), b[0])
+	n, err := readNotice(c)
+	require.NoError(t, err)
+	return n
+}
+
+// shortWait makes noticeWait d for the test.
+func shortWait(t *testing.T, d time.Duration) {
+	old := noticeWait
+	noticeWait = d
+	t.Cleanup(func() { noticeWait = old })
+}
+
+// TestNoticeUpTheTree: a rank sends its notice up and ends quietly when
+// its parent's line ends, with a goodbye (rank 0 said it) or without
+// (the parent was lost after it took the notice: its own parent names
+// that).
+func TestNoticeUpTheTree(t *testing.T) {
+	for _, bye := range []bool{true, false} {
+		s, parent := parentLine(t, 17, 40)
+		go func() {
+			n := readUp(t, parent)
+			assert.Equal(t, notice{from: 17, code: ExitWatchdog, text: "watchdog: x"}, n)
+			if bye {
+				parent.Write([]byte{goodbye})
+			}
+			parent.Close()
+		}()
+		assert.Equal(t, "", endOf(t, s, func() { s.endWith(ExitWatchdog, "watchdog: x") }), "goodbye %v", bye)
+	}
+}
+
+// TestNoticeStuckParent: a parent that takes the notice and does not end
+// (a stopped process reads nothing) leaves its child to say it alone
+// after noticeWait.
+func TestNoticeStuckParent(t *testing.T) {
+	shortWait(t, 50*time.Millisecond)
+	s, parent := parentLine(t, 16, 40) // the first child of rank 1: no stagger
+	go readUp(t, parent)
+	assert.Equal(t, "rank 16: watchdog: x", endOf(t, s, func() { s.endWith(ExitWatchdog, "watchdog: x") }))
+}
+
+// TestNoticeLostParent: a rank whose parent was lost names it: at once
+// where the parent is rank 0, after noticeWait otherwise (the parent's
+// parent names it, and the launcher ends the job meanwhile).
+func TestNoticeLostParent(t *testing.T) {
+	shortWait(t, 200*time.Millisecond)
+	for _, r := range []int{1, 16} {
+		s, parent := parentLine(t, r, 40)
+		s.Job.Hosts[treeParent(r)] = "n7"
+		start := time.Now()
+		msg := endOf(t, s, func() { parent.Close() })
+		assert.Equal(t, fmt.Sprintf("rank %d: lost rank %d (on n7): it ended without finishing MPI (killed or crashed)", r, treeParent(r)), msg)
+		if r != 1 {
+			assert.GreaterOrEqual(t, time.Since(start), noticeWait, "rank %d waits for its parent's parent", r)
+		}
+	}
+}
+
+// TestNoticeAfterGoodbye: a rank whose parent ended on purpose passes no
+// notice on and says none: the job is ending, its reason said (a stopped
+// rank that the launcher wakes to end it finds its children's notices);
+// where the goodbye is still on its way, the rank ends quietly.
+func TestNoticeAfterGoodbye(t *testing.T) {
+	child := notice{from: 241, code: ExitWatchdog, text: "watchdog: x"}
+	for _, read := range []bool{true, false} {
+		s, parent := parentLine(t, 16, 40)
+		ended := false
+		s.ended = func(int, string) { ended = true }
+		if read {
+			parent.Write([]byte{goodbye})
+			parent.Close()
+			require.True(t, s.waitParentEnd(time.Minute))
+			a, b := net.Pipe()
+			go b.Write(child.encode()[1:])
+			assert.NoError(t, s.passOn(a))
+			assert.False(t, ended, "dropped")
+			continue
+		}
+		parent.Write([]byte{goodbye})
+		parent.Close()
+		assert.Equal(t, "", endOf(t, s, func() { s.raise(child) }), "the goodbye read or not yet")
+	}
 }

@@ -206,9 +206,7 @@ func (s *Session) endAfter(code int, msg string, wait time.Duration) {
 	}
 	if msg != "" {
 		fmt.Fprintf(os.Stderr, "beff: %s\n", msg)
-		if s.IsRoot() {
-			time.Sleep(sayForward) // the lines stay open: the notices still coming are counted, not said again
-		}
+		time.Sleep(sayForward) // the lines stay open: the notices still coming are counted, not said again
 	}
 	s.markPartial(msg)
 	s.finishRecord()
@@ -221,6 +219,9 @@ func (s *Session) endAfter(code int, msg string, wait time.Duration) {
 		h()
 	}
 	time.Sleep(wait)
+	if s.ended != nil {
+		s.end(code, msg) // a fake session
+	}
 	launch.Leave(code, code == ExitWatchdog)
 }
 
