@@ -52,7 +52,8 @@ func progressMode(mode string) string {
 // left, scaled by how long the model's time of what is done took (so a
 // model that is right up to a factor still predicts right). A model of
 // seconds (ModelSeconds) is taken as it is, and what else a measurement
-// costs as the same for every measurement, from those done. In a
+// costs as the same for every measurement left, from the last ones done
+// (overWindow), without what was done once (Aside). In a
 // terminal a line comes every 2 s; in a log (-progress) at every tenth of
 // the predicted time and at least once a minute.
 type Progress struct {
@@ -64,11 +65,20 @@ type Progress struct {
 	// of it done; left, when set, predicts what is left instead of
 	// planned − weight.
 	planned, weight float64
-	left            func() float64
-	seconds         bool // the model is of seconds (ModelSeconds)
-	mode            string
-	start, log      time.Time
-	logged          float64 // the fraction done at the last line
+	// aside is the time spent once for what follows (Aside), not again
+	// for the measurements left.
+	aside float64
+	left  func() float64
+	// leftCount, with a model of seconds, counts the measurements left
+	// (a decision still to come may drop some).
+	leftCount  func() int
+	seconds    bool // the model is of seconds (ModelSeconds)
+	mode       string
+	start, log time.Time
+	// extra[i mod overWindow+1] is the time beside the timed work and
+	// the work done once when the i-th measurement was done (over).
+	extra  [overWindow + 1]float64
+	logged float64 // the fraction done at the last line
 }
 
 // NewProgress starts the progress of all measurements of what (e.g.
@@ -96,12 +106,23 @@ func (p *Progress) Model(left func() float64) { p.left = left }
 
 // ModelSeconds sets a model whose left, and whose weight of each
 // measurement done (DoneWeighing), are the seconds of its timed work
-// itself: the ETA is what is left plus, for every measurement left, what
-// the measurements done took beside their weight.
-func (p *Progress) ModelSeconds(left func() float64) { p.left, p.seconds = left, true }
+// itself, and which counts the measurements left (each once): the ETA is
+// what is left plus, for every measurement left, what the measurements
+// done took beside their weight and beside the work done once (Aside).
+func (p *Progress) ModelSeconds(left func() (float64, int)) {
+	var n int
+	p.left = func() float64 {
+		var t float64
+		t, n = left()
+		return t
+	}
+	p.leftCount = func() int { return n }
+	p.seconds = true
+}
 
 // Grow adds n measurements to the total, decided while the suite runs
-// (SKaMPI's refinement adds lengths to a curve), of weight w each.
+// (SKaMPI's refinement adds lengths to a curve), of weight w each; n < 0
+// takes out measurements a decision dropped (b_eff's shortcut).
 func (p *Progress) Grow(n int, w float64) {
 	p.all += n * p.count
 	p.planned += float64(n*p.count) * w
@@ -117,7 +138,30 @@ func (p *Progress) Done() { p.DoneWeighing(1) }
 func (p *Progress) DoneWeighing(w float64) {
 	p.done++
 	p.weight += w
+	p.extra[p.done%len(p.extra)] = time.Since(p.start).Seconds() - p.weight - p.aside
 }
+
+// overWindow is how many of the last measurements a model of seconds
+// takes their overhead from: when processes share a core, the overhead
+// changes from the first size to the next (connections made, caches
+// warm) more than the timed work does.
+const overWindow = 64
+
+// over is what each measurement took beside its timed work and the work
+// done once, seconds: over the last overWindow measurements done.
+func (p *Progress) over() float64 {
+	w := min(p.done, overWindow)
+	if w == 0 {
+		return 0
+	}
+	n := len(p.extra)
+	return max(0, p.extra[p.done%n]-p.extra[(p.done-w)%n]) / float64(w)
+}
+
+// Aside counts seconds of work done once for the measurements that
+// follow (a suite's first probes of a pattern): a model of seconds does
+// not expect it again of the measurements left.
+func (p *Progress) Aside(seconds float64) { p.aside += seconds }
 
 // Add counts n measurements done at once (copied, not measured), of
 // weight w each: they took no time.
@@ -173,11 +217,7 @@ func (p *Progress) eta(el time.Duration) (time.Duration, float64) {
 	left = max(left, 0)
 	var eta float64
 	if p.seconds {
-		over := 0.0 // what a measurement takes beside its timed work
-		if p.done > 0 {
-			over = max(0, el.Seconds()-p.weight) / float64(p.done)
-		}
-		eta = left + float64(p.all-p.done)*over
+		eta = left + float64(p.leftCount()*p.count)*p.over()
 	} else {
 		rate := 1.0 // seconds per unit of the model, from what is done
 		if p.weight > 0 && el > 0 {

@@ -239,12 +239,33 @@ func TestProgressETA(t *testing.T) {
 	assert.Equal(t, 160*time.Second, eta)
 	assert.InDelta(t, 0.2, frac, 1e-12)
 
-	s := &Progress{all: 10, count: 2}
-	s.ModelSeconds(func() float64 { return 30 })
+	s := &Progress{all: 10, count: 2, start: time.Now().Add(-10 * time.Second)}
+	s.ModelSeconds(func() (float64, int) { return 30, 4 })
 	s.DoneWeighing(4)
 	s.DoneWeighing(4) // 8 s of timed work in 10 s: 1 s more each
 	eta, _ = s.eta(10 * time.Second)
-	assert.Equal(t, (2*30+8)*time.Second, eta, "-test.count 2: the model's time left twice, and 8 measurements' overhead")
+	assert.InDelta(t, 2*30+8, eta.Seconds(), 0.01, "-test.count 2: the model's time left twice, and 8 measurements' overhead")
+
+	// 4 s of the 10 were a first probe (Aside): 0.5 s more each; of the
+	// 8 measurements in the total a decision is expected to drop 5 (6 s + 3 × 1.5 s)
+	o := &Progress{all: 10, count: 1, start: time.Now().Add(-10 * time.Second)}
+	o.ModelSeconds(func() (float64, int) { return 6, 3 })
+	o.Aside(4)
+	o.DoneWeighing(1)
+	o.DoneWeighing(2)
+	eta, _ = o.eta(10 * time.Second)
+	assert.InDelta(t, 10.5, eta.Seconds(), 0.01, "the model's count of what is left, the overhead without what was done once")
+
+	// the overhead of the last overWindow measurements: 0.5 s each
+	// after 64 of 2 s each
+	w := &Progress{all: 200, count: 1}
+	w.ModelSeconds(func() (float64, int) { return 0, 10 })
+	for i := range 2 * overWindow {
+		w.start = time.Now().Add(-time.Duration(2*min(i+1, overWindow)+max(0, i+1-overWindow)/2) * time.Second)
+		w.DoneWeighing(0)
+	}
+	eta, _ = w.eta(0)
+	assert.InDelta(t, 10*0.5, eta.Seconds(), 0.01)
 
 	n := &Progress{all: 4, count: 1, planned: 4}
 	eta, frac = n.eta(0)

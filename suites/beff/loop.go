@@ -1,6 +1,9 @@
 package beff
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Loop-length targets: each measurement loop should take 2.5–5 ms (paper).
 // The controller aims at the upper end; a latency-bound size then settles at
@@ -107,18 +110,18 @@ const (
 // the last size measured, and whether it can: at that size's time up to
 // it; beyond it where the bandwidth shows (one iteration at least four
 // times as long as at the first size), growing with the size as
-// ModelReach and ModelGrowth say; not where the latency still rules (a
-// protocol switch or noise would look like growth).
+// ModelReach and ModelGrowth say; where the latency still rules, at the
+// last size's time (a protocol switch or noise would look like growth,
+// and a larger message takes no less: on processes that share a core,
+// one iteration of 256 took seconds from the first size on).
 func (s *LoopState) IterTime(l int64) (float64, bool) {
 	if s == nil || s.Len == 0 {
 		return 0, false
 	}
 	last := s.Time / float64(s.Len)
 	switch {
-	case l <= s.L:
+	case l <= s.L, last < 4*s.First:
 		return last, true
-	case last < 4*s.First:
-		return 0, false
 	case l <= ModelReach*s.L:
 		return last * float64(l) / float64(s.L), true
 	}
@@ -141,6 +144,27 @@ func (s *LoopState) MeasureTime(l int64, loop float64, reps, warm, ll int) float
 		loop = max(loop, it)
 	}
 	return float64(reps) * (loop + float64(warm)*it)
+}
+
+// Typical stands in for the state of a pattern and method not measured
+// yet: one iteration as long as the median of the last iterations of
+// those measured (nil without any), whatever the size. Where an
+// iteration is shorter than the loop time it changes nothing; where
+// processes share a core it is longer, and the first size's measurements
+// take that long.
+func Typical(states []*LoopState) *LoopState {
+	var its []float64
+	for _, s := range states {
+		if s != nil && s.Len > 0 {
+			its = append(its, s.Time/float64(s.Len))
+		}
+	}
+	if len(its) == 0 {
+		return nil
+	}
+	slices.Sort(its)
+	m := its[len(its)/2]
+	return &LoopState{Len: 1, Time: m, First: m}
 }
 
 // Next is the loop length of the next measurement at size l: the bound
@@ -194,4 +218,20 @@ func PlanShortcut(patterns []*Pattern, state func(pattern string, m Method) *Loo
 	}
 	plan.On = total > limit
 	return plan
+}
+
+// ExpectShortcut is the decision PlanShortcut is expected to take at
+// size prev, from the states as they are before it (what the ETA counts
+// on): each carried to prev by the time model (IterTime), then decided
+// on as PlanShortcut decides.
+func ExpectShortcut(patterns []*Pattern, state func(pattern string, m Method) *LoopState, prev int64, largest []int64, target, limit float64) ShortcutPlan {
+	carried := func(p string, m Method) *LoopState {
+		s := state(p, m)
+		if s == nil || s.Len == 0 {
+			return nil
+		}
+		it, _ := s.IterTime(prev)
+		return &LoopState{Bound: s.Bound, Len: 1, Time: it, L: prev, MBps: s.MBps, First: s.First}
+	}
+	return PlanShortcut(patterns, carried, prev, largest, target, limit)
 }

@@ -214,6 +214,19 @@ func TestPlanShortcut(t *testing.T) {
 	assert.False(t, beff.PlanShortcut(pats, state, 1e6, largest, 5e-3, 0.121).On)
 	// States at another size are passed over.
 	assert.False(t, beff.PlanShortcut(pats, state, 2e6, largest, 5e-3, 0).On)
+
+	// Before size 1 MB is measured, the states at 1 kB where one
+	// iteration took 10 ms (processes sharing a core: the latency rules)
+	// are carried to it at 10 ms an iteration, a loop of one: then 2 MB
+	// and 4 MB take 3·20 ms + 3·40 ms, 180 ms a method, 720 ms in all.
+	for _, s := range states {
+		s.Len, s.Time, s.L, s.First = 1, 10e-3, 1e3, 10e-3
+	}
+	assert.False(t, beff.PlanShortcut(pats, state, 1e6, largest, 5e-3, 0).On, "not measured at 1 MB yet")
+	plan = beff.ExpectShortcut(pats, state, 1e6, largest, 5e-3, 0.719)
+	assert.True(t, plan.On)
+	assert.Equal(t, beff.Alltoallv, plan.Best["ring2"])
+	assert.False(t, beff.ExpectShortcut(pats, state, 1e6, largest, 5e-3, 0.721).On)
 }
 
 // TestTimeModel: one iteration's time beyond the last size once the
@@ -229,11 +242,12 @@ func TestTimeModel(t *testing.T) {
 	it, ok := s.IterTime(1)
 	assert.True(t, ok)
 	assert.InDelta(t, 1e-6, it, 1e-15)
-	_, ok = s.IterTime(2)
-	assert.False(t, ok, "the latency rules: no growth known")
+	it, ok = s.IterTime(2)
+	assert.True(t, ok)
+	assert.InDelta(t, 1e-6, it, 1e-15, "the latency rules: no growth known, no less than the last size's")
 	s.Took(4096, 1250, 1250*3e-6, 1) // 3 µs: under four times the latency
-	_, ok = s.IterTime(8192)
-	assert.False(t, ok)
+	it, _ = s.IterTime(8192)
+	assert.InDelta(t, 3e-6, it, 1e-15)
 	s.Took(16384, 312, 312*16e-6, 1) // 16 µs: the bandwidth shows
 	it, ok = s.IterTime(65536)
 	assert.True(t, ok)
@@ -255,4 +269,22 @@ func TestTimeModel(t *testing.T) {
 	small := &beff.LoopState{}
 	small.Took(1024, 1000, 1000*1e-6, 1)
 	assert.InDelta(t, 3*3.5e-3, small.MeasureTime(2048, 3.5e-3, 3, 0, 0), 1e-12, "a loop of the target's where an iteration is shorter")
+	slow := &beff.LoopState{}
+	slow.Took(1, 1, 0.4, 1) // one iteration over the target: processes sharing a core
+	assert.InDelta(t, 3*2*0.4, slow.MeasureTime(64, 3.5e-3, 3, 1, 0), 1e-12, "at the latency, no shorter at a larger size")
+}
+
+// TestTypical: a pattern and method not measured yet stand in as the
+// median iteration of those measured, at any size.
+func TestTypical(t *testing.T) {
+	assert.Nil(t, beff.Typical(nil))
+	assert.Nil(t, beff.Typical([]*beff.LoopState{nil, {}}))
+	a, b, c := &beff.LoopState{}, &beff.LoopState{}, &beff.LoopState{}
+	a.Took(1, 1000, 1e-3, 1) // 1 µs
+	b.Took(64, 10, 1e-3, 1)  // 100 µs
+	c.Took(4096, 1, 0.4, 1)  // 0.4 s: processes sharing a core
+	s := beff.Typical([]*beff.LoopState{c, nil, a, b})
+	assert.InDelta(t, 3*(5e-3+100e-6), s.MeasureTime(1<<20, 5e-3, 3, 1, 0), 1e-12, "a loop of the target's, after one iteration")
+	s = beff.Typical([]*beff.LoopState{c, c, a})
+	assert.InDelta(t, 2*0.4, s.MeasureTime(1, 5e-3, 2, 0, 0), 1e-12, "one iteration longer than the target")
 }

@@ -36,6 +36,7 @@ type run struct {
 	carry      [2]int64 // the send and receive offsets the last loop left (beff's placement)
 	progress   *harness.Progress
 	shortcut   beff.ShortcutPlan // the shortcut's decision, once taken
+	decided    bool              // whether it is taken
 	at         position          // the measurement under way (rank 0's model of the time left)
 	// timed runs one timed loop: loops.Measure, the C loop (a fake in the
 	// tests of the driver's decisions).
@@ -57,8 +58,10 @@ func (d *Driver) Benchmark(b *testing.B) {
 	measured := r.st.Measured
 	for k := range measured {
 		if left := len(measured) - k; left == 2 && len(measured) >= 3 { // 2: second largest, 1: largest
-			if r.shortcut = r.decideShortcut(measured[k-1], measured[k:]); r.shortcut.On {
+			r.shortcut, r.decided = r.decideShortcut(measured[k-1], measured[k:]), true
+			if r.shortcut.On {
 				r.s.Logf("the two largest sizes are predicted to take more than %g s: measuring them with the best method only, loop length 1, 3 and 2 repetitions", r.st.Shortcut)
+				r.progress.Grow(-r.dropped(k), 0)
 			}
 		}
 		for pi, p := range r.set.Patterns {
@@ -68,6 +71,18 @@ func (d *Driver) Benchmark(b *testing.B) {
 		}
 	}
 	r.progress.Finish()
+}
+
+// dropped is how many measurements the shortcut leaves out from the k-th
+// measured size on: all methods but the best of each pattern.
+func (r *run) dropped(k int) int {
+	n := 0
+	for _, p := range r.set.Patterns {
+		if r.selected(p) {
+			n += (len(r.st.Measured) - k) * (len(p.Methods()) - 1)
+		}
+	}
+	return n
 }
 
 // A point is one sub-benchmark: a pattern, size and method, with the
@@ -84,12 +99,16 @@ type point struct {
 // points are the measurements of pattern p at the k-th measured size:
 // one per method, or under the shortcut for the two largest sizes the
 // best method's alone.
-func (r *run) points(p *beff.Pattern, k int) []point {
+func (r *run) points(p *beff.Pattern, k int) []point { return r.pointsUnder(p, k, r.shortcut) }
+
+// pointsUnder are the measurements of pattern p at the k-th measured size
+// under the shortcut's plan sc.
+func (r *run) pointsUnder(p *beff.Pattern, k int, sc beff.ShortcutPlan) []point {
 	si, left := r.st.Measured[k], len(r.st.Measured)-k // left: 1 at the largest
 	methods := p.Methods()
 	reps, forceLL := beff.Reps, 0
-	if r.shortcut.On && left <= 2 {
-		methods, forceLL = []beff.Method{r.shortcut.Best[p.Name]}, 1
+	if sc.On && left <= 2 {
+		methods, forceLL = []beff.Method{sc.Best[p.Name]}, 1
 		if left == 1 {
 			reps = beff.RefShortcutReps
 		}
@@ -130,30 +149,56 @@ func (a position) before(b position) bool {
 	return a.k < b.k || a.k == b.k && (a.p < b.p || a.p == b.p && a.i < b.i)
 }
 
-// timeLeft is the time model's prediction of the timed loops of the
-// measurements after the one at r.at (rank 0's progress), seconds
-// (LoopState.MeasureTime); those of the two largest sizes as the shortcut
-// decided them, or all methods before it decides. A loop of the target's
-// lasts between half the target (where the latency rules, the loop
-// length stays as the size grows) and the target (where the bandwidth
-// does, as it does at most of the sizes still to come): the model takes
-// the target.
-func (r *run) timeLeft() float64 {
+// left is the time model's prediction of the measurements after the one
+// at r.at (rank 0's progress): the seconds of their timed loops
+// (LoopState.MeasureTime) and how many they are; those of the two largest
+// sizes as the shortcut decided them, or before it decides, as it is
+// expected to decide (beff.ExpectShortcut). A loop of the target's lasts
+// between half the target (where the latency rules, the loop length stays
+// as the size grows) and the target (where the bandwidth does, as it does
+// at most of the sizes still to come): the model takes the target. A
+// pattern and method not measured yet are predicted as typical of those
+// measured (beff.Typical), here and in the shortcut expected.
+func (r *run) left() (float64, int) {
 	loop := r.st.Target
-	t := 0.0
+	var known []*beff.LoopState
+	for _, s := range r.loops {
+		known = append(known, s)
+	}
+	typical := beff.Typical(known)
+	state := func(p string, m beff.Method) *beff.LoopState {
+		if s := r.loops[loopKey{p, m}]; s != nil && s.Len > 0 {
+			return s
+		}
+		return typical
+	}
+	plan := r.expectedShortcut(state)
+	t, n := 0.0, 0
 	for k := r.at.k; k < len(r.st.Measured); k++ {
 		for pi, p := range r.set.Patterns {
 			if !r.selected(p) {
 				continue
 			}
-			for i, pt := range r.points(p, k) {
+			for i, pt := range r.pointsUnder(p, k, plan) {
 				if r.at.before(position{k, pi, i}) {
-					t += r.loops[loopKey{p.Name, pt.m}].MeasureTime(r.st.Sizes[pt.si], loop, pt.reps, pt.warm, pt.forceLL)
+					t += state(p.Name, pt.m).MeasureTime(r.st.Sizes[pt.si], loop, pt.reps, pt.warm, pt.forceLL)
+					n++
 				}
 			}
 		}
 	}
-	return t
+	return t, n
+}
+
+// expectedShortcut is the shortcut's plan once decided; before, the
+// decision expected from the loop states so far (state).
+func (r *run) expectedShortcut(state func(string, beff.Method) *beff.LoopState) beff.ShortcutPlan {
+	m := r.st.Measured
+	if r.decided || len(m) < 3 {
+		return r.shortcut
+	}
+	prev, largest := r.st.Sizes[m[len(m)-3]], []int64{r.st.Sizes[m[len(m)-2]], r.st.Sizes[m[len(m)-1]]}
+	return beff.ExpectShortcut(r.set.Patterns, state, prev, largest, r.st.Target, r.st.Shortcut)
 }
 
 // copySaved writes the line an earlier job measured for pt (-beff.resume)
@@ -203,7 +248,7 @@ func (d *Driver) newRun(b *testing.B, s *harness.Session) *run {
 	}
 	r.progress = s.NewProgress("b_eff", all)
 	if !r.st.Reference {
-		r.progress.ModelSeconds(r.timeLeft)
+		r.progress.ModelSeconds(r.left)
 	}
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
 		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)

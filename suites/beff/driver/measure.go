@@ -76,6 +76,7 @@ func (r *run) decideLoopLength(k loopKey, p *beff.Pattern, l int64, forceLL int)
 		}
 		r.probed[k] = true
 		r.settle(p)
+		r.progress.Aside(sum(probe)) // rank 0's: the probes come once per pattern and method
 	}
 	d := r.world.Round(probe, 1, func(max []float64) []int64 {
 		if max != nil {

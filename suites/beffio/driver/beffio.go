@@ -139,20 +139,21 @@ func (r *run) share(pat beffio.AccessPattern, tPart float64) float64 {
 }
 
 // timeLeft predicts the time of the patterns from the next one on,
-// seconds (rank 0), pattern by pattern (predict).
-func (r *run) timeLeft() float64 {
-	t := 0.0
+// seconds (rank 0), pattern by pattern (predict), and counts them.
+func (r *run) timeLeft() (float64, int) {
+	t, n := 0.0, 0
 	tPart := r.st.T / float64(len(r.parts))
 	for ai, acc := range beffio.Accesses {
 		for pi, p := range r.parts {
 			for k, pat := range r.scheduled(acc) {
 				if !(position{ai, pi, k}).before(r.model.at) {
 					t += r.predict(acc, p, pat, tPart)
+					n++
 				}
 			}
 		}
 	}
-	return t
+	return t, n
 }
 
 // predict is the time model's prediction of one pattern, seconds. A

@@ -36,7 +36,9 @@ func TestTimeModelBeforeAnything(t *testing.T) {
 		writes += r.predict(beffio.Write, p, pat, r.st.T)
 	}
 	assert.Positive(t, writes)
-	assert.InDelta(t, writes*(1+1.0/3+1.0/10), r.timeLeft(), 1e-9)
+	left, n := r.timeLeft()
+	assert.InDelta(t, writes*(1+1.0/3+1.0/10), left, 1e-9)
+	assert.Positive(t, n)
 	for _, pat := range r.scheduled(beffio.Write) {
 		if pat.Type <= beffio.Separated {
 			assert.InDelta(t, r.share(pat, r.st.T), r.predict(beffio.Write, p, pat, r.st.T), 1e-12, "pattern %d: its share of T", pat.No)
