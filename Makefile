@@ -13,6 +13,7 @@
 #   make cluster-test                           the suites on an emulated cluster of network namespaces (root; tools/cluster.sh)
 #   make slurm-test                             the suites under Slurm (srun, sbatch, scancel, a node lost) on emulated nodes (root; tools/cluster.sh slurm)
 #   make scale-test                             jobs of 32 and 64 processes: memory against the model, the lifeline (docs/scale.md)
+#   make big-test [BIG_NP=256]                  each suite's quick job on 256 processes, one line for a stopped or killed one (hours; not in CI)
 #   make deps                                   Debian: install the MPI library, Chromium and npm if missing, and the assets
 #   make assets                                 fetch the plotting library of `beff report` (npm pack plotly.js-basic-dist-min)
 # The MPI is the one on PATH (MPICC, its compiler wrapper, default mpicc); MPI=openmpi or
@@ -67,7 +68,7 @@ CGO_MPI = $(if $(MPI_PC),CGO_CFLAGS="-O2 -g $$(pkg-config --cflags $(MPI_PC))" C
 # the beff command (./beff), which runs the jobs (beff run) and folds
 BEFF_RUN = ./beff run
 
-.PHONY: all bench beff beffio skampi congestion links test test-mpi fuzz cluster-test slurm-test scale-test trixie-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
+.PHONY: all bench beff beffio skampi congestion links test test-mpi fuzz cluster-test slurm-test scale-test big-test trixie-test deps deps-mpi deps-test deps-cluster deps-slurm deps-fs apt assets build vet clean
 
 all: test
 
@@ -246,6 +247,17 @@ SCALE_RUN := ^TestLifelineUnderFdLimit$$
 endif
 scale-test: deps-mpi
 	BEFF_SCALE_TESTS=1 $(GO) test -count=1 -timeout 30m -run '$(SCALE_RUN)' ./e2e/
+
+## big-test: each suite's quick job (-test.short) on BIG_NP processes
+## (default 256; oversubscribed on a small machine): it completes, or is
+## refused before it starts; wall time, lines on stderr and the ETA's
+## errors logged; then a job with one process stopped and one with a
+## process killed end with one line (docs/scale.md). Hours on 2 cores:
+## not part of CI.
+BIG_NP ?= 256
+big-test: deps-mpi
+	BEFF_NOTICE_NP=$(BIG_NP) $(GO) test -count=1 -timeout 30m -v -run '^TestNoticeOnce$$' ./e2e/
+	BEFF_BIG_TESTS=1 BEFF_BIG_NP=$(BIG_NP) $(GO) test -count=1 -timeout 8h -v -run '^TestBigJobs$$' ./e2e/
 
 ## trixie-test: beff on Debian 13 (Open MPI 5.0, MPICH 4.2) in a root made
 ## here with debootstrap (needs root), removed afterwards, built by
