@@ -254,10 +254,12 @@ scale-test: deps-mpi
 ## errors logged; then a job with one process stopped and one with a
 ## process killed end with one line (docs/scale.md). Hours on 2 cores:
 ## not part of CI.
+## (BIG_SUITES=b_eff,links: those suites alone, without the notice test)
 BIG_NP ?= 256
+BIG_SUITES ?=
 big-test: deps-mpi
-	BEFF_NOTICE_NP=$(BIG_NP) $(GO) test -count=1 -timeout 30m -v -run '^TestNoticeOnce$$' ./e2e/
-	BEFF_BIG_TESTS=1 BEFF_BIG_NP=$(BIG_NP) $(GO) test -count=1 -timeout 8h -v -run '^TestBigJobs$$' ./e2e/
+	$(if $(BIG_SUITES),,BEFF_NOTICE_NP=$(BIG_NP) $(GO) test -count=1 -timeout 30m -v -run '^TestNoticeOnce$$' ./e2e/)
+	BEFF_BIG_TESTS=1 BEFF_BIG_NP=$(BIG_NP) BEFF_BIG_SUITES=$(BIG_SUITES) $(GO) test -count=1 -timeout 8h -v -run '^TestBigJobs$$' ./e2e/
 
 ## trixie-test: beff on Debian 13 (Open MPI 5.0, MPICH 4.2) in a root made
 ## here with debootstrap (needs root), removed afterwards, built by

@@ -73,6 +73,9 @@ func (s *stamped) text() string {
 	return b.String()
 }
 
+// refusal is the line that says why a job was refused.
+var refusal = regexp.MustCompile(`(?m)^beff: .*$`)
+
 var progressLine = regexp.MustCompile(`\[beff\] .* (\d+)/(\d+) measurements, \S+ elapsed, ETA (\S+)$`)
 
 // etaErrors are the relative errors of the ETAs of a job's progress lines
@@ -134,13 +137,18 @@ func describeErrors(errs []float64) string {
 // BEFF_BIG_NP processes (256) of this machine, as beff run runs it: it
 // completes, or is refused before it starts with one line that says why.
 // Its wall time, its lines on stderr and the ETA's errors are logged.
+// BEFF_BIG_SUITES=b_eff,links runs those alone.
 func TestBigJobs(t *testing.T) {
 	if os.Getenv("BEFF_BIG_TESTS") != "1" {
 		t.Skip("the big jobs run with BEFF_BIG_TESTS=1 (make big-test)")
 	}
 	bin := mpiBinary(t, true)
 	np := bigNP(t)
+	only := os.Getenv("BEFF_BIG_SUITES") // a comma-separated list: those alone
 	for _, su := range bigSuites {
+		if only != "" && !slices.Contains(strings.Split(only, ","), su.name) {
+			continue
+		}
 		t.Run(fmt.Sprintf("np=%d/%s", np, su.name), func(t *testing.T) {
 			results := t.TempDir()
 			args := append([]string{"run", "-np", strconv.Itoa(np), "-bin", bin, "-bench", su.name, "-results", results,
@@ -166,7 +174,7 @@ func TestBigJobs(t *testing.T) {
 				assert.Contains(t, stderr, "beff run: ", "beff run says what it stored")
 				return
 			}
-			t.Logf("stderr:\n%s", lastLines(stderr, 12))
+			t.Logf("refused: %q; stderr:\n%s", refusal.FindAllString(stderr, -1), lastLines(stderr, 12))
 			assert.Equal(t, 2, code, "a job that does not complete is refused")
 			assert.NotRegexp(t, `\d+/\d+ measurements`, stderr, "refused before it starts")
 			assert.LessOrEqual(t, len(beffLines), 1, "one line says why")

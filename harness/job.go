@@ -143,6 +143,9 @@ func describeJob(provided string, nodes []node) Job {
 			job.RootMiB = n.memMiB
 		}
 		job.ProcsNode = max(job.ProcsNode, n.procsNode)
+		if n.cpus > 0 {
+			job.Share = max(job.Share, (n.procsNode+n.cpus-1)/n.cpus)
+		}
 		job.TotalMiB += perProc // node memory / processes on the node, summed over the processes
 		if n.cpus > 0 && n.procsNode > n.cpus && job.Oversub == "" {
 			job.Oversub = fmt.Sprintf("yes: %d processes on %s, which has %d CPUs (figures check correctness, not speed)", n.procsNode, n.host, n.cpus)

@@ -88,6 +88,9 @@ type Job struct {
 	TotalMiB     int64 // memory of all nodes of the job, MiB
 	RootMiB      int64 // memory of rank 0's node, MiB (0: unknown)
 	ProcsNode    int   // most processes on one node
+	// Share is how many processes share a CPU on the most crowded node,
+	// rounded up (1: none share; 0: unknown).
+	Share int
 	Short        bool  // -test.short
 	GoVersion    string
 	Version      string

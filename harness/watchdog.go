@@ -25,8 +25,10 @@ import (
 // asked, the network being the thing that failed.
 
 // WatchdogFactor times the predicted time of a measurement, but at least
-// WatchdogFloor, is how long it may take before the watchdog fires (at
-// most the suite's -<suite>.watchdog). The floor lies above the time Open
+// WatchdogFloor, times how many processes share a CPU (Job.Share: a step
+// of a process that has a k-th of a core takes up to k times as long), is
+// how long it may go without progress before the watchdog fires (at most
+// the suite's -<suite>.watchdog). The floor lies above the time Open
 // MPI's daemons take to notice a node that stopped answering with the
 // keepalive settings of package launch (about 16 s): their way of ending
 // the job is the cleaner one, and a process that ends before they noticed
@@ -46,16 +48,24 @@ const (
 
 // fmtWatchdog ends the usage of a suite's -<suite>.watchdog.
 func fmtWatchdog() string {
-	return fmt.Sprintf("(sooner: %d× its predicted time, but at least %v); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor)
+	return fmt.Sprintf("(sooner: %d× its predicted time, but at least %v, times the processes per CPU where they share one); 0 turns the watchdog off", WatchdogFactor, WatchdogFloor)
 }
 
-// watchLimit is how long a measurement predicted to take predicted may run
-// under a watchdog of at most bound (0: off).
-func watchLimit(predicted, bound time.Duration) time.Duration {
+// watchLimit is how long a measurement predicted to take predicted may go
+// without progress under a watchdog of at most bound (0: off), share
+// processes sharing a CPU.
+func watchLimit(predicted, bound time.Duration, share int) time.Duration {
 	if bound <= 0 {
 		return 0
 	}
-	return min(bound, max(WatchdogFactor*predicted, WatchdogFloor))
+	limit := max(WatchdogFactor*predicted, WatchdogFloor)
+	if share > 1 && limit < bound/time.Duration(share) {
+		return limit * time.Duration(share)
+	}
+	if share > 1 {
+		return bound
+	}
+	return min(bound, limit)
 }
 
 // watched is the measurement in progress.
@@ -107,7 +117,7 @@ func (q quietWhenEnding) Write(p []byte) (int, error) {
 // otherwise the clock goes on for what comes next (the barriers and
 // decisions between measurements can hang as well), with the same limit.
 func (s *Session) Watch(what string, predicted time.Duration, flagName string, bound time.Duration) func() {
-	limit := watchLimit(predicted, bound)
+	limit := watchLimit(predicted, bound, s.Job.Share)
 	if limit == 0 {
 		return func() {}
 	}

@@ -9,16 +9,22 @@ import (
 
 func TestWatchLimit(t *testing.T) {
 	for _, c := range []struct {
-		predicted, bound, want time.Duration
+		predicted, bound time.Duration
+		share            int
+		want             time.Duration
 	}{
-		{time.Millisecond, 10 * time.Minute, WatchdogFloor},     // short measurements: the floor
-		{10 * time.Second, 10 * time.Minute, 100 * time.Second}, // 10× the prediction
-		{5 * time.Minute, 10 * time.Minute, 10 * time.Minute},   // at most the flag
-		{time.Millisecond, 20 * time.Second, 20 * time.Second},  // a flag below the floor wins
-		{time.Hour, 0, 0},               // off
-		{0, time.Minute, WatchdogFloor}, // unknown prediction
+		{time.Millisecond, 10 * time.Minute, 1, WatchdogFloor},     // short measurements: the floor
+		{10 * time.Second, 10 * time.Minute, 1, 100 * time.Second}, // 10× the prediction
+		{5 * time.Minute, 10 * time.Minute, 1, 10 * time.Minute},   // at most the flag
+		{time.Millisecond, 20 * time.Second, 1, 20 * time.Second},  // a flag below the floor wins
+		{time.Hour, 0, 1, 0},                                              // off
+		{0, time.Minute, 0, WatchdogFloor},                                // unknown prediction, unknown share
+		{time.Millisecond, 10 * time.Minute, 4, 4 * WatchdogFloor},        // 4 processes a CPU: 4 times as long
+		{time.Millisecond, 10 * time.Minute, 128, 10 * time.Minute},       // at most the flag
+		{time.Millisecond, time.Duration(1 << 62), 128, 64 * time.Minute}, // no overflow
+		{time.Millisecond, 20 * time.Second, 4, 20 * time.Second},         // a flag below the floor wins
 	} {
-		assert.Equal(t, c.want, watchLimit(c.predicted, c.bound), "%v, at most %v", c.predicted, c.bound)
+		assert.Equal(t, c.want, watchLimit(c.predicted, c.bound, c.share), "%v, at most %v, %d a CPU", c.predicted, c.bound, c.share)
 	}
 }
 

@@ -157,7 +157,9 @@ func (r *run) timeLeft() (float64, int) {
 }
 
 // predict is the time model's prediction of one pattern, seconds. A
-// write of types 0–2 takes its share of T (it is time-driven). A write of
+// write of types 0–2 takes its share of T (it is time-driven), or as much
+// longer as such writes of the partition (before, of the last partition)
+// outlasted theirs (overrun). A write of
 // types 3 and 4 moves the bytes its counts give, once the partition's
 // types 0–2 decided them, at the bandwidth those showed; before, the
 // counts are at most type 2's, so it is predicted as long as type 2's
@@ -174,7 +176,7 @@ func (r *run) predict(acc beffio.Access, p *partition, pat beffio.AccessPattern,
 	if acc == beffio.Write {
 		switch {
 		case pat.Type <= beffio.Separated:
-			return r.share(pat, tPart)
+			return r.share(pat, tPart) * m.overrun(p.n)
 		case p.seg.Lseg > 0 && m.timeDriven[p.n].time > 0 && !pat.Fill:
 			return float64(pat.Bytes(p.counts[pat.No], p.n)) / m.timeDriven[p.n].rate()
 		}
@@ -226,6 +228,8 @@ func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPatt
 		}
 	case pat.Type <= beffio.Separated:
 		m.timeDriven[p.n] = m.timeDriven[p.n].add(el, float64(moved))
+		m.overran[p.n] = m.overran[p.n].add(el, r.share(pat, tPart))
+		m.lastPart = p.n
 	default:
 		m.sizeDriven = m.sizeDriven.add(el, r.sizeDrivenShare(pat, tPart))
 	}
@@ -249,10 +253,27 @@ type timeModel struct {
 	timeDriven map[int]ratio
 	sizeDriven ratio
 	repeat     map[beffio.Access]ratio
+	// overran is, per partition, the time of its time-driven writes
+	// against their shares of the time (a write's call outlasts its share
+	// where processes share a core), lastPart the last partition that
+	// wrote them.
+	overran  map[int]ratio
+	lastPart int
 }
 
 func newTimeModel() timeModel {
-	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}}
+	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}, overran: map[int]ratio{}}
+}
+
+// overrun is how much longer than their shares of the time the
+// time-driven writes of partition n take: as measured on it, or before,
+// on the last partition that wrote them (1 before any: they keep to
+// their shares).
+func (m *timeModel) overrun(n int) float64 {
+	if q, ok := m.overran[n]; ok {
+		return max(1, q.or(1))
+	}
+	return max(1, m.overran[m.lastPart].or(1))
 }
 
 // A ratio sums a time and what it is compared with.

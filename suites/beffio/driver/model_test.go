@@ -99,3 +99,26 @@ func TestRatioAndPosition(t *testing.T) {
 	assert.True(t, position{1, 1, 2}.before(position{1, 1, 3}))
 	assert.False(t, position{1, 1, 3}.before(position{1, 1, 3}))
 }
+
+// TestTimeModelOverrun: where the time-driven writes outlast their
+// shares of T (one call longer than the share: processes sharing a
+// core), the later ones are predicted as much longer, on the partition
+// and on the next one until it wrote its own; never shorter than their
+// shares.
+func TestTimeModelOverrun(t *testing.T) {
+	r := modelRun(t, 4, 6, beffio.RewriteAll)
+	r.parts = append(r.parts, &partition{n: 8, counts: map[int]int64{}})
+	p, q := r.parts[0], r.parts[1]
+	var timed []beffio.AccessPattern
+	for _, pat := range r.scheduled(beffio.Write) {
+		if pat.Type <= beffio.Separated && r.share(pat, r.st.T) > 0 {
+			timed = append(timed, pat)
+		}
+	}
+	require.Greater(t, len(timed), 2)
+	r.tookPattern(beffio.Write, p, timed[0], 1<<20, 3*r.share(timed[0], r.st.T), r.st.T)
+	assert.InDelta(t, 3*r.share(timed[1], r.st.T), r.predict(beffio.Write, p, timed[1], r.st.T), 1e-12)
+	assert.InDelta(t, 3*r.share(timed[1], r.st.T), r.predict(beffio.Write, q, timed[1], r.st.T), 1e-12, "the next partition, before it wrote")
+	r.tookPattern(beffio.Write, q, timed[0], 1<<20, r.share(timed[0], r.st.T)/2, r.st.T)
+	assert.InDelta(t, r.share(timed[1], r.st.T), r.predict(beffio.Write, q, timed[1], r.st.T), 1e-12, "its own, and no shorter than the share")
+}
