@@ -90,13 +90,13 @@ type Job struct {
 	ProcsNode    int   // most processes on one node
 	// Share is how many processes share a CPU on the most crowded node,
 	// rounded up (1: none share; 0: unknown).
-	Share int
-	Short        bool  // -test.short
-	GoVersion    string
-	Version      string
-	Commit       string
-	Date         string
-	SuiteState   map[string]json.RawMessage // each selected suite's decided settings
+	Share      int
+	Short      bool // -test.short
+	GoVersion  string
+	Version    string
+	Commit     string
+	Date       string
+	SuiteState map[string]json.RawMessage // each selected suite's decided settings
 	// saved are, on rank 0 only (not broadcast), the lines of the partial
 	// outputs ReadResume read: per benchmark, per sub-benchmark name.
 	saved map[string]map[string][]results.Saved
