@@ -153,6 +153,7 @@ func (r *run) round(k int) []pairLine {
 	}
 	if r.progress != nil {
 		r.progress.Done()
+		r.progress.Log()
 	}
 	return out
 }

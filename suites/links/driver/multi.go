@@ -122,6 +122,7 @@ func (r *run) multi(b *testing.B) {
 		}
 		if r.progress != nil {
 			r.progress.Done()
+			r.progress.Log()
 		}
 	}
 }
