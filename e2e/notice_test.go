@@ -42,8 +42,9 @@ var beffLine = regexp.MustCompile(`(?m)^beff: rank \d+: .*$`)
 // the others' do as they wait for it; where it is a parent in the
 // lifeline tree, its children's notices go nowhere) ends the job with
 // one line of the watchdog, by rank 0, with how many ranks said so; a
-// process killed ends it with at most one line of beff (the launcher
-// may end the job before rank 0 speaks, and names the rank itself).
+// process killed ends it with at most one line of beff, naming it (the
+// launcher may end the job before rank 0 speaks, and names a process
+// itself).
 func TestNoticeOnce(t *testing.T) {
 	bin := mpiBinary(t, true)
 	for _, c := range noticeJobs(t) {
@@ -66,9 +67,15 @@ func TestNoticeOnce(t *testing.T) {
 				assert.Regexp(t, `^beff: rank \d+: watchdog: b_eff .* has made no progress`, lines[0])
 				return
 			}
-			assert.LessOrEqual(t, len(lines), 1, "at most one line:\n%s", j.stderr())
-			want := fmt.Sprintf(`lost rank %d \(on |process rank %d with PID|PID %d RUNNING AT`, c.rank, c.rank, pid)
-			assert.Regexp(t, want, j.stderr()+j.out.String(), "the lost rank is named")
+			require.LessOrEqual(t, len(lines), 1, "at most one line:\n%s", j.stderr())
+			if len(lines) == 1 {
+				assert.Regexp(t, fmt.Sprintf(`^beff: rank \d+: lost rank %d \(on `, c.rank), lines[0])
+				return
+			}
+			// MPICH's Hydra kills every process at once, rank 0 first, and
+			// names one process id, the first that ended badly (beff run
+			// reads it as a rank)
+			assert.Regexp(t, `process rank \d+ with PID|PID \d+ RUNNING AT`, j.stderr()+j.out.String(), "the launcher names a lost process")
 		})
 	}
 }
