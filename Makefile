@@ -275,7 +275,7 @@ big-test: deps-mpi
 ## make build says what to load and exits 2.
 TRIXIE_DIR    ?= /var/tmp/beff-trixie
 TRIXIE_REPEAT ?= 3
-TRIXIE_RUN    ?= ^(TestRepeatedRuns|TestQuickBeff|TestBench.*|TestBadInput|TestBeffIOBadInput|TestSkampiBadInput|TestSkampiResume|TestQuickCongestion|TestValidationStopsJob|TestWithoutMPIBuild|TestGoTestUnderMpirun)$$
+TRIXIE_RUN    ?= ^(TestRepeatedRuns|TestQuickBeff|TestBench.*|TestBadInput|TestBeffIOBadInput|TestSkampiBadInput|TestSkampiResume|TestQuickCongestion|TestValidationStopsJob|TestWithoutMPIBuild|TestGoTestUnderMpirun|TestNoticeOnce)$$
 MODULE_RUN    ?= ^(TestRepeatedRuns|TestQuickBeff|TestBenchResume|TestBadInput|TestWithoutMPIBuild)$$
 trixie-test:
 	@command -v debootstrap >/dev/null 2>&1 || $(MAKE) --no-print-directory apt PKGS=debootstrap

@@ -61,7 +61,9 @@ func TestNoticeOnce(t *testing.T) {
 			lines := beffLine.FindAllString(j.stderr(), -1)
 			t.Logf("ended after %.1f s, exit %d, %d lines on stderr; beff's: %q", took.Seconds(), j.code,
 				strings.Count(j.stderr(), "\n"), lines)
-			assert.NotEqual(t, 0, j.code, "the job fails")
+			// the job fails; MPICH 4.2's Hydra reports some jobs whose rank 0
+			// it saw killed as a success: then beff's line is what says so
+			assert.True(t, j.code != 0 || len(lines) == 1, "the job fails (exit %d)", j.code)
 			if c.sig == syscall.SIGSTOP {
 				require.Len(t, lines, 1, "one line:\n%s", j.stderr())
 				assert.Regexp(t, `^beff: rank \d+: watchdog: b_eff .* has made no progress`, lines[0])
