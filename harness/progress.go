@@ -69,12 +69,12 @@ type Progress struct {
 	// for the measurements left.
 	aside float64
 	left  func() float64
-	// leftCount, with a model of seconds, counts the measurements left
-	// (a decision still to come may drop some).
-	leftCount  func() int
-	seconds    bool // the model is of seconds (ModelSeconds)
-	mode       string
-	start, log time.Time
+	// secondsLeft, a model of seconds (ModelSeconds), predicts the
+	// seconds of the timed work left and counts the measurements left (a
+	// decision still to come may drop some).
+	secondsLeft func() (float64, int)
+	mode        string
+	start, log  time.Time
 	// extra[i mod overWindow+1] is the time beside the timed work and
 	// the work done once when the i-th measurement was done (over).
 	extra  [overWindow + 1]float64
@@ -109,16 +109,7 @@ func (p *Progress) Model(left func() float64) { p.left = left }
 // itself, and which counts the measurements left (each once): the ETA is
 // what is left plus, for every measurement left, what the measurements
 // done took beside their weight and beside the work done once (Aside).
-func (p *Progress) ModelSeconds(left func() (float64, int)) {
-	var n int
-	p.left = func() float64 {
-		var t float64
-		t, n = left()
-		return t
-	}
-	p.leftCount = func() int { return n }
-	p.seconds = true
-}
+func (p *Progress) ModelSeconds(left func() (float64, int)) { p.secondsLeft = left }
 
 // Grow adds n measurements to the total, decided while the suite runs
 // (SKaMPI's refinement adds lengths to a curve), of weight w each; n < 0
@@ -210,20 +201,20 @@ func (p *Progress) due(since time.Duration, frac float64) bool {
 // eta is the predicted time of what is left after el, and the fraction
 // of the whole predicted time that is done.
 func (p *Progress) eta(el time.Duration) (time.Duration, float64) {
-	left := p.planned - p.weight
-	if p.left != nil {
-		left = p.left() * float64(p.count)
-	}
-	left = max(left, 0)
 	var eta float64
-	if p.seconds {
-		eta = left + float64(p.leftCount()*p.count)*p.over()
+	if p.secondsLeft != nil {
+		t, n := p.secondsLeft()
+		eta = float64(p.count) * (max(t, 0) + float64(n)*p.over())
 	} else {
+		left := p.planned - p.weight
+		if p.left != nil {
+			left = p.left() * float64(p.count)
+		}
 		rate := 1.0 // seconds per unit of the model, from what is done
 		if p.weight > 0 && el > 0 {
 			rate = el.Seconds() / p.weight
 		}
-		eta = left * rate
+		eta = max(left, 0) * rate
 	}
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta > 1e9 {
 		eta = 1e9
