@@ -59,11 +59,11 @@ func watchLimit(predicted, bound time.Duration, share int) time.Duration {
 		return 0
 	}
 	limit := max(WatchdogFactor*predicted, WatchdogFloor)
-	if share > 1 && limit < bound/time.Duration(share) {
-		return limit * time.Duration(share)
-	}
 	if share > 1 {
-		return bound
+		if limit >= bound/time.Duration(share) {
+			return bound // and the product cannot overflow
+		}
+		limit *= time.Duration(share)
 	}
 	return min(bound, limit)
 }

@@ -74,12 +74,14 @@ func (d *Driver) Benchmark(b *testing.B) {
 }
 
 // dropped is how many measurements the shortcut leaves out from the k-th
-// measured size on: all methods but the best of each pattern.
+// measured size on.
 func (r *run) dropped(k int) int {
 	n := 0
-	for _, p := range r.set.Patterns {
-		if r.selected(p) {
-			n += (len(r.st.Measured) - k) * (len(p.Methods()) - 1)
+	for ; k < len(r.st.Measured); k++ {
+		for _, p := range r.set.Patterns {
+			if r.selected(p) {
+				n += len(r.pointsUnder(p, k, beff.ShortcutPlan{})) - len(r.points(p, k))
+			}
 		}
 	}
 	return n
