@@ -14,18 +14,18 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// A noticeJob is a job of np processes whose rank gets sig.
+type noticeJob struct {
+	np, rank int
+	sig      syscall.Signal
+}
+
 // noticeJobs are the jobs of TestNoticeOnce: a leaf of the lifeline tree
 // stopped and killed on 4 processes, and a parent (rank 1, whose
 // children are ranks 16–19) stopped on 20; with BEFF_NOTICE_NP all three
 // on that many processes (make big-test: 256).
-func noticeJobs(t *testing.T) []struct {
-	np, rank int
-	sig      syscall.Signal
-} {
-	type job = struct {
-		np, rank int
-		sig      syscall.Signal
-	}
+func noticeJobs(t *testing.T) []noticeJob {
+	type job = noticeJob
 	if v := os.Getenv("BEFF_NOTICE_NP"); v != "" {
 		np, err := strconv.Atoi(v)
 		require.NoError(t, err, "BEFF_NOTICE_NP")

@@ -163,6 +163,10 @@ func TestShortcutDecision(t *testing.T) {
 		mu.Lock()
 		plans[s.Rank] = p
 		mu.Unlock()
+		r.st.Measured, r.shortcut = []int{0, 1, 2}, p
+		methods := len(r.set.Patterns[0].Methods())
+		assert.Equal(t, 2*(methods-1), r.dropped(1), "the two largest sizes, the best method alone")
+		assert.Equal(t, []point{{p: r.set.Patterns[0], si: 2, m: p.Best[r.set.Patterns[0].Name], reps: beff.RefShortcutReps, forceLL: 1}}, r.points(r.set.Patterns[0], 2))
 	}))
 	assert.True(t, plans[0].On, "predicted beyond the limit")
 	assert.Equal(t, plans[0], plans[1], "rank 1 follows")
