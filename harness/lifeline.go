@@ -276,22 +276,6 @@ func (s *Session) waitParentEnd(d time.Duration) bool {
 	}
 }
 
-// parentLost says whether the line to the parent ended without a
-// goodbye.
-func (s *Session) parentLost() bool {
-	s.lines.mu.Lock()
-	defer s.lines.mu.Unlock()
-	if s.lines.parentEnd == nil || s.lines.parentBye {
-		return false
-	}
-	select {
-	case <-s.lines.parentEnd:
-		return true
-	default:
-		return false
-	}
-}
-
 // forgetParent drops c as the line to the parent: the parent was lost.
 // (A write to a peer that has just died may still succeed.)
 func (s *Session) forgetParent(c net.Conn) {

@@ -23,11 +23,9 @@ import (
 // whose notices then found no parent said their own.
 //
 // A rank says a notice alone only when no other will: when it cannot
-// send it up (no lifeline, or its parent lost: at once where the parent
-// is rank 0, else after noticeWait, the lost parent's parent naming the
-// loss), or when its parent took it and did not end within noticeWait
-// (the parent may be the process that is stuck, and a stopped process
-// reads nothing). The children of one parent speak a second apart, the
+// send it up (no lifeline, or its parent lost), or when its parent took
+// it and did not end within noticeWait (the parent may be the process
+// that is stuck, and a stopped process reads nothing). The children of one parent speak a second apart, the
 // first first: the launcher ends the job on the first one's line. A rank
 // whose parent ended on purpose (its goodbye) stays silent: the job is
 // ending and its reason was said — so does a stopped process that the
@@ -47,11 +45,12 @@ const (
 	// has not begun to tear the job down (Open MPI's mpirun lost rank 0's
 	// line on 256 processes on two cores without it).
 	sayForward = 500 * time.Millisecond
-	// gatherWindow is how long rank 0 counts notices before it says the
-	// first: the watchdogs look four times a second, so those of ranks
-	// waiting in the same call fire within it.
-	gatherWindow = 300 * time.Millisecond
 )
+
+// gatherWindow is how long rank 0 counts notices before it says the
+// first: the watchdogs look four times a second, so those of ranks
+// waiting in the same call fire within it (a variable for the tests).
+var gatherWindow = 300 * time.Millisecond
 
 // noticeWait is the longest a rank that sent a notice waits for its
 // parent's line to end (rank 0 having said it) before it says the notice
@@ -115,7 +114,10 @@ type gathering struct {
 }
 
 // gather takes a notice on rank 0 and ends the job with the first,
-// gatherWindow later (the others that arrive meanwhile are counted).
+// gatherWindow later (the others that arrive meanwhile are counted) — at
+// once where a process was lost: the launcher saw it end too and tears
+// the job down (MPICH's Hydra kills rank 0 within milliseconds, and then
+// names rank 0's process as the one that failed).
 func (s *Session) gather(n notice) {
 	s.gathering.mu.Lock()
 	defer s.gathering.mu.Unlock()
@@ -124,8 +126,12 @@ func (s *Session) gather(n notice) {
 		return
 	}
 	s.gathering.first = &n
+	window := gatherWindow
+	if n.code == ExitLost {
+		window = 0
+	}
 	go func() {
-		time.Sleep(gatherWindow)
+		time.Sleep(window)
 		s.gathering.mu.Lock()
 		first, count := *s.gathering.first, s.gathering.count
 		s.gathering.mu.Unlock()
@@ -160,13 +166,10 @@ func (s *Session) raise(n notice) {
 		s.gather(n)
 		return
 	}
-	if s.sendUp(n.encode()) {
-		if s.waitParentEnd(noticeWait) {
-			s.endAfter(n.code, "", 0)
-		}
-		s.sayAlone(n, 0)
+	if s.sendUp(n.encode()) && s.waitParentEnd(noticeWait) {
+		s.endAfter(n.code, "", 0)
 	}
-	s.sayAlone(n, s.aloneWait())
+	s.sayAlone(n)
 }
 
 // aloneStagger is how much later each child of a parent says alone what
@@ -175,30 +178,22 @@ func (s *Session) raise(n notice) {
 // end and ends the others before they do.
 const aloneStagger = time.Second
 
-// sayAlone ends this process saying n itself, after wait and its place
-// among its parent's children times aloneStagger; quietly where the
-// parent ended on purpose (its goodbye: the job is ending, and its
-// reason was said) or the process is ending meanwhile.
-func (s *Session) sayAlone(n notice, wait time.Duration) {
+// sayAlone ends this process saying n itself, after its place among its
+// parent's children times aloneStagger; quietly where the parent ended
+// on purpose (its goodbye: the job is ending, and its reason was said)
+// or the process is ending meanwhile. The first child of a lost parent
+// speaks at once, beside the lost parent's parent: a launcher that
+// kills the job the moment a process dies (MPICH's Hydra, rank 0 first)
+// leaves no time to wait for the other.
+func (s *Session) sayAlone(n notice) {
 	s.waitParentEnd(time.Second) // a line that failed ends at once: learn how
 	if !s.parentSaidGoodbye() {
-		time.Sleep(wait + time.Duration((s.Rank-1)%fanOut)*aloneStagger)
+		time.Sleep(time.Duration((s.Rank-1)%fanOut) * aloneStagger)
 	}
 	if s.parentSaidGoodbye() {
 		s.endAfter(n.code, "", 0)
 	}
 	s.endQuoted(n.code, n.line(1, s.Size))
-}
-
-// aloneWait is how long a rank whose notice cannot be sent up waits
-// before it says it alone: where its parent was lost and is not rank 0,
-// noticeWait (the parent's parent names the loss, and the launcher ends
-// this process meanwhile); otherwise not at all.
-func (s *Session) aloneWait() time.Duration {
-	if treeParent(s.Rank) != 0 && s.parentLost() {
-		return noticeWait
-	}
-	return 0
 }
 
 // sendUp writes b to this rank's parent on the lifeline; false when

@@ -44,6 +44,27 @@ func TestNotice(t *testing.T) {
 	assert.Equal(t, "rank 5: watchdog: x; ending the job (250 of 256 ranks said so)", n.line(250, 256))
 }
 
+// TestGather: rank 0 counts the notices that arrive within gatherWindow
+// of the first and says the first with the count; a lost process it says
+// at once, however long the window (the launcher is tearing the job down).
+func TestGather(t *testing.T) {
+	old := gatherWindow
+	t.Cleanup(func() { gatherWindow = old })
+	gatherWindow = 200 * time.Millisecond
+	s := NewFakeSession(0, 8, Job{}, soloComm{}, func(int, string) {})
+	assert.Equal(t, "rank 5: watchdog: x (3 of 8 ranks said so)", endOf(t, s, func() {
+		for r := 5; r < 8; r++ {
+			s.gather(notice{from: r, code: ExitWatchdog, text: "watchdog: x"})
+		}
+	}))
+
+	gatherWindow = time.Hour
+	s = NewFakeSession(0, 8, Job{}, soloComm{}, func(int, string) {})
+	assert.Equal(t, "rank 2: lost rank 3 (on a)", endOf(t, s, func() {
+		s.gather(notice{from: 2, code: ExitLost, text: "lost rank 3 (on a)"})
+	}))
+}
+
 // endOf runs f on s in a goroutine of its own, as a fake session ends
 // it, and returns the message s ended with ("" when it ended quietly).
 func endOf(t *testing.T, s *Session, f func()) string {
@@ -140,19 +161,18 @@ func TestNoticeStuckParent(t *testing.T) {
 	assert.Equal(t, "rank 16: watchdog: x", endOf(t, s, func() { s.endWith(ExitWatchdog, "watchdog: x") }))
 }
 
-// TestNoticeLostParent: a rank whose parent was lost names it: at once
-// where the parent is rank 0, after noticeWait otherwise (the parent's
-// parent names it, and the launcher ends the job meanwhile).
+// TestNoticeLostParent: the first child of a lost parent names it at
+// once, beside the parent's parent (a launcher may kill the job the
+// moment the process died); the next children a second apart each.
 func TestNoticeLostParent(t *testing.T) {
-	shortWait(t, 200*time.Millisecond)
-	for _, r := range []int{1, 16} {
+	for _, r := range []int{1, 16, 17} {
 		s, parent := parentLine(t, r, 40)
 		s.Job.Hosts[treeParent(r)] = "n7"
 		start := time.Now()
 		msg := endOf(t, s, func() { parent.Close() })
 		assert.Equal(t, fmt.Sprintf("rank %d: lost rank %d (on n7): it ended without finishing MPI (killed or crashed)", r, treeParent(r)), msg)
-		if r != 1 {
-			assert.GreaterOrEqual(t, time.Since(start), noticeWait, "rank %d waits for its parent's parent", r)
+		if r == 17 {
+			assert.GreaterOrEqual(t, time.Since(start), aloneStagger, "the second child of rank 1 after the first")
 		}
 	}
 }
