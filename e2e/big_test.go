@@ -76,7 +76,7 @@ func (s *stamped) text() string {
 // refusal is the line that says why a job was refused.
 var refusal = regexp.MustCompile(`(?m)^beff: .*$`)
 
-var progressLine = regexp.MustCompile(`\[beff\] .* (\d+)/(\d+) measurements, \S+ elapsed, ETA (\S+)$`)
+var progressLine = regexp.MustCompile(`\[beff\] .* (\d+)/(\d+) measurements, \S+ elapsed, ETA ~?(\S+)( \(rough: .*\))?$`)
 
 // etaErrors are the relative errors of the ETAs of a job's progress lines
 // against the time the last line came (the end of the measurements), in

@@ -52,8 +52,9 @@ func progressMode(mode string) string {
 // left, scaled by how long the model's time of what is done took (so a
 // model that is right up to a factor still predicts right). A model of
 // seconds (ModelSeconds) is taken as it is, and what else a measurement
-// costs as the same for every measurement left, from the last ones done
-// (overWindow), without what was done once (Aside). In a
+// costs as the same for every measurement left of its kind, from the
+// last ones of the kind done (overheads), without what was done once
+// (Aside). In a
 // terminal a line comes every 2 s; in a log (-progress) at every tenth of
 // the predicted time and at least once a minute.
 type Progress struct {
@@ -70,15 +71,15 @@ type Progress struct {
 	aside float64
 	left  func() float64
 	// secondsLeft, a model of seconds (ModelSeconds), predicts the
-	// seconds of the timed work left and counts the measurements left (a
-	// decision still to come may drop some).
-	secondsLeft func() (float64, int)
+	// seconds of the timed work left and counts the measurements left of
+	// each kind (a decision still to come may drop some).
+	secondsLeft func() (float64, []int)
 	mode        string
 	start, log  time.Time
-	// extra[i mod overWindow+1] is the time beside the timed work and
-	// the work done once when the i-th measurement was done (over).
-	extra  [overWindow + 1]float64
-	logged float64 // the fraction done at the last line
+	over        overheads
+	logged      float64 // the fraction done at the last line
+	warming     bool    // the suite will call Warm
+	saidAll     bool    // a line said that all are done
 }
 
 // NewProgress starts the progress of all measurements of what (e.g.
@@ -105,11 +106,13 @@ func (p *Progress) Plan(seconds float64) { p.planned = seconds * float64(p.count
 func (p *Progress) Model(left func() float64) { p.left = left }
 
 // ModelSeconds sets a model whose left, and whose weight of each
-// measurement done (DoneWeighing), are the seconds of its timed work
-// itself, and which counts the measurements left (each once): the ETA is
-// what is left plus, for every measurement left, what the measurements
-// done took beside their weight and beside the work done once (Aside).
-func (p *Progress) ModelSeconds(left func() (float64, int)) { p.secondsLeft = left }
+// measurement done (DoneWeighing, DoneOf), are the seconds of its timed
+// work itself, and which counts the measurements left (each once) of
+// each kind (DoneOf; one kind, 0, for DoneWeighing): the ETA is what is
+// left plus, for every measurement left, what the measurements of its
+// kind done took beside their weight and beside the work done once
+// (Aside).
+func (p *Progress) ModelSeconds(left func() (float64, []int)) { p.secondsLeft = left }
 
 // Grow adds n measurements to the total, decided while the suite runs
 // (SKaMPI's refinement adds lengths to a curve), of weight w each; n < 0
@@ -126,28 +129,33 @@ func (p *Progress) Total() int { return p.all }
 func (p *Progress) Done() { p.DoneWeighing(1) }
 
 // DoneWeighing counts one measurement the model predicted at w.
-func (p *Progress) DoneWeighing(w float64) {
+func (p *Progress) DoneWeighing(w float64) { p.DoneOf(0, w) }
+
+// DoneOf counts one measurement of kind (a small number: b_eff's
+// method) the model predicted at w.
+func (p *Progress) DoneOf(kind int, w float64) {
 	p.done++
 	p.weight += w
-	p.extra[p.done%len(p.extra)] = time.Since(p.start).Seconds() - p.weight - p.aside
+	p.over.add(kind, time.Since(p.start).Seconds()-p.weight-p.aside)
 }
 
-// overWindow is how many of the last measurements a model of seconds
-// takes their overhead from: when processes share a core, the overhead
-// changes from the first size to the next (connections made, caches
-// warm) more than the timed work does.
-const overWindow = 64
+// Warming says that the suite's first measurements pay once for what the
+// others reuse beyond the work it sets aside (connections made at first
+// contact, buffers touched): until it calls Warm, its ETA is said to be
+// rough.
+func (p *Progress) Warming() { p.warming = true }
 
-// over is what each measurement took beside its timed work and the work
-// done once, seconds: over the last overWindow measurements done.
-func (p *Progress) over() float64 {
-	w := min(p.done, overWindow)
-	if w == 0 {
-		return 0
-	}
-	n := len(p.extra)
-	return max(0, p.extra[p.done%n]-p.extra[(p.done-w)%n]) / float64(w)
-}
+// Warm says that the measurements done so far paid what comes once: a
+// model of seconds takes the overhead of each kind of measurement left
+// only from those done after this call, once there is one (b_eff calls
+// it at its second size: on 128 processes on 2 cores a measurement of
+// the first size cost 2 to 5 times as much beside its loops as one of a
+// later size).
+func (p *Progress) Warm() { p.over.warmUp() }
+
+// rough says whether the ETA is rough: the suite is still warming (a
+// kind has not been measured since Warm).
+func (p *Progress) rough() bool { return p.warming && p.over.cold() }
 
 // Aside counts seconds of work done once for the measurements that
 // follow (a suite's first probes of a pattern): a model of seconds does
@@ -175,14 +183,16 @@ func (p *Progress) write(final bool) {
 	since := now.Sub(p.log)
 	el := now.Sub(p.start)
 	eta, frac := p.eta(el)
-	if !final && !p.due(since, frac) {
+	if !final && !p.due(since, frac) || p.saidAll {
 		return
 	}
-	p.log, p.logged = now, frac
+	p.log, p.logged, p.saidAll = now, frac, p.done >= p.all // the line that says all are done comes once
 	text := "?"
 	switch {
 	case p.done >= p.all:
 		text = "0s"
+	case p.done > 0 && p.rough():
+		text = "~" + eta.Round(time.Second).String() + " (rough: first contacts)"
 	case p.done > 0:
 		text = eta.Round(time.Second).String()
 	}
@@ -203,8 +213,12 @@ func (p *Progress) due(since time.Duration, frac float64) bool {
 func (p *Progress) eta(el time.Duration) (time.Duration, float64) {
 	var eta float64
 	if p.secondsLeft != nil {
-		t, n := p.secondsLeft()
-		eta = float64(p.count) * (max(t, 0) + float64(n)*p.over())
+		t, kinds := p.secondsLeft()
+		eta = max(t, 0)
+		for k, n := range kinds {
+			eta += float64(n) * p.over.of(k)
+		}
+		eta *= float64(p.count)
 	} else {
 		left := p.planned - p.weight
 		if p.left != nil {

@@ -158,8 +158,17 @@ func TestProgress(t *testing.T) {
 	p.Add(3, 1)
 	p.Grow(2, 1) // measurements added while the suite runs
 	p.Add(2, 1)
+	p.log = time.Now().Add(-time.Minute) // a line due at the last measurement
+	p.Log()
 	p.Finish()
-	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n", log.String())
+	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n", log.String(), "said once")
+
+	log.Reset()
+	w := s.NewProgress("b_eff", 4)
+	w.Warming()
+	w.Done()
+	w.Finish()
+	assert.Regexp(t, `^\[beff\] b_eff 1/4 measurements, 0s elapsed, ETA ~[0-9.]+[mµn]?s \(rough: first contacts\)\n$`, log.String(), "said rough until Warm")
 
 	other := NewFakeSession(1, 2, Job{}, soloComm{}, func(int, string) {})
 	var quiet bytes.Buffer
@@ -240,7 +249,7 @@ func TestProgressETA(t *testing.T) {
 	assert.InDelta(t, 0.2, frac, 1e-12)
 
 	s := &Progress{all: 10, count: 2, start: time.Now().Add(-10 * time.Second)}
-	s.ModelSeconds(func() (float64, int) { return 30, 4 })
+	s.ModelSeconds(func() (float64, []int) { return 30, []int{4} })
 	s.DoneWeighing(4)
 	s.DoneWeighing(4) // 8 s of timed work in 10 s: 1 s more each
 	eta, _ = s.eta(10 * time.Second)
@@ -249,7 +258,7 @@ func TestProgressETA(t *testing.T) {
 	// 4 s of the 10 were a first probe (Aside): 0.5 s more each; of the
 	// 8 measurements in the total a decision is expected to drop 5 (6 s + 3 × 1.5 s)
 	o := &Progress{all: 10, count: 1, start: time.Now().Add(-10 * time.Second)}
-	o.ModelSeconds(func() (float64, int) { return 6, 3 })
+	o.ModelSeconds(func() (float64, []int) { return 6, []int{3} })
 	o.Aside(4)
 	o.DoneWeighing(1)
 	o.DoneWeighing(2)
@@ -259,13 +268,45 @@ func TestProgressETA(t *testing.T) {
 	// the overhead of the last overWindow measurements: 0.5 s each
 	// after 64 of 2 s each
 	w := &Progress{all: 200, count: 1}
-	w.ModelSeconds(func() (float64, int) { return 0, 10 })
+	w.ModelSeconds(func() (float64, []int) { return 0, []int{10} })
 	for i := range 2 * overWindow {
 		w.start = time.Now().Add(-time.Duration(2*min(i+1, overWindow)+max(0, i+1-overWindow)/2) * time.Second)
 		w.DoneWeighing(0)
 	}
 	eta, _ = w.eta(0)
 	assert.InDelta(t, 10*0.5, eta.Seconds(), 0.01)
+
+	// two kinds: 3 s and 1 s beside the timed work each until Warm,
+	// then 1 s and 0.5 s; rough until both were measured since Warm,
+	// each kind's own before
+	h := &Progress{all: 10, count: 1}
+	h.ModelSeconds(func() (float64, []int) { return 0, []int{2, 4} })
+	h.Warming()
+	done := func(kind int, el float64) {
+		h.start = time.Now().Add(-time.Duration(el * float64(time.Second)))
+		h.DoneOf(kind, 0)
+	}
+	done(0, 3)
+	done(1, 4)
+	assert.True(t, h.rough(), "not warm yet")
+	eta, _ = h.eta(0)
+	assert.InDelta(t, 2*3+4*1, eta.Seconds(), 0.01, "each kind its own")
+	h.Warm()
+	done(0, 5)
+	assert.True(t, h.rough(), "kind 1 not measured since Warm")
+	eta, _ = h.eta(0)
+	assert.InDelta(t, 2*1+4*1, eta.Seconds(), 0.01, "kind 0 since Warm, kind 1 before")
+	done(1, 5.5)
+	assert.False(t, h.rough())
+	eta, _ = h.eta(0)
+	assert.InDelta(t, 2*1+4*0.5, eta.Seconds(), 0.01, "both since Warm")
+	u := &Progress{all: 10, count: 1}
+	u.ModelSeconds(func() (float64, []int) { return 0, []int{0, 0, 3} })
+	u.start = time.Now().Add(-4 * time.Second)
+	u.DoneOf(0, 0)
+	u.DoneOf(1, 0) // 4 s and 0 s
+	eta, _ = u.eta(0)
+	assert.InDelta(t, 3*2, eta.Seconds(), 0.01, "a kind not measured yet: the mean of all")
 
 	n := &Progress{all: 4, count: 1, planned: 4}
 	eta, frac = n.eta(0)

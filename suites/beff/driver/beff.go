@@ -57,6 +57,9 @@ func (d *Driver) Benchmark(b *testing.B) {
 	}
 	measured := r.st.Measured
 	for k := range measured {
+		if k == 1 {
+			r.progress.Warm()
+		}
 		if left := len(measured) - k; left == 2 && len(measured) >= 3 { // 2: second largest, 1: largest
 			r.shortcut, r.decided = r.decideShortcut(measured[k-1], measured[k:]), true
 			if r.shortcut.On {
@@ -161,7 +164,7 @@ func (a position) before(b position) bool {
 // at most of the sizes still to come): the model takes the target. A
 // pattern and method not measured yet are predicted as typical of those
 // measured (beff.Typical), here and in the shortcut expected.
-func (r *run) left() (float64, int) {
+func (r *run) left() (float64, []int) {
 	loop := r.st.Target
 	var known []*beff.LoopState
 	for _, s := range r.loops {
@@ -175,7 +178,7 @@ func (r *run) left() (float64, int) {
 		return typical
 	}
 	plan := r.expectedShortcut(state)
-	t, n := 0.0, 0
+	t, n := 0.0, make([]int, len(beff.Methods))
 	for k := r.at.k; k < len(r.st.Measured); k++ {
 		for pi, p := range r.set.Patterns {
 			if !r.selected(p) {
@@ -184,7 +187,7 @@ func (r *run) left() (float64, int) {
 			for i, pt := range r.pointsUnder(p, k, plan) {
 				if r.at.before(position{k, pi, i}) {
 					t += state(p.Name, pt.m).MeasureTime(r.st.Sizes[pt.si], loop, pt.reps, pt.warm, pt.forceLL)
-					n++
+					n[pt.m]++
 				}
 			}
 		}
@@ -251,6 +254,7 @@ func (d *Driver) newRun(b *testing.B, s *harness.Session) *run {
 	r.progress = s.NewProgress("b_eff", all)
 	if !r.st.Reference {
 		r.progress.ModelSeconds(r.left)
+		r.progress.Warming() // the first size makes the connections and probes the loop lengths
 	}
 	s.Logf("b_eff on %d processes: %d patterns, %d sizes up to Lmax = %d bytes, %d measurements, seed %d",
 		s.Size, len(r.set.Patterns), len(r.st.Measured), r.st.Lmax, r.progress.Total(), r.st.Seed)

@@ -41,7 +41,7 @@ func (r *run) measure(b *testing.B, pt point) {
 		}
 		loops = sum(tmax[:pt.reps])
 	}
-	r.progress.DoneWeighing(loops)
+	r.progress.DoneOf(int(pt.m), loops) // what a measurement costs beside its loops depends on its method
 }
 
 // sum is the sum of v.

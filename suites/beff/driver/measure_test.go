@@ -167,6 +167,13 @@ func TestShortcutDecision(t *testing.T) {
 		methods := len(r.set.Patterns[0].Methods())
 		assert.Equal(t, 2*(methods-1), r.dropped(1), "the two largest sizes, the best method alone")
 		assert.Equal(t, []point{{p: r.set.Patterns[0], si: 2, m: p.Best[r.set.Patterns[0].Name], reps: beff.RefShortcutReps, forceLL: 1}}, r.points(r.set.Patterns[0], 2))
+		if s.IsRoot() { // the model of the time left counts the best method's measurement alone, by its method
+			r.decided, r.at = true, position{1, 0, methods - 1}
+			want := make([]int, len(beff.Methods))
+			want[p.Best[r.set.Patterns[0].Name]] = 1
+			_, n := r.left()
+			assert.Equal(t, want, n)
+		}
 	}))
 	assert.True(t, plans[0].On, "predicted beyond the limit")
 	assert.Equal(t, plans[0], plans[1], "rank 1 follows")

@@ -139,8 +139,9 @@ func (r *run) share(pat beffio.AccessPattern, tPart float64) float64 {
 }
 
 // timeLeft predicts the time of the patterns from the next one on,
-// seconds (rank 0), pattern by pattern (predict), and counts them.
-func (r *run) timeLeft() (float64, int) {
+// seconds (rank 0), pattern by pattern (predict), and counts them (one
+// kind).
+func (r *run) timeLeft() (float64, []int) {
 	t, n := 0.0, 0
 	tPart := r.st.T / float64(len(r.parts))
 	for ai, acc := range beffio.Accesses {
@@ -153,7 +154,7 @@ func (r *run) timeLeft() (float64, int) {
 			}
 		}
 	}
-	return t, n
+	return t, []int{n}
 }
 
 // predict is the time model's prediction of one pattern, seconds. A

@@ -38,7 +38,8 @@ func TestTimeModelBeforeAnything(t *testing.T) {
 	assert.Positive(t, writes)
 	left, n := r.timeLeft()
 	assert.InDelta(t, writes*(1+1.0/3+1.0/10), left, 1e-9)
-	assert.Positive(t, n)
+	require.Len(t, n, 1, "one kind")
+	assert.Positive(t, n[0])
 	for _, pat := range r.scheduled(beffio.Write) {
 		if pat.Type <= beffio.Separated {
 			assert.InDelta(t, r.share(pat, r.st.T), r.predict(beffio.Write, p, pat, r.st.T), 1e-12, "pattern %d: its share of T", pat.No)
