@@ -79,6 +79,7 @@ type Progress struct {
 	over        overheads
 	logged      float64 // the fraction done at the last line
 	warming     bool    // the suite will call Warm
+	guess       string  // why the suite's model only guesses for now (Rough)
 	saidAll     bool    // a line said that all are done
 }
 
@@ -153,9 +154,25 @@ func (p *Progress) Warming() { p.warming = true }
 // later size).
 func (p *Progress) Warm() { p.over.warmUp() }
 
-// rough says whether the ETA is rough: the suite is still warming (a
-// kind has not been measured since Warm).
-func (p *Progress) rough() bool { return p.warming && p.over.cold() }
+// Rough says why the suite's model only guesses for now ("" once it
+// does not): its ETA is said to be rough, with why (b_eff_io's before
+// every partition wrote, where processes share CPUs: a write's calls
+// then outlast its share of the time by as much as its partition has
+// processes).
+func (p *Progress) Rough(why string) { p.guess = why }
+
+// rough is why the ETA is rough ("" when it is not): the suite's model
+// guesses, or it is still warming (a kind has not been measured since
+// Warm: "first contacts").
+func (p *Progress) rough() string {
+	switch {
+	case p.guess != "":
+		return p.guess
+	case p.warming && p.over.cold():
+		return "first contacts"
+	}
+	return ""
+}
 
 // Aside counts seconds of work done once for the measurements that
 // follow (a suite's first probes of a pattern): a model of seconds does
@@ -191,8 +208,8 @@ func (p *Progress) write(final bool) {
 	switch {
 	case p.done >= p.all:
 		text = "0s"
-	case p.done > 0 && p.rough():
-		text = "~" + eta.Round(time.Second).String() + " (rough: first contacts)"
+	case p.done > 0 && p.rough() != "":
+		text = "~" + eta.Round(time.Second).String() + " (rough: " + p.rough() + ")"
 	case p.done > 0:
 		text = eta.Round(time.Second).String()
 	}

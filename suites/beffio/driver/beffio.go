@@ -107,6 +107,9 @@ func (d *Driver) Benchmark(b *testing.B) {
 			r.waitPartition(p, acc, tPart)
 			s.Logf("b_eff_io: %s on %s done, %s elapsed", acc, results.Processes(p.n), s.Elapsed().Round(time.Second))
 		}
+		if acc == beffio.Write {
+			r.progress.Rough("")
+		}
 	}
 }
 
@@ -120,6 +123,9 @@ func (r *run) startProgress() {
 	r.model = newTimeModel()
 	r.progress = r.s.NewProgress("b_eff_io", n)
 	r.progress.ModelSeconds(r.timeLeft)
+	if r.s.Job.Share > 1 {
+		r.progress.Rough("partitions to write") // until every partition wrote
+	}
 }
 
 // scheduled are the patterns of access acc that the schedule runs.
@@ -139,22 +145,23 @@ func (r *run) share(pat beffio.AccessPattern, tPart float64) float64 {
 }
 
 // timeLeft predicts the time of the patterns from the next one on,
-// seconds (rank 0), pattern by pattern (predict), and counts them (one
-// kind).
+// seconds (rank 0), pattern by pattern (predict), and counts them by
+// partition (the kind of measurement: what a pattern costs beside its
+// calls grows with the partition's processes where they share CPUs).
 func (r *run) timeLeft() (float64, []int) {
-	t, n := 0.0, 0
+	t, n := 0.0, make([]int, len(r.parts))
 	tPart := r.st.T / float64(len(r.parts))
 	for ai, acc := range beffio.Accesses {
 		for pi, p := range r.parts {
 			for k, pat := range r.scheduled(acc) {
 				if !(position{ai, pi, k}).before(r.model.at) {
 					t += r.predict(acc, p, pat, tPart)
-					n++
+					n[pi]++
 				}
 			}
 		}
 	}
-	return t, []int{n}
+	return t, n
 }
 
 // predict is the time model's prediction of one pattern, seconds. A
@@ -168,10 +175,7 @@ func (r *run) timeLeft() (float64, []int) {
 // partitions compared with that. A
 // rewrite or read repeats its write's counts: the time of its write (or
 // the write's prediction), scaled as the access's patterns so far
-// compared with their writes; before any, as long as the write, or where
-// the partition's data fit the file-system cache (and the read is not
-// made to miss it) a third of it for the rewrite (whose sync still writes
-// to the disk) and a tenth for the read.
+// compared with their writes; before any, by repeatPrior.
 func (r *run) predict(acc beffio.Access, p *partition, pat beffio.AccessPattern, tPart float64) float64 {
 	m := &r.model
 	if acc == beffio.Write {
@@ -187,11 +191,19 @@ func (r *run) predict(acc beffio.Access, p *partition, pat beffio.AccessPattern,
 	if !ok {
 		w = r.predict(beffio.Write, p, pat, tPart)
 	}
-	prior := 1.0
-	if cached := m.written[p.n] <= r.st.CacheMiB<<20; cached && (acc != beffio.Read || r.st.DropCaches == "off") {
-		prior = cachedPrior[acc]
+	return w * m.repeat[acc].or(r.repeatPrior(acc, p))
+}
+
+// repeatPrior is how long a rewrite or read takes in parts of its
+// write's time before the run showed it: as long, or where the
+// partition's data fit the file-system cache (and the read is not made
+// to miss it) a third for the rewrite (whose sync still writes to the
+// disk) and a tenth for the read.
+func (r *run) repeatPrior(acc beffio.Access, p *partition) float64 {
+	if r.model.written[p.n] <= r.st.CacheMiB<<20 && (acc != beffio.Read || r.st.DropCaches == "off") {
+		return cachedPrior[acc]
 	}
-	return w * m.repeat[acc].or(prior)
+	return 1
 }
 
 // cachedPrior is how long a rewrite or read of data the file-system cache
@@ -496,7 +508,7 @@ func (r *run) typeRun(b *testing.B, p *partition, acc beffio.Access, t beffio.Pa
 		var el float64
 		b.Run(beffio.PatternKey(p.n, acc, pat).String(), func(b *testing.B) {
 			moved, el = r.pattern(b, p, fh, path, acc, pat, base, tPart)
-			r.progress.DoneWeighing(el)
+			r.progress.DoneOf(r.model.at.part, el)
 		})
 		r.tookPattern(acc, p, pat, moved, el, tPart)
 		bytes += moved

@@ -38,7 +38,7 @@ func TestTimeModelBeforeAnything(t *testing.T) {
 	assert.Positive(t, writes)
 	left, n := r.timeLeft()
 	assert.InDelta(t, writes*(1+1.0/3+1.0/10), left, 1e-9)
-	require.Len(t, n, 1, "one kind")
+	require.Len(t, n, 1, "a kind per partition")
 	assert.Positive(t, n[0])
 	for _, pat := range r.scheduled(beffio.Write) {
 		if pat.Type <= beffio.Separated {
