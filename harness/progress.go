@@ -80,7 +80,7 @@ type Progress struct {
 	logged      float64 // the fraction done at the last line
 	warming     bool    // the suite will call Warm
 	guess       string  // why the suite's model only guesses for now (Rough)
-	saidAll     bool    // a line said that all are done
+	saidAll     int     // the total a line said was all done (0: none)
 }
 
 // NewProgress starts the progress of all measurements of what (e.g.
@@ -200,10 +200,13 @@ func (p *Progress) write(final bool) {
 	since := now.Sub(p.log)
 	el := now.Sub(p.start)
 	eta, frac := p.eta(el)
-	if !final && !p.due(since, frac) || p.saidAll {
-		return
+	if !final && !p.due(since, frac) || p.done >= p.all && p.saidAll == p.all {
+		return // the line that says all are done comes once (Grow may add more)
 	}
-	p.log, p.logged, p.saidAll = now, frac, p.done >= p.all // the line that says all are done comes once
+	p.log, p.logged = now, frac
+	if p.done >= p.all {
+		p.saidAll = p.all
+	}
 	text := "?"
 	switch {
 	case p.done >= p.all:

@@ -162,6 +162,10 @@ func TestProgress(t *testing.T) {
 	p.Log()
 	p.Finish()
 	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n", log.String(), "said once")
+	p.Grow(1, 1) // measurements added after all were done are said
+	p.Done()
+	p.Finish()
+	assert.Equal(t, "[beff] b_eff 6/6 measurements, 0s elapsed, ETA 0s\n[beff] b_eff 7/7 measurements, 0s elapsed, ETA 0s\n", log.String())
 
 	log.Reset()
 	w := s.NewProgress("b_eff", 4)
