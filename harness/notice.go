@@ -25,8 +25,9 @@ import (
 // A rank says a notice alone only when no other will: when it cannot
 // send it up (no lifeline, or its parent lost), or when its parent took
 // it and did not end within noticeWait (the parent may be the process
-// that is stuck, and a stopped process reads nothing). The children of one parent speak a second apart, the
-// first first: the launcher ends the job on the first one's line. A rank
+// that is stuck, and a stopped process reads nothing). The children of
+// one parent speak a second apart, the first first: the launcher ends
+// the job on the first one's line. A rank
 // whose parent ended on purpose (its goodbye) stays silent: the job is
 // ending and its reason was said — so does a stopped process that the
 // launcher wakes to end it (Open MPI sends SIGCONT before SIGTERM) and
