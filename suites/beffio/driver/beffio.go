@@ -103,8 +103,10 @@ func (d *Driver) Benchmark(b *testing.B) {
 		}
 		for pi, p := range r.parts {
 			r.model.at = position{ai, pi, 0}
+			start := time.Now()
 			r.phase(b, p, acc, tPart)
 			r.waitPartition(p, acc, tPart)
+			r.model.walls[[2]int{ai, pi}] = time.Since(start).Seconds()
 			s.Logf("b_eff_io: %s on %s done, %s elapsed", acc, results.Processes(p.n), s.Elapsed().Round(time.Second))
 		}
 		if acc == beffio.Write {
@@ -147,8 +149,13 @@ func (r *run) share(pat beffio.AccessPattern, tPart float64) float64 {
 // timeLeft predicts the time of the patterns from the next one on,
 // seconds (rank 0), pattern by pattern (predict), and counts them by
 // partition (the kind of measurement: what a pattern costs beside its
-// calls grows with the partition's processes where they share CPUs).
+// calls grows with the partition's processes where they share CPUs);
+// where processes share CPUs, once every partition wrote, the wall time
+// left partition by partition (sharedLeft).
 func (r *run) timeLeft() (float64, []int) {
+	if r.s.Job.Share > 1 && r.model.at.acc > 0 {
+		return r.sharedLeft(), nil // wall times: nothing beside them
+	}
 	t, n := 0.0, make([]int, len(r.parts))
 	tPart := r.st.T / float64(len(r.parts))
 	for ai, acc := range beffio.Accesses {
@@ -250,6 +257,7 @@ func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPatt
 		m.written[p.n] += moved
 		m.wrote[key] = el
 	}
+	m.took[[3]int{m.at.acc, p.n, pat.No}] = el
 	m.at.pat++
 	r.progress.Log()
 }
@@ -272,10 +280,16 @@ type timeModel struct {
 	// wrote them.
 	overran  map[int]ratio
 	lastPart int
+	// walls is the wall time of each access (index) on each partition
+	// (index) done, took each pattern's time by access index, partition
+	// size and pattern number: the model where processes share CPUs
+	// (sharedLeft).
+	walls map[[2]int]float64
+	took  map[[3]int]float64
 }
 
 func newTimeModel() timeModel {
-	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}, overran: map[int]ratio{}}
+	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}, overran: map[int]ratio{}, walls: map[[2]int]float64{}, took: map[[3]int]float64{}}
 }
 
 // overrun is how much longer than their shares of the time the

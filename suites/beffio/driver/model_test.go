@@ -123,3 +123,41 @@ func TestTimeModelOverrun(t *testing.T) {
 	r.tookPattern(beffio.Write, q, timed[0], 1<<20, r.share(timed[0], r.st.T)/2, r.st.T)
 	assert.InDelta(t, r.share(timed[1], r.st.T), r.predict(beffio.Write, q, timed[1], r.st.T), 1e-12, "its own, and no shorter than the share")
 }
+
+// TestSharedModel: where processes share CPUs, once every partition
+// wrote, a rewrite is predicted at 0.6 of its write's wall time on each
+// partition and a read at 0.8 of its rewrite's, until partitions show
+// otherwise (the prior counting as much as the first partition); of
+// the partition under way only the part its patterns left took in the
+// access before; no time beside the wall times is added.
+func TestSharedModel(t *testing.T) {
+	r := modelRun(t, 4, 60, beffio.RewriteAll)
+	r.s.Job.Share = 4
+	r.parts = append(r.parts, &partition{n: 8, counts: map[int]int64{}})
+	r.model.walls[[2]int{0, 0}] = 2
+	r.model.walls[[2]int{0, 1}] = 10
+	r.model.at = position{1, 0, 0}
+	left, kinds := r.timeLeft()
+	assert.InDelta(t, 0.6*(2+10)*(1+0.8), left, 1e-12)
+	assert.Nil(t, kinds)
+
+	r.model.walls[[2]int{1, 0}] = 1.5
+	r.model.at = position{1, 1, 0}
+	q := (0.6*2 + 1.5) / (2 + 2)
+	left, _ = r.timeLeft()
+	assert.InDelta(t, q*10+0.8*1.5+0.8*q*10, left, 1e-12)
+
+	rw := r.scheduled(beffio.Rewrite)
+	for _, pat := range r.scheduled(beffio.Write) {
+		r.model.took[[3]int{0, 8, pat.No}] = 1
+	}
+	r.model.at = position{1, 1, len(rw) / 2}
+	left, _ = r.timeLeft()
+	part := float64(len(rw)-len(rw)/2) / float64(len(rw))
+	assert.InDelta(t, q*10*part+0.8*1.5+0.8*q*10, left, 1e-12, "half the partition's rewrite left")
+
+	scatter := modelRun(t, 4, 60, beffio.RewriteScatter)
+	assert.Equal(t, 0, scatter.prevAccess(2), "a read follows the write where the rewrite measured only the scatter type")
+	assert.Equal(t, 1, r.prevAccess(2))
+	assert.InDelta(t, 0.48, sharedPrior(beffio.Write, beffio.Read), 1e-12)
+}

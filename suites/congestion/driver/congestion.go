@@ -26,6 +26,9 @@ type run struct {
 	left, right int            // neighbors in mine: a canary's in its random ring, a congestor's in its set's worst-case cycle
 	send, recv  *mpi.Buffer
 	progress    *harness.Progress
+	// phases are the phases done or copied so far, measured those
+	// measured: the progress's time model (timeLeft).
+	phases, measured int
 	// The loops (package loops) and the split (fakes in the tests of the
 	// driver's decisions).
 	canary    func(r *loops.CanaryRun) (loops.Samples, error)
@@ -95,7 +98,10 @@ func (r *run) prepareRoles() {
 func (r *run) logPlan() {
 	p := r.st.Plan
 	r.progress = r.s.NewProgress("congestion", len(p.Names()))
-	r.progress.Plan(p.Seconds()) // a phase's first line weighs its time, the lines that report it nothing
+	r.progress.ModelSeconds(r.timeLeft)
+	if r.s.Job.Share > 1 {
+		r.progress.Rough("first repetition") // until every phase of a repetition was measured
+	}
 	r.s.Logf("congestion on %d processes: %s split, %d canary processes, congestor sets of %s processes (%s), %d measurements of %g s: about %.0f s",
 		r.s.Size, r.st.Described.By, r.st.Described.CanaryProcs, congestion.Ints(r.st.Described.SetProcs), p.Mix, p.Measurements(), p.Time, p.Seconds())
 	per, root := memory(r.st.Len, r.st.BwLen, r.s.Size)
@@ -207,7 +213,11 @@ func (r *run) phase(b *testing.B, ph phase) {
 			lines = lines[1:]
 		}
 	})
-	r.progress.DoneWeighing(r.phaseTime())
+	r.progress.DoneOf(r.kind(r.phases), r.phaseTime())
+	r.phases++
+	if r.measured++; r.measured == r.perRep() {
+		r.progress.Rough("")
+	}
 	for i, n := range names {
 		if ran {
 			b.Run(n, func(b *testing.B) {
@@ -216,9 +226,30 @@ func (r *run) phase(b *testing.B, ph phase) {
 				}
 			})
 		}
-		r.progress.DoneWeighing(0)
 	}
+	r.progress.Add(len(names), 0) // the lines that report the phase took no time of their own
 	r.progress.Log()
+}
+
+// perRep is how many phases a repetition of the plan has.
+func (r *run) perRep() int { return r.st.Plan.Measurements() / r.st.Plan.Reps }
+
+// kind is the phase's kind for the progress: its place in its repetition
+// (a canary under congestors runs until its last burst ends, and on
+// processes that share CPUs its bursts last long: on 256 processes on 2
+// cores a phase took from 1 s, a canary isolated, to 5 s, the allreduce
+// under load, for phases of 0.25 s).
+func (r *run) kind(phase int) int { return phase % r.perRep() }
+
+// timeLeft is the progress's model of seconds: the phases left, each its
+// time, and how many are left of each kind.
+func (r *run) timeLeft() (float64, []int) {
+	all := r.st.Plan.Measurements()
+	kinds := make([]int, r.perRep())
+	for i := r.phases; i < all; i++ {
+		kinds[r.kind(i)]++
+	}
+	return float64(all-r.phases) * r.phaseTime(), kinds
 }
 
 // phaseTime is the plan's time of one phase, seconds.
@@ -228,13 +259,13 @@ func (r *run) phaseTime() float64 { return r.st.Plan.Time + congestion.PhaseSlac
 // (-congestion.resume copies whole repetitions: all of them are saved).
 func (r *run) copySaved(b *testing.B, first string, rest []string) {
 	b.Run(first, func(b *testing.B) { r.st.Resume.Write(b, r.s, first) })
-	r.progress.Add(1, r.phaseTime())
+	r.phases++
 	for _, n := range rest {
 		if r.st.Resume.Next(n) {
 			b.Run(n, func(b *testing.B) { r.st.Resume.Write(b, r.s, n) })
 		}
-		r.progress.Add(1, 0)
 	}
+	r.progress.Add(1+len(rest), 0)
 }
 
 // congestorLines are the sets that run in ph and the names of their
