@@ -31,8 +31,9 @@ reference.txt, beff in the reference code's settings), it gives for every
 figure the reference code prints the reference code's median over the
 rounds and its spread (largest / smallest: the reference against itself),
 and per variant of beff the median and the median and range of the ratio
-beff / reference within each round. <suite> is the suite's JSON key
-(beff, beff_io, skampi).
+beff / reference within each round, marked * where its median lies outside
+the reference's spread (above it or below its inverse; a last line counts
+them). <suite> is the suite's JSON key (beff, beff_io, skampi).
 
 Flags:
 `
@@ -140,17 +141,20 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 	slices.Sort(variants)
 	fmt.Fprintf(w, "%s beside beff: %s, %d round%s\n", c.Reference(), dir, len(rounds), results.Plural(len(rounds)))
 	fmt.Fprintf(w, "reference: median over the rounds (spread: largest/smallest); per variant: median, and the\n")
-	fmt.Fprintf(w, "ratio variant/reference within each round: median [smallest–largest]\n")
+	fmt.Fprintf(w, "ratio variant/reference within each round: median [smallest–largest], * where the median lies\n")
+	fmt.Fprintf(w, "outside the reference's spread (above it, or below its inverse)\n")
 	t := results.TextTable{Left: 2}
 	head := []string{"figure", "unit", "reference", "spread"}
 	for _, v := range variants {
 		head = append(head, v, "ratio")
 	}
 	t.Add(head...)
+	marks := make([]outsideCount, len(variants))
 	for _, f := range order {
-		t.Add(conformanceRow(f, rounds, variants)...)
+		t.Add(conformanceRow(f, rounds, variants, marks)...)
 	}
 	t.Write(w)
+	writeOutside(w, variants, marks)
 	for _, n := range seen.notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -158,8 +162,32 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 	return nil
 }
 
-// conformanceRow is the row of figure f.
-func conformanceRow(f results.Figure, rounds []round, variants []string) []string {
+// An outsideCount counts a variant's ratios, and those outside the
+// reference's spread.
+type outsideCount struct{ outside, ratios int }
+
+// writeOutside says how many of each variant's ratios lie outside the
+// reference's spread (where it has one: two rounds or more).
+func writeOutside(w io.Writer, variants []string, marks []outsideCount) {
+	var parts []string
+	for i, v := range variants {
+		if marks[i].ratios > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d of %d", v, marks[i].outside, marks[i].ratios))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "outside the reference's spread (*): %s\n", strings.Join(parts, ", "))
+	}
+}
+
+// outside reports whether a ratio to the reference lies beyond the
+// reference's own spread s (largest/smallest over the rounds): above s
+// or below 1/s.
+func outside(ratio, s float64) bool { return ratio > s || ratio*s < 1 }
+
+// conformanceRow is the row of figure f; marks counts each variant's
+// ratios and those outside the reference's spread.
+func conformanceRow(f results.Figure, rounds []round, variants []string, marks []outsideCount) []string {
 	var refs []float64
 	for _, r := range rounds {
 		if v, ok := r.ref[f.Name]; ok {
@@ -167,7 +195,7 @@ func conformanceRow(f results.Figure, rounds []round, variants []string) []strin
 		}
 	}
 	row := []string{f.Label, f.Unit, num(results.Median(refs)), spread(refs)}
-	for _, v := range variants {
+	for i, v := range variants {
 		var vals, ratios []float64
 		for _, r := range rounds {
 			x, ok := r.variants[v][f.Name]
@@ -185,7 +213,15 @@ func conformanceRow(f results.Figure, rounds []round, variants []string) []strin
 		}
 		ratio := "-"
 		if len(ratios) > 0 {
-			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", results.Median(ratios), slices.Min(ratios), slices.Max(ratios))
+			med := results.Median(ratios)
+			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", med, slices.Min(ratios), slices.Max(ratios))
+			if len(refs) > 1 && slices.Min(refs) > 0 {
+				marks[i].ratios++
+				if outside(med, slices.Max(refs)/slices.Min(refs)) {
+					marks[i].outside++
+					ratio += " *"
+				}
+			}
 		}
 		row = append(row, num(results.Median(vals)), ratio)
 	}

@@ -34,8 +34,9 @@ func TestConformance(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  figure +unit +reference +spread +default +ratio$`), stdout)
 	// the reference's b_eff_io is 908.373 in both rounds: spread 1.00;
 	// the synthetic run's 2.1 formula (without the removal) is 116.62
-	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +1\.00 +116\.6 +0\.13 \[0\.13–0\.13\]$`), stdout)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +1\.00 +116\.6 +0\.13 \[0\.13–0\.13\] \*$`), stdout, "outside the reference's spread")
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  n=2 read segcoll +MB/s `), stdout)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^outside the reference's spread \(\*\): default \d+ of 31$`), stdout)
 
 	// a run copied into the next round counts once, and is said
 	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "ref.prot"), []byte(fixture(t, "ref/ref-2.1-np2.prot")), 0o644))
@@ -45,6 +46,7 @@ func TestConformance(t *testing.T) {
 	assert.Contains(t, stdout, "note: "+rounds[1]+": the reference code's output repeats "+rounds[0]+"'s (the same figures): counted once\n")
 	assert.Contains(t, stdout, "note: "+filepath.Join(rounds[1], "default.txt")+" (b_eff_io run 1) repeats "+filepath.Join(rounds[0], "default.txt")+" (b_eff_io run 1)")
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +- +116\.6 +0\.13 \[0\.13–0\.13\]$`), stdout, "one round's figures: no spread")
+	assert.NotContains(t, stdout, "outside the reference's spread (*):", "nothing to mark without a spread")
 
 	// a run of another setup than the reference code's beside it
 	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "default.txt"), []byte(fixture(t, "io-synthetic.txt")), 0o644))
@@ -62,6 +64,17 @@ func TestConformance(t *testing.T) {
 	assert.Contains(t, stderr, "no beff results file")
 	code, _, _ = run("conformance")
 	assert.Equal(t, exitBadInput, code)
+}
+
+// TestOutside: a ratio lies outside the reference's spread s when it is
+// above s or below 1/s.
+func TestOutside(t *testing.T) {
+	for _, c := range []struct {
+		ratio, spread float64
+		out           bool
+	}{{1, 1, false}, {1.2, 1.25, false}, {0.8, 1.25, false}, {1.3, 1.25, true}, {0.79, 1.25, true}, {0.24, 1.24, true}} {
+		assert.Equal(t, c.out, outside(c.ratio, c.spread), "ratio %g, spread %g", c.ratio, c.spread)
+	}
 }
 
 // ioLikeRef is a b_eff_io results file with the setup of the reference
