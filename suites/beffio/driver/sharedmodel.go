@@ -12,9 +12,9 @@ import (
 // write's calls: each call then waits for the CPUs its partition's
 // processes share, so an access on a partition takes about what the
 // access before it took there, whether the data come from the cache or
-// not. Measured on 64 and 256 processes on 2 cores (17 runs), a rewrite
+// not. Measured on 64 and 256 processes on 2 cores (19 runs), a rewrite
 // took 0.47–0.70 of its write's wall time on the largest partition and
-// 0.37–0.69 on the one before, a read 0.71–0.96 and 0.68–1.04 of its
+// 0.37–0.79 on the one before, a read 0.71–0.96 and 0.68–1.04 of its
 // rewrite's — while single patterns of the smallest partition gave
 // 0.3–1.2 of their writes' calls, which carried over to the largest
 // predicted it up to 50 % off.
