@@ -194,7 +194,7 @@ func (r *run) predict(acc beffio.Access, p *partition, pat beffio.AccessPattern,
 		}
 		return r.sizeDrivenShare(pat, tPart) * m.sizeDriven.or(1)
 	}
-	w, ok := m.wrote[[2]int{p.n, pat.No}]
+	w, ok := m.wrote(p.n, pat.No)
 	if !ok {
 		w = r.predict(beffio.Write, p, pat, tPart)
 	}
@@ -240,10 +240,9 @@ func (r *run) sizeDrivenShare(pat beffio.AccessPattern, tPart float64) float64 {
 // and writes the progress when due.
 func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPattern, moved int64, el, tPart float64) {
 	m := &r.model
-	key := [2]int{p.n, pat.No}
 	switch {
 	case acc != beffio.Write:
-		if w, ok := m.wrote[key]; ok {
+		if w, ok := m.wrote(p.n, pat.No); ok {
 			m.repeat[acc] = m.repeat[acc].add(el, w)
 		}
 	case pat.Type <= beffio.Separated:
@@ -255,9 +254,8 @@ func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPatt
 	}
 	if acc == beffio.Write {
 		m.written[p.n] += moved
-		m.wrote[key] = el
 	}
-	m.took[[3]int{m.at.acc, p.n, pat.No}] = el
+	m.took[[3]int{int(acc), p.n, pat.No}] = el
 	m.at.pat++
 	r.progress.Log()
 }
@@ -270,7 +268,6 @@ func (r *run) tookPattern(acc beffio.Access, p *partition, pat beffio.AccessPatt
 type timeModel struct {
 	at         position
 	written    map[int]int64
-	wrote      map[[2]int]float64
 	timeDriven map[int]ratio
 	sizeDriven ratio
 	repeat     map[beffio.Access]ratio
@@ -280,16 +277,22 @@ type timeModel struct {
 	// wrote them.
 	overran  map[int]ratio
 	lastPart int
-	// walls is the wall time of each access (index) on each partition
-	// (index) done, took each pattern's time by access index, partition
-	// size and pattern number: the model where processes share CPUs
-	// (sharedLeft).
-	walls map[[2]int]float64
+	// took is each pattern's time by access, partition size and pattern
+	// number; walls the wall time of each access on each partition
+	// (index) done: the model where processes share CPUs (sharedLeft).
 	took  map[[3]int]float64
+	walls map[[2]int]float64
+}
+
+// wrote is the time the write of pattern no took on the partition of n
+// processes, if it ran.
+func (m *timeModel) wrote(n, no int) (float64, bool) {
+	w, ok := m.took[[3]int{int(beffio.Write), n, no}]
+	return w, ok
 }
 
 func newTimeModel() timeModel {
-	return timeModel{written: map[int]int64{}, wrote: map[[2]int]float64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}, overran: map[int]ratio{}, walls: map[[2]int]float64{}, took: map[[3]int]float64{}}
+	return timeModel{written: map[int]int64{}, timeDriven: map[int]ratio{}, repeat: map[beffio.Access]ratio{}, overran: map[int]ratio{}, walls: map[[2]int]float64{}, took: map[[3]int]float64{}}
 }
 
 // overrun is how much longer than their shares of the time the

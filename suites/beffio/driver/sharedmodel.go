@@ -34,22 +34,12 @@ func sharedPrior(prev, acc beffio.Access) float64 {
 var sharedStep = map[beffio.Access]float64{beffio.Rewrite: 0.6, beffio.Read: 0.8}
 
 // prevAccess is the access a repetition is predicted from: the one just
-// before it if that measured every type, else the write.
+// before it if that measured every pattern, else the write.
 func (r *run) prevAccess(ai int) int {
-	if ai > 1 && !r.scheduledAll(beffio.Accesses[ai-1]) {
+	if ai > 1 && len(r.scheduled(beffio.Accesses[ai-1])) < len(r.table) {
 		return 0
 	}
 	return ai - 1
-}
-
-// scheduledAll reports whether access acc measures every pattern type.
-func (r *run) scheduledAll(acc beffio.Access) bool {
-	for _, t := range beffio.Types {
-		if !r.st.Rewrite.Scheduled(acc, t) {
-			return false
-		}
-	}
-	return true
 }
 
 // sharedLeft predicts the wall time of the rewrites and reads left, once
