@@ -27,8 +27,9 @@ type run struct {
 	send, recv  *mpi.Buffer
 	progress    *harness.Progress
 	// phases are the phases done or copied so far, measured those
-	// measured: the progress's time model (timeLeft).
-	phases, measured int
+	// measured, of all in the plan, perRep in each repetition: the
+	// progress's time model (timeLeft).
+	phases, measured, all, perRep int
 	// The loops (package loops) and the split (fakes in the tests of the
 	// driver's decisions).
 	canary    func(r *loops.CanaryRun) (loops.Samples, error)
@@ -98,6 +99,7 @@ func (r *run) prepareRoles() {
 func (r *run) logPlan() {
 	p := r.st.Plan
 	r.progress = r.s.NewProgress("congestion", len(p.Names()))
+	r.countPhases()
 	r.progress.ModelSeconds(r.timeLeft)
 	if r.s.Job.Share > 1 {
 		r.progress.Rough("first repetition") // until every phase of a repetition was measured
@@ -215,7 +217,7 @@ func (r *run) phase(b *testing.B, ph phase) {
 	})
 	r.progress.DoneOf(r.kind(r.phases), r.phaseTime())
 	r.phases++
-	if r.measured++; r.measured == r.perRep() {
+	if r.measured++; r.measured == r.perRep {
 		r.progress.Rough("")
 	}
 	for i, n := range names {
@@ -231,25 +233,33 @@ func (r *run) phase(b *testing.B, ph phase) {
 	r.progress.Log()
 }
 
-// perRep is how many phases a repetition of the plan has.
-func (r *run) perRep() int { return r.st.Plan.Measurements() / r.st.Plan.Reps }
+// countPhases counts the plan's phases, all and per repetition.
+func (r *run) countPhases() {
+	r.all = r.st.Plan.Measurements()
+	r.perRep = r.all / r.st.Plan.Reps
+}
 
 // kind is the phase's kind for the progress: its place in its repetition
 // (a canary under congestors runs until its last burst ends, and on
 // processes that share CPUs its bursts last long: on 256 processes on 2
 // cores a phase took from 1 s, a canary isolated, to 5 s, the allreduce
 // under load, for phases of 0.25 s).
-func (r *run) kind(phase int) int { return phase % r.perRep() }
+func (r *run) kind(phase int) int { return phase % r.perRep }
 
 // timeLeft is the progress's model of seconds: the phases left, each its
-// time, and how many are left of each kind.
+// time, and how many are left of each kind (as many as the whole
+// repetitions left, one more for the kinds from the next phase's on in
+// the repetition under way).
 func (r *run) timeLeft() (float64, []int) {
-	all := r.st.Plan.Measurements()
-	kinds := make([]int, r.perRep())
-	for i := r.phases; i < all; i++ {
-		kinds[r.kind(i)]++
+	left := r.all - r.phases
+	kinds := make([]int, r.perRep)
+	for k := range kinds {
+		kinds[k] = left / r.perRep
+		if k >= r.kind(r.phases) && left%r.perRep > 0 {
+			kinds[k]++
+		}
 	}
-	return float64(all-r.phases) * r.phaseTime(), kinds
+	return float64(left) * r.phaseTime(), kinds
 }
 
 // phaseTime is the plan's time of one phase, seconds.
