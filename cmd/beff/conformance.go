@@ -194,7 +194,11 @@ func conformanceRow(f results.Figure, rounds []round, variants []string, marks [
 			refs = append(refs, v)
 		}
 	}
-	row := []string{f.Label, f.Unit, num(results.Median(refs)), spread(refs)}
+	s, hasSpread := spreadOf(refs)
+	row := []string{f.Label, f.Unit, num(results.Median(refs)), "-"}
+	if hasSpread {
+		row[3] = fmt.Sprintf("%.2f", s)
+	}
 	for i, v := range variants {
 		var vals, ratios []float64
 		for _, r := range rounds {
@@ -215,9 +219,9 @@ func conformanceRow(f results.Figure, rounds []round, variants []string, marks [
 		if len(ratios) > 0 {
 			med := results.Median(ratios)
 			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", med, slices.Min(ratios), slices.Max(ratios))
-			if len(refs) > 1 && slices.Min(refs) > 0 {
+			if hasSpread {
 				marks[i].ratios++
-				if outside(med, slices.Max(refs)/slices.Min(refs)) {
+				if outside(med, s) {
 					marks[i].outside++
 					ratio += " *"
 				}
@@ -301,12 +305,12 @@ func roundNumber(dir string) int {
 	return k
 }
 
-// spread is largest/smallest of v, "-" for fewer than two values.
-func spread(v []float64) string {
+// spreadOf is largest/smallest of v; false for fewer than two values (or one not above 0).
+func spreadOf(v []float64) (float64, bool) {
 	if len(v) < 2 || slices.Min(v) <= 0 {
-		return "-"
+		return 0, false
 	}
-	return fmt.Sprintf("%.2f", slices.Max(v)/slices.Min(v))
+	return slices.Max(v) / slices.Min(v), true
 }
 
 func num(v float64) string { return results.Num(v, 4, 1) }
