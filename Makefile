@@ -184,11 +184,11 @@ links: build
 BEFF_REQUIRE_BROWSER ?= $(if $(wildcard /usr/bin/chromium),1)
 # the packages whose tests run under MPI as a singleton: the binding, each
 # suite's timed loops, the harness and the SKaMPI driver
-MPI_PKGS = ./internal/mpi/ $(patsubst %,./%/,$(wildcard suites/*/loops)) ./harness/ ./suites/skampi/driver/
+MPI_TEST_PKGS = ./internal/mpi/ $(patsubst %,./%/,$(wildcard suites/*/loops)) ./harness/ ./suites/skampi/driver/
 test: deps-test
 	$(GO) vet ./...
 	$(CGO_MPI) $(GO) vet -tags mpi ./...
-	$(CGO_MPI) $(GO) test -tags mpi -count=1 $(MPI_PKGS)
+	$(CGO_MPI) $(GO) test -tags mpi -count=1 $(MPI_TEST_PKGS)
 	$(CGO_MPI) $(GO) test -tags mpi,rmatrace -count=1 -run '^TestRMAAssertions$$' ./suites/skampi/loops/
 	BEFF_REQUIRE_BROWSER=$(BEFF_REQUIRE_BROWSER) $(GO) test -count=1 ./...
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=$(TEST_FUZZTIME)
@@ -198,7 +198,7 @@ test: deps-test
 ## names; BEFF_REPEAT=N: each quick suite N times through beff run)
 TEST_MPI_RUN ?= .
 test-mpi: deps-mpi
-	$(CGO_MPI) $(GO) test -tags mpi -count=1 $(MPI_PKGS)
+	$(CGO_MPI) $(GO) test -tags mpi -count=1 $(MPI_TEST_PKGS)
 	BEFF_REPEAT=$(BEFF_REPEAT) $(GO) test -count=1 -timeout 30m -v -run '$(TEST_MPI_RUN)' ./e2e/ 2>&1 | \
 		awk '/^(=== RUN|=== PAUSE|=== CONT)/ {next} {print} /^(--- FAIL|FAIL|panic)/ {bad=1} END {exit bad}'
 

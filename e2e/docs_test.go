@@ -285,6 +285,18 @@ func TestMakeTargets(t *testing.T) {
 	assert.Greater(t, seen, 50, "the commands were found")
 }
 
+// TestMakeDebianPackages: what make installs from Debian where no MPI is
+// found (deps-mpi, deps) is Debian's packages of the library MPI names,
+// whatever else the Makefile defines later (a variable defined twice takes
+// its last definition in every recipe).
+func TestMakeDebianPackages(t *testing.T) {
+	for mpi, want := range map[string]string{"": "openmpi-bin libopenmpi-dev", "openmpi": "openmpi-bin libopenmpi-dev", "mpich": "mpich libmpich-dev"} {
+		out, err := exec.Command("make", "--no-print-directory", "--eval", "print-mpi-pkgs: ; @echo $(MPI_PKGS)", "print-mpi-pkgs", "MPI="+mpi).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.Equal(t, want, strings.TrimSpace(string(out)), "MPI=%s", mpi)
+	}
+}
+
 // TestAddingASuiteDoc: docs/adding-a-suite.md names every place outside
 // its folder that the last suite of cmd/beff/suites.go needed — each file
 // that imports one of its packages, its make target and its page — with
