@@ -44,14 +44,20 @@ func lmaxSetup(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<2
 // ReadReference reads the figures of a run of the reference code 3.6.0.1
 // from its summary prefix.short: b_eff, b_eff at Lmax (all patterns and
 // rings only, for all processes), the ping-pong bandwidth at Lmax and the
-// three latencies; its setup is its processes and Lmax. A summary without
-// b_eff is an error.
+// three latencies; then from its tables by pattern and by methods each
+// pattern's mean over the sizes, of the best method and of each method,
+// and b_eff per method (refTables); its setup is its processes and Lmax.
+// A summary without b_eff is an error.
 func (*Suite) ReadReference(prefix string) (results.Conformance, error) {
 	path := prefix + ".short"
 	got := map[string]float64{}
 	procs := 0
 	lmax := ""
+	tables := newRefTables()
 	err := results.ScanFile(path, func(line string, _ int) error {
+		if err := tables.line(line); err != nil {
+			return err
+		}
 		if m := refLmax.FindStringSubmatch(line); m != nil {
 			mib, _ := strconv.ParseFloat(m[1], 64)
 			lmax = fmt.Sprintf("%.0f MiB", mib)
@@ -92,12 +98,14 @@ func (*Suite) ReadReference(prefix string) (results.Conformance, error) {
 		}
 		c.Figures = append(c.Figures, results.Figure{Name: l.name, Label: l.label, Value: v, Unit: l.unit})
 	}
+	c.Figures = append(c.Figures, tables.figures(procs)...)
 	return c, nil
 }
 
 // Conformance returns the figures of a folded b_eff run that the reference
 // code prints, named alike (b_eff at Lmax of the rings for all
-// processes), and its setup.
+// processes), then its figures per pattern and per method
+// (patternConformance), and its setup.
 func (*Suite) Conformance(f results.Folded) results.Conformance {
 	p := f.(*Folded)
 	n := float64(p.Run.Config.N)
@@ -109,6 +117,7 @@ func (*Suite) Conformance(f results.Folded) results.Conformance {
 			c.Figures = append(c.Figures, results.Figure{Name: l.name, Label: l.label, Value: v[l.name], Unit: l.unit})
 		}
 	}
+	c.Figures = append(c.Figures, p.patternConformance()...)
 	return c
 }
 
