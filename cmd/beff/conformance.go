@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/beff-suite/beff/internal/results"
 )
@@ -33,7 +35,8 @@ rounds and its spread (largest / smallest: the reference against itself),
 and per variant of beff the median and the median and range of the ratio
 beff / reference within each round, marked * where its median lies outside
 the reference's spread (above it or below its inverse; a last line counts
-them). <suite> is the suite's JSON key (beff, beff_io, skampi).
+them, and the next says how many would by chance alone, were beff's
+figures spread as the reference's). <suite> is the suite's JSON key (beff, beff_io, skampi).
 
 Flags:
 `
@@ -163,20 +166,27 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 }
 
 // An outsideCount counts a variant's ratios, and those outside the
-// reference's spread.
-type outsideCount struct{ outside, ratios int }
+// reference's spread; chance sums each ratio's probability to lie
+// outside by chance alone (chanceOutside).
+type outsideCount struct {
+	outside, ratios int
+	chance          float64
+}
 
 // writeOutside says how many of each variant's ratios lie outside the
-// reference's spread (where it has one: two rounds or more).
+// reference's spread (where it has one: two rounds or more), and how
+// many would by chance alone.
 func writeOutside(w io.Writer, variants []string, marks []outsideCount) {
-	var parts []string
+	var parts, chance []string
 	for i, v := range variants {
 		if marks[i].ratios > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d of %d", v, marks[i].outside, marks[i].ratios))
+			chance = append(chance, fmt.Sprintf("%s %.1f", v, marks[i].chance))
 		}
 	}
 	if len(parts) > 0 {
 		fmt.Fprintf(w, "outside the reference's spread (*): %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "expected by chance alone, were beff's figures spread as the reference's: %s\n", strings.Join(chance, ", "))
 	}
 }
 
@@ -221,6 +231,7 @@ func conformanceRow(f results.Figure, rounds []round, variants []string, marks [
 			ratio = fmt.Sprintf("%.2f [%.2f–%.2f]", med, slices.Min(ratios), slices.Max(ratios))
 			if hasSpread {
 				marks[i].ratios++
+				marks[i].chance += chanceOutside(len(refs), len(ratios))
 				if outside(med, s) {
 					marks[i].outside++
 					ratio += " *"
@@ -314,3 +325,49 @@ func spreadOf(v []float64) (float64, bool) {
 }
 
 func num(v float64) string { return results.Num(v, 4, 1) }
+
+// chanceOutside is the probability that the median of nratio ratios lies
+// outside the spread of nref reference values when beff's figures and the
+// reference's are drawn alike, round by round independently, log-normal:
+// about 39% for 2 rounds, 2.7% for 5, 0.03% for 10 (docs/reference.md). It
+// is estimated from a fixed sequence of draws, the same on every call;
+// beyond 30 values it is taken as for 30 (below 1e-6).
+func chanceOutside(nref, nratio int) float64 {
+	nref, nratio = min(nref, 30), min(nratio, nref, 30)
+	if nref < 2 || nratio < 1 {
+		return 0
+	}
+	key := [2]int{nref, nratio}
+	chanceMu.Lock()
+	defer chanceMu.Unlock()
+	if p, ok := chanceMemo[key]; ok {
+		return p
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	ref, d := make([]float64, nref), make([]float64, nratio)
+	out := 0
+	for range chanceTrials {
+		for i := range ref {
+			ref[i] = rng.NormFloat64()
+		}
+		for i := range d {
+			d[i] = rng.NormFloat64() - ref[i]
+		}
+		spread := slices.Max(ref) - slices.Min(ref)
+		if med := results.Median(d); med > spread || med < -spread {
+			out++
+		}
+	}
+	p := float64(out) / chanceTrials
+	chanceMemo[key] = p
+	return p
+}
+
+// chanceTrials is the number of draws chanceOutside estimates from.
+const chanceTrials = 20000
+
+// chanceMemo keeps chanceOutside's estimates, under chanceMu.
+var (
+	chanceMemo = map[[2]int]float64{}
+	chanceMu   sync.Mutex
+)

@@ -37,6 +37,8 @@ func TestConformance(t *testing.T) {
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  b_eff_io \(2\.1 formula\) +MB/s +908\.4 +1\.00 +116\.6 +0\.13 \[0\.13–0\.13\] \*$`), stdout, "outside the reference's spread")
 	assert.Regexp(t, regexp.MustCompile(`(?m)^  n=2 read segcoll +MB/s `), stdout)
 	assert.Regexp(t, regexp.MustCompile(`(?m)^outside the reference's spread \(\*\): default \d+ of 31$`), stdout)
+	// 2 rounds: 39% of the figures by chance alone
+	assert.Regexp(t, regexp.MustCompile(`(?m)^expected by chance alone, were beff's figures spread as the reference's: default 1[12]\.\d$`), stdout)
 
 	// a run copied into the next round counts once, and is said
 	require.NoError(t, os.WriteFile(filepath.Join(rounds[1], "ref.prot"), []byte(fixture(t, "ref/ref-2.1-np2.prot")), 0o644))
@@ -75,6 +77,21 @@ func TestOutside(t *testing.T) {
 	}{{1, 1, false}, {1.2, 1.25, false}, {0.8, 1.25, false}, {1.3, 1.25, true}, {0.79, 1.25, true}, {0.24, 1.24, true}} {
 		assert.Equal(t, c.out, outside(c.ratio, c.spread), "ratio %g, spread %g", c.ratio, c.spread)
 	}
+}
+
+// TestChanceOutside: the median of the ratios of figures drawn like the
+// reference's lies outside its spread often for 2 rounds, seldom for 5,
+// almost never for 10; the same answer on every call.
+func TestChanceOutside(t *testing.T) {
+	for _, c := range []struct {
+		nref, nratio int
+		lo, hi       float64
+	}{{2, 2, 0.36, 0.42}, {3, 3, 0.15, 0.20}, {5, 5, 0.022, 0.032}, {10, 10, 0, 0.002}, {5, 4, 0.02, 0.1}, {1, 1, 0, 0}, {5, 0, 0, 0}} {
+		p := chanceOutside(c.nref, c.nratio)
+		assert.True(t, p >= c.lo && p <= c.hi, "%d reference values, %d ratios: %g, want %g–%g", c.nref, c.nratio, p, c.lo, c.hi)
+		assert.Equal(t, p, chanceOutside(c.nref, c.nratio))
+	}
+	assert.Equal(t, chanceOutside(30, 30), chanceOutside(1000, 1000), "taken as for 30 beyond")
 }
 
 // ioLikeRef is a b_eff_io results file with the setup of the reference
