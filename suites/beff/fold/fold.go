@@ -307,14 +307,20 @@ func (p *Folded) names(kind beff.Kind) []string {
 	return out
 }
 
+// allSizes is the index of every size of the run, for beff.Beff.
+func (p *Folded) allSizes() []int {
+	all := make([]int, len(p.Run.Config.Sizes))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
 // bandwidths computes b_eff, b_eff at Lmax and the ping-pong bandwidth.
 func (p *Folded) bandwidths(best beff.Best) error {
 	run, cfg := p.Run, p.Run.Config
 	rings, random := p.names(beff.KindRing), p.names(beff.KindRandom)
-	all := make([]int, len(cfg.Sizes))
-	for i := range all {
-		all[i] = i
-	}
+	all := p.allSizes()
 	lmax := []int{len(cfg.Sizes) - 1}
 	var err error
 	if p.Beff, err = beff.Beff(best, rings, random, all); err != nil {

@@ -90,6 +90,7 @@ func TestReadReferenceBad(t *testing.T) {
 		{"bad number", strings.Replace(text, "b_eff =   3409.788", "b_eff =   34x9.788", 1), `"34x9.788" is not a number`},
 		{"bad pattern", strings.Replace(text, "-> 1714.473 ->   3428.947", "-> 1714.473 ->   -3428.947", 1), `pattern ringhalf: "-3428.947" is not a number`},
 		{"bad method", strings.Replace(text, "Sndrcv Alltoal non-blk -> best", "Sndrcv Alltoal Bcast -> best", 1), `column "Bcast"`},
+		{"method twice", strings.Replace(text, "Sndrcv Alltoal non-blk -> best", "Sndrcv Alltoal Sndrcv -> best", 1), `the column "Sndrcv" twice`},
 		{"short row", strings.Replace(text, ": 1632.738 1610.826 1598.748 ->", ": 1632.738 1610.826 ->", 1), "pattern ring2: 2 values for 3 methods"},
 	} {
 		prefix := filepath.Join(dir, c.name)

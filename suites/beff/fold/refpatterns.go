@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,10 +90,8 @@ func refPatternName(i int, desc string) string {
 	if n, ok := refExtraNames[desc]; ok {
 		return n
 	}
-	for _, n := range beff.ExtraNames {
-		if n == desc {
-			return n
-		}
+	if slices.Contains(beff.ExtraNames, desc) {
+		return desc
 	}
 	return ""
 }
@@ -102,24 +101,24 @@ func refPatternName(i int, desc string) string {
 // the colon.
 var refPatLine = regexp.MustCompile(`^ p(\d+) (.*?)\s*:(.*)$`)
 
-// refTables reads the reference code's tables by pattern and by methods.
-// Values per process are kept as printed and multiplied by the processes
-// when the summary has given them (figures).
+// refTables reads the reference code's tables by pattern and by methods,
+// the random patterns as one pattern (randomName). Values per process are
+// kept as printed and multiplied by the processes when the summary has
+// given them (figures).
 type refTables struct {
-	section  string
-	methods  []beff.Method // the columns of the table by methods
-	order    []string      // beff's pattern names, in the order of the table by pattern
-	best     map[string]float64
-	perProc  map[string]map[beff.Method]float64 // by methods, per process
-	beffProc map[beff.Method]float64            // b_eff per method, all processes
-	shortcut bool                               // the two largest sizes with the best method only
-	randBest float64
-	randProc map[beff.Method]float64
+	section string
+	methods []beff.Method // the columns of the table by methods
+	order   []string      // beff's pattern names, in the order of the table by pattern
+	best    map[string]float64
+	perProc map[string]map[beff.Method]float64 // by methods, per process
+	// beffMethod is b_eff per method, for all processes.
+	beffMethod map[beff.Method]float64
+	shortcut   bool // the two largest sizes with the best method only
 }
 
 func newRefTables() *refTables {
 	return &refTables{best: map[string]float64{}, perProc: map[string]map[beff.Method]float64{},
-		beffProc: map[beff.Method]float64{}, randProc: map[beff.Method]float64{}}
+		beffMethod: map[beff.Method]float64{}}
 }
 
 // line reads one line of the reference code's summary.
@@ -145,7 +144,8 @@ func (t *refTables) line(line string) error {
 
 // byPattern reads a line of the table by pattern: a pattern's mean over
 // the sizes, for all processes, after the second arrow; the random
-// patterns' logarithmic average after the bars.
+// patterns' logarithmic average after the bars of its own line, at the
+// place of the first random pattern.
 func (t *refTables) byPattern(line string) error {
 	if rest, ok := strings.CutPrefix(line, " log_avg of all random"); ok {
 		_, after, ok := strings.Cut(rest, "||")
@@ -153,19 +153,22 @@ func (t *refTables) byPattern(line string) error {
 			return nil
 		}
 		v, err := refAccumulated(after)
-		t.randBest = v
+		t.best[randomName] = v
 		return err
 	}
 	name, rest := t.pattern(line)
-	if name == "" || name == randomName {
+	if name == "" {
+		return nil
+	}
+	if !slices.Contains(t.order, name) {
+		t.order = append(t.order, name)
+	}
+	if name == randomName {
 		return nil
 	}
 	v, err := refAccumulated(rest)
 	if err != nil {
 		return fmt.Errorf("pattern %s: %v", name, err)
-	}
-	if _, seen := t.best[name]; !seen {
-		t.order = append(t.order, name)
 	}
 	t.best[name] = v
 	return nil
@@ -182,27 +185,30 @@ func (t *refTables) byMethods(line string) error {
 		cols, _, _ := strings.Cut(head, "->")
 		for _, c := range strings.Fields(cols) {
 			m, ok := refMethodNames[c]
-			if !ok || len(t.methods) >= len(beff.Methods) {
+			switch {
+			case !ok:
 				return fmt.Errorf("the table by methods has a column %q (want Sndrcv, Alltoal, non-blk)", c)
+			case slices.Contains(t.methods, m):
+				return fmt.Errorf("the table by methods has the column %q twice", c)
 			}
 			t.methods = append(t.methods, m)
 		}
 		return nil
 	}
-	for _, row := range []struct {
-		prefix string
-		into   map[beff.Method]float64
-	}{{" log_avg of all random :", t.randProc}, {" accumulated on all pr.:", t.beffProc}} {
-		if rest, ok := strings.CutPrefix(line, row.prefix); ok {
-			vals, _, _ := strings.Cut(rest, "||")
-			return t.methodValues(vals, row.into)
+	if rest, ok := strings.CutPrefix(line, " accumulated on all pr.:"); ok {
+		vals, _, _ := strings.Cut(rest, "||")
+		return t.methodValues(vals, t.beffMethod)
+	}
+	name, vals := randomName, ""
+	if rest, ok := strings.CutPrefix(line, " log_avg of all random :"); ok {
+		vals, _, _ = strings.Cut(rest, "||")
+	} else {
+		var rest string
+		if name, rest = t.pattern(line); name == "" || name == randomName {
+			return nil
 		}
+		vals, _, _ = strings.Cut(rest, "->")
 	}
-	name, rest := t.pattern(line)
-	if name == "" || name == randomName {
-		return nil
-	}
-	vals, _, _ := strings.Cut(rest, "->")
 	if t.perProc[name] == nil {
 		t.perProc[name] = map[beff.Method]float64{}
 	}
@@ -265,9 +271,9 @@ func refNumber(s string) (float64, error) {
 }
 
 // figures returns the figures read, the values per process multiplied by
-// procs: per pattern in the table's order (the random patterns at the
-// place of the first), then b_eff per method. Under the reference code's
-// shortcut its means per method are not over all sizes: they are left out.
+// procs: per pattern in the table's order, then b_eff per method. Under
+// the reference code's shortcut its means per method are not over all
+// sizes: they are left out.
 func (t *refTables) figures(procs int) []results.Figure {
 	n := float64(procs)
 	scale := func(m map[beff.Method]float64) map[beff.Method]float64 {
@@ -281,33 +287,13 @@ func (t *refTables) figures(procs int) []results.Figure {
 		return out
 	}
 	var out []results.Figure
-	order := t.order
-	if t.randBest > 0 {
-		order = insertRandom(order)
-	}
-	for _, name := range order {
-		if name == randomName {
-			out = append(out, patFigures(randomName, t.randBest, scale(t.randProc))...)
-			continue
-		}
+	for _, name := range t.order {
 		out = append(out, patFigures(name, t.best[name], scale(t.perProc[name]))...)
 	}
 	if !t.shortcut {
-		out = append(out, methodFigures(t.beffProc)...)
+		out = append(out, methodFigures(t.beffMethod)...)
 	}
 	return out
-}
-
-// insertRandom puts the random patterns after the rings, where the
-// reference code measures them.
-func insertRandom(order []string) []string {
-	i := 0
-	for i < len(order) && i < len(beff.RingNames) && order[i] == beff.RingNames[i] {
-		i++
-	}
-	out := append([]string{}, order[:i]...)
-	out = append(out, randomName)
-	return append(out, order[i:]...)
 }
 
 // patternConformance returns beff's figures per pattern, named as
@@ -316,68 +302,64 @@ func insertRandom(order []string) []string {
 // measured at every size, the random patterns' logarithmic averages of
 // the same, and b_eff per method.
 func (p *Folded) patternConformance() []results.Figure {
-	var out, random []results.Figure
-	var randBest []float64
-	randMethod := map[beff.Method][]float64{}
+	var out []results.Figure
 	methodBest := map[beff.Method]beff.Best{}
+	random := false
 	for _, t := range p.Patterns {
-		per := t.methodMeans()
+		per := t.byMethod()
 		for m, v := range per {
 			if methodBest[m] == nil {
 				methodBest[m] = beff.Best{}
 			}
 			methodBest[m][t.Name] = v
 		}
-		if t.Kind == beff.KindRandom {
-			randBest = append(randBest, t.Avg)
-			for m := range per {
-				randMethod[m] = append(randMethod[m], beff.Mean(per[m]))
+		switch {
+		case t.Kind != beff.KindRandom:
+			flat := map[beff.Method]float64{}
+			for m, v := range per {
+				flat[m] = beff.Mean(v)
 			}
+			out = append(out, patFigures(t.Name, t.Avg, flat)...)
+		case !random: // all random patterns, at the place of the first
+			random = true
+			out = append(out, p.randomConformance()...)
+		}
+	}
+	return append(out, methodFigures(p.beffPerMethod(methodBest))...)
+}
+
+// randomConformance returns the random patterns' figures: the
+// logarithmic averages over them of their means over the sizes, of the
+// best method and of each method every random pattern measured at every
+// size.
+func (p *Folded) randomConformance() []results.Figure {
+	var best []float64
+	perMethod := map[beff.Method][]float64{}
+	for _, t := range p.Patterns {
+		if t.Kind != beff.KindRandom {
 			continue
 		}
-		flat := map[beff.Method]float64{}
-		for m, v := range per {
-			flat[m] = beff.Mean(v)
-		}
-		out = append(out, patFigures(t.Name, t.Avg, flat)...)
-	}
-	if avg, err := beff.LogAvg(randBest); err == nil {
-		flat := map[beff.Method]float64{}
-		for m, v := range randMethod {
-			if a, err := beff.LogAvg(v); err == nil && len(v) == len(randBest) {
-				flat[m] = a
-			}
-		}
-		random = patFigures(randomName, avg, flat)
-	}
-	out = append(insertAfterRings(out, random), methodFigures(p.beffPerMethod(methodBest))...)
-	return out
-}
-
-// insertAfterRings puts figs after the rings' figures in out.
-func insertAfterRings(out, figs []results.Figure) []results.Figure {
-	i := 0
-	for i < len(out) && isRingFigure(out[i].Name) {
-		i++
-	}
-	res := append([]results.Figure{}, out[:i]...)
-	res = append(res, figs...)
-	return append(res, out[i:]...)
-}
-
-// isRingFigure reports whether a figure's name is a ring pattern's.
-func isRingFigure(name string) bool {
-	for _, r := range beff.RingNames {
-		if name == patFigure(r) || strings.HasPrefix(name, patFigure(r)+"-") {
-			return true
+		best = append(best, t.Avg)
+		for m, v := range t.byMethod() {
+			perMethod[m] = append(perMethod[m], beff.Mean(v))
 		}
 	}
-	return false
+	avg, err := beff.LogAvg(best)
+	if err != nil {
+		return nil
+	}
+	flat := map[beff.Method]float64{}
+	for m, v := range perMethod {
+		if a, err := beff.LogAvg(v); err == nil && len(v) == len(best) {
+			flat[m] = a
+		}
+	}
+	return patFigures(randomName, avg, flat)
 }
 
-// methodMeans returns, per method measured at every size of the table,
-// its bandwidths over the sizes.
-func (t *PatternTable) methodMeans() map[beff.Method][]float64 {
+// byMethod returns, per method measured at every size of the table, its
+// bandwidths over the sizes.
+func (t *PatternTable) byMethod() map[beff.Method][]float64 {
 	out := map[beff.Method][]float64{}
 	for _, m := range t.Methods {
 		var bw []float64
@@ -399,10 +381,7 @@ func (t *PatternTable) methodMeans() map[beff.Method][]float64 {
 // pattern measured at every size.
 func (p *Folded) beffPerMethod(best map[beff.Method]beff.Best) map[beff.Method]float64 {
 	rings, random := p.names(beff.KindRing), p.names(beff.KindRandom)
-	all := make([]int, len(p.Run.Config.Sizes))
-	for i := range all {
-		all[i] = i
-	}
+	all := p.allSizes()
 	out := map[beff.Method]float64{}
 	for m, b := range best {
 		if v, err := beff.Beff(b, rings, random, all); err == nil {
