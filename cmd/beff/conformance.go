@@ -36,7 +36,8 @@ and per variant of beff the median and the median and range of the ratio
 beff / reference within each round, marked * where its median lies outside
 the reference's spread (above it or below its inverse; a last line counts
 them, and the next says how many would by chance alone, were beff's
-figures spread as the reference's). <suite> is the suite's JSON key (beff, beff_io, skampi).
+figures spread as the reference's). <suite> is the suite's JSON key
+(beff, beff_io, skampi).
 
 Flags:
 `
