@@ -36,8 +36,12 @@ and per variant of beff the median and the median and range of the ratio
 beff / reference within each round, marked * where its median lies outside
 the reference's spread (above it or below its inverse; a last line counts
 them, and the next says how many would by chance alone, were beff's
-figures spread as the reference's). <suite> is the suite's JSON key
-(beff, beff_io, skampi).
+figures spread as the reference's). A second table gives the figures a
+suite compares also as shares of a figure of their own run (b_eff's
+bandwidths as shares of its b_eff) in the same way: a level of the
+whole run, which moves all of its figures alike, divided out, a mark
+there is the figure's own. <suite> is the suite's JSON key (beff,
+beff_io, skampi).
 
 Flags:
 `
@@ -147,6 +151,22 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 	fmt.Fprintf(w, "reference: median over the rounds (spread: largest/smallest); per variant: median, and the\n")
 	fmt.Fprintf(w, "ratio variant/reference within each round: median [smallest–largest], * where the median lies\n")
 	fmt.Fprintf(w, "outside the reference's spread (above it, or below its inverse)\n")
+	writeConformance(w, "outside the reference's spread (*)", order, rounds, variants)
+	if figs, shares, per := sharesOf(order, rounds); len(figs) > 0 {
+		fmt.Fprintf(w, "\nthe same as shares of their run's %s (each figure divided by it): a level of the whole run,\n", per)
+		fmt.Fprintf(w, "which moves every figure of the run alike, divided out; a mark here is the figure's own\n")
+		writeConformance(w, "shares outside the reference's spread (*)", figs, shares, variants)
+	}
+	for _, n := range seen.notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// writeConformance writes the table of the figures in order over the
+// rounds, and the count of its marks, named what.
+func writeConformance(w io.Writer, what string, order []results.Figure, rounds []round, variants []string) {
 	t := results.TextTable{Left: 2}
 	head := []string{"figure", "unit", "reference", "spread"}
 	for _, v := range variants {
@@ -158,12 +178,48 @@ func conformance(w io.Writer, c results.Conformer, dir string, list []results.Su
 		t.Add(conformanceRow(f, rounds, variants, marks)...)
 	}
 	t.Write(w)
-	writeOutside(w, variants, marks)
-	for _, n := range seen.notes {
-		fmt.Fprintf(w, "note: %s\n", n)
+	writeOutside(w, what, variants, marks)
+}
+
+// sharesOf are the figures of order that name a figure of their run to be
+// divided by (Figure.Per), as shares, and the rounds with each such
+// share for the reference code and every variant; per labels the
+// figures divided by. A run without a figure's divisor has no share of
+// it.
+func sharesOf(order []results.Figure, rounds []round) (figs []results.Figure, shares []round, per string) {
+	labels := map[string]string{}
+	for _, f := range order {
+		labels[f.Name] = f.Label
 	}
-	fmt.Fprintln(w)
-	return nil
+	var pers []string
+	for _, f := range order {
+		if l, ok := labels[f.Per]; ok && f.Per != "" {
+			figs = append(figs, results.Figure{Name: f.Name, Label: f.Label, Unit: "share", Per: f.Per})
+			if !slices.Contains(pers, l) {
+				pers = append(pers, l)
+			}
+		}
+	}
+	for _, r := range rounds {
+		s := round{name: r.name, ref: shareValues(r.ref, figs), variants: map[string]map[string]float64{}}
+		for v, m := range r.variants {
+			s.variants[v] = shareValues(m, figs)
+		}
+		shares = append(shares, s)
+	}
+	return figs, shares, strings.Join(pers, ", ")
+}
+
+// shareValues divides each figure of figs in vals by its divisor there.
+func shareValues(vals map[string]float64, figs []results.Figure) map[string]float64 {
+	out := map[string]float64{}
+	for _, f := range figs {
+		v, ok := vals[f.Name]
+		if d := vals[f.Per]; ok && d > 0 {
+			out[f.Name] = v / d
+		}
+	}
+	return out
 }
 
 // An outsideCount counts a variant's ratios, and those outside the
@@ -174,10 +230,10 @@ type outsideCount struct {
 	chance          float64
 }
 
-// writeOutside says how many of each variant's ratios lie outside the
-// reference's spread (where it has one: two rounds or more), and how
-// many would by chance alone.
-func writeOutside(w io.Writer, variants []string, marks []outsideCount) {
+// writeOutside says, after what, how many of each variant's ratios lie
+// outside the reference's spread (where it has one: two rounds or more),
+// and how many would by chance alone.
+func writeOutside(w io.Writer, what string, variants []string, marks []outsideCount) {
 	var parts, chance []string
 	for i, v := range variants {
 		if marks[i].ratios > 0 {
@@ -186,7 +242,7 @@ func writeOutside(w io.Writer, variants []string, marks []outsideCount) {
 		}
 	}
 	if len(parts) > 0 {
-		fmt.Fprintf(w, "outside the reference's spread (*): %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(w, "%s: %s\n", what, strings.Join(parts, ", "))
 		fmt.Fprintf(w, "expected by chance alone, were beff's figures spread as the reference's: %s\n", strings.Join(chance, ", "))
 	}
 }

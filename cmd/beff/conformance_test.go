@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/beff-suite/beff/internal/results"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -134,4 +135,41 @@ func TestConformanceNotComparable(t *testing.T) {
 	assert.Equal(t, exitBadInput, code)
 	assert.Empty(t, stdout)
 	assert.Equal(t, "beff conformance: "+filepath.Join(round, "default.txt")+" is not comparable with the reference code's run beside it: mode short (quick check, not a valid result) against full, Lmax 0 MiB against 8 MiB\n", stderr)
+}
+
+// TestConformanceShares: where every figure of beff's runs lies one level
+// above the reference code's (1.5 times, beyond its spread of 1.2), each
+// is marked as a ratio; as a share of its run's b_eff only the pattern
+// whose share differs is, the row of b_eff itself and of a figure that
+// is no share (the latency) not at all.
+func TestConformanceShares(t *testing.T) {
+	order := []results.Figure{{Name: "beff", Label: "b_eff", Unit: "MB/s"}, {Name: "lat", Label: "latency", Unit: "us"},
+		{Name: "a", Label: "pattern a", Unit: "MB/s", Per: "beff"}, {Name: "b", Label: "pattern b", Unit: "MB/s", Per: "beff"},
+		{Name: "c", Label: "pattern c", Unit: "MB/s", Per: "none"}}
+	ref := []map[string]float64{{"beff": 100, "lat": 1, "a": 100, "b": 50, "c": 10}, {"beff": 120, "lat": 1.1, "a": 120, "b": 60, "c": 12}}
+	var rounds []round
+	for i, r := range ref {
+		beff := map[string]float64{"beff": 1.5 * r["beff"], "lat": r["lat"], "a": 1.5 * r["a"], "b": 2 * r["b"], "c": 1.5 * r["c"]}
+		if i == 1 {
+			delete(beff, "beff") // no divisor: no share of this run
+		}
+		rounds = append(rounds, round{name: "round", ref: r, variants: map[string]map[string]float64{"default": beff}})
+	}
+	var out strings.Builder
+	writeConformance(&out, "outside", order, rounds, []string{"default"})
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  pattern a +MB/s +110\.0 +1\.20 +165\.0 +1\.50 \[1\.50–1\.50\] \*$`), out.String())
+	assert.Contains(t, out.String(), "outside: default 4 of 5\n")
+
+	figs, shares, per := sharesOf(order, rounds)
+	assert.Equal(t, "b_eff", per)
+	assert.Equal(t, []results.Figure{{Name: "a", Label: "pattern a", Unit: "share", Per: "beff"}, {Name: "b", Label: "pattern b", Unit: "share", Per: "beff"}}, figs,
+		"only the figures that name a figure of the run")
+	assert.Equal(t, map[string]float64{"a": 1, "b": 0.5}, shares[0].ref)
+	assert.Equal(t, map[string]float64{"a": 1, "b": 2.0 / 3}, shares[0].variants["default"])
+	assert.Empty(t, shares[1].variants["default"], "a run without b_eff has no shares")
+	out.Reset()
+	writeConformance(&out, "shares outside", figs, shares, []string{"default"})
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  pattern a +share +1\.000 +1\.00 +1\.000 +1\.00 \[1\.00–1\.00\]$`), out.String())
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  pattern b +share +0\.5000 +1\.00 +0\.6667 +1\.33 \[1\.33–1\.33\] \*$`), out.String())
+	assert.Contains(t, out.String(), "shares outside: default 1 of 2\n")
 }

@@ -124,6 +124,11 @@ type Figure struct {
 	Label string // what it is, for people
 	Value float64
 	Unit  string // MB/s, us, B/F, min
+	// Per names a figure of the same run that beff conformance also
+	// divides this one by, to compare the figure's share of its run
+	// with the reference code's (a level of the whole run divided out);
+	// "" for none.
+	Per string
 }
 
 // MaxFigure bounds a figure read from someone else's output: above it (a

@@ -99,7 +99,20 @@ func (*Suite) ReadReference(prefix string) (results.Conformance, error) {
 		c.Figures = append(c.Figures, results.Figure{Name: l.name, Label: l.label, Value: v, Unit: l.unit})
 	}
 	c.Figures = append(c.Figures, tables.figures(procs)...)
+	sharesOfBeff(c.Figures)
 	return c, nil
+}
+
+// sharesOfBeff has every bandwidth but b_eff itself compared also as a
+// share of its run's b_eff (Figure.Per): a level of the whole run, which
+// moves every pattern alike, is divided out, and what differs is the
+// pattern's or the size's own.
+func sharesOfBeff(figs []results.Figure) {
+	for i := range figs {
+		if figs[i].Unit == "MB/s" && figs[i].Name != "beff" {
+			figs[i].Per = "beff"
+		}
+	}
 }
 
 // Conformance returns the figures of a folded b_eff run that the reference
@@ -118,6 +131,7 @@ func (*Suite) Conformance(f results.Folded) results.Conformance {
 		}
 	}
 	c.Figures = append(c.Figures, p.patternConformance()...)
+	sharesOfBeff(c.Figures)
 	return c
 }
 

@@ -30,6 +30,14 @@ func TestReadReference(t *testing.T) {
 	assert.Equal(t, 0.273*2, m["lat-rings"], "the summary's ring latency leaves out the factor of the processes")
 	assert.Equal(t, 0.435, m["lat-pingpong"])
 	assert.Equal(t, []results.Setting{{Key: results.SetupMode, Value: results.ModeFull}, {Key: results.SetupProcs, Value: "2"}, {Key: SetupLmax, Value: "8 MiB"}}, ref.Setup)
+	for _, f := range figs {
+		switch {
+		case f.Name == "beff", f.Unit == "us":
+			assert.Empty(t, f.Per, "%s: b_eff itself and the latencies are not shares of b_eff", f.Name)
+		default:
+			assert.Equal(t, "beff", f.Per, "%s: a bandwidth, compared also as a share of b_eff", f.Name)
+		}
+	}
 }
 
 // TestReadReferencePatterns: the tables by pattern and by methods give
@@ -113,12 +121,13 @@ func TestConformance(t *testing.T) {
 	figs := run.Figures
 	ref, err := New().ReadReference("testdata/ref-3.6-np2")
 	require.NoError(t, err)
-	units := map[string]string{}
+	units, pers := map[string]string{}, map[string]string{}
 	for _, f := range figs {
-		units[f.Name] = f.Unit
+		units[f.Name], pers[f.Name] = f.Unit, f.Per
 	}
 	for _, f := range ref.Figures {
 		assert.Equal(t, f.Unit, units[f.Name], "beff has the reference code's figure %s", f.Name)
+		assert.Equal(t, f.Per, pers[f.Name], "%s: a share of the same figure on both sides", f.Name)
 	}
 	for i := range 7 {
 		assert.Equal(t, ref.Figures[i].Name, figs[i].Name, "the headline figures first, in the same order")
