@@ -302,27 +302,30 @@ func (t *refTables) figures(procs int) []results.Figure {
 // measured at every size, the random patterns' logarithmic averages of
 // the same, and b_eff per method.
 func (p *Folded) patternConformance() []results.Figure {
-	var out []results.Figure
-	methodBest := map[beff.Method]beff.Best{}
-	random := false
+	methodBest := map[beff.Method]beff.Best{} // each pattern's bandwidths by size, per method
 	for _, t := range p.Patterns {
-		per := t.byMethod()
-		for m, v := range per {
+		for m, v := range t.byMethod() {
 			if methodBest[m] == nil {
 				methodBest[m] = beff.Best{}
 			}
 			methodBest[m][t.Name] = v
 		}
+	}
+	var out []results.Figure
+	random := false
+	for _, t := range p.Patterns {
 		switch {
 		case t.Kind != beff.KindRandom:
 			flat := map[beff.Method]float64{}
-			for m, v := range per {
-				flat[m] = beff.Mean(v)
+			for m, b := range methodBest {
+				if v, ok := b[t.Name]; ok {
+					flat[m] = beff.Mean(v)
+				}
 			}
 			out = append(out, patFigures(t.Name, t.Avg, flat)...)
 		case !random: // all random patterns, at the place of the first
 			random = true
-			out = append(out, p.randomConformance()...)
+			out = append(out, p.randomConformance(methodBest)...)
 		}
 	}
 	return append(out, methodFigures(p.beffPerMethod(methodBest))...)
@@ -331,8 +334,8 @@ func (p *Folded) patternConformance() []results.Figure {
 // randomConformance returns the random patterns' figures: the
 // logarithmic averages over them of their means over the sizes, of the
 // best method and of each method every random pattern measured at every
-// size.
-func (p *Folded) randomConformance() []results.Figure {
+// size (methodBest, as patternConformance gathers it).
+func (p *Folded) randomConformance(methodBest map[beff.Method]beff.Best) []results.Figure {
 	var best []float64
 	perMethod := map[beff.Method][]float64{}
 	for _, t := range p.Patterns {
@@ -340,8 +343,10 @@ func (p *Folded) randomConformance() []results.Figure {
 			continue
 		}
 		best = append(best, t.Avg)
-		for m, v := range t.byMethod() {
-			perMethod[m] = append(perMethod[m], beff.Mean(v))
+		for m, b := range methodBest {
+			if v, ok := b[t.Name]; ok {
+				perMethod[m] = append(perMethod[m], beff.Mean(v))
+			}
 		}
 	}
 	avg, err := beff.LogAvg(best)
